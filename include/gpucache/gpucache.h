@@ -1,0 +1,264 @@
+/*
+ * gpucache: what a GPU's vertex caches do with an index buffer.
+ *
+ * One public header. Every function returns GC_OK or an error code and, where
+ * it takes a gc_error*, fills it with one line the caller can show. The library
+ * never prints, never exits and keeps no hidden global state.
+ */
+#ifndef GPUCACHE_H
+#define GPUCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUCACHE_VERSION_MAJOR 0
+#define GPUCACHE_VERSION_MINOR 1
+#define GPUCACHE_VERSION_PATCH 0
+#define GPUCACHE_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ errors */
+
+typedef enum gc_status {
+    GC_OK = 0,
+    GC_ERR_USAGE = 1,   /* a bad argument: unknown model, parameter out of range */
+    GC_ERR_DATA = 2,    /* malformed input data: bad file, index out of range, wrong count */
+    GC_ERR_IO = 3,      /* a file could not be opened, read or written */
+    GC_ERR_NOMEM = 4,   /* an allocation failed */
+    GC_ERR_LIMIT = 5,   /* an input exceeds one of the documented limits */
+    GC_ERR_UNSUPPORTED = 6 /* a feature not built in (e.g. no assimp) */
+} gc_status;
+
+/* An error: its code and one human-readable line ("file:line: what"). */
+typedef struct gc_error {
+    gc_status code;
+    char message[512];
+} gc_error;
+
+/* Limits on what the library accepts; inputs beyond them fail with GC_ERR_LIMIT. */
+#define GC_MAX_INDICES ((size_t)1 << 31)       /* indices in one buffer */
+#define GC_MAX_CACHE_SIZE 65536u               /* entries in any modelled cache */
+#define GC_MAX_STATE_CHANGES ((size_t)1 << 31)
+
+/* ---------------------------------------------------------------- topology */
+
+typedef enum gc_topology {
+    GC_POINT_LIST = 0,
+    GC_LINE_LIST,
+    GC_LINE_STRIP,
+    GC_LINE_LOOP,
+    GC_TRIANGLE_LIST,
+    GC_TRIANGLE_STRIP,
+    GC_TRIANGLE_FAN,
+    GC_QUAD_LIST,
+    GC_POLYGON,
+    GC_TOPOLOGY_COUNT
+} gc_topology;
+
+/* The canonical name of a topology ("triangle-list"), or NULL for a bad value. */
+const char* gc_topology_name(gc_topology topology);
+
+/* Parses a topology name or alias ("triangle-list", "tris", "strip", ...). */
+gc_status gc_topology_parse(const char* name, gc_topology* out, gc_error* err);
+
+/* Vertices per assembled primitive: 1, 2, 3 or 4 (polygons assemble as triangles). */
+unsigned gc_topology_arity(gc_topology topology);
+
+/* An index buffer as the GPU sees it: indices, how they form primitives,
+ * and primitive restart. */
+typedef struct gc_draw {
+    const uint32_t* indices;
+    size_t index_count;
+    gc_topology topology;
+    int restart_enabled;     /* non-zero: restart_value splits the stream */
+    uint32_t restart_value;  /* 0xFFFF for 16-bit buffers, 0xFFFFFFFF for 32-bit */
+} gc_draw;
+
+/* One assembled primitive: its vertices (index values) in the order the
+ * primitive presents them, and the position in the index stream of each. */
+typedef struct gc_primitive {
+    uint32_t vertices[4];
+    size_t positions[4];
+    unsigned count;
+} gc_primitive;
+
+/* Primitive assembly, one primitive at a time.
+ *  - strips follow Vulkan's order: triangle i is (i, i+1+i%2, i+2-i%2);
+ *  - fans follow Vulkan's order: (i+1, i+2, 0);
+ *  - a polygon is assembled as the triangles (0, i+1, i+2) (OpenGL);
+ *  - a line loop closes with (last, first);
+ *  - a restart ends the current strip, fan, loop or polygon. */
+typedef struct gc_assembler {
+    gc_draw draw;
+    size_t position;      /* next index to read */
+    size_t segment_start; /* first index of the current strip/fan/loop/polygon */
+    size_t in_segment;    /* indices of the current segment consumed */
+    int loop_pending;     /* a line loop still owes its closing line */
+    size_t loop_last;
+} gc_assembler;
+
+/* Starts assembling `draw`. Call gc_draw_validate first: the assembler trusts its input. */
+void gc_assembler_init(gc_assembler* a, const gc_draw* draw);
+
+/* Writes the next primitive to *out; returns 1, or 0 at the end of the stream. */
+int gc_assembler_next(gc_assembler* a, gc_primitive* out);
+
+/* Checks that a draw is well formed (every list segment holds whole primitives,
+ * not too many indices) and counts its primitives. `what` names the input in messages. */
+gc_status gc_draw_validate(const gc_draw* draw, const char* what, uint64_t* primitive_count, gc_error* err);
+
+/* ------------------------------------------------------------------ models */
+
+typedef enum gc_model_family {
+    GC_MODEL_FIFO = 0,
+    GC_MODEL_LRU,
+    GC_MODEL_DIRECT_VALUE,
+    GC_MODEL_DIRECT_POSITION,
+    GC_MODEL_NVIDIA,
+    GC_MODEL_MESHOPT,
+    GC_MODEL_REUSE,
+    GC_MODEL_BATCH,
+    GC_MODEL_FAMILY_COUNT
+} gc_model_family;
+
+/* A parsed model specification. Parameters by family:
+ *  fifo, lru, direct-*: p[0] = entries
+ *  nvidia:  p[0] = size, p[1] = idle, p[2] = life (0 = never expires)
+ *  meshopt: p[0] = cache, p[1] = warp, p[2] = primitive group (0 = no limit)
+ *  reuse:   p[0] = warp, p[1] = compare window, p[2] = triangles (0 = no limit)
+ *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit) */
+typedef struct gc_model {
+    gc_model_family family;
+    uint32_t p[3];
+    char name[64]; /* canonical spec, e.g. "meshopt:32,32,32", or the preset name */
+} gc_model;
+
+/* Parses a model specification: "fifo:16", "lru:16", "direct-value:32",
+ * "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
+ * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
+ * or a preset name (see gc_preset_count). */
+gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
+
+/* Number of built-in presets (intel, nvidia-kepler, ...). */
+size_t gc_preset_count(void);
+
+/* Preset i: its name, the model spec it stands for, and the source that justifies it. */
+void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
+
+/* The family's name as written in a spec ("fifo", "meshopt", ...). */
+const char* gc_model_family_name(gc_model_family family);
+
+/* -------------------------------------------------------------- analysis */
+
+/* Called after each primitive when tracing: the cache contents as index values,
+ * -1 for an empty slot where the model has fixed slots. */
+typedef void (*gc_trace_fn)(void* user, uint64_t primitive, const int64_t* entries, size_t count);
+
+/* Per-vertex invocation counts (seed 001's measure): one entry per distinct
+ * index value in the draw (restarts excluded), ascending by value. */
+typedef struct gc_per_vertex {
+    uint32_t* values;
+    uint32_t* counts;
+    size_t count;
+} gc_per_vertex;
+
+/* Releases what gc_analyze put in a gc_per_vertex; safe on a zeroed one. */
+void gc_per_vertex_free(gc_per_vertex* pv);
+
+/* Optional outputs and inputs of an analysis. Zero-initialise, then set what you need. */
+typedef struct gc_analyze_options {
+    /* If set: filled with per-vertex counts (free with gc_per_vertex_free). */
+    gc_per_vertex* per_vertex;
+    /* If set: called after every primitive with the cache contents. */
+    gc_trace_fn trace;
+    void* trace_user;
+    /* State changes for the batch model: sorted positions in the index stream;
+     * a change at p takes effect before index p. Ignored by other models. */
+    const uint64_t* state_changes;
+    size_t state_change_count;
+} gc_analyze_options;
+
+/* What one model says of one draw. */
+typedef struct gc_stats {
+    uint64_t invocations;   /* vertex shader invocations */
+    uint64_t primitives;    /* assembled primitives */
+    uint64_t indices;       /* indices read, restarts included */
+    uint64_t vertices;      /* distinct index values referenced by primitives */
+    double acmr;            /* invocations / primitives */
+    double atvr;            /* invocations / vertices */
+    int has_batches;        /* the model has batches (warps, batches) */
+    uint64_t batches;       /* warps or batches executed */
+    uint64_t resets;        /* nvidia: cache resets; meshopt/reuse: flushes */
+    uint64_t state_change_flushes; /* batch: flushes forced by a state change */
+    uint64_t map_mode_batches;     /* batch: batches assembled in map mode */
+    uint64_t slots_filled;  /* batch: sum of slots used over batches (fill) */
+} gc_stats;
+
+/* Analyzes `draw` under `model`. Index values may be any 32-bit values: memory
+ * stays proportional to the index count, not to the largest value. */
+gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                     gc_stats* out, gc_error* err);
+
+/* ------------------------------------------------------------- index data */
+
+/* An index buffer loaded from a file, owned by the caller (free with gc_mesh_free). */
+typedef struct gc_mesh {
+    uint32_t* indices;
+    size_t index_count;
+    gc_topology topology;     /* as the file says (a PLY tristrips element is a strip) */
+    int has_topology;         /* the file fixes the topology (meshes do; raw buffers do not) */
+    int restart_enabled;
+    uint32_t restart_value;
+    int index_bits;           /* 16 or 32: width of the source indices */
+    uint64_t vertex_count;    /* vertices in the file's vertex buffer, 0 if unknown */
+} gc_mesh;
+
+/* How to read a mesh file. Zero-initialise. */
+typedef struct gc_load_options {
+    int positions_only;       /* OBJ: vertex = position index alone */
+    size_t max_indices;       /* 0 = GC_MAX_INDICES */
+} gc_load_options;
+
+/* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
+ * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
+ * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
+gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* Parses whitespace-separated indices ("#" comments) from memory; `what` names the source. */
+gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
+
+/* Releases what gc_mesh_load allocated; safe on a zeroed mesh. */
+void gc_mesh_free(gc_mesh* mesh);
+
+/* Reads a state-change file: positions (whitespace separated, "#" comments), each
+ * at most index_count. Returns them sorted in *out (free with free()). */
+gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
+                                gc_error* err);
+
+/* -------------------------------------------------------------- generators */
+
+typedef enum gc_grid_layout {
+    GC_GRID_ROWMAJOR = 0, /* row by row, two triangles per quad */
+    GC_GRID_STRIPED,      /* vertical strips just under the cache size */
+    GC_GRID_OPTIMAL       /* strips plus a degenerate-triangle prefetch of each strip's first row */
+} gc_grid_layout;
+
+/* Number of indices the grid of width x height quads takes in a layout (for sizing). */
+size_t gc_grid_index_count(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size);
+
+/* Writes the index buffer of a width x height quad grid ((width+1)*(height+1) vertices,
+ * row-major vertex numbering) into `out`, which holds gc_grid_index_count() entries. */
+gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size,
+                           uint32_t* out, size_t* written, gc_error* err);
+
+/* Shuffles the triangles of a triangle list in place, deterministically for a seed. */
+void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCACHE_H */

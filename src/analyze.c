@@ -1,0 +1,320 @@
+/* The analysis driver: validates a draw, maps sparse index values to dense ids,
+ * runs one model and derives the metrics every model shares. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Dense ids are used as array indices by every model. When the largest index value
+ * is far above the index count (a hostile or sparse buffer), values are renumbered
+ * through a hash table so that memory follows the index count, not the values. */
+#define SPARSE_SLACK 1024
+
+typedef struct dense_map {
+    uint32_t* indices; /* rewritten draw, or NULL when the draw is used as is */
+    uint32_t* values;  /* dense id -> value */
+    uint32_t count;
+} dense_map;
+
+static uint32_t hash_u32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+static gc_status build_dense_map(const gc_draw* d, dense_map* map, gc_error* err)
+{
+    size_t n = d->index_count;
+    size_t capacity = 1024;
+    while (capacity < 2 * n)
+        capacity *= 2;
+    uint32_t* keys = gc_alloc_array(capacity, sizeof(uint32_t), false);
+    uint32_t* ids = gc_alloc_array(capacity, sizeof(uint32_t), false);
+    map->indices = gc_alloc_array(n, sizeof(uint32_t), false);
+    map->values = gc_alloc_array(n, sizeof(uint32_t), false);
+    if (!keys || !ids || !map->indices || !map->values) {
+        free(keys);
+        free(ids);
+        free(map->indices);
+        free(map->values);
+        map->indices = map->values = NULL;
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu sparse indices", n);
+    }
+    memset(ids, 0xff, capacity * sizeof(uint32_t));
+    uint32_t next = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t v = d->indices[i];
+        if (d->restart_enabled && v == d->restart_value) {
+            map->indices[i] = UINT32_MAX; /* dense ids stay below 2^31, so this cannot collide */
+            continue;
+        }
+        size_t h = hash_u32(v) & (capacity - 1);
+        while (ids[h] != UINT32_MAX && keys[h] != v)
+            h = (h + 1) & (capacity - 1);
+        if (ids[h] == UINT32_MAX) {
+            keys[h] = v;
+            ids[h] = next;
+            map->values[next++] = v;
+        }
+        map->indices[i] = ids[h];
+    }
+    free(keys);
+    free(ids);
+    map->count = next;
+    return GC_OK;
+}
+
+/* Vertices that actually reach a primitive: a strip segment of two indices draws nothing. */
+static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_error* err, gc_status* status)
+{
+    unsigned need = 1;
+    if (d->topology == GC_LINE_STRIP || d->topology == GC_LINE_LOOP)
+        need = 2;
+    else if (d->topology == GC_TRIANGLE_STRIP || d->topology == GC_TRIANGLE_FAN || d->topology == GC_POLYGON)
+        need = 3;
+    size_t words = ((size_t)vertex_count + 63) / 64;
+    uint64_t* seen = gc_alloc_array(words, sizeof(uint64_t), true);
+    if (!seen) {
+        *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting vertices");
+        return 0;
+    }
+    uint64_t distinct = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= d->index_count; ++i) {
+        bool end = i == d->index_count || (d->restart_enabled && d->indices[i] == d->restart_value);
+        if (!end)
+            continue;
+        if (i - start >= need) {
+            for (size_t j = start; j < i; ++j) {
+                uint32_t v = d->indices[j];
+                uint64_t bit = 1ull << (v & 63);
+                distinct += (seen[v >> 6] & bit) == 0;
+                seen[v >> 6] |= bit;
+            }
+        }
+        start = i + 1;
+    }
+    free(seen);
+    *status = GC_OK;
+    return distinct;
+}
+
+void gc_per_vertex_free(gc_per_vertex* pv)
+{
+    if (!pv)
+        return;
+    free(pv->values);
+    free(pv->counts);
+    memset(pv, 0, sizeof *pv);
+}
+
+typedef struct value_count {
+    uint32_t value, count;
+} value_count;
+
+static int compare_value_count(const void* a, const void* b)
+{
+    uint32_t x = ((const value_count*)a)->value, y = ((const value_count*)b)->value;
+    return (x > y) - (x < y);
+}
+
+/* Turns dense counts into the caller's sorted (value, count) list. */
+static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc_per_vertex* pv, gc_error* err)
+{
+    const gc_draw* d = &run->draw;
+    size_t words = ((size_t)run->vertex_count + 63) / 64;
+    uint64_t* present = gc_alloc_array(words, sizeof(uint64_t), true);
+    if (!present)
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+    size_t distinct = 0;
+    for (size_t i = 0; i < d->index_count; ++i) {
+        uint32_t v = d->indices[i];
+        if (d->restart_enabled && v == d->restart_value)
+            continue;
+        uint64_t bit = 1ull << (v & 63);
+        distinct += (present[v >> 6] & bit) == 0;
+        present[v >> 6] |= bit;
+    }
+    value_count* pairs = gc_alloc_array(distinct, sizeof(value_count), false);
+    pv->values = gc_alloc_array(distinct, sizeof(uint32_t), false);
+    pv->counts = gc_alloc_array(distinct, sizeof(uint32_t), false);
+    if (!pairs || !pv->values || !pv->counts) {
+        free(pairs);
+        free(present);
+        gc_per_vertex_free(pv);
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+    }
+    size_t n = 0;
+    for (uint32_t v = 0; v < run->vertex_count; ++v)
+        if (present[v >> 6] & (1ull << (v & 63)))
+            pairs[n].value = gc_run_value(run, v), pairs[n++].count = dense[v];
+    if (run->values)
+        qsort(pairs, n, sizeof *pairs, compare_value_count);
+    for (size_t i = 0; i < n; ++i) {
+        pv->values[i] = pairs[i].value;
+        pv->counts[i] = pairs[i].count;
+    }
+    pv->count = n;
+    free(pairs);
+    free(present);
+    return GC_OK;
+}
+
+/* Translates dense ids back to index values before handing a trace line to the caller. */
+typedef struct trace_bridge {
+    gc_trace_fn user_fn;
+    void* user;
+    const uint32_t* values;
+    int64_t* buffer;
+    size_t capacity;
+} trace_bridge;
+
+static void trace_translate(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    trace_bridge* b = user;
+    if (count > b->capacity)
+        count = b->capacity;
+    for (size_t i = 0; i < count; ++i)
+        b->buffer[i] = entries[i] < 0 ? -1 : (int64_t)b->values[entries[i]];
+    b->user_fn(b->user, primitive, b->buffer, count);
+}
+
+/* Capacity (vertices per batch, warp or cache) that must hold one primitive. */
+static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err)
+{
+    uint32_t capacity = 0;
+    const char* what = NULL;
+    switch (m->family) {
+    case GC_MODEL_NVIDIA: capacity = m->p[0], what = "cache size"; break;
+    case GC_MODEL_MESHOPT: capacity = m->p[1], what = "warp size"; break;
+    case GC_MODEL_REUSE: capacity = m->p[0], what = "warp size"; break;
+    case GC_MODEL_BATCH: capacity = m->p[0], what = "slot count"; break;
+    default: return GC_OK;
+    }
+    if (capacity != 0 && capacity < arity)
+        return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %u cannot hold one primitive of %u vertices", m->name,
+                       what, capacity, arity);
+    return GC_OK;
+}
+
+gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                     gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!model || !draw || !out)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
+    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
+    memset(out, 0, sizeof *out);
+
+    uint64_t primitives = 0;
+    gc_status s = gc_draw_validate(draw, "input", &primitives, err);
+    if (s)
+        return s;
+    s = check_capacity(model, gc_topology_arity(draw->topology), err);
+    if (s)
+        return s;
+
+    uint32_t max_value = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < draw->index_count; ++i) {
+        uint32_t v = draw->indices[i];
+        if (draw->restart_enabled && v == draw->restart_value)
+            continue;
+        used++;
+        if (v > max_value)
+            max_value = v;
+    }
+
+    gc_run run;
+    memset(&run, 0, sizeof run);
+    run.draw = *draw;
+    run.state_changes = options->state_changes;
+    run.state_change_count = options->state_change_count;
+    dense_map map = {0};
+    if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
+        s = build_dense_map(draw, &map, err);
+        if (s)
+            return s;
+        run.draw.indices = map.indices;
+        run.draw.restart_value = UINT32_MAX;
+        run.values = map.values;
+        run.vertex_count = map.count;
+    } else {
+        run.vertex_count = used > 0 ? max_value + 1 : 0;
+    }
+
+    uint32_t* dense_counts = NULL;
+    if (options->per_vertex) {
+        memset(options->per_vertex, 0, sizeof *options->per_vertex);
+        dense_counts = gc_alloc_array(run.vertex_count, sizeof(uint32_t), true);
+        if (!dense_counts) {
+            s = gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+            goto done;
+        }
+        run.per_vertex = dense_counts;
+    }
+
+    trace_bridge bridge = {0};
+    if (options->trace) {
+        run.trace = options->trace;
+        run.trace_user = options->trace_user;
+        if (run.values) {
+            bridge.user_fn = options->trace;
+            bridge.user = options->trace_user;
+            bridge.values = run.values;
+            bridge.capacity = GC_MAX_CACHE_SIZE;
+            bridge.buffer = gc_alloc_array(bridge.capacity, sizeof(int64_t), false);
+            if (!bridge.buffer) {
+                s = gc_fail(err, GC_ERR_NOMEM, "out of memory for the trace");
+                goto done;
+            }
+            run.trace = trace_translate;
+            run.trace_user = &bridge;
+        }
+    }
+
+    uint64_t vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
+    if (s)
+        goto done_trace;
+
+    switch (model->family) {
+    case GC_MODEL_FIFO: s = gc_model_fifo_run(model, &run, out, err); break;
+    case GC_MODEL_LRU: s = gc_model_lru_run(model, &run, out, err); break;
+    case GC_MODEL_DIRECT_VALUE: s = gc_model_direct_value_run(model, &run, out, err); break;
+    case GC_MODEL_DIRECT_POSITION: s = gc_model_direct_position_run(model, &run, out, err); break;
+    case GC_MODEL_NVIDIA: s = gc_model_nvidia_run(model, &run, out, err); break;
+    case GC_MODEL_MESHOPT: s = gc_model_meshopt_run(model, &run, out, err); break;
+    case GC_MODEL_REUSE: s = gc_model_reuse_run(model, &run, out, err); break;
+    case GC_MODEL_BATCH: s = gc_model_batch_run(model, &run, out, err); break;
+    default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
+    }
+    if (s)
+        goto done_trace;
+
+    if (dense_counts) {
+        s = collect_per_vertex(&run, dense_counts, options->per_vertex, err);
+        if (s)
+            goto done_trace;
+    }
+
+    out->indices = draw->index_count;
+    out->primitives = primitives;
+    out->vertices = vertices;
+    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
+    out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
+
+done_trace:
+    free(bridge.buffer);
+done:
+    free(dense_counts);
+    free(map.indices);
+    free(map.values);
+    return s;
+}

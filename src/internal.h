@@ -1,0 +1,139 @@
+/* Internal interfaces shared by the library's source files. Not installed. */
+#ifndef GPUCACHE_INTERNAL_H
+#define GPUCACHE_INTERNAL_H
+
+#include "gpucache/gpucache.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#if defined(__GNUC__)
+#define GC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define GC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define GC_PRINTF(a, b)
+#define GC_LIKELY(x) (x)
+#define GC_UNLIKELY(x) (x)
+#endif
+
+/* Sets err (if non-NULL) and returns code. */
+gc_status gc_fail(gc_error* err, gc_status code, const char* fmt, ...) GC_PRINTF(3, 4);
+
+/* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
+void* gc_alloc_array(size_t count, size_t size, bool zeroed);
+
+/* A run of primitives of one arity, as a model consumes them. Vertex ids are dense
+ * (< gc_run.vertex_count). `positions` is filled only when the model asks for it. */
+typedef struct gc_chunk {
+    const uint32_t* vertices; /* count * arity ids */
+    const size_t* positions;  /* count * arity stream positions, or NULL */
+    size_t count;
+    unsigned arity;
+    uint64_t first_primitive;
+} gc_chunk;
+
+/* Cuts a draw into chunks: a list without restart is handed over in one piece,
+ * anything else is assembled into fixed buffers. */
+#define GC_CHUNK_PRIMITIVES 1024
+typedef struct gc_chunker {
+    gc_assembler assembler;
+    bool contiguous;
+    bool want_positions;
+    bool done;
+    uint64_t next_primitive;
+    uint32_t vertices[GC_CHUNK_PRIMITIVES * 4];
+    size_t positions[GC_CHUNK_PRIMITIVES * 4];
+} gc_chunker;
+
+/* Everything a model run needs besides the model itself. */
+typedef struct gc_run {
+    gc_draw draw;              /* indices rewritten to dense ids when the input was sparse */
+    uint32_t vertex_count;     /* dense ids are below this */
+    const uint32_t* values;    /* dense id -> original index value, NULL when identity */
+    uint32_t* per_vertex;      /* dense-indexed invocation counts, or NULL */
+    gc_trace_fn trace;         /* receives dense ids; the driver translates */
+    void* trace_user;
+    const uint64_t* state_changes;
+    size_t state_change_count;
+} gc_run;
+
+void gc_chunker_init(gc_chunker* c, const gc_draw* draw, bool want_positions);
+/* Fills *out with the next chunk; returns false at the end. */
+bool gc_chunker_next(gc_chunker* c, gc_chunk* out);
+
+/* The original index value of a dense id. */
+static inline uint32_t gc_run_value(const gc_run* run, uint32_t id)
+{
+    return run->values ? run->values[id] : id;
+}
+
+/* Reports one trace line, if tracing. */
+static inline void gc_run_trace(const gc_run* run, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    if (run->trace)
+        run->trace(run->trace_user, primitive, entries, count);
+}
+
+/* One function per model family, each in its own source file. Each fills
+ * invocations, batches/resets and the family-specific counters of *out. */
+gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_lru_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_direct_value_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+
+/* Distinct unique vertices of one primitive, in first-appearance order; returns how many. */
+static inline unsigned gc_unique_vertices(const uint32_t* v, unsigned arity, uint32_t* out)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < arity; ++i) {
+        unsigned j = 0;
+        while (j < n && out[j] != v[i])
+            ++j;
+        if (j == n)
+            out[n++] = v[i];
+    }
+    return n;
+}
+
+/* Buffered reading of a file with line and byte tracking, for the text parsers. */
+typedef struct gc_reader {
+    void* file;         /* FILE* */
+    const char* what;   /* name for messages */
+    unsigned char* buffer;
+    size_t capacity, length, offset;
+    uint64_t consumed;  /* bytes before buffer[0] */
+    uint64_t line;      /* 1-based line of the next byte */
+    const char* memory; /* reading from memory instead of a file */
+    bool eof, error;
+} gc_reader;
+
+gc_status gc_reader_open(gc_reader* r, const char* path, gc_error* err);
+void gc_reader_from_memory(gc_reader* r, const char* data, size_t length, const char* what);
+void gc_reader_close(gc_reader* r);
+/* Next byte, or -1 at end of input (or on a read error, flagged in r->error). */
+int gc_reader_peek(gc_reader* r);
+int gc_reader_get(gc_reader* r);
+uint64_t gc_reader_offset(const gc_reader* r);
+
+/* A growable uint32 array. */
+typedef struct gc_u32_vec {
+    uint32_t* data;
+    size_t count, capacity;
+} gc_u32_vec;
+
+bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value);
+bool gc_u32_vec_reserve(gc_u32_vec* v, size_t capacity);
+
+/* Format readers, one file each. `path` names the file in messages. */
+gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+
+#endif

@@ -1,0 +1,66 @@
+/* Helpers shared by the unit tests. */
+#ifndef GPUCACHE_TEST_UTIL_H
+#define GPUCACHE_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpucache/gpucache.h"
+
+/* ../shared/corpus relative to the source tree, or $GPUCACHE_CORPUS. */
+static inline const char* corpus_dir(void)
+{
+    const char* env = getenv("GPUCACHE_CORPUS");
+    return env ? env : GPUCACHE_CORPUS_DIR;
+}
+
+/* Fills buf with the path of a corpus file; returns 0 if it is readable. */
+static inline int corpus_path(char* buf, size_t size, const char* name)
+{
+    snprintf(buf, size, "%s/%s", corpus_dir(), name);
+    FILE* f = fopen(buf, "rb");
+    if (!f)
+        return -1;
+    fclose(f);
+    return 0;
+}
+
+static inline gc_model model_of(const char* spec)
+{
+    gc_model m;
+    gc_error err;
+    if (gc_model_parse(spec, &m, &err) != GC_OK)
+        fail_msg("model '%s': %s", spec, err.message);
+    return m;
+}
+
+/* Invocations of a triangle list (or another topology) under a model spec. */
+static inline uint64_t invocations_of(const char* spec, const uint32_t* idx, size_t n, gc_topology t)
+{
+    gc_model m = model_of(spec);
+    gc_draw d = {idx, n, t, 0, 0};
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(&m, &d, NULL, &st, &err) != GC_OK)
+        fail_msg("analyze %s: %s", spec, err.message);
+    return st.invocations;
+}
+
+/* xorshift64*: test streams that are the same on every run. */
+static inline uint64_t test_random(uint64_t* s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1Dull;
+}
+
+#endif
