@@ -68,6 +68,26 @@ static gc_status build_dense_map(const gc_draw* d, dense_map* map, gc_error* err
     return GC_OK;
 }
 
+/* The largest index. Cloned for wider vector units where the CPU has them (an ifunc
+ * picks at load time): this scan runs before every analysis. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "sse4.1", "default")))
+#endif
+static uint32_t max_index(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] > m ? idx[i] : m;
+    return m;
+}
+
+/* Marks every index in [start, end) in the bitmap: no branch, so it streams. */
+static void mark_range(uint64_t* seen, const uint32_t* idx, size_t start, size_t end)
+{
+    for (size_t j = start; j < end; ++j)
+        seen[idx[j] >> 6] |= 1ull << (idx[j] & 63);
+}
+
 /* Vertices that actually reach a primitive: a strip segment of two indices draws nothing. */
 static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_error* err, gc_status* status)
 {
@@ -82,22 +102,22 @@ static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_err
         *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting vertices");
         return 0;
     }
-    uint64_t distinct = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= d->index_count; ++i) {
-        bool end = i == d->index_count || (d->restart_enabled && d->indices[i] == d->restart_value);
-        if (!end)
-            continue;
-        if (i - start >= need) {
-            for (size_t j = start; j < i; ++j) {
-                uint32_t v = d->indices[j];
-                uint64_t bit = 1ull << (v & 63);
-                distinct += (seen[v >> 6] & bit) == 0;
-                seen[v >> 6] |= bit;
-            }
+    if (!d->restart_enabled) {
+        if (d->index_count >= need)
+            mark_range(seen, d->indices, 0, d->index_count);
+    } else {
+        size_t start = 0;
+        for (size_t i = 0; i <= d->index_count; ++i) {
+            if (i < d->index_count && d->indices[i] != d->restart_value)
+                continue;
+            if (i - start >= need)
+                mark_range(seen, d->indices, start, i);
+            start = i + 1;
         }
-        start = i + 1;
     }
+    uint64_t distinct = 0;
+    for (size_t w = 0; w < words; ++w)
+        distinct += (uint64_t)__builtin_popcountll(seen[w]);
     free(seen);
     *status = GC_OK;
     return distinct;
@@ -221,15 +241,20 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     if (s)
         return s;
 
+    /* The largest value sizes the per-vertex arrays; restarts are not vertices. */
     uint32_t max_value = 0;
-    size_t used = 0;
-    for (size_t i = 0; i < draw->index_count; ++i) {
-        uint32_t v = draw->indices[i];
-        if (draw->restart_enabled && v == draw->restart_value)
-            continue;
-        used++;
-        if (v > max_value)
-            max_value = v;
+    size_t used = draw->index_count;
+    if (!draw->restart_enabled) {
+        max_value = max_index(draw->indices, draw->index_count);
+    } else {
+        used = 0;
+        for (size_t i = 0; i < draw->index_count; ++i) {
+            uint32_t v = draw->indices[i];
+            if (v == draw->restart_value)
+                continue;
+            used++;
+            max_value = v > max_value ? v : max_value;
+        }
     }
 
     gc_run run;
@@ -280,10 +305,10 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
         }
     }
 
-    uint64_t vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
-    if (s)
-        goto done_trace;
-
+    uint64_t vertices = 0;
+    bool vertices_reported = false;
+    run.vertices_seen = &vertices;
+    run.vertices_reported = &vertices_reported;
     switch (model->family) {
     case GC_MODEL_FIFO: s = gc_model_fifo_run(model, &run, out, err); break;
     case GC_MODEL_LRU: s = gc_model_lru_run(model, &run, out, err); break;
@@ -297,6 +322,13 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     }
     if (s)
         goto done_trace;
+
+    /* Models with per-vertex state count the vertices they saw; the others need a pass. */
+    if (!vertices_reported) {
+        vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
+        if (s)
+            goto done_trace;
+    }
 
     if (dense_counts) {
         s = collect_per_vertex(&run, dense_counts, options->per_vertex, err);

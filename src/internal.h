@@ -56,6 +56,8 @@ typedef struct gc_run {
     void* trace_user;
     const uint64_t* state_changes;
     size_t state_change_count;
+    uint64_t* vertices_seen;   /* a model with per-vertex state reports here the vertices it saw */
+    bool* vertices_reported;   /* ... and sets this; otherwise the driver counts them */
 } gc_run;
 
 void gc_chunker_init(gc_chunker* c, const gc_draw* draw, bool want_positions);
@@ -85,6 +87,17 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
 gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+
+/* Reports the distinct vertices a model saw: those whose per-vertex state is non-zero
+ * (the way meshoptimizer counts them), saving the driver a pass over the indices. */
+static inline void gc_run_report_vertices(const gc_run* run, const uint32_t* state)
+{
+    uint64_t c = 0;
+    for (uint32_t i = 0; i < run->vertex_count; ++i)
+        c += state[i] != 0;
+    *run->vertices_seen = c;
+    *run->vertices_reported = true;
+}
 
 /* Distinct unique vertices of one primitive, in first-appearance order; returns how many. */
 static inline unsigned gc_unique_vertices(const uint32_t* v, unsigned arity, uint32_t* out)

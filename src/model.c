@@ -172,7 +172,8 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
     }
     case GC_MODEL_NVIDIA: {
         static const char* const keys[] = {"size", "idle", "life"};
-        static const uint32_t lo[] = {1, 0, 0}, hi[] = {GC_MAX_CACHE_SIZE, UINT32_MAX, UINT32_MAX};
+        /* The model packs a slot number in 10 bits: at most 1024 entries. */
+        static const uint32_t lo[] = {1, 0, 0}, hi[] = {1024, UINT32_MAX, UINT32_MAX};
         out->p[0] = 32;
         out->p[1] = 16;
         out->p[2] = 32;

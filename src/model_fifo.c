@@ -41,13 +41,12 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
         const uint32_t* v = chunk.vertices;
         size_t total = chunk.count * chunk.arity;
         if (!per_vertex && !run->trace) {
-            /* Hot path: the whole chunk is one stream of lookups. */
+            /* Hot path: the whole chunk is one stream of lookups. Storing only on a miss
+             * keeps a shared vertex's stamp out of the store buffer of its next lookup. */
             for (size_t i = 0; i < total; ++i) {
                 uint32_t id = v[i];
-                uint32_t old = stamps[id];
-                uint32_t miss = stamp - old > n;
-                stamps[id] = miss ? stamp : old;
-                stamp += miss;
+                if (stamp - stamps[id] > n)
+                    stamps[id] = stamp++;
             }
             continue;
         }
@@ -70,6 +69,7 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
     }
     out->invocations = stamp - first;
     out->has_batches = 0;
+    gc_run_report_vertices(run, stamps);
     free(stamps);
     free(ring);
     free(line);

@@ -79,6 +79,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
         out->invocations = invocations;
         out->has_batches = 1;
         out->batches = warps;
+        gc_run_report_vertices(run, stamps);
         free(stamps);
         return GC_OK;
     }
@@ -129,6 +130,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     out->has_batches = 1;
     out->batches = warps;
     out->resets = flushes;
+    gc_run_report_vertices(run, stamps);
     free(stamps);
     free(ring);
     free(line);

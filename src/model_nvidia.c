@@ -11,102 +11,175 @@
  * by primitive p is unusable for primitive p + idle (1 and 2 by the 17th triangle).
  * See docs/models/nvidia.md.
  *
- * Implementation: each vertex remembers (epoch, slot) of its latest insertion; an
- * epoch is the time between two resets. Within an epoch a slot is written once, so
- * a lookup is O(1): the remembered slot, if of this epoch and still valid. */
+ * Implementation: each vertex remembers (epoch, slot) of its latest insertion in 32
+ * bits; an epoch is the time between two resets. Within an epoch a slot is written
+ * once, so a lookup is O(1): the remembered slot, if of this epoch and not expired.
+ * Each slot keeps the first primitive for which it is invalid, min(last use + idle,
+ * insertion + life), so that validity is one comparison. When the 22-bit epoch wraps
+ * (every 4M resets) the tags are cleared, so an old tag can never pass for a new one. */
 #include "internal.h"
 
 #include <stdlib.h>
 
+#define NEVER UINT32_MAX /* primitive numbers stay below 2^31 (GC_MAX_INDICES) */
+#define SLOT_BITS 10
+#define EPOCH_LIMIT (1u << (32 - SLOT_BITS))
+
 typedef struct nvidia_state {
-    uint64_t* tag;        /* vertex -> epoch << 16 | slot, 0 = never inserted */
-    uint32_t* inserted;   /* slot -> primitive that inserted it */
-    uint32_t* last_used;  /* slot -> primitive that last used it */
-    uint32_t* vertex;     /* slot -> vertex (for traces) */
-    uint64_t epoch;
-    uint32_t next;        /* next slot to write */
+    uint32_t* tag;       /* vertex -> epoch << SLOT_BITS | slot, 0 = never inserted */
+    uint32_t* expires;   /* slot -> first primitive that cannot match it */
+    uint32_t* life_end;  /* slot -> insertion + life */
+    uint32_t* vertex;    /* slot -> vertex (for traces) */
+    uint32_t vertex_count;
+    uint32_t epoch;
+    uint32_t next;       /* next slot to write */
+    uint32_t size, idle, life;
+    uint64_t invocations, resets;
+    uint32_t* per_vertex;
 } nvidia_state;
 
-static inline bool slot_valid(const nvidia_state* s, uint32_t slot, uint32_t prim, uint32_t idle, uint32_t life)
+/* The slot holding id that primitive `prim` can match, or -1. */
+static inline int32_t lookup(const nvidia_state* s, uint32_t id, uint32_t prim)
 {
-    return (idle == 0 || prim - s->last_used[slot] < idle) && (life == 0 || prim - s->inserted[slot] < life);
+    uint32_t tag = s->tag[id];
+    uint32_t slot = tag & ((1u << SLOT_BITS) - 1);
+    return (tag >> SLOT_BITS) == s->epoch && prim < s->expires[slot] ? (int32_t)slot : -1;
+}
+
+/* prim + span, saturating: a span of 0 means "never". */
+static inline uint32_t end_of(uint32_t prim, uint32_t span)
+{
+    return span == 0 || span >= NEVER - prim ? NEVER : prim + span;
+}
+
+static inline void use(nvidia_state* s, uint32_t slot, uint32_t prim)
+{
+    uint32_t idle_end = end_of(prim, s->idle);
+    s->expires[slot] = idle_end < s->life_end[slot] ? idle_end : s->life_end[slot];
+}
+
+static inline void insert(nvidia_state* s, uint32_t id, uint32_t prim)
+{
+    uint32_t slot = s->next++;
+    s->tag[id] = s->epoch << SLOT_BITS | slot;
+    s->life_end[slot] = end_of(prim, s->life);
+    s->vertex[slot] = id;
+    use(s, slot, prim);
+    s->invocations++;
+    if (s->per_vertex)
+        s->per_vertex[id]++;
+}
+
+static inline void reset(nvidia_state* s)
+{
+    if (GC_UNLIKELY(++s->epoch == EPOCH_LIMIT)) {
+        for (uint32_t i = 0; i < s->vertex_count; ++i)
+            s->tag[i] = 0;
+        s->epoch = 1;
+    }
+    s->next = 0;
+    s->resets++;
+}
+
+/* One primitive of `count` unique vertices. */
+static void primitive(nvidia_state* s, const uint32_t* unique, unsigned count, uint32_t prim)
+{
+    int32_t hit[4];
+    unsigned misses = 0;
+    for (unsigned j = 0; j < count; ++j) {
+        hit[j] = lookup(s, unique[j], prim);
+        misses += hit[j] < 0;
+    }
+    if (s->next + misses > s->size) {
+        reset(s);
+        for (unsigned j = 0; j < count; ++j)
+            hit[j] = -1;
+    }
+    for (unsigned j = 0; j < count; ++j) {
+        if (hit[j] >= 0)
+            use(s, (uint32_t)hit[j], prim);
+        else
+            insert(s, unique[j], prim);
+    }
+}
+
+/* Triangles: the common case, without the generic de-duplication loop. */
+static void triangle(nvidia_state* s, uint32_t a, uint32_t b, uint32_t c, uint32_t prim)
+{
+    int32_t ha = lookup(s, a, prim), hb = lookup(s, b, prim), hc = lookup(s, c, prim);
+    bool db = b == a, dc = c == a || c == b; /* repeated corners of a degenerate triangle */
+    unsigned misses = (ha < 0) + (!db && hb < 0) + (!dc && hc < 0);
+    if (GC_UNLIKELY(s->next + misses > s->size)) {
+        reset(s);
+        ha = hb = hc = -1;
+    }
+    if (ha >= 0)
+        use(s, (uint32_t)ha, prim);
+    else
+        insert(s, a, prim);
+    if (!db) {
+        if (hb >= 0)
+            use(s, (uint32_t)hb, prim);
+        else
+            insert(s, b, prim);
+    }
+    if (!dc) {
+        if (hc >= 0)
+            use(s, (uint32_t)hc, prim);
+        else
+            insert(s, c, prim);
+    }
 }
 
 gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
-    const uint32_t size = m->p[0], idle = m->p[1], life = m->p[2];
     nvidia_state s = {0};
-    s.tag = gc_alloc_array(run->vertex_count, sizeof(uint64_t), true);
-    s.inserted = gc_alloc_array(size, sizeof(uint32_t), true);
-    s.last_used = gc_alloc_array(size, sizeof(uint32_t), true);
-    s.vertex = gc_alloc_array(size, sizeof(uint32_t), true);
-    int64_t* line = run->trace ? gc_alloc_array(size, sizeof(int64_t), false) : NULL;
+    s.size = m->p[0];
+    s.idle = m->p[1];
+    s.life = m->p[2];
+    s.per_vertex = run->per_vertex;
+    s.vertex_count = run->vertex_count;
+    s.tag = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.expires = gc_alloc_array(s.size, sizeof(uint32_t), true);
+    s.life_end = gc_alloc_array(s.size, sizeof(uint32_t), true);
+    s.vertex = gc_alloc_array(s.size, sizeof(uint32_t), true);
+    int64_t* line = run->trace ? gc_alloc_array(s.size, sizeof(int64_t), false) : NULL;
     gc_status status = GC_OK;
-    if (!s.tag || !s.inserted || !s.last_used || !s.vertex || (run->trace && !line)) {
+    if (!s.tag || !s.expires || !s.life_end || !s.vertex || (run->trace && !line)) {
         status = gc_fail(err, GC_ERR_NOMEM, "nvidia: out of memory for %u vertices", run->vertex_count);
         goto done;
     }
     s.epoch = 1;
-    uint64_t invocations = 0, resets = 0;
     gc_chunker chunker;
     gc_chunk chunk;
     gc_chunker_init(&chunker, &run->draw, false);
     while (gc_chunker_next(&chunker, &chunk)) {
         for (size_t p = 0; p < chunk.count; ++p) {
-            /* Primitive numbers fit 32 bits: there are fewer than GC_MAX_INDICES. */
             const uint32_t prim = (uint32_t)(chunk.first_primitive + p);
-            uint32_t unique[4];
-            int32_t hit_slot[4];
-            unsigned count = gc_unique_vertices(chunk.vertices + p * chunk.arity, chunk.arity, unique);
-            unsigned misses = 0;
-            for (unsigned j = 0; j < count; ++j) {
-                uint64_t tag = s.tag[unique[j]];
-                uint32_t slot = (uint32_t)(tag & 0xffff);
-                if ((tag >> 16) == s.epoch && slot_valid(&s, slot, prim, idle, life)) {
-                    hit_slot[j] = (int32_t)slot;
-                } else {
-                    hit_slot[j] = -1;
-                    misses++;
-                }
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            if (chunk.arity == 3) {
+                triangle(&s, v[0], v[1], v[2], prim);
+            } else {
+                uint32_t unique[4];
+                primitive(&s, unique, gc_unique_vertices(v, chunk.arity, unique), prim);
             }
-            if (s.next + misses > size) {
-                /* Overflow: clear everything and start again from slot 0. */
-                s.epoch++;
-                s.next = 0;
-                resets++;
-                for (unsigned j = 0; j < count; ++j)
-                    hit_slot[j] = -1;
-            }
-            for (unsigned j = 0; j < count; ++j) {
-                if (hit_slot[j] >= 0) {
-                    s.last_used[hit_slot[j]] = prim;
-                    continue;
-                }
-                uint32_t slot = s.next++;
-                s.tag[unique[j]] = s.epoch << 16 | slot;
-                s.inserted[slot] = s.last_used[slot] = prim;
-                s.vertex[slot] = unique[j];
-                invocations++;
-                if (run->per_vertex)
-                    run->per_vertex[unique[j]]++;
-            }
-            if (run->trace) {
+            if (GC_UNLIKELY(run->trace != NULL)) {
                 /* What the next primitive can match, in slot order: what seed 000's probe reads back. */
                 size_t k = 0;
                 for (uint32_t slot = 0; slot < s.next; ++slot)
-                    if (slot_valid(&s, slot, prim + 1, idle, life))
+                    if (prim + 1 < s.expires[slot])
                         line[k++] = s.vertex[slot];
                 gc_run_trace(run, prim, line, k);
             }
         }
     }
-    out->invocations = invocations;
-    out->resets = resets;
+    out->invocations = s.invocations;
+    out->resets = s.resets;
     out->has_batches = 0;
 done:
     free(s.tag);
-    free(s.inserted);
-    free(s.last_used);
+    free(s.expires);
+    free(s.life_end);
     free(s.vertex);
     free(line);
     return status;

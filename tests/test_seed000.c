@@ -248,6 +248,29 @@ static void parameters(void** state)
     assert_int_equal(invocations_of("nvidia:size=32,idle=3,life=3", idx, 9, GC_TRIANGLE_LIST), 6);
 }
 
+/* An implementation check: after 2^22 resets the model's 22-bit epoch wraps; a vertex cached
+ * in the first epoch must not match again. With 3 slots every triangle of 3 new vertices resets. */
+static void epoch_wrap(void** state)
+{
+    (void)state;
+    const size_t resets = (size_t)1 << 22;
+    size_t n = 3 * (resets + 2);
+    uint32_t* idx = malloc(n * sizeof *idx);
+    idx[0] = 0, idx[1] = 1, idx[2] = 2;
+    for (size_t t = 1; t <= resets; ++t)
+        for (int k = 0; k < 3; ++k)
+            idx[3 * t + k] = 3 + (uint32_t)((3 * t + (size_t)k) % 3000);
+    idx[n - 3] = 0, idx[n - 2] = 1, idx[n - 1] = 2;
+    gc_model m = model_of("nvidia:size=3,idle=0,life=0");
+    gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    assert_int_equal(gc_analyze(&m, &d, NULL, &st, &err), GC_OK);
+    assert_int_equal(st.invocations, n);
+    assert_int_equal(st.resets, resets + 1);
+    free(idx);
+}
+
 /* Seed 002: "0 1 1 2 3 4 5 5 5" costs 6 invocations on all three GPUs; every preset agrees. */
 static void seed002_degenerates_every_preset(void** state)
 {
@@ -274,6 +297,7 @@ int main(void)
         cmocka_unit_test(invalid_slots_not_rewritten),
         cmocka_unit_test(point_and_line_lifetimes),
         cmocka_unit_test(parameters),
+        cmocka_unit_test(epoch_wrap),
         cmocka_unit_test(seed002_degenerates_every_preset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
