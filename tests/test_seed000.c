@@ -248,12 +248,13 @@ static void parameters(void** state)
     assert_int_equal(invocations_of("nvidia:size=32,idle=3,life=3", idx, 9, GC_TRIANGLE_LIST), 6);
 }
 
-/* An implementation check: after 2^22 resets the model's 22-bit epoch wraps; a vertex cached
- * in the first epoch must not match again. With 3 slots every triangle of 3 new vertices resets. */
+/* An implementation check: the model's 22-bit epoch starts at 1 and wraps back to 1 after
+ * 2^22 - 1 resets; a vertex cached in the first epoch must not match in the reused one.
+ * With 3 slots every triangle of 3 new vertices resets. */
 static void epoch_wrap(void** state)
 {
     (void)state;
-    const size_t resets = (size_t)1 << 22;
+    const size_t resets = ((size_t)1 << 22) - 1;
     size_t n = 3 * (resets + 2);
     uint32_t* idx = malloc(n * sizeof *idx);
     idx[0] = 0, idx[1] = 1, idx[2] = 2;
