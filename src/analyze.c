@@ -7,64 +7,60 @@
 
 /* Dense ids are used as array indices by every model. When the largest index value
  * is far above the index count (a hostile or sparse buffer), values are renumbered
- * through a hash table so that memory follows the index count, not the values. */
+ * by rank among the distinct values, so that memory follows the index count, not the
+ * values: 4 bytes per index for the renumbered draw and 4 per distinct value, sorted
+ * and searched (O(n log n), paid only by sparse input). */
 #define SPARSE_SLACK 1024
 
 typedef struct dense_map {
     uint32_t* indices; /* rewritten draw, or NULL when the draw is used as is */
-    uint32_t* values;  /* dense id -> value */
+    uint32_t* values;  /* dense id -> value, ascending */
     uint32_t count;
 } dense_map;
 
-static uint32_t hash_u32(uint32_t x)
+static int compare_u32(const void* a, const void* b)
 {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
 }
 
-static gc_status build_dense_map(const gc_draw* d, dense_map* map, gc_error* err)
+static gc_status build_dense_map(const gc_draw* d, size_t used, dense_map* map, gc_error* err)
 {
     size_t n = d->index_count;
-    size_t capacity = 1024;
-    while (capacity < 2 * n)
-        capacity *= 2;
-    uint32_t* keys = gc_alloc_array(capacity, sizeof(uint32_t), false);
-    uint32_t* ids = gc_alloc_array(capacity, sizeof(uint32_t), false);
+    map->values = gc_alloc_array(used, sizeof(uint32_t), false);
     map->indices = gc_alloc_array(n, sizeof(uint32_t), false);
-    map->values = gc_alloc_array(n, sizeof(uint32_t), false);
-    if (!keys || !ids || !map->indices || !map->values) {
-        free(keys);
-        free(ids);
-        free(map->indices);
+    if (!map->values || !map->indices) {
         free(map->values);
-        map->indices = map->values = NULL;
+        free(map->indices);
+        map->values = map->indices = NULL;
         return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu sparse indices", n);
     }
-    memset(ids, 0xff, capacity * sizeof(uint32_t));
-    uint32_t next = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!(d->restart_enabled && d->indices[i] == d->restart_value))
+            map->values[k++] = d->indices[i];
+    qsort(map->values, k, sizeof(uint32_t), compare_u32);
+    size_t distinct = 0;
+    for (size_t i = 0; i < k; ++i)
+        if (distinct == 0 || map->values[distinct - 1] != map->values[i])
+            map->values[distinct++] = map->values[i];
     for (size_t i = 0; i < n; ++i) {
         uint32_t v = d->indices[i];
         if (d->restart_enabled && v == d->restart_value) {
             map->indices[i] = UINT32_MAX; /* dense ids stay below 2^31, so this cannot collide */
             continue;
         }
-        size_t h = hash_u32(v) & (capacity - 1);
-        while (ids[h] != UINT32_MAX && keys[h] != v)
-            h = (h + 1) & (capacity - 1);
-        if (ids[h] == UINT32_MAX) {
-            keys[h] = v;
-            ids[h] = next;
-            map->values[next++] = v;
+        size_t lo = 0, hi = distinct;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (map->values[mid] <= v)
+                lo = mid;
+            else
+                hi = mid;
         }
-        map->indices[i] = ids[h];
+        map->indices[i] = (uint32_t)lo;
     }
-    free(keys);
-    free(ids);
-    map->count = next;
+    map->count = (uint32_t)distinct;
     return GC_OK;
 }
 
@@ -132,17 +128,8 @@ void gc_per_vertex_free(gc_per_vertex* pv)
     memset(pv, 0, sizeof *pv);
 }
 
-typedef struct value_count {
-    uint32_t value, count;
-} value_count;
-
-static int compare_value_count(const void* a, const void* b)
-{
-    uint32_t x = ((const value_count*)a)->value, y = ((const value_count*)b)->value;
-    return (x > y) - (x < y);
-}
-
-/* Turns dense counts into the caller's sorted (value, count) list. */
+/* Turns dense counts into the caller's (value, count) list. Dense ids ascend with the
+ * values (the identity, or ranks of a renumbered draw), so the list comes out sorted. */
 static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc_per_vertex* pv, gc_error* err)
 {
     const gc_draw* d = &run->draw;
@@ -159,27 +146,21 @@ static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc
         distinct += (present[v >> 6] & bit) == 0;
         present[v >> 6] |= bit;
     }
-    value_count* pairs = gc_alloc_array(distinct, sizeof(value_count), false);
     pv->values = gc_alloc_array(distinct, sizeof(uint32_t), false);
     pv->counts = gc_alloc_array(distinct, sizeof(uint32_t), false);
-    if (!pairs || !pv->values || !pv->counts) {
-        free(pairs);
+    if (!pv->values || !pv->counts) {
         free(present);
         gc_per_vertex_free(pv);
         return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
     }
     size_t n = 0;
-    for (uint32_t v = 0; v < run->vertex_count; ++v)
-        if (present[v >> 6] & (1ull << (v & 63)))
-            pairs[n].value = gc_run_value(run, v), pairs[n++].count = dense[v];
-    if (run->values)
-        qsort(pairs, n, sizeof *pairs, compare_value_count);
-    for (size_t i = 0; i < n; ++i) {
-        pv->values[i] = pairs[i].value;
-        pv->counts[i] = pairs[i].count;
+    for (uint32_t v = 0; v < run->vertex_count; ++v) {
+        if (present[v >> 6] & (1ull << (v & 63))) {
+            pv->values[n] = gc_run_value(run, v);
+            pv->counts[n++] = dense[v];
+        }
     }
     pv->count = n;
-    free(pairs);
     free(present);
     return GC_OK;
 }
@@ -264,7 +245,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     run.state_change_count = options->state_change_count;
     dense_map map = {0};
     if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
-        s = build_dense_map(draw, &map, err);
+        s = build_dense_map(draw, used, &map, err);
         if (s)
             return s;
         run.draw.indices = map.indices;
