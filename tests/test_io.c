@@ -233,6 +233,12 @@ static void other_formats_through_assimp(void** state)
     assert_int_equal(__builtin_popcount(seen), 4);
     gc_mesh_free(&m);
     load_fails(write_text("junk.glb", "this is not a mesh"), GC_ERR_DATA, "junk.glb", "cannot read");
+    /* A glTF 2.0 quad: 4 positions, 16-bit indices (0 1 2) (1 3 2), buffer embedded as base64. */
+    const char* gltf = "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], \"nodes\": [{\"mesh\": 0}], \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 0}, \"indices\": 1}]}], \"buffers\": [{\"byteLength\": 60, \"uri\": \"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAABAAIAAQADAAIA\"}], \"bufferViews\": [{\"buffer\": 0, \"byteOffset\": 0, \"byteLength\": 48}, {\"buffer\": 0, \"byteOffset\": 48, \"byteLength\": 12}], \"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 4, \"type\": \"VEC3\", \"min\": [0, 0, 0], \"max\": [1, 1, 0]}, {\"bufferView\": 1, \"componentType\": 5123, \"count\": 6, \"type\": \"SCALAR\"}]}";
+    m = load_ok(write_text("quad.gltf", gltf), NULL);
+    assert_int_equal(m.index_count, 6);
+    assert_int_equal(m.vertex_count, 4);
+    gc_mesh_free(&m);
 }
 
 int main(void)
