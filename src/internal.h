@@ -142,6 +142,31 @@ typedef struct gc_u32_vec {
 bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value);
 bool gc_u32_vec_reserve(gc_u32_vec* v, size_t capacity);
 
+/* Fills *out with a loaded buffer (taking ownership of `indices`): a triangle list with
+ * 32-bit indices unless the caller changes it, no restart. */
+static inline void gc_mesh_set(gc_mesh* out, uint32_t* indices, size_t count, bool has_topology,
+                               uint64_t vertex_count)
+{
+    gc_mesh m = {0};
+    m.indices = indices;
+    m.index_count = count;
+    m.topology = GC_TRIANGLE_LIST;
+    m.has_topology = has_topology;
+    m.restart_value = UINT32_MAX;
+    m.index_bits = 32;
+    m.vertex_count = vertex_count;
+    *out = m;
+}
+
+/* Reports a fixed-slot cache to the trace: `empty` marks an unused slot, shown as -1. */
+static inline void gc_run_trace_slots(const gc_run* run, uint64_t primitive, const uint32_t* slots, uint32_t n,
+                                      uint32_t empty, int64_t* line)
+{
+    for (uint32_t i = 0; i < n; ++i)
+        line[i] = slots[i] == empty ? -1 : (int64_t)slots[i];
+    gc_run_trace(run, primitive, line, n);
+}
+
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);

@@ -53,14 +53,7 @@ gc_status gc_load_assimp(const char* path, const gc_load_options* opt, gc_mesh* 
         free(indices.data);
         return s;
     }
-    memset(out, 0, sizeof *out);
-    out->indices = indices.data;
-    out->index_count = indices.count;
-    out->topology = GC_TRIANGLE_LIST;
-    out->has_topology = 1;
-    out->restart_value = UINT32_MAX;
-    out->index_bits = 32;
-    out->vertex_count = base;
+    gc_mesh_set(out, indices.data, indices.count, true, base);
     return GC_OK;
 }
 #else

@@ -268,13 +268,6 @@ gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out
         free(o.indices.data);
         return s;
     }
-    memset(out, 0, sizeof *out);
-    out->indices = o.indices.data;
-    out->index_count = o.indices.count;
-    out->topology = GC_TRIANGLE_LIST;
-    out->has_topology = 1;
-    out->restart_value = UINT32_MAX;
-    out->index_bits = 32;
-    out->vertex_count = vertex_count;
+    gc_mesh_set(out, o.indices.data, o.indices.count, true, vertex_count);
     return GC_OK;
 }

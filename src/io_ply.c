@@ -364,14 +364,10 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
         free(indices.data);
         return s;
     }
-    memset(out, 0, sizeof *out);
-    out->indices = indices.data;
-    out->index_count = indices.count;
-    out->has_topology = 1;
-    out->topology = have_strips ? GC_TRIANGLE_STRIP : GC_TRIANGLE_LIST;
-    out->restart_enabled = have_strips;
-    out->restart_value = UINT32_MAX;
-    out->index_bits = 32;
-    out->vertex_count = vertex_count;
+    gc_mesh_set(out, indices.data, indices.count, true, vertex_count);
+    if (have_strips) {
+        out->topology = GC_TRIANGLE_STRIP;
+        out->restart_enabled = 1;
+    }
     return GC_OK;
 }

@@ -61,10 +61,7 @@ gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_m
         done += got;
     }
     fclose(f);
-    memset(out, 0, sizeof *out);
-    out->indices = indices;
-    out->index_count = count;
-    out->topology = GC_TRIANGLE_LIST;
+    gc_mesh_set(out, indices, count, false, 0);
     out->index_bits = bits;
     out->restart_value = bits == 16 ? 0xFFFFu : 0xFFFFFFFFu;
     return GC_OK;

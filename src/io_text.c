@@ -92,12 +92,7 @@ gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_
         free(v.data);
         return gc_fail(err, GC_ERR_DATA, "%s: no indices (empty input)", r->what);
     }
-    memset(out, 0, sizeof *out);
-    out->indices = v.data;
-    out->index_count = v.count;
-    out->topology = GC_TRIANGLE_LIST;
-    out->restart_value = UINT32_MAX;
-    out->index_bits = 32;
+    gc_mesh_set(out, v.data, v.count, false, 0);
     return GC_OK;
 }
 

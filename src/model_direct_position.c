@@ -43,11 +43,8 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
                 if (run->per_vertex)
                     run->per_vertex[id]++;
             }
-            if (run->trace) {
-                for (uint32_t i = 0; i < n; ++i)
-                    line[i] = slots[i] == EMPTY ? -1 : (int64_t)slots[i];
-                gc_run_trace(run, chunk.first_primitive + p, line, n);
-            }
+            if (run->trace)
+                gc_run_trace_slots(run, chunk.first_primitive + p, slots, n, EMPTY, line);
         }
     }
     out->invocations = invocations;
