@@ -164,13 +164,7 @@ int main(int argc, char** argv)
             free(best.idx);
             best.n = 3 * prims;
             best.idx = malloc(best.n * sizeof *best.idx);
-            gc_assembler a;
-            gc_primitive p;
-            gc_assembler_init(&a, &d);
-            size_t k = 0;
-            while (gc_assembler_next(&a, &p))
-                for (unsigned j = 0; j < 3; ++j)
-                    best.idx[k++] = p.vertices[j];
+            gc_draw_triangles(&d, best.idx, best.n, &best.n, &err);
             snprintf(best.name, sizeof best.name, "%s (%zu tris)", names[i], (size_t)prims);
         }
         gc_mesh_free(&mesh);

@@ -210,6 +210,31 @@ int gc_assembler_next(gc_assembler* a, gc_primitive* out)
     }
 }
 
+gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity, size_t* written, gc_error* err)
+{
+    unsigned k = gc_topology_arity(draw->topology);
+    if (k < 3)
+        return gc_fail(err, GC_ERR_USAGE, "a %s has no triangles", gc_topology_name(draw->topology));
+    gc_status s = gc_draw_validate(draw, "draw", NULL, err);
+    if (s)
+        return s;
+    gc_assembler a;
+    gc_primitive p;
+    gc_assembler_init(&a, draw);
+    size_t n = 0;
+    while (gc_assembler_next(&a, &p)) {
+        if (n + 3 * (k - 2) > capacity)
+            return gc_fail(err, GC_ERR_USAGE, "gc_draw_triangles: output holds %zu indices, more are needed", capacity);
+        for (unsigned t = 0; t + 2 < p.count; ++t) {
+            out[n++] = p.vertices[0];
+            out[n++] = p.vertices[t + 1];
+            out[n++] = p.vertices[t + 2];
+        }
+    }
+    *written = n;
+    return GC_OK;
+}
+
 /* ----------------------------------------------------------------- chunker */
 
 void gc_chunker_init(gc_chunker* c, const gc_draw* draw, bool want_positions)

@@ -114,6 +114,23 @@ static void counts_that_do_not_fit(void** state)
     assert_int_equal(prims, 0);
 }
 
+/* Quads split into two triangles sharing their first corner; lines have no triangles. */
+static void triangles_of_quads(void** state)
+{
+    (void)state;
+    static const uint32_t q[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    gc_draw d = {q, 8, GC_QUAD_LIST, 0, 0};
+    uint32_t out[12];
+    size_t n;
+    gc_error err;
+    assert_int_equal(gc_draw_triangles(&d, out, 12, &n, &err), GC_OK);
+    static const uint32_t expected[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
+    assert_int_equal(n, 12);
+    assert_memory_equal(out, expected, sizeof expected);
+    gc_draw lines = {q, 8, GC_LINE_LIST, 0, 0};
+    assert_int_equal(gc_draw_triangles(&lines, out, 12, &n, &err), GC_ERR_USAGE);
+}
+
 static void topology_names(void** state)
 {
     (void)state;
@@ -174,6 +191,14 @@ static void igea_strips(void** state)
         k += 3;
     }
     assert_int_equal(k, n);
+    /* The library's own expansion gives the same list. */
+    uint32_t* expanded = malloc(n * sizeof *expanded);
+    size_t written;
+    assert_int_equal(gc_draw_triangles(&strip, expanded, n, &written, &err), GC_OK);
+    assert_int_equal(written, n);
+    assert_memory_equal(expanded, list, n * sizeof *list);
+    assert_int_equal(gc_draw_triangles(&strip, expanded, n - 1, &written, &err), GC_ERR_USAGE);
+    free(expanded);
     gc_draw tris = {list, n, GC_TRIANGLE_LIST, 0, 0};
     static const char* const specs[] = {"fifo:16", "lru:16", "nvidia", "meshopt:32,32,32", "reuse:32,16,32",
                                         "direct-value:32", "batch"};
@@ -197,6 +222,7 @@ int main(void)
         cmocka_unit_test(strips_loops_fans),
         cmocka_unit_test(with_restart),
         cmocka_unit_test(counts_that_do_not_fit),
+        cmocka_unit_test(triangles_of_quads),
         cmocka_unit_test(topology_names),
         cmocka_unit_test(igea_strips),
     };

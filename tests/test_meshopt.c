@@ -83,15 +83,8 @@ static uint32_t* as_triangle_list(const gc_mesh* mesh, size_t* n)
     gc_error err;
     assert_int_equal(gc_draw_validate(&d, "mesh", &prims, &err), GC_OK);
     uint32_t* out = malloc(prims * 3 * sizeof *out);
-    gc_assembler a;
-    gc_primitive p;
-    gc_assembler_init(&a, &d);
-    size_t k = 0;
-    while (gc_assembler_next(&a, &p))
-        for (unsigned j = 0; j < 3; ++j)
-            out[k++] = p.vertices[j];
-    assert_int_equal(k, prims * 3);
-    *n = k;
+    assert_int_equal(gc_draw_triangles(&d, out, prims * 3, n, &err), GC_OK);
+    assert_int_equal(*n, prims * 3);
     return out;
 }
 

@@ -110,6 +110,12 @@ int gc_assembler_next(gc_assembler* a, gc_primitive* out);
  * not too many indices) and counts its primitives. `what` names the input in messages. */
 gc_status gc_draw_validate(const gc_draw* draw, const char* what, uint64_t* primitive_count, gc_error* err);
 
+/* Writes the triangles a draw assembles into as a plain triangle list (strips, fans and
+ * polygons expanded in their primitive order, a quad (a, b, c, d) as (a, b, c), (a, c, d)).
+ * `out` holds `capacity` entries; 3 * primitives (from gc_draw_validate) are needed, twice
+ * that for quads. Points and lines have no triangles: GC_ERR_USAGE. */
+gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity, size_t* written, gc_error* err);
+
 /* ------------------------------------------------------------------ models */
 
 typedef enum gc_model_family {
