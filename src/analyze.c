@@ -84,6 +84,38 @@ static void mark_range(uint64_t* seen, const uint32_t* idx, size_t start, size_t
         seen[idx[j] >> 6] |= 1ull << (idx[j] & 63);
 }
 
+/* A bitmap of the vertices in restart-free segments of at least `need` indices, or NULL
+ * when out of memory. */
+static uint64_t* vertex_bitmap(const gc_draw* d, uint32_t vertex_count, unsigned need)
+{
+    size_t words = ((size_t)vertex_count + 63) / 64;
+    uint64_t* seen = gc_alloc_array(words, sizeof(uint64_t), true);
+    if (!seen)
+        return NULL;
+    if (!d->restart_enabled) {
+        if (d->index_count >= need)
+            mark_range(seen, d->indices, 0, d->index_count);
+        return seen;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i <= d->index_count; ++i) {
+        if (i < d->index_count && d->indices[i] != d->restart_value)
+            continue;
+        if (i - start >= need)
+            mark_range(seen, d->indices, start, i);
+        start = i + 1;
+    }
+    return seen;
+}
+
+static uint64_t bitmap_count(const uint64_t* bits, uint32_t vertex_count)
+{
+    uint64_t n = 0;
+    for (size_t w = 0; w < ((size_t)vertex_count + 63) / 64; ++w)
+        n += (uint64_t)__builtin_popcountll(bits[w]);
+    return n;
+}
+
 /* Vertices that actually reach a primitive: a strip segment of two indices draws nothing. */
 static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_error* err, gc_status* status)
 {
@@ -92,28 +124,12 @@ static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_err
         need = 2;
     else if (d->topology == GC_TRIANGLE_STRIP || d->topology == GC_TRIANGLE_FAN || d->topology == GC_POLYGON)
         need = 3;
-    size_t words = ((size_t)vertex_count + 63) / 64;
-    uint64_t* seen = gc_alloc_array(words, sizeof(uint64_t), true);
+    uint64_t* seen = vertex_bitmap(d, vertex_count, need);
     if (!seen) {
         *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting vertices");
         return 0;
     }
-    if (!d->restart_enabled) {
-        if (d->index_count >= need)
-            mark_range(seen, d->indices, 0, d->index_count);
-    } else {
-        size_t start = 0;
-        for (size_t i = 0; i <= d->index_count; ++i) {
-            if (i < d->index_count && d->indices[i] != d->restart_value)
-                continue;
-            if (i - start >= need)
-                mark_range(seen, d->indices, start, i);
-            start = i + 1;
-        }
-    }
-    uint64_t distinct = 0;
-    for (size_t w = 0; w < words; ++w)
-        distinct += (uint64_t)__builtin_popcountll(seen[w]);
+    uint64_t distinct = bitmap_count(seen, vertex_count);
     free(seen);
     *status = GC_OK;
     return distinct;
@@ -132,20 +148,11 @@ void gc_per_vertex_free(gc_per_vertex* pv)
  * values (the identity, or ranks of a renumbered draw), so the list comes out sorted. */
 static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc_per_vertex* pv, gc_error* err)
 {
-    const gc_draw* d = &run->draw;
-    size_t words = ((size_t)run->vertex_count + 63) / 64;
-    uint64_t* present = gc_alloc_array(words, sizeof(uint64_t), true);
+    /* Every index value but the restart has a row, drawn or not. */
+    uint64_t* present = vertex_bitmap(&run->draw, run->vertex_count, 1);
     if (!present)
         return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
-    size_t distinct = 0;
-    for (size_t i = 0; i < d->index_count; ++i) {
-        uint32_t v = d->indices[i];
-        if (d->restart_enabled && v == d->restart_value)
-            continue;
-        uint64_t bit = 1ull << (v & 63);
-        distinct += (present[v >> 6] & bit) == 0;
-        present[v >> 6] |= bit;
-    }
+    size_t distinct = (size_t)bitmap_count(present, run->vertex_count);
     pv->values = gc_alloc_array(distinct, sizeof(uint32_t), false);
     pv->counts = gc_alloc_array(distinct, sizeof(uint32_t), false);
     if (!pv->values || !pv->counts) {
