@@ -306,6 +306,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     case GC_MODEL_MESHOPT: s = gc_model_meshopt_run(model, &run, out, err); break;
     case GC_MODEL_REUSE: s = gc_model_reuse_run(model, &run, out, err); break;
     case GC_MODEL_BATCH: s = gc_model_batch_run(model, &run, out, err); break;
+    case GC_MODEL_LLVMPIPE: s = gc_model_llvmpipe_run(model, &run, out, err); break;
     default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
     }
     if (s)

@@ -87,6 +87,7 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
 gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 
 /* Reports the distinct vertices a model saw: those whose per-vertex state is non-zero
  * (the way meshoptimizer counts them), saving the driver a pass over the indices. */

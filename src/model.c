@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char* const family_names[GC_MODEL_FAMILY_COUNT] = {
-    "fifo", "lru", "direct-value", "direct-position", "nvidia", "meshopt", "reuse", "batch",
+    "fifo", "lru", "direct-value", "direct-position", "nvidia", "meshopt", "reuse", "batch", "llvmpipe",
 };
 
 const char* gc_model_family_name(gc_model_family family)
@@ -149,7 +149,7 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
     if (family < 0)
         return gc_fail(err, GC_ERR_USAGE,
                        "unknown model '%s' (families: fifo:N, lru:N, direct-value:N, direct-position:N, "
-                       "nvidia[:size=,idle=,life=], meshopt:C,W,P, reuse:W,F,T, batch[:slots=,prims=]; "
+                       "nvidia[:size=,idle=,life=], meshopt:C,W,P, reuse:W,F,T, batch[:slots=,prims=], llvmpipe[:segment=,map=]; "
                        "presets: intel, nvidia-kepler, nvidia-pascal, nvidia-maxwell, amd-gcn, generic)",
                        spec);
     if (params && !*params)
@@ -223,6 +223,22 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
                 snprintf(out->name, sizeof out->name, "batch");
             else
                 snprintf(out->name, sizeof out->name, "batch:slots=%u,prims=%u", out->p[0], out->p[1]);
+        }
+        break;
+    }
+    case GC_MODEL_LLVMPIPE: {
+        /* A segment must hold two primitives of any topology (draw_split_tmp.h asserts it). */
+        static const char* const keys[] = {"segment", "map"};
+        static const uint32_t lo[] = {8, 1}, hi[] = {GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE};
+        out->p[0] = 1024;
+        out->p[1] = 256;
+        if (params)
+            s = parse_params(spec, params, 2, keys, lo, hi, false, out->p, err);
+        if (!s) {
+            if (out->p[0] == 1024 && out->p[1] == 256)
+                snprintf(out->name, sizeof out->name, "llvmpipe");
+            else
+                snprintf(out->name, sizeof out->name, "llvmpipe:segment=%u,map=%u", out->p[0], out->p[1]);
         }
         break;
     }

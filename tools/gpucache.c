@@ -4,7 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
 
-#include "cli_util.h"
+#include "cli.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -13,30 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#define EXIT_DATA 1
-#define EXIT_USAGE 2
 #define MAX_MODELS 64
 
-static int exit_status(gc_status s)
-{
-    return s == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
-}
-
-static int fail_with(const gc_error* err)
-{
-    fprintf(stderr, "gpucache: %s\n", err->message);
-    return exit_status(err->code);
-}
-
-static int usage_error(const char* fmt, const char* arg)
-{
-    fprintf(stderr, "gpucache: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see 'gpucache help')\n");
-    return EXIT_USAGE;
-}
-
-static void print_help(FILE* f)
+void print_help(FILE* f)
 {
     fprintf(f,
             "gpucache %s: what a GPU's vertex caches do with an index buffer\n"
@@ -52,7 +32,8 @@ static void print_help(FILE* f)
             "       other mesh formats through assimp (.gltf, .glb, .fbx, .dae, .stl, ...), '-' for text on\n"
             "       standard input, or grid:WxH for a generated row-major grid of W x H quads.\n"
             "MODEL: fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
-            "       meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0], or a preset (default: all presets).\n"
+            "       meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
+            "       or a preset (default: all presets).\n"
             "TOPOLOGY: point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
             "       quad-list polygon (default: triangle-list, or what the file says).\n",
             GPUCACHE_VERSION_STRING);
@@ -69,6 +50,8 @@ static int cmd_models(void)
     printf("  meshopt:C,W,P                   meshoptimizer 0.18's analyzer (cache, warp, primitive group)\n");
     printf("  reuse:W,F,T                     seed 002's warp reuse (warp, compare window, triangles)\n");
     printf("  batch[:slots=,prims=]           seed 004's data assembler batches (32 slots)\n");
+    printf("  llvmpipe[:segment=,map=]        Mesa's draw module (llvmpipe, lavapipe): 1024-index segments,\n"
+           "                                  256-entry direct-mapped fetch table (measured on lavapipe)\n");
     printf("presets:\n");
     for (size_t i = 0; i < gc_preset_count(); ++i) {
         const char *name, *spec, *source;
@@ -76,51 +59,6 @@ static int cmd_models(void)
         printf("  %-15s = %-17s %s\n", name, spec, source);
     }
     return 0;
-}
-
-/* ------------------------------------------------------------------ input */
-
-typedef struct input {
-    gc_mesh mesh;
-    char name[1024];
-} input;
-
-/* Loads INPUT, including the generated "grid:WxH". */
-static gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err)
-{
-    memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", path);
-    if (strncmp(path, "grid:", 5) == 0) {
-        unsigned w = 0, h = 0;
-        char tail;
-        if (sscanf(path + 5, "%ux%u%c", &w, &h, &tail) != 2 || w == 0 || h == 0 || w > 20000 || h > 20000) {
-            snprintf(err->message, sizeof err->message, "%s: expected grid:WxH with W and H in [1, 20000]", path);
-            err->code = GC_ERR_USAGE;
-            return GC_ERR_USAGE;
-        }
-        size_t n = gc_grid_index_count(w, h, GC_GRID_ROWMAJOR, 0);
-        uint32_t* idx = malloc(n * sizeof *idx);
-        if (!idx) {
-            snprintf(err->message, sizeof err->message, "%s: out of memory", path);
-            err->code = GC_ERR_NOMEM;
-            return GC_ERR_NOMEM;
-        }
-        size_t written;
-        gc_status s = gc_grid_generate(w, h, GC_GRID_ROWMAJOR, 0, idx, &written, err);
-        if (s) {
-            free(idx);
-            return s;
-        }
-        in->mesh.indices = idx;
-        in->mesh.index_count = written;
-        in->mesh.topology = GC_TRIANGLE_LIST;
-        in->mesh.has_topology = 1;
-        in->mesh.index_bits = 32;
-        in->mesh.restart_value = UINT32_MAX;
-        in->mesh.vertex_count = (uint64_t)(w + 1) * (h + 1);
-        return GC_OK;
-    }
-    return gc_mesh_load(path, lo, &in->mesh, err);
 }
 
 /* ------------------------------------------------------------------ trace */
@@ -155,13 +93,6 @@ typedef struct model_result {
     gc_per_vertex per_vertex;
     strbuf trace;
 } model_result;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int compare_double(const void* a, const void* b)
 {
@@ -284,17 +215,6 @@ static int write_per_vertex_csv(const char* path, const model_result* results, i
     return 0;
 }
 
-static int parse_count(const char* text, long lo, long hi, long* out)
-{
-    char* end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end || end == text || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int cmd_analyze(int argc, char** argv)
 {
     enum { OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS };
@@ -382,58 +302,12 @@ static int cmd_analyze(int argc, char** argv)
         status = fail_with(&err);
         goto out_results;
     }
-    uint32_t restart_value = 0;
-    if (restart && restart_text) {
-        char* end;
-        errno = 0;
-        unsigned long long v = strtoull(restart_text, &end, 0);
-        if (errno || *end || end == restart_text || v > UINT32_MAX || restart_text[0] == '-') {
-            status = usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
-            goto out_results;
-        }
-        restart_value = (uint32_t)v;
-    }
-
     input in;
-    if (load_input(path, &lo, &in, &err)) {
-        status = fail_with(&err);
-        goto out_results;
-    }
-    gc_draw draw = {in.mesh.indices, in.mesh.index_count, in.mesh.topology, in.mesh.restart_enabled,
-                    in.mesh.restart_value};
-    if (topology_name) {
-        if (in.mesh.has_topology && topology != in.mesh.topology) {
-            fprintf(stderr, "gpucache: %s: the file holds a %s; -t %s does not apply\n", path,
-                    gc_topology_name(in.mesh.topology), gc_topology_name(topology));
-            status = EXIT_USAGE;
-            goto out_mesh;
-        }
-        draw.topology = topology;
-    }
-    if (restart) {
-        draw.restart_enabled = 1;
-        if (restart_text)
-            draw.restart_value = restart_value;
-        else
-            draw.restart_value = in.mesh.index_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu;
-    }
+    gc_draw draw;
     uint64_t primitives = 0;
-    if (gc_draw_validate(&draw, path, &primitives, &err)) {
-        status = fail_with(&err);
-        goto out_mesh;
-    }
-    if (in.mesh.index_bits == 32 && !draw.restart_enabled) {
-        /* 0xFFFFFFFF (written -1 in text) is the 32-bit restart marker: without --restart it is a mistake. */
-        for (size_t i = 0; i < draw.index_count; ++i)
-            if (draw.indices[i] == UINT32_MAX) {
-                fprintf(stderr,
-                        "gpucache: %s: index %zu is 4294967295 (-1), the primitive restart value; "
-                        "give --restart to use it as one\n",
-                        path, i);
-                status = EXIT_DATA;
-                goto out_mesh;
-            }
-    }
+    if ((status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw,
+                            &primitives)) != 0)
+        goto out_results;
 
     gc_analyze_options options = {0};
     uint64_t* changes = NULL;
@@ -622,6 +496,12 @@ int main(int argc, char** argv)
         return cmd_analyze(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0)
         return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "probe") == 0)
+        return cmd_probe(argc - 1, argv + 1);
+    if (strcmp(cmd, "introspect") == 0)
+        return cmd_introspect(argc - 1, argv + 1);
+    if (strcmp(cmd, "fit") == 0)
+        return cmd_fit(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)
         return cmd_models();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -127,6 +127,7 @@ typedef enum gc_model_family {
     GC_MODEL_MESHOPT,
     GC_MODEL_REUSE,
     GC_MODEL_BATCH,
+    GC_MODEL_LLVMPIPE,
     GC_MODEL_FAMILY_COUNT
 } gc_model_family;
 
@@ -135,7 +136,8 @@ typedef enum gc_model_family {
  *  nvidia:  p[0] = size, p[1] = idle, p[2] = life (0 = never expires)
  *  meshopt: p[0] = cache, p[1] = warp, p[2] = primitive group (0 = no limit)
  *  reuse:   p[0] = warp, p[1] = compare window, p[2] = triangles (0 = no limit)
- *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit) */
+ *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit)
+ *  llvmpipe: p[0] = segment (indices), p[1] = map (direct-mapped entries) */
 typedef struct gc_model {
     gc_model_family family;
     uint32_t p[3];
@@ -145,6 +147,7 @@ typedef struct gc_model {
 /* Parses a model specification: "fifo:16", "lru:16", "direct-value:32",
  * "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
  * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
+ * "llvmpipe", "llvmpipe:segment=1024,map=256",
  * or a preset name (see gc_preset_count). */
 gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
 

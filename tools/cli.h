@@ -1,0 +1,40 @@
+/* Shared pieces of the command-line tool: exit statuses, error printing, and
+ * loading an INPUT into a validated draw. Each command lives in its own file. */
+#ifndef GPUCACHE_CLI_H
+#define GPUCACHE_CLI_H
+
+#include "gpucache/gpucache.h"
+
+#include "cli_util.h"
+
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+/* 2 for usage errors, 1 for everything else. */
+int exit_status(gc_status s);
+/* Prints "gpucache: MESSAGE" and returns the exit status for err. */
+int fail_with(const gc_error* err);
+/* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
+int usage_error(const char* fmt, const char* arg);
+/* Parses a decimal count in [lo, hi]; 0 on success. */
+int parse_count(const char* text, long lo, long hi, long* out);
+/* Seconds from a monotonic clock. */
+double now_seconds(void);
+
+/* A loaded INPUT. */
+typedef struct input {
+    gc_mesh mesh;
+    char name[1024];
+} input;
+
+/* Loads INPUT, including the generated "grid:WxH". */
+gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err);
+
+/* Loads INPUT and builds the draw the options describe: topology (NULL: the file's
+ * or a triangle list), restart (restart_text NULL: the index width's default), then
+ * validates it. Prints the error and returns an exit status on failure (0 on success;
+ * then the caller frees in->mesh). */
+int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
+              const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
+
+#endif

@@ -1,0 +1,136 @@
+/* Shared pieces of the command-line tool (see cli.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int exit_status(gc_status s)
+{
+    return s == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
+}
+
+int fail_with(const gc_error* err)
+{
+    fprintf(stderr, "gpucache: %s\n", err->message);
+    return exit_status(err->code);
+}
+
+int usage_error(const char* fmt, const char* arg)
+{
+    fprintf(stderr, "gpucache: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see 'gpucache help')\n");
+    return EXIT_USAGE;
+}
+
+int parse_count(const char* text, long lo, long hi, long* out)
+{
+    char* end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || end == text || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err)
+{
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", path);
+    if (strncmp(path, "grid:", 5) == 0) {
+        unsigned w = 0, h = 0;
+        char tail;
+        if (sscanf(path + 5, "%ux%u%c", &w, &h, &tail) != 2 || w == 0 || h == 0 || w > 20000 || h > 20000) {
+            snprintf(err->message, sizeof err->message, "%s: expected grid:WxH with W and H in [1, 20000]", path);
+            err->code = GC_ERR_USAGE;
+            return GC_ERR_USAGE;
+        }
+        size_t n = gc_grid_index_count(w, h, GC_GRID_ROWMAJOR, 0);
+        uint32_t* idx = malloc(n * sizeof *idx);
+        if (!idx) {
+            snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+            err->code = GC_ERR_NOMEM;
+            return GC_ERR_NOMEM;
+        }
+        size_t written;
+        gc_status s = gc_grid_generate(w, h, GC_GRID_ROWMAJOR, 0, idx, &written, err);
+        if (s) {
+            free(idx);
+            return s;
+        }
+        in->mesh.indices = idx;
+        in->mesh.index_count = written;
+        in->mesh.topology = GC_TRIANGLE_LIST;
+        in->mesh.has_topology = 1;
+        in->mesh.index_bits = 32;
+        in->mesh.restart_value = UINT32_MAX;
+        in->mesh.vertex_count = (uint64_t)(w + 1) * (h + 1);
+        return GC_OK;
+    }
+    return gc_mesh_load(path, lo, &in->mesh, err);
+}
+
+int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
+              const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives)
+{
+    gc_error err = {0};
+    uint32_t restart_value = 0;
+    if (restart && restart_text) {
+        char* end;
+        errno = 0;
+        unsigned long long v = strtoull(restart_text, &end, 0);
+        if (errno || *end || end == restart_text || v > UINT32_MAX || restart_text[0] == '-')
+            return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
+        restart_value = (uint32_t)v;
+    }
+    if (load_input(path, lo, in, &err))
+        return fail_with(&err);
+    *draw = (gc_draw){in->mesh.indices, in->mesh.index_count, in->mesh.topology, in->mesh.restart_enabled,
+                      in->mesh.restart_value};
+    int status = 0;
+    if (topology) {
+        if (in->mesh.has_topology && *topology != in->mesh.topology) {
+            fprintf(stderr, "gpucache: %s: the file holds a %s; -t %s does not apply\n", path,
+                    gc_topology_name(in->mesh.topology), gc_topology_name(*topology));
+            status = EXIT_USAGE;
+            goto fail;
+        }
+        draw->topology = *topology;
+    }
+    if (restart) {
+        draw->restart_enabled = 1;
+        draw->restart_value = restart_text ? restart_value : in->mesh.index_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu;
+    }
+    if (gc_draw_validate(draw, path, primitives, &err)) {
+        status = fail_with(&err);
+        goto fail;
+    }
+    if (in->mesh.index_bits == 32 && !draw->restart_enabled) {
+        /* 0xFFFFFFFF (written -1 in text) is the 32-bit restart marker: without --restart it is a mistake. */
+        for (size_t i = 0; i < draw->index_count; ++i)
+            if (draw->indices[i] == UINT32_MAX) {
+                fprintf(stderr,
+                        "gpucache: %s: index %zu is 4294967295 (-1), the primitive restart value; "
+                        "give --restart to use it as one\n",
+                        path, i);
+                status = EXIT_DATA;
+                goto fail;
+            }
+    }
+    return 0;
+fail:
+    gc_mesh_free(&in->mesh);
+    return status;
+}

@@ -1,0 +1,199 @@
+/* gpucache probe: measure one draw on a Vulkan device (or an emulator), list the
+ * devices, or run the diagnostic suite (probe_suite.c). */
+#define _POSIX_C_SOURCE 200809L
+#include "backend.h"
+#include "cli.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int list_devices(void)
+{
+    gc_probe_device devices[16];
+    uint32_t n = 0;
+    gc_error err = {0};
+    if (gc_probe_list(devices, 16, &n, &err))
+        return fail_with(&err);
+    for (uint32_t i = 0; i < n && i < 16; ++i) {
+        const gc_probe_device* d = &devices[i];
+        printf("%u: %s [%s] driver \"%s\" Vulkan %u.%u.%u, %u outputs max, list restart %s%s\n", i, d->name, d->type,
+               d->driver, d->api_version >> 22, (d->api_version >> 12) & 0x3FF, d->api_version & 0xFFF,
+               d->max_outputs, d->list_restart ? "yes" : "no",
+               d->usable ? "" : " (unusable: no pipeline statistics or vertex atomics)");
+    }
+    return 0;
+}
+
+/* Primitives the topology gives for the draw, as input assembly should count them. */
+static uint64_t expected_primitives(const gc_draw* d)
+{
+    gc_assembler a;
+    gc_primitive p;
+    gc_assembler_init(&a, d);
+    uint64_t n = 0;
+    while (gc_assembler_next(&a, &p))
+        ++n;
+    return n;
+}
+
+static int write_csv(const char* path, const measurement* m)
+{
+    atomic_file af;
+    if (atomic_open(&af, path) != 0) {
+        fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
+        return EXIT_DATA;
+    }
+    fprintf(af.f, "index,invocations\n");
+    for (size_t i = 0; i < m->count; ++i)
+        fprintf(af.f, "%u,%u\n", m->values[i], m->counts[i]);
+    if (atomic_commit(&af) != 0) {
+        fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
+int cmd_probe(int argc, char** argv)
+{
+    enum { OPT_RESTART = 256, OPT_JSON, OPT_PER_VERTEX, OPT_OUTPUTS, OPT_LIST, OPT_DEVICE, OPT_MODEL, OPT_SUITE };
+    static const struct option long_options[] = {
+        {"topology", required_argument, NULL, 't'},
+        {"restart", optional_argument, NULL, OPT_RESTART},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"per-vertex", required_argument, NULL, OPT_PER_VERTEX},
+        {"outputs", required_argument, NULL, OPT_OUTPUTS},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"device", required_argument, NULL, OPT_DEVICE},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"suite", no_argument, NULL, OPT_SUITE},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char* topology_name = NULL;
+    int restart = 0, json = 0, list = 0, suite = 0;
+    const char* restart_text = NULL;
+    const char* per_vertex_path = NULL;
+    const char* model_spec = NULL;
+    const char* out_path = NULL;
+    long outputs = 1, device = 0;
+    gc_load_options lo = {0};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:o:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 't': topology_name = optarg; break;
+        case OPT_RESTART:
+            restart = 1;
+            restart_text = optarg;
+            break;
+        case OPT_JSON: json = 1; break;
+        case OPT_PER_VERTEX: per_vertex_path = optarg; break;
+        case OPT_OUTPUTS:
+            if (parse_count(optarg, 1, GC_PROBE_MAX_OUTPUTS, &outputs) != 0)
+                return usage_error("--outputs needs a count in [1, 32], not '%s'", optarg);
+            break;
+        case OPT_LIST: list = 1; break;
+        case OPT_DEVICE:
+            if (parse_count(optarg, 0, 1000, &device) != 0)
+                return usage_error("--device needs a device number (see probe --list), not '%s'", optarg);
+            break;
+        case OPT_MODEL: model_spec = optarg; break;
+        case OPT_SUITE: suite = 1; break;
+        case 'o': out_path = optarg; break;
+        case 'h': print_help(stdout); return 0;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (list)
+        return list_devices();
+    if (suite) {
+        if (optind < argc)
+            return usage_error("probe --suite takes no INPUT, got '%s'", argv[optind]);
+        if (!out_path)
+            return usage_error("probe --suite needs -o FILE.json%s", "");
+        return run_suite((uint32_t)device, model_spec, out_path);
+    }
+    if (optind >= argc)
+        return usage_error("probe needs an INPUT (or --list, or --suite)%s", "");
+    if (optind + 1 < argc)
+        return usage_error("probe takes one INPUT, got also '%s'", argv[optind + 1]);
+    const char* path = argv[optind];
+
+    gc_error err = {0};
+    gc_topology topology = GC_TRIANGLE_LIST;
+    if (topology_name && gc_topology_parse(topology_name, &topology, &err))
+        return fail_with(&err);
+    input in;
+    gc_draw draw;
+    uint64_t primitives = 0;
+    int status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw, &primitives);
+    if (status)
+        return status;
+    backend b;
+    measurement m = {0};
+    if (backend_open(&b, (uint32_t)device, model_spec, &err) ||
+        backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
+        status = fail_with(&err);
+        goto out;
+    }
+    uint64_t expected = expected_primitives(&draw);
+    int agree = m.invocations == m.per_vertex_sum;
+    if (per_vertex_path && (status = write_csv(per_vertex_path, &m)) != 0)
+        goto out;
+    if (json) {
+        strbuf j = {0};
+        sb_printf(&j, "{\"device\": ");
+        sb_json_string(&j, b.device);
+        sb_printf(&j, ", \"driver\": ");
+        sb_json_string(&j, b.driver);
+        sb_printf(&j, ", \"input\": ");
+        sb_json_string(&j, in.name);
+        sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
+        if (draw.restart_enabled)
+            sb_printf(&j, "%u", draw.restart_value);
+        else
+            sb_printf(&j, "null");
+        sb_printf(&j,
+                  ", \"outputs\": %ld, \"indices\": %zu, \"primitives\": %llu, \"invocations\": %llu, "
+                  "\"ia_vertices\": %llu, \"ia_primitives\": %llu, \"per_vertex_sum\": %llu, "
+                  "\"statistics_agree\": %s, \"ia_primitives_expected\": %s}\n",
+                  outputs, draw.index_count, (unsigned long long)expected, (unsigned long long)m.invocations,
+                  (unsigned long long)m.ia_vertices, (unsigned long long)m.ia_primitives,
+                  (unsigned long long)m.per_vertex_sum, agree ? "true" : "false",
+                  m.ia_primitives == expected ? "true" : "false");
+        if (!j.failed)
+            fputs(j.data, stdout);
+        free(j.data);
+    } else {
+        printf("device:          %s (%s)\n", b.device, b.driver);
+        printf("input:           %s, %s, %zu indices%s, %ld output%s\n", in.name, gc_topology_name(draw.topology),
+               draw.index_count, draw.restart_enabled ? ", with restart" : "", outputs, outputs == 1 ? "" : "s");
+        printf("primitives:      %llu expected, %llu by input assembly\n", (unsigned long long)expected,
+               (unsigned long long)m.ia_primitives);
+        printf("ia vertices:     %llu\n", (unsigned long long)m.ia_vertices);
+        printf("invocations:     %llu (pipeline statistics)\n", (unsigned long long)m.invocations);
+        printf("per-vertex sum:  %llu (atomic counters)\n", (unsigned long long)m.per_vertex_sum);
+    }
+    if (!agree) {
+        fprintf(stderr,
+                "gpucache: WARNING: the pipeline statistics count %llu vertex shader invocations but the per-vertex "
+                "counters add up to %llu; this device's measurements cannot be trusted\n",
+                (unsigned long long)m.invocations, (unsigned long long)m.per_vertex_sum);
+        status = EXIT_DATA;
+    }
+    if (m.ia_primitives != expected)
+        fprintf(stderr, "gpucache: note: input assembly counted %llu primitives where the topology gives %llu\n",
+                (unsigned long long)m.ia_primitives, (unsigned long long)expected);
+out:
+    measurement_free(&m);
+    backend_close(&b);
+    gc_mesh_free(&in.mesh);
+    return status;
+}
