@@ -1,2 +1,334 @@
+/* gpucache fit MEASUREMENTS.json: which model predicts a measured device. Reads the
+ * file probe --suite writes, searches every family (or the -m models given) and prints
+ * the best candidates with the cases each gets wrong. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
 #include "commands.h"
-int cmd_fit(int argc, char** argv) { (void)argc; (void)argv; return 1; }
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FIT_MODELS 256
+
+typedef struct fit_input {
+    json_t* root;
+    gc_fit_case* cases;
+    const char** names;
+    uint32_t** buffers; /* indices, values, counts per case, owned */
+    size_t count;
+} fit_input;
+
+static void fit_input_free(fit_input* in)
+{
+    for (size_t i = 0; in->buffers && i < 3 * in->count; ++i)
+        free(in->buffers[i]);
+    free(in->buffers);
+    free(in->cases);
+    free(in->names);
+    json_decref(in->root);
+    memset(in, 0, sizeof *in);
+}
+
+static int bad(const char* path, size_t i, const char* what)
+{
+    fprintf(stderr, "gpucache: %s: case %zu: %s\n", path, i, what);
+    return EXIT_DATA;
+}
+
+/* A JSON integer in [0, 2^32). */
+static int get_u32(json_t* v, uint32_t* out)
+{
+    if (!json_is_integer(v))
+        return -1;
+    json_int_t x = json_integer_value(v);
+    if (x < 0 || x > (json_int_t)UINT32_MAX)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+static int load_measurements(const char* path, fit_input* in)
+{
+    memset(in, 0, sizeof *in);
+    json_error_t je;
+    in->root = json_load_file(path, 0, &je);
+    if (!in->root) {
+        if (je.line < 0)
+            fprintf(stderr, "gpucache: %s: %s\n", path, je.text);
+        else
+            fprintf(stderr, "gpucache: %s:%d:%d: %s\n", path, je.line, je.column, je.text);
+        return EXIT_DATA;
+    }
+    json_t* cases = json_object_get(in->root, "cases");
+    if (!json_is_object(in->root) || !json_is_array(cases)) {
+        fprintf(stderr, "gpucache: %s: not a measurement file (no \"cases\" array; write one with probe --suite)\n",
+                path);
+        return EXIT_DATA;
+    }
+    size_t n = json_array_size(cases);
+    if (n == 0) {
+        fprintf(stderr, "gpucache: %s: no cases\n", path);
+        return EXIT_DATA;
+    }
+    in->cases = calloc(n, sizeof *in->cases);
+    in->names = calloc(n, sizeof *in->names);
+    in->buffers = calloc(3 * n, sizeof *in->buffers);
+    if (!in->cases || !in->names || !in->buffers) {
+        fprintf(stderr, "gpucache: %s: out of memory\n", path);
+        return EXIT_DATA;
+    }
+    in->count = n;
+    for (size_t i = 0; i < n; ++i) {
+        json_t* c = json_array_get(cases, i);
+        if (!json_is_object(c))
+            return bad(path, i, "not an object");
+        json_t* name = json_object_get(c, "name");
+        in->names[i] = json_is_string(name) ? json_string_value(name) : "(unnamed)";
+        gc_fit_case* fc = &in->cases[i];
+        gc_error err;
+        json_t* topo = json_object_get(c, "topology");
+        if (!json_is_string(topo) || gc_topology_parse(json_string_value(topo), &fc->draw.topology, &err))
+            return bad(path, i, "missing or unknown \"topology\"");
+        json_t* restart = json_object_get(c, "restart");
+        if (restart && !json_is_null(restart)) {
+            if (get_u32(restart, &fc->draw.restart_value))
+                return bad(path, i, "\"restart\" is not a 32-bit index value or null");
+            fc->draw.restart_enabled = 1;
+        }
+        json_t* idx = json_object_get(c, "indices");
+        if (!json_is_array(idx))
+            return bad(path, i, "missing \"indices\" array");
+        size_t count = json_array_size(idx);
+        uint32_t* buf = malloc((count ? count : 1) * sizeof *buf);
+        if (!buf)
+            return bad(path, i, "out of memory");
+        in->buffers[3 * i] = buf;
+        for (size_t k = 0; k < count; ++k)
+            if (get_u32(json_array_get(idx, k), &buf[k])) {
+                fprintf(stderr, "gpucache: %s: case %zu: index %zu is not a 32-bit unsigned integer\n", path, i, k);
+                return EXIT_DATA;
+            }
+        fc->draw.indices = buf;
+        fc->draw.index_count = count;
+        char what[64];
+        snprintf(what, sizeof what, "case %zu", i);
+        uint64_t prims;
+        if (gc_draw_validate(&fc->draw, what, &prims, &err)) {
+            fprintf(stderr, "gpucache: %s: %s\n", path, err.message);
+            return EXIT_DATA;
+        }
+        json_t* inv = json_object_get(c, "invocations");
+        if (!json_is_integer(inv) || json_integer_value(inv) < 0)
+            return bad(path, i, "missing \"invocations\"");
+        fc->invocations = (uint64_t)json_integer_value(inv);
+        json_t* pv = json_object_get(c, "per_vertex");
+        if (pv && !json_is_null(pv)) {
+            if (!json_is_array(pv))
+                return bad(path, i, "\"per_vertex\" is not an array of [index, count] pairs");
+            size_t rows = json_array_size(pv);
+            uint32_t* values = malloc((rows ? rows : 1) * sizeof *values);
+            uint32_t* counts = malloc((rows ? rows : 1) * sizeof *counts);
+            in->buffers[3 * i + 1] = values;
+            in->buffers[3 * i + 2] = counts;
+            if (!values || !counts)
+                return bad(path, i, "out of memory");
+            for (size_t k = 0; k < rows; ++k) {
+                json_t* row = json_array_get(pv, k);
+                if (!json_is_array(row) || json_array_size(row) != 2 || get_u32(json_array_get(row, 0), &values[k]) ||
+                    get_u32(json_array_get(row, 1), &counts[k]) || (k && values[k] <= values[k - 1])) {
+                    fprintf(stderr,
+                            "gpucache: %s: case %zu: per_vertex row %zu is not an [index, count] pair in ascending "
+                            "index order\n",
+                            path, i, k);
+                    return EXIT_DATA;
+                }
+            }
+            fc->values = values;
+            fc->counts = counts;
+            fc->count = rows;
+        }
+    }
+    return 0;
+}
+
+typedef struct progress_state {
+    double start;
+    double last;
+} progress_state;
+
+static void fit_progress(void* user, uint64_t done, uint64_t total)
+{
+    progress_state* p = user;
+    double now = now_seconds();
+    if (done != total && now - p->last < 0.25)
+        return;
+    p->last = now;
+    double elapsed = now - p->start;
+    double left = done ? elapsed * (double)(total - done) / (double)done : 0.0;
+    fprintf(stderr, "\rgpucache: fit: %3.0f%% of %llu candidates, %.0f s left   ", 100.0 * (double)done / (double)total,
+            (unsigned long long)total, left);
+    if (done == total)
+        fprintf(stderr, "\n");
+}
+
+int cmd_fit(int argc, char** argv)
+{
+    enum { OPT_JSON = 256, OPT_TOP, OPT_THREADS };
+    static const struct option long_options[] = {
+        {"json", no_argument, NULL, OPT_JSON},   {"top", required_argument, NULL, OPT_TOP},
+        {"threads", required_argument, NULL, OPT_THREADS}, {"model", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+    };
+    int json = 0;
+    long top = 5, threads = 0;
+    const char* model_specs[MAX_FIT_MODELS];
+    size_t model_count = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON: json = 1; break;
+        case OPT_TOP:
+            if (parse_count(optarg, 1, 1000, &top) != 0)
+                return usage_error("--top needs a count in [1, 1000], not '%s'", optarg);
+            break;
+        case OPT_THREADS:
+            if (parse_count(optarg, 1, 256, &threads) != 0)
+                return usage_error("--threads needs a count in [1, 256], not '%s'", optarg);
+            break;
+        case 'm':
+            if (model_count == MAX_FIT_MODELS)
+                return usage_error("at most %s models with -m", "256");
+            model_specs[model_count++] = optarg;
+            break;
+        case 'h': print_help(stdout); return 0;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error("fit needs a MEASUREMENTS.json (write one with 'gpucache probe --suite -o FILE')%s", "");
+    if (optind + 1 < argc)
+        return usage_error("fit takes one file, got also '%s'", argv[optind + 1]);
+    const char* path = argv[optind];
+    gc_error err = {0};
+    gc_model models[MAX_FIT_MODELS];
+    for (size_t i = 0; i < model_count; ++i)
+        if (gc_model_parse(model_specs[i], &models[i], &err))
+            return fail_with(&err);
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (cpus > 256 ? 256 : cpus) : 1;
+    }
+
+    fit_input in;
+    int status = load_measurements(path, &in);
+    if (status) {
+        fit_input_free(&in);
+        return status;
+    }
+    gc_fit_candidate* best = calloc((size_t)top, sizeof *best);
+    if (!best) {
+        fit_input_free(&in);
+        return EXIT_DATA;
+    }
+    progress_state ps = {now_seconds(), 0.0};
+    gc_fit_options fo = {0};
+    fo.threads = (unsigned)threads;
+    if (model_count) {
+        fo.candidates = models;
+        fo.candidate_count = model_count;
+    }
+    if (isatty(2)) {
+        fo.progress = fit_progress;
+        fo.progress_user = &ps;
+    }
+    size_t searched = model_count ? model_count : gc_fit_search_space(NULL, 0);
+    size_t found = 0;
+    if (gc_fit(in.cases, in.count, &fo, (size_t)top, best, &found, &err)) {
+        status = fail_with(&err);
+        goto out;
+    }
+    double seconds = now_seconds() - ps.start;
+    json_t* device = json_object_get(in.root, "device");
+    const char* device_name = json_is_string(device) ? json_string_value(device) : "(unknown device)";
+
+    strbuf j = {0};
+    if (json) {
+        sb_printf(&j, "{\"input\": ");
+        sb_json_string(&j, path);
+        sb_printf(&j, ", \"device\": ");
+        sb_json_string(&j, device_name);
+        sb_printf(&j, ", \"cases\": %zu, \"candidates\": %zu, \"threads\": %ld, \"seconds\": %.3f, \"best\": [", in.count,
+                  searched, threads, seconds);
+    } else {
+        printf("%s: %zu cases from %s; %zu candidates searched in %.1f s on %ld threads\n", path, in.count,
+               device_name, searched, seconds, threads);
+        printf("%-4s %-36s %14s %8s %14s\n", "rank", "model", "exact", "share", "total error");
+    }
+    for (size_t r = 0; r < found; ++r) {
+        const gc_fit_candidate* b = &best[r];
+        double share = (double)b->exact / (double)in.count;
+        if (json) {
+            sb_printf(&j, "%s{\"model\": ", r ? ", " : "");
+            sb_json_string(&j, b->model.name);
+            sb_printf(&j, ", \"family\": \"%s\", \"exact\": %zu, \"exact_share\": %.6f, \"total_error\": %llu, \"wrong\": [",
+                      gc_model_family_name(b->model.family), b->exact, share, (unsigned long long)b->total_error);
+        } else {
+            char exact[32];
+            snprintf(exact, sizeof exact, "%zu/%zu", b->exact, in.count);
+            printf("%-4zu %-36s %14s %7.2f%% %14llu\n", r + 1, b->model.name, exact, 100.0 * share,
+                   (unsigned long long)b->total_error);
+        }
+        /* The cases this candidate gets wrong. */
+        size_t shown = 0, wrong = 0;
+        for (size_t i = 0; i < in.count; ++i) {
+            uint64_t predicted = 0;
+            int exact = 0;
+            gc_status s = gc_fit_evaluate(&b->model, &in.cases[i], &predicted, &exact, &err);
+            if (s == GC_OK && exact)
+                continue;
+            wrong++;
+            if (json) {
+                sb_printf(&j, "%s{\"case\": %zu, \"name\": ", shown++ ? ", " : "", i);
+                sb_json_string(&j, in.names[i]);
+                sb_printf(&j, ", \"measured\": %llu, \"predicted\": ", (unsigned long long)in.cases[i].invocations);
+                if (s == GC_OK)
+                    sb_printf(&j, "%llu}", (unsigned long long)predicted);
+                else
+                    sb_printf(&j, "null}");
+            } else if (shown++ < 4) {
+                if (s == GC_OK)
+                    printf("       wrong: %s: measured %llu, predicted %llu%s\n", in.names[i],
+                           (unsigned long long)in.cases[i].invocations, (unsigned long long)predicted,
+                           predicted == in.cases[i].invocations ? " (per-vertex counts differ)" : "");
+                else
+                    printf("       wrong: %s: the model cannot run it (%s)\n", in.names[i], err.message);
+            }
+        }
+        if (json)
+            sb_printf(&j, "]}");
+        else if (wrong > 4)
+            printf("       ... and %zu more\n", wrong - 4);
+    }
+    if (json) {
+        sb_printf(&j, "]}\n");
+        if (!j.failed)
+            fputs(j.data, stdout);
+        free(j.data);
+    } else if (found && best[0].exact == in.count) {
+        printf("best: %s predicts every case exactly\n", best[0].model.name);
+    } else if (found) {
+        printf("best: %s, but no candidate predicts every case: the device does something none of the "
+               "families models\n", best[0].model.name);
+    }
+out:
+    free(best);
+    fit_input_free(&in);
+    return status;
+}

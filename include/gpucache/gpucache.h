@@ -266,6 +266,55 @@ gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layou
 /* Shuffles the triangles of a triangle list in place, deterministically for a seed. */
 void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
 
+/* ------------------------------------------------------------------ fitting */
+
+/* One measured draw to fit a model to (seeds 001 and 002: measure, then search the
+ * simulations for the one that matches). Per-vertex rows are optional (count 0); when
+ * given they list distinct index values ascending with their measured invocations. */
+typedef struct gc_fit_case {
+    gc_draw draw;
+    uint64_t invocations;
+    const uint32_t* values;
+    const uint32_t* counts;
+    size_t count;
+} gc_fit_case;
+
+/* A ranked candidate: ranked by cases predicted exactly (invocations and, where
+ * measured, every per-vertex count), then by total error, then by search order. */
+typedef struct gc_fit_candidate {
+    gc_model model;
+    size_t exact;          /* cases predicted exactly */
+    uint64_t total_error;  /* sum over cases of |predicted - measured| invocations */
+} gc_fit_candidate;
+
+/* Progress: `done` of `total` candidates evaluated. May be called from any worker thread,
+ * one call at a time. */
+typedef void (*gc_progress_fn)(void* user, uint64_t done, uint64_t total);
+
+typedef struct gc_fit_options {
+    unsigned threads;              /* worker threads; 0 or 1: the calling thread only */
+    const gc_model* candidates;    /* NULL: the standard search space (gc_fit_search_space) */
+    size_t candidate_count;
+    gc_progress_fn progress;
+    void* progress_user;
+} gc_fit_options;
+
+/* The standard search space: every family over its parameters (sizes 1 to 256, warp
+ * sizes, compare windows, primitive limits, lifetimes, segments). Writes up to
+ * `capacity` models and returns how many there are. */
+size_t gc_fit_search_space(gc_model* out, size_t capacity);
+
+/* Predicts one case under one model: *predicted invocations, and *exact when the
+ * invocations and every measured per-vertex count agree. */
+gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, uint64_t* predicted, int* exact,
+                          gc_error* err);
+
+/* Searches the candidates and writes the best `keep` of them, ranked, to `best`
+ * (*best_count of them). Deterministic whatever the thread count: candidates that
+ * cannot reach the top `keep` are abandoned early, which never changes the ranking. */
+gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
+                 gc_fit_candidate* best, size_t* best_count, gc_error* err);
+
 #ifdef __cplusplus
 }
 #endif
