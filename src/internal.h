@@ -168,6 +168,26 @@ static inline void gc_run_trace_slots(const gc_run* run, uint64_t primitive, con
     gc_run_trace(run, primitive, line, n);
 }
 
+/* Vertex -> triangle adjacency of a triangle list (CSR): the triangles of vertex v are
+ * triangles[offsets[v] .. offsets[v+1]), one entry per corner (a degenerate triangle
+ * appears twice in its repeated vertex's list). */
+typedef struct gc_adjacency {
+    uint32_t* offsets;   /* vertex_count + 1 */
+    uint32_t* triangles; /* 3 * triangle count */
+} gc_adjacency;
+
+gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             gc_adjacency* out, gc_error* err);
+void gc_adjacency_free(gc_adjacency* a);
+
+/* The optimizers, one file each; gc_optimize validates, dispatches and checks. */
+gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* out, gc_error* err);
+gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* out, gc_error* err);
+gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                      const gc_optimize_options* options, uint32_t* out, gc_error* err);
+
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);

@@ -266,6 +266,57 @@ gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layou
 /* Shuffles the triangles of a triangle list in place, deterministically for a seed. */
 void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
 
+/* --------------------------------------------------------------- optimizers */
+
+/* Progress of a long computation: `done` of `total` steps. May be called from a worker
+ * thread, one call at a time. */
+typedef void (*gc_progress_fn)(void* user, uint64_t done, uint64_t total);
+
+/* Reordering a triangle list so that a vertex cache does less work. Every optimizer
+ * takes a triangle list with indices below `vertex_count`, writes a reordering of its
+ * triangles to `out` (index_count entries, not the input), and is checked before it
+ * returns: the output must be a permutation of the input triangles, each at most
+ * rotated with its winding kept (gc_check_permutation); GC_ERR_DATA otherwise. */
+
+typedef enum gc_optimizer {
+    GC_OPT_TIPSIFY = 0, /* Sander, Nehab, Barczak 2007 */
+    GC_OPT_FORSYTH,     /* Forsyth, "Linear-Speed Vertex Cache Optimisation" */
+    GC_OPT_AUTO,        /* gpucache's own: minimizes the emulated invocations of target models */
+    GC_OPT_COUNT
+} gc_optimizer;
+
+typedef struct gc_optimize_options {
+    uint32_t cache_size;       /* tipsify's k, forsyth's cache; 0: 16 for tipsify, 32 for forsyth */
+    const gc_model* targets;   /* auto: the models whose invocations it minimizes, summed; */
+    size_t target_count;       /*   none: intel, nvidia-kepler, nvidia-pascal and amd-gcn */
+    uint64_t seed;             /* auto: deterministic for a given seed */
+    unsigned effort;           /* auto: 0 = default (1); more tries more orders */
+    gc_progress_fn progress;   /* auto: called as candidate orders are scored; may be NULL */
+    void* progress_user;
+} gc_optimize_options;
+
+/* "tipsify", "forsyth", "auto" to the enum; GC_ERR_USAGE for anything else. */
+gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err);
+const char* gc_optimizer_name(gc_optimizer algorithm);
+
+/* Reorders the triangle list `indices` (index_count a multiple of 3, every index below
+ * vertex_count) with `algorithm` into `out`. O(index_count + vertex_count) time for
+ * tipsify and forsyth, whatever the vertex valences. */
+gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                      const gc_optimize_options* options, uint32_t* out, gc_error* err);
+
+/* Checks that `after` holds the triangles of `before`, in any order, each at most
+ * rotated (winding kept): GC_OK, or GC_ERR_DATA naming the first triangle that breaks
+ * it. O(n) time. */
+gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, size_t index_count,
+                               uint32_t vertex_count, gc_error* err);
+
+/* Renumbers vertices in order of first use (for vertex fetch locality): rewrites
+ * `indices` in place and fills remap[old] = new (UINT32_MAX for unused vertices);
+ * returns the number of used vertices in *used. */
+gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
+                              uint32_t* used, gc_error* err);
+
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the
@@ -286,10 +337,6 @@ typedef struct gc_fit_candidate {
     size_t exact;          /* cases predicted exactly */
     uint64_t total_error;  /* sum over cases of |predicted - measured| invocations */
 } gc_fit_candidate;
-
-/* Progress: `done` of `total` candidates evaluated. May be called from any worker thread,
- * one call at a time. */
-typedef void (*gc_progress_fn)(void* user, uint64_t done, uint64_t total);
 
 typedef struct gc_fit_options {
     unsigned threads;              /* worker threads; 0 or 1: the calling thread only */

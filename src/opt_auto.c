@@ -1,0 +1,404 @@
+/* auto — gpucache's own optimizer: it minimizes the emulated invocations of the models
+ * the user targets (default: intel, nvidia-kepler, nvidia-pascal and amd-gcn together).
+ *
+ * 1. Target-aware greedy. Triangles are emitted one by one while small emulators of the
+ *    targets run alongside: FIFO, meshoptimizer's warps (meshopt:C,W,P) and seed 000's
+ *    NVIDIA rules exactly; other families through a FIFO of their size. The next triangle
+ *    is, among the remaining triangles of the most recently used vertices, the one with
+ *    the fewest misses summed over the targets, less a bonus (weight `beta`) for finishing
+ *    vertices (Forsyth's valence boost) and for reusing recent vertices. Dead ends go
+ *    back to the most recent vertex with triangles left (Tipsify's dead-end stack), then
+ *    to input order. Each step scores a bounded number of candidates: linear time.
+ * 2. Selection. Several greedy variants (the bonus weight; `effort` adds more, the seed
+ *    picks which) and Tipsify at the targets' cache sizes are scored with the exact
+ *    emulators (gc_analyze); the order with the fewest invocations summed over the
+ *    targets wins. Deterministic for a given seed. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECENT 12        /* recently used vertices whose triangles are candidates */
+#define SCAN 16          /* remaining triangles scanned per recent vertex */
+#define MAX_TARGETS 16
+
+/* ------------------------------------------------------------- emulators */
+
+typedef enum sim_kind { SIM_FIFO, SIM_MESHOPT, SIM_NVIDIA } sim_kind;
+
+typedef struct sim {
+    sim_kind kind;
+    uint32_t size, warp, group, idle, life; /* per kind */
+    uint32_t* stamp;    /* FIFO/meshopt: insertion time; nvidia: insertion primitive + 1 */
+    uint32_t* last_use; /* nvidia: last primitive using the vertex */
+    uint32_t* epoch_of; /* nvidia: reset epoch of the insertion */
+    uint64_t time;      /* FIFO: insertions; meshopt: transform counter */
+    uint32_t warp_fill, group_fill;
+    uint32_t fill, epoch; /* nvidia: slots written since the reset, resets so far */
+    uint32_t prim;
+} sim;
+
+static bool sim_init(sim* s, const gc_model* m, uint32_t vertex_count)
+{
+    memset(s, 0, sizeof *s);
+    switch (m->family) {
+    case GC_MODEL_MESHOPT:
+        s->kind = SIM_MESHOPT;
+        s->size = m->p[0], s->warp = m->p[1], s->group = m->p[2];
+        s->time = (uint64_t)s->size + 1;
+        break;
+    case GC_MODEL_NVIDIA:
+        s->kind = SIM_NVIDIA;
+        s->size = m->p[0], s->idle = m->p[1], s->life = m->p[2];
+        s->epoch = 1;
+        break;
+    case GC_MODEL_BATCH:
+    case GC_MODEL_REUSE:
+    case GC_MODEL_LLVMPIPE:
+        s->kind = SIM_FIFO;
+        s->size = m->family == GC_MODEL_LLVMPIPE ? 256 : m->p[0];
+        break;
+    default:
+        s->kind = SIM_FIFO;
+        s->size = m->p[0];
+        break;
+    }
+    s->stamp = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+    if (s->kind == SIM_NVIDIA) {
+        s->last_use = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+        s->epoch_of = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+        return s->stamp && s->last_use && s->epoch_of;
+    }
+    return s->stamp != NULL;
+}
+
+static void sim_free(sim* s)
+{
+    free(s->stamp);
+    free(s->last_use);
+    free(s->epoch_of);
+}
+
+static bool sim_cached(const sim* s, uint32_t v)
+{
+    switch (s->kind) {
+    case SIM_FIFO: return s->stamp[v] != 0 && s->time - s->stamp[v] < s->size;
+    case SIM_MESHOPT: return s->time - s->stamp[v] <= s->size;
+    default:
+        /* nvidia: written since the last reset and not expired. */
+        if (s->epoch_of[v] != s->epoch)
+            return false;
+        if (s->life && s->prim >= s->stamp[v] - 1 + s->life)
+            return false;
+        if (s->idle && s->prim >= s->last_use[v] + s->idle)
+            return false;
+        return true;
+    }
+}
+
+/* Misses the triangle (a, b, c) would cost now. */
+static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t ma = !sim_cached(s, a), mb = b != a && !sim_cached(s, b), mc = c != a && c != b && !sim_cached(s, c);
+    uint32_t misses = ma + mb + mc;
+    switch (s->kind) {
+    case SIM_MESHOPT: {
+        uint32_t corners = !sim_cached(s, a) + !sim_cached(s, b) + !sim_cached(s, c);
+        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + corners > s->warp))
+            return 1 + (b != a) + (c != a && c != b); /* a new warp: nothing cached */
+        return misses;
+    }
+    case SIM_NVIDIA:
+        if (s->fill + misses > s->size)
+            return 1 + (b != a) + (c != a && c != b); /* reset: every vertex misses */
+        return misses;
+    default: return misses;
+    }
+}
+
+static void sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c)
+{
+    const uint32_t v[3] = {a, b, c};
+    switch (s->kind) {
+    case SIM_FIFO:
+        for (int k = 0; k < 3; ++k)
+            if (!sim_cached(s, v[k]))
+                s->stamp[v[k]] = (uint32_t)++s->time;
+        break;
+    case SIM_MESHOPT: {
+        /* as meshopt_analyzeVertexCache: flush checks count corners */
+        uint32_t corners = !sim_cached(s, a) + !sim_cached(s, b) + !sim_cached(s, c);
+        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + corners > s->warp)) {
+            s->warp_fill = s->group_fill = 0;
+            s->time += s->size + 1;
+        }
+        for (int k = 0; k < 3; ++k)
+            if (!sim_cached(s, v[k])) {
+                s->stamp[v[k]] = (uint32_t)s->time++;
+                s->warp_fill++;
+            }
+        s->group_fill++;
+        break;
+    }
+    default: {
+        uint32_t misses = !sim_cached(s, a) + (b != a && !sim_cached(s, b)) + (c != a && c != b && !sim_cached(s, c));
+        if (s->fill + misses > s->size) {
+            s->epoch++;
+            s->fill = 0;
+        }
+        for (int k = 0; k < 3; ++k) {
+            if (!sim_cached(s, v[k])) {
+                s->epoch_of[v[k]] = s->epoch;
+                s->stamp[v[k]] = s->prim + 1;
+                s->fill++;
+            }
+            s->last_use[v[k]] = s->prim;
+        }
+        s->prim++;
+        break;
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- greedy */
+
+typedef struct greedy {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count;
+    gc_adjacency adj;
+    uint32_t* live;
+    uint32_t* slot;
+    uint32_t* recent_use; /* step at which a vertex was last emitted, +1 */
+} greedy;
+
+/* Removes triangle t's corner c from its vertex's list of remaining triangles, O(1). */
+static void remove_corner(greedy* g, uint32_t t, int c)
+{
+    uint32_t v = g->indices[3 * t + c];
+    uint32_t at = g->slot[3 * t + c];
+    uint32_t last = g->adj.offsets[v] + g->live[v] - 1;
+    uint32_t moved = g->adj.triangles[last];
+    g->adj.triangles[at] = moved;
+    for (int k = 0; k < 3; ++k)
+        if (g->indices[3 * moved + k] == v && g->slot[3 * moved + k] == last) {
+            g->slot[3 * moved + k] = at;
+            break;
+        }
+    g->live[v]--;
+}
+
+static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, float beta, uint32_t* out, gc_error* err)
+{
+    greedy g;
+    memset(&g, 0, sizeof g);
+    g.indices = indices;
+    g.triangle_count = triangle_count;
+    g.vertex_count = vertex_count;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &g.adj, err);
+    if (s)
+        return s;
+    sim sims[MAX_TARGETS];
+    size_t sim_count = 0;
+    bool ok = true;
+    for (size_t i = 0; i < target_count && i < MAX_TARGETS; ++i)
+        ok = ok && sim_init(&sims[sim_count++], &targets[i], vertex_count);
+    g.live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
+    g.slot = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    if (!ok || !g.live || !g.slot || !dead_end || !emitted) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+        goto done;
+    }
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        g.live[v] = g.adj.offsets[v + 1] - g.adj.offsets[v];
+    {
+        /* slots: replay gc_adjacency_build's fill order */
+        uint32_t* fill = dead_end; /* borrowed: vertex_count <= 3 * triangle_count entries */
+        bool borrowed = vertex_count <= triangle_count * 3;
+        uint32_t* cursor = borrowed ? fill : gc_alloc_array(vertex_count, sizeof(uint32_t), false);
+        if (!cursor) {
+            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+            goto done;
+        }
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            cursor[v] = g.adj.offsets[v];
+        for (size_t t = 0; t < triangle_count; ++t)
+            for (int c = 0; c < 3; ++c)
+                g.slot[3 * t + c] = cursor[indices[3 * t + c]]++;
+        if (!borrowed)
+            free(cursor);
+    }
+
+    float boost[64];
+    boost[0] = 0.0f;
+    for (int n = 1; n < 64; ++n)
+        boost[n] = 1.0f / sqrtf((float)n);
+
+    uint32_t recent[RECENT];
+    uint32_t recent_count = 0;
+    size_t dead_top = 0, written = 0, input_cursor = 0;
+    for (size_t step = 0; step < triangle_count; ++step) {
+        int64_t best = -1;
+        float best_score = 0.0f;
+        for (uint32_t r = 0; r < recent_count; ++r) {
+            uint32_t v = recent[r];
+            uint32_t scan = g.live[v] < SCAN ? g.live[v] : SCAN;
+            for (uint32_t a = g.adj.offsets[v]; a < g.adj.offsets[v] + scan; ++a) {
+                uint32_t t = g.adj.triangles[a];
+                const uint32_t* tv = indices + 3 * t;
+                uint32_t misses = 0;
+                for (size_t k = 0; k < sim_count; ++k)
+                    misses += sim_cost(&sims[k], tv[0], tv[1], tv[2]);
+                float bonus = 0.0f;
+                for (int c = 0; c < 3; ++c) {
+                    uint32_t l = g.live[tv[c]];
+                    bonus += l < 64 ? boost[l] : 0.0f;
+                }
+                float score = (float)misses - beta * bonus;
+                if (best < 0 || score < best_score || (score == best_score && t < (uint32_t)best)) {
+                    best = t;
+                    best_score = score;
+                }
+            }
+        }
+        if (best < 0) {
+            while (dead_top > 0 && best < 0) {
+                uint32_t d = dead_end[--dead_top];
+                if (g.live[d] > 0)
+                    best = g.adj.triangles[g.adj.offsets[d]];
+            }
+            while (best < 0) {
+                while (emitted[input_cursor])
+                    ++input_cursor;
+                best = (int64_t)input_cursor;
+            }
+        }
+        uint32_t t = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * t;
+        emitted[t] = 1;
+        for (size_t k = 0; k < sim_count; ++k)
+            sim_emit(&sims[k], tv[0], tv[1], tv[2]);
+        for (int c = 0; c < 3; ++c) {
+            out[written++] = tv[c];
+            remove_corner(&g, t, c);
+            dead_end[dead_top++] = tv[c];
+        }
+        /* Recent vertices: the triangle's first, then the previous ones. */
+        uint32_t next[RECENT];
+        uint32_t n = 0;
+        for (int c = 0; c < 3; ++c) {
+            bool dup = false;
+            for (uint32_t k = 0; k < n; ++k)
+                dup |= next[k] == tv[c];
+            if (!dup && g.live[tv[c]] > 0)
+                next[n++] = tv[c];
+        }
+        for (uint32_t k = 0; k < recent_count && n < RECENT; ++k) {
+            uint32_t v = recent[k];
+            if (v != tv[0] && v != tv[1] && v != tv[2] && g.live[v] > 0)
+                next[n++] = v;
+        }
+        memcpy(recent, next, n * sizeof *recent);
+        recent_count = n;
+    }
+done:
+    for (size_t i = 0; i < sim_count; ++i)
+        sim_free(&sims[i]);
+    free(g.live);
+    free(g.slot);
+    free(dead_end);
+    free(emitted);
+    gc_adjacency_free(&g.adj);
+    return s;
+}
+
+/* ------------------------------------------------------------- selection */
+
+/* Sum of the targets' exact invocations for an order. */
+static gc_status order_cost(const uint32_t* order, size_t index_count, const gc_model* targets, size_t target_count,
+                            uint64_t* cost, gc_error* err)
+{
+    gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
+    *cost = 0;
+    for (size_t i = 0; i < target_count; ++i) {
+        gc_stats st;
+        gc_status s = gc_analyze(&targets[i], &d, NULL, &st, err);
+        if (s)
+            return s;
+        *cost += st.invocations;
+    }
+    return GC_OK;
+}
+
+static uint32_t target_cache_size(const gc_model* m)
+{
+    switch (m->family) {
+    case GC_MODEL_MESHOPT: return m->p[0] < 64 ? m->p[0] : 64;
+    case GC_MODEL_LLVMPIPE: return 256;
+    default: return m->p[0] < 256 ? m->p[0] : 256;
+    }
+}
+
+gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                      const gc_optimize_options* options, uint32_t* out, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    gc_model defaults[4];
+    const gc_model* targets = options->targets;
+    size_t target_count = options->target_count;
+    if (!targets || target_count == 0) {
+        static const char* const presets[] = {"intel", "nvidia-kepler", "nvidia-pascal", "amd-gcn"};
+        for (int i = 0; i < 4; ++i)
+            if (gc_model_parse(presets[i], &defaults[i], err))
+                return GC_ERR_USAGE;
+        targets = defaults;
+        target_count = 4;
+    }
+    if (target_count > MAX_TARGETS)
+        return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
+    const size_t n = triangle_count * 3;
+    uint32_t* candidate = gc_alloc_array(n, sizeof(uint32_t), false);
+    if (!candidate)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+
+    /* The variants: greedy bonus weights, then Tipsify at each target's cache size. */
+    static const float betas[] = {0.5f, 1.0f, 0.25f, 2.0f, 0.75f, 1.5f, 0.1f, 3.0f};
+    unsigned effort = options->effort ? options->effort : 1;
+    size_t greedy_variants = 2 * (size_t)effort;
+    if (greedy_variants > sizeof betas / sizeof betas[0])
+        greedy_variants = sizeof betas / sizeof betas[0];
+    size_t total = greedy_variants + target_count;
+    uint64_t best_cost = UINT64_MAX;
+    gc_status s = GC_OK;
+    uint64_t seed = options->seed;
+    for (size_t v = 0; v < total && !s; ++v) {
+        if (v < greedy_variants) {
+            /* the seed perturbs the weights, reproducibly */
+            float beta = betas[v];
+            if (seed) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
+            }
+            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, beta, candidate, err);
+        } else {
+            s = gc_opt_tipsify(indices, triangle_count, vertex_count, target_cache_size(&targets[v - greedy_variants]),
+                               candidate, err);
+        }
+        uint64_t cost = 0;
+        if (!s)
+            s = order_cost(candidate, n, targets, target_count, &cost, err);
+        if (!s && cost < best_cost) {
+            best_cost = cost;
+            memcpy(out, candidate, n * sizeof *out);
+        }
+        if (options->progress)
+            options->progress(options->progress_user, v + 1, total);
+    }
+    free(candidate);
+    return s;
+}

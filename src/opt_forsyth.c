@@ -1,0 +1,196 @@
+/* forsyth — Tom Forsyth, "Linear-Speed Vertex Cache Optimisation" (2006), with his
+ * published constants: CacheDecayPower 1.5, LastTriScore 0.75, ValenceBoostScale 2.0,
+ * ValenceBoostPower 0.5, and a modelled LRU cache of `cache_size` entries (his 32).
+ *
+ * Each vertex has a score from its position in the modelled cache and its number of
+ * remaining triangles; a triangle's score is the sum of its vertices'. After emitting the
+ * best triangle, the cache is updated and the next one is the best among the remaining
+ * triangles of the cached vertices. Two choices keep it linear on any input:
+ *  - each vertex keeps its remaining triangles in a compact list (emitted ones are removed
+ *    in O(1)), and only the first VALENCE_SCAN of them are scored per step: a vertex used
+ *    by 100,000 triangles costs as much as one used by 64. Every triangle of an ordinary
+ *    mesh is scanned (valences are far below 64), so the order is Forsyth's there;
+ *  - when no cached vertex has triangles left, the next triangle is the first remaining
+ *    one in input order (Forsyth rescans every triangle for the best score, which is
+ *    quadratic on meshes with many dead ends). */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALENCE_SCAN 64
+#define MAX_CACHE 256
+#define VALENCE_TABLE 64
+
+typedef struct forsyth {
+    const uint32_t* indices;
+    uint32_t cache_size;
+    float position_score[MAX_CACHE + 3];
+    float valence_score[VALENCE_TABLE];
+    uint32_t* live;      /* remaining triangles per vertex */
+    int32_t* position;   /* cache position, -1 when not cached */
+    float* vertex_score;
+    uint32_t* list_start; /* adjacency offsets: remaining triangles at [start, start + live) */
+    uint32_t* list;       /* triangle ids */
+    uint32_t* slot;       /* slot[3t + c]: where triangle t sits in the list of its corner c's vertex */
+} forsyth;
+
+static float valence_boost(const forsyth* f, uint32_t live)
+{
+    return live < VALENCE_TABLE ? f->valence_score[live] : 2.0f * powf((float)live, -0.5f);
+}
+
+static float score_of(const forsyth* f, uint32_t v)
+{
+    if (f->live[v] == 0)
+        return -1.0f;
+    int32_t p = f->position[v];
+    return (p < 0 ? 0.0f : f->position_score[p]) + valence_boost(f, f->live[v]);
+}
+
+/* Removes triangle t (corner c, vertex v) from v's list of remaining triangles. */
+static void remove_from_list(forsyth* f, uint32_t t, int c)
+{
+    uint32_t v = f->indices[3 * t + c];
+    uint32_t at = f->slot[3 * t + c];
+    uint32_t last = f->list_start[v] + f->live[v] - 1;
+    uint32_t moved = f->list[last];
+    f->list[at] = moved;
+    /* Find which corner of `moved` points at `last` (a degenerate triangle has two). */
+    for (int k = 0; k < 3; ++k)
+        if (f->indices[3 * moved + k] == v && f->slot[3 * moved + k] == last) {
+            f->slot[3 * moved + k] = at;
+            break;
+        }
+    f->live[v]--;
+}
+
+gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* out, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    if (cache_size < 4 || cache_size > MAX_CACHE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size, MAX_CACHE);
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
+    if (s)
+        return s;
+    forsyth f;
+    memset(&f, 0, sizeof f);
+    f.indices = indices;
+    f.cache_size = cache_size;
+    f.list_start = adj.offsets;
+    f.list = adj.triangles;
+    f.live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
+    f.position = gc_alloc_array(vertex_count, sizeof(int32_t), false);
+    f.vertex_score = gc_alloc_array(vertex_count, sizeof(float), false);
+    f.slot = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    if (!f.live || !f.position || !f.vertex_score || !f.slot || !emitted) {
+        free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted);
+        gc_adjacency_free(&adj);
+        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
+    }
+    /* Forsyth's score tables. */
+    for (uint32_t p = 0; p < MAX_CACHE + 3; ++p) {
+        if (p < 3)
+            f.position_score[p] = 0.75f; /* LastTriScore: the triangle just drawn */
+        else if (p < cache_size)
+            f.position_score[p] = powf(1.0f - (float)(p - 3) / (float)(cache_size - 3), 1.5f);
+        else
+            f.position_score[p] = 0.0f;
+    }
+    f.valence_score[0] = 0.0f;
+    for (uint32_t n = 1; n < VALENCE_TABLE; ++n)
+        f.valence_score[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
+
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        f.live[v] = adj.offsets[v + 1] - adj.offsets[v];
+        f.position[v] = -1;
+    }
+    /* gc_adjacency_build fills each vertex's list in triangle order, corner by corner:
+     * replaying that order gives every corner its entry. */
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        f.position[v] = (int32_t)adj.offsets[v]; /* borrowed as a fill cursor */
+    for (size_t t = 0; t < triangle_count; ++t)
+        for (int c = 0; c < 3; ++c)
+            f.slot[3 * t + c] = (uint32_t)f.position[indices[3 * t + c]]++;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        f.position[v] = -1;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        f.vertex_score[v] = score_of(&f, v);
+
+    uint32_t cache[MAX_CACHE + 3], next_cache[MAX_CACHE + 3];
+    uint32_t cache_count = 0;
+    size_t cursor = 0, written = 0;
+    int64_t best = -1;
+    /* The first triangle: the best score overall (one linear scan). */
+    float best_score = -1.0f;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        float sc = f.vertex_score[indices[3 * t]] + f.vertex_score[indices[3 * t + 1]] +
+                   f.vertex_score[indices[3 * t + 2]];
+        if (sc > best_score) {
+            best_score = sc;
+            best = (int64_t)t;
+        }
+    }
+    while (best >= 0) {
+        uint32_t t = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * t;
+        emitted[t] = 1;
+        for (int c = 0; c < 3; ++c) {
+            out[written++] = tv[c];
+            remove_from_list(&f, t, c);
+        }
+        /* LRU update: the triangle's vertices first, then the old order. */
+        uint32_t n = 0;
+        for (int c = 0; c < 3; ++c) {
+            bool dup = false;
+            for (uint32_t k = 0; k < n; ++k)
+                dup |= next_cache[k] == tv[c];
+            if (!dup)
+                next_cache[n++] = tv[c];
+        }
+        for (uint32_t k = 0; k < cache_count; ++k) {
+            uint32_t v = cache[k];
+            if (v != tv[0] && v != tv[1] && v != tv[2])
+                next_cache[n++] = v;
+        }
+        for (uint32_t k = 0; k < n; ++k) {
+            uint32_t v = next_cache[k];
+            f.position[v] = k < cache_size ? (int32_t)k : -1;
+            f.vertex_score[v] = score_of(&f, v);
+        }
+        cache_count = n < cache_size ? n : cache_size;
+        memcpy(cache, next_cache, cache_count * sizeof *cache);
+        /* The next triangle: the best among the cached vertices' remaining triangles. */
+        best = -1;
+        best_score = -1.0f;
+        for (uint32_t k = 0; k < cache_count; ++k) {
+            uint32_t v = cache[k];
+            uint32_t scan = f.live[v] < VALENCE_SCAN ? f.live[v] : VALENCE_SCAN;
+            for (uint32_t a = f.list_start[v]; a < f.list_start[v] + scan; ++a) {
+                uint32_t u = f.list[a];
+                float sc = f.vertex_score[indices[3 * u]] + f.vertex_score[indices[3 * u + 1]] +
+                           f.vertex_score[indices[3 * u + 2]];
+                if (sc > best_score) {
+                    best_score = sc;
+                    best = u;
+                }
+            }
+        }
+        if (best < 0) {
+            while (cursor < triangle_count && emitted[cursor])
+                ++cursor;
+            if (cursor < triangle_count)
+                best = (int64_t)cursor;
+        }
+    }
+    free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted);
+    gc_adjacency_free(&adj);
+    if (written != triangle_count * 3)
+        return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu indices", written, triangle_count * 3);
+    return GC_OK;
+}

@@ -1,0 +1,185 @@
+/* What every optimizer shares: input validation, the vertex-triangle adjacency, the
+ * dispatch, and the check that an output is a reordering of the input triangles (each
+ * at most rotated, winding kept), run after every optimization. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char* const optimizer_names[GC_OPT_COUNT] = {"tipsify", "forsyth", "auto"};
+
+const char* gc_optimizer_name(gc_optimizer algorithm)
+{
+    return (unsigned)algorithm < GC_OPT_COUNT ? optimizer_names[algorithm] : NULL;
+}
+
+gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err)
+{
+    for (int i = 0; i < GC_OPT_COUNT; ++i)
+        if (name && strcmp(name, optimizer_names[i]) == 0) {
+            *out = (gc_optimizer)i;
+            return GC_OK;
+        }
+    return gc_fail(err, GC_ERR_USAGE, "unknown optimizer '%s' (tipsify, forsyth, auto)", name ? name : "");
+}
+
+gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             gc_adjacency* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    out->offsets = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), true);
+    out->triangles = gc_alloc_array(triangle_count * 3 + 1, sizeof(uint32_t), false);
+    if (!out->offsets || !out->triangles) {
+        gc_adjacency_free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory building the vertex adjacency");
+    }
+    /* Count, prefix-sum, fill: offsets[v] ends as the start of v's list. */
+    for (size_t i = 0; i < triangle_count * 3; ++i)
+        out->offsets[indices[i] + 1]++;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        out->offsets[v + 1] += out->offsets[v];
+    for (size_t t = 0; t < triangle_count; ++t)
+        for (int k = 0; k < 3; ++k)
+            out->triangles[out->offsets[indices[3 * t + k]]++] = (uint32_t)t;
+    for (uint32_t v = vertex_count; v > 0; --v)
+        out->offsets[v] = out->offsets[v - 1];
+    out->offsets[0] = 0;
+    return GC_OK;
+}
+
+void gc_adjacency_free(gc_adjacency* a)
+{
+    free(a->offsets);
+    free(a->triangles);
+    a->offsets = a->triangles = NULL;
+}
+
+/* ------------------------------------------------------------ permutation check */
+
+/* A triangle up to rotation: the lexicographically smallest of its three rotations. */
+typedef struct tri_key {
+    uint32_t a, b, c;
+} tri_key;
+
+static tri_key canonical(const uint32_t* t)
+{
+    tri_key r[3] = {{t[0], t[1], t[2]}, {t[1], t[2], t[0]}, {t[2], t[0], t[1]}};
+    tri_key best = r[0];
+    for (int i = 1; i < 3; ++i)
+        if (r[i].a < best.a || (r[i].a == best.a && (r[i].b < best.b || (r[i].b == best.b && r[i].c < best.c))))
+            best = r[i];
+    return best;
+}
+
+static uint64_t key_hash(tri_key k)
+{
+    uint64_t h = (uint64_t)k.a * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= ((uint64_t)k.c + 0x85EBCA77C2B2AE63ULL) * 0x165667B19E3779F9ULL;
+    return h ^ (h >> 29);
+}
+
+typedef struct tri_slot {
+    tri_key key;
+    uint32_t used : 1;   /* the slot holds a key (probing goes on past it) */
+    uint32_t count : 31; /* how many of that triangle are still unmatched */
+} tri_slot;
+
+gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, size_t index_count,
+                               uint32_t vertex_count, gc_error* err)
+{
+    (void)vertex_count;
+    if (index_count % 3)
+        return gc_fail(err, GC_ERR_USAGE, "permutation check: %zu indices is not whole triangles", index_count);
+    size_t triangles = index_count / 3;
+    size_t capacity = 16;
+    while (capacity < 2 * triangles)
+        capacity *= 2;
+    tri_slot* table = gc_alloc_array(capacity, sizeof *table, true);
+    if (!table)
+        return gc_fail(err, GC_ERR_NOMEM, "permutation check: out of memory");
+    const size_t mask = capacity - 1;
+    for (size_t t = 0; t < triangles; ++t) {
+        tri_key k = canonical(before + 3 * t);
+        size_t i = (size_t)key_hash(k) & mask;
+        while (table[i].used && memcmp(&table[i].key, &k, sizeof k) != 0)
+            i = (i + 1) & mask;
+        table[i].key = k;
+        table[i].used = 1;
+        table[i].count++;
+    }
+    gc_status s = GC_OK;
+    for (size_t t = 0; t < triangles && !s; ++t) {
+        tri_key k = canonical(after + 3 * t);
+        size_t i = (size_t)key_hash(k) & mask;
+        while (table[i].used && memcmp(&table[i].key, &k, sizeof k) != 0)
+            i = (i + 1) & mask;
+        if (!table[i].used || table[i].count == 0)
+            s = gc_fail(err, GC_ERR_DATA,
+                        "optimizer output triangle %zu (%u, %u, %u) is not an input triangle (or appears too often): "
+                        "the reordering lost or changed triangles",
+                        t, after[3 * t], after[3 * t + 1], after[3 * t + 2]);
+        else
+            table[i].count--;
+    }
+    free(table);
+    return s;
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                      const gc_optimize_options* options, uint32_t* out, gc_error* err)
+{
+    static const gc_optimize_options defaults;
+    if (!options)
+        options = &defaults;
+    if (index_count % 3)
+        return gc_fail(err, GC_ERR_DATA, "optimize: %zu indices is not a whole number of triangles", index_count);
+    if (index_count > GC_MAX_INDICES)
+        return gc_fail(err, GC_ERR_LIMIT, "optimize: %zu indices is more than the %zu allowed", index_count,
+                       GC_MAX_INDICES);
+    for (size_t i = 0; i < index_count; ++i)
+        if (indices[i] >= vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "optimize: index %zu is %u, not below the vertex count %u", i, indices[i],
+                           vertex_count);
+    if (options->cache_size > GC_MAX_CACHE_SIZE)
+        return gc_fail(err, GC_ERR_USAGE, "optimize: cache size %u is above %u", options->cache_size,
+                       GC_MAX_CACHE_SIZE);
+    size_t triangles = index_count / 3;
+    gc_status s;
+    switch (algorithm) {
+    case GC_OPT_TIPSIFY:
+        s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, out, err);
+        break;
+    case GC_OPT_FORSYTH:
+        s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, out, err);
+        break;
+    case GC_OPT_AUTO: s = gc_opt_auto(indices, triangles, vertex_count, options, out, err); break;
+    default: return gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
+    }
+    if (s)
+        return s;
+    /* Never lose a triangle: checked after every optimization, whatever the algorithm. */
+    return gc_check_permutation(indices, out, index_count, vertex_count, err);
+}
+
+gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
+                              uint32_t* used, gc_error* err)
+{
+    for (size_t i = 0; i < index_count; ++i)
+        if (indices[i] >= vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "reorder vertices: index %zu is %u, not below %u", i, indices[i],
+                           vertex_count);
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        remap[v] = UINT32_MAX;
+    uint32_t next = 0;
+    for (size_t i = 0; i < index_count; ++i) {
+        uint32_t v = indices[i];
+        if (remap[v] == UINT32_MAX)
+            remap[v] = next++;
+        indices[i] = remap[v];
+    }
+    *used = next;
+    return GC_OK;
+}
