@@ -180,13 +180,15 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
                              gc_adjacency* out, gc_error* err);
 void gc_adjacency_free(gc_adjacency* a);
 
-/* The optimizers, one file each; gc_optimize validates, dispatches and checks. */
+/* The optimizers, one file each. Each writes the triangle ids in their new order to
+ * `order` (triangle_count entries); gc_optimize validates, dispatches, checks that the
+ * ids are a permutation and writes the triangles out. */
 gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* out, gc_error* err);
+                         uint32_t* order, gc_error* err);
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* out, gc_error* err);
+                         uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* out, gc_error* err);
+                      const gc_optimize_options* options, uint32_t* order, gc_error* err);
 
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
@@ -194,5 +196,17 @@ gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_m
 gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+
+/* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
+typedef struct gc_output {
+    void* file;       /* FILE* */
+    const char* path; /* the final name, for messages */
+} gc_output;
+gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
+                         gc_output* out, gc_error* err);
+gc_status gc_rewrite_ply(const char* in_path, const uint32_t* indices, size_t count, const uint32_t* vertex_remap,
+                         gc_output* out, gc_error* err);
+gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t count, int reorder_vertices,
+                            const char* out_path, gc_error* err);
 
 #endif

@@ -51,5 +51,6 @@ void gc_mesh_free(gc_mesh* mesh)
     if (!mesh)
         return;
     free(mesh->indices);
+    free(mesh->runs);
     memset(mesh, 0, sizeof *mesh);
 }

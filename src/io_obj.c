@@ -7,7 +7,9 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 
 #define MAX_LINE (64u << 20)
@@ -84,7 +86,31 @@ typedef struct obj_parser {
     gc_u32_vec face; /* corners of the current face */
     bool positions_only;
     size_t max_indices;
+    size_t* runs;           /* triangles per closed run */
+    size_t run_count, run_capacity;
+    size_t run_start;       /* first index of the open run */
+    bool keep_keys;         /* for rewriting: the (p, t, n) of every index */
+    gc_u32_vec keys;        /* 3 per index */
+    gc_u32_vec face_keys;   /* 3 per corner of the current face */
 } obj_parser;
+
+/* A statement that changes render state (usemtl, g, o, s, ...) after faces closes the run. */
+static bool close_run(obj_parser* o)
+{
+    if (o->indices.count == o->run_start)
+        return true;
+    if (o->run_count == o->run_capacity) {
+        size_t cap = o->run_capacity ? o->run_capacity * 2 : 8;
+        size_t* grown = realloc(o->runs, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        o->runs = grown;
+        o->run_capacity = cap;
+    }
+    o->runs[o->run_count++] = (o->indices.count - o->run_start) / 3;
+    o->run_start = o->indices.count;
+    return true;
+}
 
 /* Parses one OBJ reference ("3", "-1"): resolves a relative index against `count`
  * and checks the range. Returns the 1-based index, or 0 with err set. */
@@ -130,6 +156,7 @@ static uint32_t resolve(obj_parser* o, const char** s, uint64_t count, const cha
 static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
 {
     o->face.count = 0;
+    o->face_keys.count = 0;
     for (;;) {
         while (*s == ' ' || *s == '\t')
             s++;
@@ -159,6 +186,9 @@ static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
         uint32_t id = o->positions_only ? k.p - 1 : map_get(&o->corners, k);
         if (id == UINT32_MAX || !gc_u32_vec_push(&o->face, id))
             return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
+        if (o->keep_keys && (!gc_u32_vec_push(&o->face_keys, k.p) || !gc_u32_vec_push(&o->face_keys, k.t) ||
+                             !gc_u32_vec_push(&o->face_keys, k.n)))
+            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
     }
     if (o->face.count < 3)
         return gc_fail(err, GC_ERR_DATA, "%s:%llu: a face needs at least 3 corners, this one has %zu", o->path,
@@ -171,6 +201,14 @@ static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
         if (!gc_u32_vec_push(&o->indices, o->face.data[0]) || !gc_u32_vec_push(&o->indices, o->face.data[i]) ||
             !gc_u32_vec_push(&o->indices, o->face.data[i + 1]))
             return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
+        if (o->keep_keys) {
+            const size_t corners[3] = {0, i, i + 1};
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < 3; ++k)
+                    if (!gc_u32_vec_push(&o->keys, o->face_keys.data[3 * corners[c] + (size_t)k]))
+                        return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path,
+                                       (unsigned long long)o->line);
+        }
     }
     return GC_OK;
 }
@@ -194,13 +232,14 @@ static gc_status parse_position(obj_parser* o, const char* s, gc_error* err)
     return GC_OK;
 }
 
-gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
+/* Parses the whole file into *o (the caller sets keep_keys and frees what o holds). */
+static gc_status parse_obj(const char* path, const gc_load_options* opt, obj_parser* o_out, gc_error* err)
 {
     gc_reader r;
     gc_status s = gc_reader_open(&r, path, err);
     if (s)
         return s;
-    obj_parser o = {0};
+    obj_parser o = *o_out;
     o.path = path;
     o.positions_only = opt && opt->positions_only;
     o.max_indices = opt && opt->max_indices ? opt->max_indices : GC_MAX_INDICES;
@@ -255,19 +294,215 @@ gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out
             o.normals++;
         else if (p[0] == 'f' && (p[1] == ' ' || p[1] == '\t'))
             s = parse_face(&o, p + 2, err);
+        else if (p[0] != '#' && p[0] != 0 && !(p[0] == 'v' && p[1] == 'p') && !close_run(&o))
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     }
+    if (!s && !close_run(&o))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     free(line);
     gc_reader_close(&r);
     free(o.face.data);
+    free(o.face_keys.data);
+    o.face.data = o.face_keys.data = NULL;
+    if (!s && o.indices.count == 0)
+        s = gc_fail(err, GC_ERR_DATA, "%s: no faces", path);
+    *o_out = o;
+    return s;
+}
+
+static void obj_parser_free(obj_parser* o)
+{
+    free(o->corners.keys);
+    free(o->corners.ids);
+    free(o->indices.data);
+    free(o->runs);
+    free(o->keys.data);
+    memset(o, 0, sizeof *o);
+}
+
+gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
+{
+    obj_parser o = {0};
+    gc_status s = parse_obj(path, opt, &o, err);
     uint64_t vertex_count = o.positions_only ? o.positions : o.corners.count;
     free(o.corners.keys);
     free(o.corners.ids);
-    if (!s && o.indices.count == 0)
-        s = gc_fail(err, GC_ERR_DATA, "%s: no faces", path);
+    o.corners.keys = NULL;
+    o.corners.ids = NULL;
     if (s) {
-        free(o.indices.data);
+        obj_parser_free(&o);
         return s;
     }
     gc_mesh_set(out, o.indices.data, o.indices.count, true, vertex_count);
+    if (o.run_count > 1) {
+        out->runs = o.runs;
+        out->run_count = o.run_count;
+    } else {
+        free(o.runs);
+    }
     return GC_OK;
+}
+
+/* ---------------------------------------------------------------- rewriting */
+
+/* The lexicographically smallest rotation of a triangle, and which rotation it was. */
+static void smallest_rotation(const uint32_t* t, uint32_t out[3], int* rotation)
+{
+    int best = 0;
+    for (int r = 1; r < 3; ++r) {
+        for (int k = 0; k < 3; ++k) {
+            uint32_t a = t[(r + k) % 3], b = t[(best + k) % 3];
+            if (a != b) {
+                if (a < b)
+                    best = r;
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+        out[k] = t[(best + k) % 3];
+    *rotation = best;
+}
+
+static uint64_t triangle_hash(const uint32_t* t)
+{
+    uint64_t h = t[0] * 0x9E3779B97F4A7C15ull;
+    h ^= (t[1] + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
+    h ^= (t[2] + 0x94D049BB133111EBull) * 0xD6E8FEB86659FD93ull;
+    return h ^ (h >> 31);
+}
+
+static void write_corner(FILE* f, const uint32_t* key)
+{
+    if (key[1] && key[2])
+        fprintf(f, " %u/%u/%u", key[0], key[1], key[2]);
+    else if (key[1])
+        fprintf(f, " %u/%u", key[0], key[1]);
+    else if (key[2])
+        fprintf(f, " %u//%u", key[0], key[2]);
+    else
+        fprintf(f, " %u", key[0]);
+}
+
+/* Writes one run's triangles: each output triangle is matched to an unused input
+ * triangle of the run equal up to rotation, whose own corners (position, texcoord,
+ * normal) are written, rotated the same way. */
+static gc_status write_run(const obj_parser* o, const uint32_t* out_idx, size_t first, size_t count, FILE* f,
+                           const char* path, gc_error* err)
+{
+    size_t capacity = 16;
+    while (capacity < 2 * count)
+        capacity *= 2;
+    uint32_t* head = gc_alloc_array(capacity, sizeof(uint32_t), false);
+    uint32_t* next = gc_alloc_array(count ? count : 1, sizeof(uint32_t), false);
+    unsigned char* used = gc_alloc_array(count ? count : 1, 1, true);
+    if (!head || !next || !used) {
+        free(head), free(next), free(used);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    memset(head, 0xff, capacity * sizeof(uint32_t));
+    const uint32_t* in_idx = o->indices.data + 3 * first;
+    for (size_t t = 0; t < count; ++t) {
+        uint32_t canon[3];
+        int rot;
+        smallest_rotation(in_idx + 3 * t, canon, &rot);
+        size_t h = triangle_hash(canon) & (capacity - 1);
+        next[t] = head[h];
+        head[h] = (uint32_t)t;
+    }
+    gc_status s = GC_OK;
+    for (size_t t = 0; t < count && !s; ++t) {
+        uint32_t canon[3];
+        int rot_out;
+        smallest_rotation(out_idx + 3 * t, canon, &rot_out);
+        size_t h = triangle_hash(canon) & (capacity - 1);
+        uint32_t match = UINT32_MAX;
+        int rot_in = 0;
+        for (uint32_t c = head[h]; c != UINT32_MAX && match == UINT32_MAX; c = next[c]) {
+            if (used[c])
+                continue;
+            uint32_t other[3];
+            smallest_rotation(in_idx + 3 * (size_t)c, other, &rot_in);
+            if (other[0] == canon[0] && other[1] == canon[1] && other[2] == canon[2])
+                match = c;
+        }
+        if (match == UINT32_MAX) {
+            s = gc_fail(err, GC_ERR_DATA, "%s: triangle %zu of a run is not one of the run's triangles", path,
+                        first + t);
+            break;
+        }
+        used[match] = 1;
+        /* out = rotate(canon, -rot_out) and canon = rotate(in, rot_in): out[k] = in[(k + rot_in - rot_out) mod 3]. */
+        const uint32_t* keys = o->keys.data + 9 * (first + match);
+        fputc('f', f);
+        for (int k = 0; k < 3; ++k)
+            write_corner(f, keys + 3 * ((k + rot_in - rot_out + 6) % 3));
+        fputc('\n', f);
+    }
+    free(head), free(next), free(used);
+    return s;
+}
+
+gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* opt, const uint32_t* indices, size_t count,
+                         gc_output* out, gc_error* err)
+{
+    obj_parser o = {0};
+    o.keep_keys = true;
+    gc_status s = parse_obj(in_path, opt, &o, err);
+    if (!s && count != o.indices.count)
+        s = gc_fail(err, GC_ERR_USAGE, "%s: %zu indices given for a file of %zu", out->path, count, o.indices.count);
+    if (s) {
+        obj_parser_free(&o);
+        return s;
+    }
+    /* Run sizes as the loader found them (one run when it found none). */
+    size_t single = o.indices.count / 3;
+    const size_t* runs = o.run_count ? o.runs : &single;
+    size_t run_count = o.run_count ? o.run_count : 1;
+
+    /* Second pass: every line as it was, except that each run's face lines give way to
+     * its triangles, written where the run's first face was. */
+    FILE* in = fopen(in_path, "rb");
+    if (!in) {
+        obj_parser_free(&o);
+        return gc_fail(err, GC_ERR_IO, "%s: cannot open", in_path);
+    }
+    FILE* f = out->file;
+    char* line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    size_t run = 0, run_first = 0;
+    bool in_run = false;
+    while (!s && (len = getline(&line, &cap, in)) >= 0) {
+        const char* p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        bool face = p[0] == 'f' && (p[1] == ' ' || p[1] == '\t');
+        /* the loader's rule (parse_obj): what does not close a run */
+        bool keeps_run = face || *p == '#' || *p == '\n' || *p == '\r' || *p == 0 ||
+                         (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t' || p[1] == 'p')) ||
+                         (p[0] == 'v' && (p[1] == 't' || p[1] == 'n') && (p[2] == ' ' || p[2] == '\t'));
+        if (face) {
+            if (!in_run) {
+                if (run >= run_count) {
+                    s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
+                    break;
+                }
+                s = write_run(&o, indices + 3 * run_first, run_first, runs[run], f, in_path, err);
+                run_first += runs[run];
+                run++;
+                in_run = true;
+            }
+            continue;
+        }
+        if (!keeps_run)
+            in_run = false;
+        fwrite(line, 1, (size_t)len, f);
+    }
+    free(line);
+    fclose(in);
+    if (!s && run != run_count)
+        s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
+    obj_parser_free(&o);
+    return s;
 }

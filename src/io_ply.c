@@ -371,3 +371,209 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
     }
     return GC_OK;
 }
+
+/* ---------------------------------------------------------------- rewriting */
+
+/* Skips one item of an element; false (err set) on bad data. */
+static gc_status skip_item(ply_parser* p, const ply_element* e, gc_error* err)
+{
+    for (int pi = 0; pi < e->prop_count; ++pi) {
+        const ply_property* prop = &e->props[pi];
+        double v;
+        gc_status s;
+        if (prop->count_type == T_NONE) {
+            if ((s = read_value(p, prop->type, e->name, &v, err)))
+                return s;
+            continue;
+        }
+        if ((s = read_value(p, prop->count_type, e->name, &v, err)))
+            return s;
+        if (v < 0 || v > MAX_LIST)
+            return gc_fail(err, GC_ERR_DATA, "%s: element '%s': list length %.0f out of range", p->path, e->name, v);
+        uint32_t length = (uint32_t)v;
+        for (uint32_t k = 0; k < length; ++k)
+            if ((s = read_value(p, prop->type, e->name, &v, err)))
+                return s;
+    }
+    return GC_OK;
+}
+
+/* Copies bytes [from, to) of `in` to `out`; for ASCII, trims the leading whitespace
+ * (the previous line's end) and ends with a newline. */
+static bool copy_span(FILE* in, FILE* out, uint64_t from, uint64_t to, bool ascii)
+{
+    if (fseeko(in, (off_t)from, SEEK_SET) != 0)
+        return false;
+    char buf[65536];
+    uint64_t left = to - from;
+    bool leading = ascii;
+    while (left > 0) {
+        size_t n = left < sizeof buf ? (size_t)left : sizeof buf;
+        if (fread(buf, 1, n, in) != n)
+            return false;
+        size_t skip = 0;
+        while (leading && skip < n && (buf[skip] == ' ' || buf[skip] == '\t' || buf[skip] == '\n' || buf[skip] == '\r'))
+            skip++;
+        if (skip < n)
+            leading = false;
+        fwrite(buf + skip, 1, n - skip, out);
+        left -= n;
+    }
+    if (ascii && !leading)
+        fputc('\n', out);
+    return true;
+}
+
+static void put_u32(FILE* f, uint32_t v, ply_format format)
+{
+    unsigned char b[4];
+    for (int i = 0; i < 4; ++i)
+        b[format == F_LE ? i : 3 - i] = (unsigned char)(v >> (8 * i));
+    fwrite(b, 1, 4, f);
+}
+
+gc_status gc_rewrite_ply(const char* in_path, const uint32_t* indices, size_t count, const uint32_t* vertex_remap,
+                         gc_output* out, gc_error* err)
+{
+    ply_parser p;
+    memset(&p, 0, sizeof p);
+    p.path = in_path;
+    gc_status s = gc_reader_open(&p.r, in_path, err);
+    if (s)
+        return s;
+    s = parse_header(&p, err);
+    uint64_t header_end = gc_reader_offset(&p.r);
+    int face_element = -1;
+    for (int ei = 0; !s && ei < p.element_count; ++ei)
+        if (!strcmp(p.elements[ei].name, "face") || !strcmp(p.elements[ei].name, "tristrips")) {
+            const ply_element* e = &p.elements[ei];
+            if (e->prop_count != 1 || e->props[0].count_type == T_NONE)
+                s = gc_fail(err, GC_ERR_UNSUPPORTED,
+                            "%s: element '%s' has properties besides its vertex list; they cannot be reordered "
+                            "with the triangles",
+                            in_path, e->name);
+            face_element = ei;
+        }
+    if (!s && face_element < 0)
+        s = gc_fail(err, GC_ERR_DATA, "%s: no 'face' or 'tristrips' element", in_path);
+    /* Byte spans: every item of the vertex element (to reorder it), and the elements
+     * before and after the faces (copied as they are). */
+    uint64_t* vertex_ends = NULL;
+    uint64_t vertex_count = 0, vertex_start = 0, before_face_end = header_end, face_end = 0;
+    int vertex_element = -1;
+    for (int ei = 0; !s && ei < p.element_count; ++ei) {
+        const ply_element* e = &p.elements[ei];
+        bool is_vertex = !strcmp(e->name, "vertex") && ei < face_element;
+        if (is_vertex && vertex_remap) {
+            vertex_element = ei;
+            vertex_count = e->count;
+            vertex_start = gc_reader_offset(&p.r);
+            vertex_ends = gc_alloc_array(e->count ? e->count : 1, sizeof(uint64_t), false);
+            if (!vertex_ends) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+                break;
+            }
+        }
+        for (uint64_t item = 0; !s && item < e->count; ++item) {
+            s = skip_item(&p, e, err);
+            if (is_vertex && vertex_ends)
+                vertex_ends[item] = gc_reader_offset(&p.r);
+        }
+        if (ei == face_element - 1)
+            before_face_end = gc_reader_offset(&p.r);
+        if (ei == face_element)
+            face_end = gc_reader_offset(&p.r);
+    }
+    gc_reader_close(&p.r);
+    FILE* in = s ? NULL : fopen(in_path, "rb");
+    if (!s && !in)
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot open", in_path);
+    FILE* f = out->file;
+    bool ascii = p.format == F_ASCII;
+    if (!s) {
+        /* The header, with the face element rewritten as triangles. */
+        char* header = malloc((size_t)header_end + 1);
+        if (!header || fseeko(in, 0, SEEK_SET) != 0 || fread(header, 1, (size_t)header_end, in) != header_end) {
+            free(header);
+            s = gc_fail(err, GC_ERR_IO, "%s: cannot read the header", in_path);
+        } else {
+            header[header_end] = 0;
+            int element = -1;
+            char* save = NULL;
+            for (char* line = strtok_r(header, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                if (!strncmp(line, "element ", 8)) {
+                    element++;
+                    if (element == face_element) {
+                        fprintf(f, "element face %zu\nproperty list uchar int vertex_indices\n", count / 3);
+                        continue;
+                    }
+                }
+                if (element == face_element && !strncmp(line, "property ", 9))
+                    continue;
+                fprintf(f, "%s\n", line);
+            }
+            free(header);
+        }
+    }
+    /* Elements before the faces: as they were, the vertex element possibly reordered. */
+    if (!s) {
+        uint64_t at = header_end;
+        if (vertex_ends) {
+            if (!copy_span(in, f, at, vertex_start, ascii))
+                s = gc_fail(err, GC_ERR_IO, "%s: read error", in_path);
+            uint64_t* order = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint64_t), false);
+            if (!order)
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+            /* order[new] = old; unused vertices go last, in their old order */
+            uint64_t used = 0;
+            for (uint64_t v = 0; !s && v < vertex_count; ++v)
+                if (vertex_remap[v] != UINT32_MAX) {
+                    if (vertex_remap[v] >= vertex_count) {
+                        s = gc_fail(err, GC_ERR_USAGE, "%s: vertex remap out of range", in_path);
+                        break;
+                    }
+                    order[vertex_remap[v]] = v;
+                    used++;
+                }
+            for (uint64_t v = 0, k = used; !s && v < vertex_count; ++v)
+                if (vertex_remap[v] == UINT32_MAX)
+                    order[k++] = v;
+            for (uint64_t k = 0; !s && k < vertex_count; ++k) {
+                uint64_t v = order[k];
+                uint64_t from = v ? vertex_ends[v - 1] : vertex_start;
+                if (!copy_span(in, f, from, vertex_ends[v], ascii))
+                    s = gc_fail(err, GC_ERR_IO, "%s: read error", in_path);
+            }
+            free(order);
+            at = vertex_count ? vertex_ends[vertex_count - 1] : vertex_start;
+        }
+        if (!s && at < before_face_end && !copy_span(in, f, at, before_face_end, ascii))
+            s = gc_fail(err, GC_ERR_IO, "%s: read error", in_path);
+    }
+    /* The triangles. */
+    for (size_t t = 0; !s && t < count / 3; ++t) {
+        const uint32_t* v = indices + 3 * t;
+        if (ascii) {
+            fprintf(f, "3 %u %u %u\n", v[0], v[1], v[2]);
+        } else {
+            fputc(3, f);
+            for (int k = 0; k < 3; ++k)
+                put_u32(f, v[k], p.format);
+        }
+    }
+    /* Whatever follows the faces, as it was. */
+    if (!s) {
+        if (fseeko(in, 0, SEEK_END) != 0) {
+            s = gc_fail(err, GC_ERR_IO, "%s: read error", in_path);
+        } else {
+            uint64_t size = (uint64_t)ftello(in);
+            if (size > face_end && !copy_span(in, f, face_end, size, ascii))
+                s = gc_fail(err, GC_ERR_IO, "%s: read error", in_path);
+        }
+    }
+    (void)vertex_element;
+    if (in)
+        fclose(in);
+    free(vertex_ends);
+    return s;
+}

@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECENT 12        /* recently used vertices whose triangles are candidates */
-#define SCAN 16          /* remaining triangles scanned per recent vertex */
+#include <stdio.h>
+#define RECENT_MAX 64
+static unsigned RECENT = 12, SCAN = 16;
+static float BETAS_OVERRIDE = 0; /* EXPERIMENT */
 #define MAX_TARGETS 16
 
 /* ------------------------------------------------------------- emulators */
@@ -187,10 +189,12 @@ static void remove_corner(greedy* g, uint32_t t, int c)
             break;
         }
     g->live[v]--;
+    g->slot[3 * t + c] = UINT32_MAX; /* see opt_forsyth.c: a removed corner never matches again */
 }
 
 static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, float beta, uint32_t* out, gc_error* err)
+                              const gc_model* targets, size_t target_count, float beta, uint32_t* order,
+                              gc_error* err)
 {
     greedy g;
     memset(&g, 0, sizeof g);
@@ -238,7 +242,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
 
-    uint32_t recent[RECENT];
+    uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     size_t dead_top = 0, written = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
@@ -282,13 +286,13 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         emitted[t] = 1;
         for (size_t k = 0; k < sim_count; ++k)
             sim_emit(&sims[k], tv[0], tv[1], tv[2]);
+        order[written++] = t;
         for (int c = 0; c < 3; ++c) {
-            out[written++] = tv[c];
             remove_corner(&g, t, c);
             dead_end[dead_top++] = tv[c];
         }
         /* Recent vertices: the triangle's first, then the previous ones. */
-        uint32_t next[RECENT];
+        uint32_t next[RECENT_MAX];
         uint32_t n = 0;
         for (int c = 0; c < 3; ++c) {
             bool dup = false;
@@ -344,7 +348,7 @@ static uint32_t target_cache_size(const gc_model* m)
 }
 
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* out, gc_error* err)
+                      const gc_optimize_options* options, uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -361,10 +365,17 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     if (target_count > MAX_TARGETS)
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
+    if (getenv("GC_RECENT")) RECENT = (unsigned)atoi(getenv("GC_RECENT"));
+    if (getenv("GC_SCAN")) SCAN = (unsigned)atoi(getenv("GC_SCAN"));
+    if (getenv("GC_BETA")) BETAS_OVERRIDE = (float)atof(getenv("GC_BETA"));
     const size_t n = triangle_count * 3;
-    uint32_t* candidate = gc_alloc_array(n, sizeof(uint32_t), false);
-    if (!candidate)
+    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    uint32_t* expanded = gc_alloc_array(n, sizeof(uint32_t), false);
+    if (!candidate || !expanded) {
+        free(candidate);
+        free(expanded);
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+    }
 
     /* The variants: greedy bonus weights, then Tipsify at each target's cache size. */
     static const float betas[] = {0.5f, 1.0f, 0.25f, 2.0f, 0.75f, 1.5f, 0.1f, 3.0f};
@@ -379,7 +390,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t v = 0; v < total && !s; ++v) {
         if (v < greedy_variants) {
             /* the seed perturbs the weights, reproducibly */
-            float beta = betas[v];
+            float beta = BETAS_OVERRIDE > 0 ? BETAS_OVERRIDE : betas[v];
             if (seed) {
                 seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
                 beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
@@ -390,15 +401,19 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                                candidate, err);
         }
         uint64_t cost = 0;
-        if (!s)
-            s = order_cost(candidate, n, targets, target_count, &cost, err);
+        if (!s) {
+            for (size_t t = 0; t < triangle_count; ++t)
+                memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
+            s = order_cost(expanded, n, targets, target_count, &cost, err);
+        }
         if (!s && cost < best_cost) {
             best_cost = cost;
-            memcpy(out, candidate, n * sizeof *out);
+            memcpy(order, candidate, triangle_count * sizeof *order);
         }
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
     }
     free(candidate);
+    free(expanded);
     return s;
 }

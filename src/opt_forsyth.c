@@ -10,9 +10,10 @@
  *    in O(1)), and only the first VALENCE_SCAN of them are scored per step: a vertex used
  *    by 100,000 triangles costs as much as one used by 64. Every triangle of an ordinary
  *    mesh is scanned (valences are far below 64), so the order is Forsyth's there;
- *  - when no cached vertex has triangles left, the next triangle is the first remaining
- *    one in input order (Forsyth rescans every triangle for the best score, which is
- *    quadratic on meshes with many dead ends). */
+ *  - when no cached vertex has triangles left, the next triangle is one of the most
+ *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
+ *    else the first remaining one in input order. Forsyth rescans every triangle for the
+ *    best score there, which is quadratic on meshes with many dead ends. */
 #include "internal.h"
 
 #include <math.h>
@@ -64,10 +65,13 @@ static void remove_from_list(forsyth* f, uint32_t t, int c)
             break;
         }
     f->live[v]--;
+    /* A removed corner must never match again: a degenerate triangle's other corner at
+     * v may still be moved, and its stale slot could equal the position looked for. */
+    f->slot[3 * t + c] = UINT32_MAX;
 }
 
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* out, gc_error* err)
+                         uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -88,8 +92,9 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
     f.vertex_score = gc_alloc_array(vertex_count, sizeof(float), false);
     f.slot = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!f.live || !f.position || !f.vertex_score || !f.slot || !emitted) {
-        free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted);
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    if (!f.live || !f.position || !f.vertex_score || !f.slot || !emitted || !dead_end) {
+        free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted), free(dead_end);
         gc_adjacency_free(&adj);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
     }
@@ -124,7 +129,7 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
 
     uint32_t cache[MAX_CACHE + 3], next_cache[MAX_CACHE + 3];
     uint32_t cache_count = 0;
-    size_t cursor = 0, written = 0;
+    size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
     /* The first triangle: the best score overall (one linear scan). */
     float best_score = -1.0f;
@@ -140,9 +145,10 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
         uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
         emitted[t] = 1;
+        order[written++] = t;
         for (int c = 0; c < 3; ++c) {
-            out[written++] = tv[c];
             remove_from_list(&f, t, c);
+            dead_end[dead_top++] = tv[c];
         }
         /* LRU update: the triangle's vertices first, then the old order. */
         uint32_t n = 0;
@@ -181,6 +187,11 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
                 }
             }
         }
+        while (best < 0 && dead_top > 0) {
+            uint32_t d = dead_end[--dead_top];
+            if (f.live[d] > 0)
+                best = f.list[f.list_start[d]];
+        }
         if (best < 0) {
             while (cursor < triangle_count && emitted[cursor])
                 ++cursor;
@@ -188,9 +199,9 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
                 best = (int64_t)cursor;
         }
     }
-    free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted);
+    free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted), free(dead_end);
     gc_adjacency_free(&adj);
-    if (written != triangle_count * 3)
-        return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu indices", written, triangle_count * 3);
+    if (written != triangle_count)
+        return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* out, gc_error* err)
+                         uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -47,9 +47,9 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
             if (emitted[t])
                 continue;
             emitted[t] = 1;
+            order[written++] = t;
             for (int c = 0; c < 3; ++c) {
                 uint32_t v = indices[3 * t + c];
-                out[written++] = v;
                 dead_end[dead_top++] = v;
                 live[v]--;
                 if (time - stamp[v] > k) {
@@ -92,7 +92,7 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
     }
     free(live), free(stamp), free(dead_end), free(emitted);
     gc_adjacency_free(&adj);
-    if (written != triangle_count * 3)
-        return gc_fail(err, GC_ERR_DATA, "tipsify: emitted %zu of %zu indices", written, triangle_count * 3);
+    if (written != triangle_count)
+        return gc_fail(err, GC_ERR_DATA, "tipsify: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }

@@ -147,21 +147,52 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
         return gc_fail(err, GC_ERR_USAGE, "optimize: cache size %u is above %u", options->cache_size,
                        GC_MAX_CACHE_SIZE);
     size_t triangles = index_count / 3;
+    if (triangles == 0)
+        return GC_OK;
+    if (out < indices + index_count && indices < out + index_count)
+        return gc_fail(err, GC_ERR_USAGE, "optimize: the output buffer overlaps the input");
+    if (algorithm == GC_OPT_FORSYTH && options->cache_size && (options->cache_size < 4 || options->cache_size > 256))
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, 256]", options->cache_size);
+    /* The algorithms write triangle ids; they go in the last third of `out`, which the
+     * expansion below never overwrites before reading (3i + 2 < 2T + i for i < T - 1). */
+    uint32_t* order = out + 2 * triangles;
     gc_status s;
     switch (algorithm) {
     case GC_OPT_TIPSIFY:
-        s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, out, err);
+        s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, order,
+                           err);
         break;
     case GC_OPT_FORSYTH:
-        s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, out, err);
+        s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order,
+                           err);
         break;
-    case GC_OPT_AUTO: s = gc_opt_auto(indices, triangles, vertex_count, options, out, err); break;
+    case GC_OPT_AUTO: s = gc_opt_auto(indices, triangles, vertex_count, options, order, err); break;
     default: return gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
     }
     if (s)
         return s;
-    /* Never lose a triangle: checked after every optimization, whatever the algorithm. */
-    return gc_check_permutation(indices, out, index_count, vertex_count, err);
+    /* Never lose a triangle: the ids must be a permutation, whatever the algorithm did. */
+    uint64_t* seen = gc_alloc_array((triangles + 63) / 64, sizeof(uint64_t), true);
+    if (!seen)
+        return gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory checking the order");
+    for (size_t i = 0; i < triangles && !s; ++i) {
+        uint32_t t = order[i];
+        if (t >= triangles || (seen[t / 64] >> (t % 64) & 1))
+            s = gc_fail(err, GC_ERR_DATA,
+                        "%s: output triangle %zu is input triangle %u %s: the order loses or repeats triangles",
+                        gc_optimizer_name(algorithm), i, t, t >= triangles ? "(out of range)" : "again");
+        else
+            seen[t / 64] |= 1ull << (t % 64);
+    }
+    free(seen);
+    if (s)
+        return s;
+    for (size_t i = 0; i < triangles; ++i) {
+        const uint32_t* src = indices + 3 * (size_t)order[i];
+        uint32_t a = src[0], b = src[1], c = src[2]; /* read the id before the writes reach it */
+        out[3 * i] = a, out[3 * i + 1] = b, out[3 * i + 2] = c;
+    }
+    return GC_OK;
 }
 
 gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,

@@ -34,6 +34,11 @@ void print_help(FILE* f)
             "                              which indices are still cached after INPUT (seed 000's method)\n"
             "  gpucache fit [--top N] [--threads N] [-m MODEL]... [--json] FILE.json\n"
             "                              rank the models that predict a measurement file\n"
+            "  gpucache optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
+            "                 [--reorder-vertices] [--json] INPUT -o OUTPUT\n"
+            "                              reorder the triangles for the vertex cache; OUTPUT keeps INPUT's format\n"
+            "  gpucache grid W H [--layout rowmajor|striped|optimal] [--cache N] -o FILE\n"
+            "                              write a W x H quad grid in one of seed 002's layouts\n"
             "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
             "  gpucache models             list model families and presets\n"
             "  gpucache help | --version\n"
@@ -512,6 +517,10 @@ int main(int argc, char** argv)
         return cmd_introspect(argc - 1, argv + 1);
     if (strcmp(cmd, "fit") == 0)
         return cmd_fit(argc - 1, argv + 1);
+    if (strcmp(cmd, "optimize") == 0)
+        return cmd_optimize(argc - 1, argv + 1);
+    if (strcmp(cmd, "grid") == 0)
+        return cmd_grid(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)
         return cmd_models();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

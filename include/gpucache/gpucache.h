@@ -223,6 +223,9 @@ typedef struct gc_mesh {
     uint32_t restart_value;
     int index_bits;           /* 16 or 32: width of the source indices */
     uint64_t vertex_count;    /* vertices in the file's vertex buffer, 0 if unknown */
+    size_t* runs;             /* triangles per run of faces that share render state (OBJ: between
+                                 usemtl/g/o/s statements; assimp: per mesh), NULL: one run */
+    size_t run_count;
 } gc_mesh;
 
 /* How to read a mesh file. Zero-initialise. */
@@ -235,6 +238,20 @@ typedef struct gc_load_options {
  * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
  * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
 gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
+ * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,
+ * each run's triangles staying in that run. The output keeps the input's format and
+ * everything else in it: .txt/.idx (3 indices per line), .u16/.u32 (raw), .obj (every
+ * other line kept, each run's faces written as triangles where the run was), .ply (the
+ * vertex element and others copied, faces written as triangles; tristrips become faces),
+ * other formats through assimp's exporter. With `reorder_vertices`, vertices are also
+ * renumbered in order of first use (for fetch locality): raw and text indices, PLY vertex
+ * records, each assimp mesh's vertex arrays; an OBJ needs nothing (a renderer builds its
+ * vertex buffer from the faces in first-use order). Written to a temporary file in the
+ * same folder, then renamed. */
+gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                        size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
 
 /* Parses whitespace-separated indices ("#" comments) from memory; `what` names the source. */
 gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);

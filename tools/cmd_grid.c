@@ -1,0 +1,132 @@
+/* gpucache grid W H --layout rowmajor|striped|optimal [--cache N] -o FILE: the index
+ * buffer of a W x H quad grid in one of seed 002's layouts, as text (.txt/.idx), raw
+ * indices (.u16/.u32), or a mesh with positions (.obj, ASCII .ply). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int has_ext(const char* path, const char* ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
+}
+
+int cmd_grid(int argc, char** argv)
+{
+    enum { OPT_LAYOUT = 256, OPT_CACHE };
+    static const struct option long_options[] = {
+        {"layout", required_argument, NULL, OPT_LAYOUT},
+        {"cache", required_argument, NULL, OPT_CACHE},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char* layout_name = "rowmajor";
+    const char* out_path = NULL;
+    long cache = 16;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_LAYOUT: layout_name = optarg; break;
+        case OPT_CACHE:
+            if (parse_count(optarg, 3, 65536, &cache) != 0)
+                return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
+            break;
+        case 'o': out_path = optarg; break;
+        case 'h': print_help(stdout); return 0;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind + 2 != argc)
+        return usage_error("grid takes W and H (quads), e.g. 'grid 100 100 --layout optimal -o grid.txt'%s", "");
+    long w, h;
+    if (parse_count(argv[optind], 1, 20000, &w) != 0)
+        return usage_error("grid width '%s' is not in [1, 20000]", argv[optind]);
+    if (parse_count(argv[optind + 1], 1, 20000, &h) != 0)
+        return usage_error("grid height '%s' is not in [1, 20000]", argv[optind + 1]);
+    if (!out_path)
+        return usage_error("grid needs -o FILE (.txt, .idx, .u16, .u32, .obj or .ply)%s", "");
+    gc_grid_layout layout;
+    if (!strcmp(layout_name, "rowmajor"))
+        layout = GC_GRID_ROWMAJOR;
+    else if (!strcmp(layout_name, "striped"))
+        layout = GC_GRID_STRIPED;
+    else if (!strcmp(layout_name, "optimal"))
+        layout = GC_GRID_OPTIMAL;
+    else
+        return usage_error("unknown layout '%s' (rowmajor, striped, optimal)", layout_name);
+    int text = has_ext(out_path, "txt") || has_ext(out_path, "idx");
+    int u16 = has_ext(out_path, "u16"), u32 = has_ext(out_path, "u32");
+    int obj = has_ext(out_path, "obj"), ply = has_ext(out_path, "ply");
+    if (!text && !u16 && !u32 && !obj && !ply)
+        return usage_error("%s: grid writes .txt, .idx, .u16, .u32, .obj or .ply", out_path);
+    uint64_t vertices = (uint64_t)(w + 1) * (uint64_t)(h + 1);
+    if (u16 && vertices > 0xFFFF)
+        return usage_error("%s: the grid has more vertices than 16-bit indices address", out_path);
+
+    size_t n = gc_grid_index_count((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache);
+    uint32_t* idx = malloc(n * sizeof *idx);
+    gc_error err = {0};
+    size_t written = 0;
+    if (!idx) {
+        fprintf(stderr, "gpucache: out of memory\n");
+        return EXIT_DATA;
+    }
+    if (gc_grid_generate((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache, idx, &written, &err)) {
+        free(idx);
+        return fail_with(&err);
+    }
+    atomic_file af;
+    if (atomic_open(&af, out_path) != 0) {
+        free(idx);
+        fprintf(stderr, "gpucache: %s: cannot create: %s\n", out_path, strerror(errno));
+        return EXIT_DATA;
+    }
+    FILE* f = af.f;
+    if (text) {
+        for (size_t i = 0; i < written; i += 3)
+            fprintf(f, "%u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
+    } else if (u16 || u32) {
+        for (size_t i = 0; i < written; ++i) {
+            unsigned char b[4] = {(unsigned char)idx[i], (unsigned char)(idx[i] >> 8), (unsigned char)(idx[i] >> 16),
+                                  (unsigned char)(idx[i] >> 24)};
+            fwrite(b, 1, u16 ? 2 : 4, f);
+        }
+    } else if (obj) {
+        fprintf(f, "# gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name, cache);
+        for (long y = 0; y <= h; ++y)
+            for (long x = 0; x <= w; ++x)
+                fprintf(f, "v %ld %ld 0\n", x, y);
+        for (size_t i = 0; i < written; i += 3)
+            fprintf(f, "f %u %u %u\n", idx[i] + 1, idx[i + 1] + 1, idx[i + 2] + 1);
+    } else {
+        fprintf(f, "ply\nformat ascii 1.0\ncomment gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name,
+                cache);
+        fprintf(f, "element vertex %llu\nproperty float x\nproperty float y\nproperty float z\n",
+                (unsigned long long)vertices);
+        fprintf(f, "element face %zu\nproperty list uchar int vertex_indices\nend_header\n", written / 3);
+        for (long y = 0; y <= h; ++y)
+            for (long x = 0; x <= w; ++x)
+                fprintf(f, "%ld %ld 0\n", x, y);
+        for (size_t i = 0; i < written; i += 3)
+            fprintf(f, "3 %u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
+    }
+    free(idx);
+    if (atomic_commit(&af) != 0) {
+        fprintf(stderr, "gpucache: %s: write failed: %s\n", out_path, strerror(errno));
+        return EXIT_DATA;
+    }
+    printf("%s: %ldx%ld grid, %s layout (cache %ld): %zu triangles, %llu vertices\n", out_path, w, h, layout_name, cache,
+           written / 3, (unsigned long long)vertices);
+    return 0;
+}

@@ -1,0 +1,267 @@
+/* gpucache optimize: reorder a mesh's triangles with tipsify, forsyth or auto, write it
+ * in the input's format, and show what the vendor presets say before and after. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_TARGETS 16
+
+typedef struct progress {
+    double start;
+    double last;
+    int shown;
+    size_t run, runs;
+} progress;
+
+/* Prints "optimize: N%" on a terminal once the work has taken more than a second. */
+static void show_progress(void* user, uint64_t done, uint64_t total)
+{
+    progress* p = user;
+    double now = now_seconds();
+    if (now - p->start < 1.0 || now - p->last < 0.2 || !isatty(2))
+        return;
+    p->last = now;
+    p->shown = 1;
+    double part = total ? (double)done / (double)total : 1.0;
+    double whole = p->runs ? ((double)p->run + part) / (double)p->runs : part;
+    double elapsed = now - p->start;
+    fprintf(stderr, "\rgpucache: optimize: %3.0f%%, %.0f s left   ", 100.0 * whole,
+            whole > 0 ? elapsed * (1.0 - whole) / whole : 0.0);
+}
+
+static int analyze_all(const uint32_t* idx, size_t n, gc_stats* stats, gc_model* models, size_t count)
+{
+    gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+    for (size_t i = 0; i < count; ++i) {
+        gc_error err;
+        if (gc_analyze(&models[i], &d, NULL, &stats[i], &err))
+            return fail_with(&err);
+    }
+    return 0;
+}
+
+int cmd_optimize(int argc, char** argv)
+{
+    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS };
+    static const struct option long_options[] = {
+        {"algorithm", required_argument, NULL, 'a'},
+        {"model", required_argument, NULL, 'm'},
+        {"output", required_argument, NULL, 'o'},
+        {"topology", required_argument, NULL, 't'},
+        {"restart", optional_argument, NULL, OPT_RESTART},
+        {"cache", required_argument, NULL, OPT_CACHE},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"effort", required_argument, NULL, OPT_EFFORT},
+        {"reorder-vertices", no_argument, NULL, OPT_REORDER},
+        {"positions", no_argument, NULL, OPT_POSITIONS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char* algorithm_name = NULL;
+    const char* out_path = NULL;
+    const char* topology_name = NULL;
+    const char* restart_text = NULL;
+    const char* target_specs[MAX_TARGETS];
+    size_t target_count = 0;
+    long cache = 0, effort = 0;
+    unsigned long long seed = 0;
+    int restart = 0, reorder = 0, json = 0;
+    gc_load_options lo = {0};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":a:m:o:t:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'a': algorithm_name = optarg; break;
+        case 'm':
+            if (target_count == MAX_TARGETS)
+                return usage_error("at most %s targets", "16");
+            target_specs[target_count++] = optarg;
+            break;
+        case 'o': out_path = optarg; break;
+        case 't': topology_name = optarg; break;
+        case OPT_RESTART:
+            restart = 1;
+            restart_text = optarg;
+            break;
+        case OPT_CACHE:
+            if (parse_count(optarg, 3, 65536, &cache) != 0)
+                return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
+            break;
+        case OPT_SEED: {
+            char* end;
+            errno = 0;
+            seed = strtoull(optarg, &end, 0);
+            if (errno || *end || end == optarg || optarg[0] == '-')
+                return usage_error("--seed needs an unsigned number, not '%s'", optarg);
+            break;
+        }
+        case OPT_EFFORT:
+            if (parse_count(optarg, 1, 4, &effort) != 0)
+                return usage_error("--effort needs a level in [1, 4], not '%s'", optarg);
+            break;
+        case OPT_REORDER: reorder = 1; break;
+        case OPT_POSITIONS: lo.positions_only = 1; break;
+        case OPT_JSON: json = 1; break;
+        case 'h': print_help(stdout); return 0;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (!algorithm_name)
+        return usage_error("optimize needs -a tipsify|forsyth|auto%s", "");
+    if (optind >= argc)
+        return usage_error("optimize needs an INPUT%s", "");
+    if (optind + 1 < argc)
+        return usage_error("optimize takes one INPUT, got also '%s'", argv[optind + 1]);
+    if (!out_path)
+        return usage_error("optimize needs -o OUTPUT%s", "");
+    const char* path = argv[optind];
+    gc_error err = {0};
+    gc_optimizer algorithm;
+    if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
+        return fail_with(&err);
+    if (target_count && algorithm != GC_OPT_AUTO)
+        return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
+    gc_model targets[MAX_TARGETS];
+    for (size_t i = 0; i < target_count; ++i)
+        if (gc_model_parse(target_specs[i], &targets[i], &err))
+            return fail_with(&err);
+    gc_topology topology = GC_TRIANGLE_LIST;
+    if (topology_name && gc_topology_parse(topology_name, &topology, &err))
+        return fail_with(&err);
+
+    input in;
+    gc_draw draw;
+    uint64_t primitives = 0;
+    int status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw, &primitives);
+    if (status)
+        return status;
+    uint32_t* tri = NULL;
+    uint32_t* out = NULL;
+    size_t n = 0;
+    if (draw.topology == GC_POINT_LIST || draw.topology == GC_LINE_LIST || draw.topology == GC_LINE_STRIP ||
+        draw.topology == GC_LINE_LOOP) {
+        fprintf(stderr, "gpucache: %s: a %s has no triangles to reorder\n", path, gc_topology_name(draw.topology));
+        status = EXIT_USAGE;
+        goto out;
+    }
+    /* Strips, fans, polygons and quads become the triangle list they draw. */
+    size_t capacity = (size_t)primitives * 6 + 1;
+    tri = malloc(capacity * sizeof *tri);
+    if (!tri || gc_draw_triangles(&draw, tri, capacity, &n, &err)) {
+        status = tri ? fail_with(&err) : EXIT_DATA;
+        goto out;
+    }
+    uint64_t vertex_count = in.mesh.vertex_count;
+    for (size_t i = 0; i < n; ++i)
+        if ((uint64_t)tri[i] + 1 > vertex_count)
+            vertex_count = (uint64_t)tri[i] + 1;
+    if (vertex_count > UINT32_MAX) {
+        fprintf(stderr, "gpucache: %s: index values too large to optimize\n", path);
+        status = EXIT_DATA;
+        goto out;
+    }
+    out = malloc((n ? n : 1) * sizeof *out);
+    if (!out) {
+        status = EXIT_DATA;
+        goto out;
+    }
+    /* Each run of faces that shares render state is reordered on its own. */
+    size_t single = n / 3;
+    const size_t* runs = (in.mesh.runs && draw.topology == GC_TRIANGLE_LIST) ? in.mesh.runs : &single;
+    size_t run_count = (in.mesh.runs && draw.topology == GC_TRIANGLE_LIST) ? in.mesh.run_count : 1;
+    gc_optimize_options options = {0};
+    options.cache_size = (uint32_t)cache;
+    options.seed = seed;
+    options.effort = (unsigned)effort;
+    options.targets = target_count ? targets : NULL;
+    options.target_count = target_count;
+    progress prog = {now_seconds(), 0.0, 0, 0, run_count};
+    options.progress = show_progress;
+    options.progress_user = &prog;
+    size_t at = 0;
+    for (size_t r = 0; r < run_count; ++r) {
+        prog.run = r;
+        size_t len = runs[r] * 3;
+        if (gc_optimize(algorithm, tri + at, len, (uint32_t)vertex_count, &options, out + at, &err)) {
+            if (prog.shown)
+                fprintf(stderr, "\n");
+            status = fail_with(&err);
+            goto out;
+        }
+        at += len;
+        show_progress(&prog, 1, 1);
+    }
+    double seconds = now_seconds() - prog.start;
+    if (prog.shown)
+        fprintf(stderr, "\rgpucache: optimize: done in %.1f s            \n", seconds);
+
+    /* Before and after under every preset. */
+    size_t preset_count = gc_preset_count();
+    gc_model presets[16];
+    gc_stats before[16], after[16];
+    for (size_t i = 0; i < preset_count && i < 16; ++i) {
+        const char *name, *spec, *source;
+        gc_preset_get(i, &name, &spec, &source);
+        gc_model_parse(name, &presets[i], &err);
+    }
+    if ((status = analyze_all(tri, n, before, presets, preset_count)) ||
+        (status = analyze_all(out, n, after, presets, preset_count)))
+        goto out;
+
+    if (gc_mesh_write(path, &lo, out, n, reorder, out_path, &err)) {
+        status = fail_with(&err);
+        goto out;
+    }
+    if (json) {
+        strbuf j = {0};
+        sb_printf(&j, "{\"input\": ");
+        sb_json_string(&j, in.name);
+        sb_printf(&j, ", \"output\": ");
+        sb_json_string(&j, out_path);
+        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
+                  gc_optimizer_name(algorithm), n / 3, run_count, seconds);
+        for (size_t i = 0; i < preset_count; ++i)
+            sb_printf(&j,
+                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
+                      "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
+                      i ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations, before[i].atvr,
+                      before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr, after[i].acmr);
+        sb_printf(&j, "]}\n");
+        if (!j.failed)
+            fputs(j.data, stdout);
+        free(j.data);
+    } else {
+        printf("%s -> %s: %s, %zu triangles%s%s in %.3f s\n", in.name, out_path, gc_optimizer_name(algorithm), n / 3,
+               run_count > 1 ? " in separate runs" : "", reorder ? ", vertices reordered" : "", seconds);
+        if (draw.topology != GC_TRIANGLE_LIST)
+            printf("(the %s input was converted to a triangle list)\n", gc_topology_name(draw.topology));
+        printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
+        for (size_t i = 0; i < preset_count; ++i) {
+            const char *pname, *spec, *source;
+            gc_preset_get(i, &pname, &spec, &source);
+            char label[96];
+            snprintf(label, sizeof label, "%s (%s)", pname, spec);
+            double change = before[i].invocations
+                                ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
+                                      (double)before[i].invocations
+                                : 0.0;
+            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
+                   before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
+        }
+    }
+out:
+    free(tri);
+    free(out);
+    gc_mesh_free(&in.mesh);
+    return status;
+}
