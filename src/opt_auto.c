@@ -9,20 +9,19 @@
  *    vertices (Forsyth's valence boost) and for reusing recent vertices. Dead ends go
  *    back to the most recent vertex with triangles left (Tipsify's dead-end stack), then
  *    to input order. Each step scores a bounded number of candidates: linear time.
- * 2. Selection. Several greedy variants (the bonus weight; `effort` adds more, the seed
- *    picks which) and Tipsify at the targets' cache sizes are scored with the exact
- *    emulators (gc_analyze); the order with the fewest invocations summed over the
- *    targets wins. Deterministic for a given seed. */
+ * 2. Selection. The greedy (more variants of its bonus weight with more `effort`; the
+ *    seed perturbs them), Tipsify at the largest FIFO target's size (at every target's
+ *    size with more effort) and, with more effort, Forsyth's order are scored with the exact emulators
+ *    (gc_analyze); the order with the fewest invocations summed over the targets wins.
+ *    Deterministic for a given seed. */
 #include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdio.h>
-#define RECENT_MAX 64
-static unsigned RECENT = 12, SCAN = 16;
-static float BETAS_OVERRIDE = 0; /* EXPERIMENT */
+#define RECENT 8 /* recently used vertices whose triangles are candidates */
+#define SCAN 8   /* remaining triangles scanned per recent vertex */
 #define MAX_TARGETS 16
 
 /* ------------------------------------------------------------- emulators */
@@ -102,19 +101,16 @@ static bool sim_cached(const sim* s, uint32_t v)
 /* Misses the triangle (a, b, c) would cost now. */
 static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t ma = !sim_cached(s, a), mb = b != a && !sim_cached(s, b), mc = c != a && c != b && !sim_cached(s, c);
-    uint32_t misses = ma + mb + mc;
+    const uint32_t ma = !sim_cached(s, a), mb = !sim_cached(s, b), mc = !sim_cached(s, c);
+    const uint32_t distinct = 1 + (b != a) + (c != a && c != b);
+    const uint32_t misses = ma + (b != a && mb) + (c != a && c != b && mc);
     switch (s->kind) {
-    case SIM_MESHOPT: {
-        uint32_t corners = !sim_cached(s, a) + !sim_cached(s, b) + !sim_cached(s, c);
-        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + corners > s->warp))
-            return 1 + (b != a) + (c != a && c != b); /* a new warp: nothing cached */
+    case SIM_MESHOPT:
+        /* meshoptimizer counts the flush check per corner */
+        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + ma + mb + mc > s->warp))
+            return distinct; /* a new warp: nothing cached */
         return misses;
-    }
-    case SIM_NVIDIA:
-        if (s->fill + misses > s->size)
-            return 1 + (b != a) + (c != a && c != b); /* reset: every vertex misses */
-        return misses;
+    case SIM_NVIDIA: return s->fill + misses > s->size ? distinct : misses; /* a reset: every vertex misses */
     default: return misses;
     }
 }
@@ -242,7 +238,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
 
-    uint32_t recent[RECENT_MAX];
+    uint32_t recent[RECENT];
     uint32_t recent_count = 0;
     size_t dead_top = 0, written = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
@@ -292,7 +288,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
             dead_end[dead_top++] = tv[c];
         }
         /* Recent vertices: the triangle's first, then the previous ones. */
-        uint32_t next[RECENT_MAX];
+        uint32_t next[RECENT];
         uint32_t n = 0;
         for (int c = 0; c < 3; ++c) {
             bool dup = false;
@@ -365,9 +361,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     if (target_count > MAX_TARGETS)
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
-    if (getenv("GC_RECENT")) RECENT = (unsigned)atoi(getenv("GC_RECENT"));
-    if (getenv("GC_SCAN")) SCAN = (unsigned)atoi(getenv("GC_SCAN"));
-    if (getenv("GC_BETA")) BETAS_OVERRIDE = (float)atof(getenv("GC_BETA"));
     const size_t n = triangle_count * 3;
     uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     uint32_t* expanded = gc_alloc_array(n, sizeof(uint32_t), false);
@@ -377,28 +370,53 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
     }
 
-    /* The variants: greedy bonus weights, then Tipsify at each target's cache size. */
-    static const float betas[] = {0.5f, 1.0f, 0.25f, 2.0f, 0.75f, 1.5f, 0.1f, 3.0f};
+    /* The variants. Effort 1: the greedy, and Tipsify for the largest FIFO-like target
+     * (a big FIFO is served best by Tipsify's fans at its size). Each more effort adds
+     * two greedy weights, and Tipsify at every target's size. */
+    static const float betas[] = {1.0f, 0.5f, 2.0f, 0.25f, 0.75f, 1.5f, 3.0f, 0.1f};
     unsigned effort = options->effort ? options->effort : 1;
-    size_t greedy_variants = 2 * (size_t)effort;
+    size_t greedy_variants = 1 + 2 * ((size_t)effort - 1);
     if (greedy_variants > sizeof betas / sizeof betas[0])
         greedy_variants = sizeof betas / sizeof betas[0];
-    size_t total = greedy_variants + target_count;
+    uint32_t tipsify_sizes[MAX_TARGETS];
+    size_t tipsify_count = 0;
+    for (size_t i = 0; i < target_count; ++i) {
+        uint32_t k = target_cache_size(&targets[i]);
+        bool fifo_like = targets[i].family == GC_MODEL_FIFO || targets[i].family == GC_MODEL_LRU;
+        if (effort == 1 && !(fifo_like && k >= 64))
+            continue;
+        bool dup = false;
+        for (size_t j = 0; j < tipsify_count; ++j)
+            dup |= tipsify_sizes[j] == k;
+        if (!dup)
+            tipsify_sizes[tipsify_count++] = k;
+    }
+    if (effort == 1 && tipsify_count > 1) {
+        uint32_t largest = 0;
+        for (size_t j = 0; j < tipsify_count; ++j)
+            largest = tipsify_sizes[j] > largest ? tipsify_sizes[j] : largest;
+        tipsify_sizes[0] = largest;
+        tipsify_count = 1;
+    }
+    /* ... and, with more effort, Forsyth's order (32), an all-round baseline. */
+    size_t total = greedy_variants + tipsify_count + (effort > 1);
     uint64_t best_cost = UINT64_MAX;
     gc_status s = GC_OK;
     uint64_t seed = options->seed;
     for (size_t v = 0; v < total && !s; ++v) {
         if (v < greedy_variants) {
             /* the seed perturbs the weights, reproducibly */
-            float beta = BETAS_OVERRIDE > 0 ? BETAS_OVERRIDE : betas[v];
+            float beta = betas[v];
             if (seed) {
                 seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
                 beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
             }
             s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, beta, candidate, err);
+        } else if (v < greedy_variants + tipsify_count) {
+            s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
+                               err);
         } else {
-            s = gc_opt_tipsify(indices, triangle_count, vertex_count, target_cache_size(&targets[v - greedy_variants]),
-                               candidate, err);
+            s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, err);
         }
         uint64_t cost = 0;
         if (!s) {

@@ -7,9 +7,9 @@
  * best triangle, the cache is updated and the next one is the best among the remaining
  * triangles of the cached vertices. Two choices keep it linear on any input:
  *  - each vertex keeps its remaining triangles in a compact list (emitted ones are removed
- *    in O(1)), and only the first VALENCE_SCAN of them are scored per step: a vertex used
- *    by 100,000 triangles costs as much as one used by 64. Every triangle of an ordinary
- *    mesh is scanned (valences are far below 64), so the order is Forsyth's there;
+ *    in O(1)), and only the first VALENCE_SCAN (32) of them are scored per step: a vertex
+ *    used by 100,000 triangles costs as much as one used by 32. Every triangle of an
+ *    ordinary mesh is scanned (valences are far below 32), so the order is Forsyth's there;
  *  - when no cached vertex has triangles left, the next triangle is one of the most
  *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
  *    else the first remaining one in input order. Forsyth rescans every triangle for the
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VALENCE_SCAN 64
+#define VALENCE_SCAN 32
 #define MAX_CACHE 256
 #define VALENCE_TABLE 64
 
