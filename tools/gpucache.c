@@ -39,6 +39,11 @@ void print_help(FILE* f)
             "                              reorder the triangles for the vertex cache; OUTPUT keeps INPUT's format\n"
             "  gpucache grid W H [--layout rowmajor|striped|optimal] [--cache N] -o FILE\n"
             "                              write a W x H quad grid in one of seed 002's layouts\n"
+            "  gpucache sweep [--mesh grid:WxH | FILE]... [-a LAYOUTS] [--cache A..B] [-m MODEL]...\n"
+            "                 [--csv OUT.csv] [--plot OUT.png|OUT.svg] [--json] [--threads N]\n"
+            "                              seed 002's experiment: ATVR against the target cache size per layout\n"
+            "                              (layouts: optimal striped tipsify forsyth auto original; -m device\n"
+            "                              measures on the Vulkan device)\n"
             "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
             "  gpucache models             list model families and presets\n"
             "  gpucache help | --version\n"
@@ -521,6 +526,8 @@ int main(int argc, char** argv)
         return cmd_optimize(argc - 1, argv + 1);
     if (strcmp(cmd, "grid") == 0)
         return cmd_grid(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)
         return cmd_models();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
