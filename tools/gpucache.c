@@ -44,6 +44,10 @@ void print_help(FILE* f)
             "                              seed 002's experiment: ATVR against the target cache size per layout\n"
             "                              (layouts: optimal striped tipsify forsyth auto original; -m device\n"
             "                              measures on the Vulkan device)\n"
+            "  gpucache memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] SCENARIO\n"
+            "  gpucache memsys --compare [--json] SCENARIO\n"
+            "                              seed 003's console memory system: price a scenario's caches, buses,\n"
+            "                              invalidates and writebacks, find its hazards, rank flush strategies\n"
             "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
             "  gpucache models             list model families and presets\n"
             "  gpucache help | --version\n"
@@ -528,6 +532,8 @@ int main(int argc, char** argv)
         return cmd_grid(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "memsys") == 0)
+        return cmd_memsys(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)
         return cmd_models();
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -379,6 +379,87 @@ gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, uint64_t*
 gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
                  gc_fit_candidate* best, size_t* best_count, gc_error* err);
 
+/* ----------------------------------------------------------- memory system */
+
+/* Seed 003's console GPU memory system: memory types, per-dispatch L1/L2 bypass bits, the
+ * scalar K-cache, L2 invalidates and writebacks priced in cycles, dirty-state tracking,
+ * and the hazards a flush strategy leaves. A scenario (docs/memsys.md) declares buffers
+ * and runs dispatches and cache events; the simulator replays it. */
+
+typedef enum gc_memtype { GC_MEM_RO = 0, GC_MEM_PV, GC_MEM_GC, GC_MEM_SC, GC_MEM_UC, GC_MEM_TYPE_COUNT } gc_memtype;
+
+/* The flush strategies gc_memsys_run can replay a scenario under (seed 003). */
+typedef enum gc_memsys_strategy {
+    GC_MEMSYS_AS_WRITTEN = 0, /* the scenario's own bits and events (explicit SC invalidate/writeback) */
+    GC_MEMSYS_L1_BYPASS,      /* every dispatch with the L1 bypass bit: GC and SC skip L1 */
+    GC_MEMSYS_L2_BYPASS,      /* every dispatch with the L2 bypass bit: SC skips L2 over Onion+ */
+    GC_MEMSYS_SC_AS_UC,       /* every SC buffer remapped to UC: no cache, Onion+ */
+    GC_MEMSYS_STRATEGY_COUNT
+} gc_memsys_strategy;
+
+const char* gc_memsys_strategy_name(gc_memsys_strategy s);
+const char* gc_memtype_name(gc_memtype t);
+
+/* Counters of one cache: [memory type][0 read, 1 write]. */
+typedef struct gc_memsys_cache_stats {
+    uint64_t accesses[GC_MEM_TYPE_COUNT][2];
+    uint64_t hits[GC_MEM_TYPE_COUNT][2];
+    uint64_t misses[GC_MEM_TYPE_COUNT][2];
+} gc_memsys_cache_stats;
+
+/* What one dispatch (or the whole scenario) cost. */
+typedef struct gc_memsys_stats {
+    gc_memsys_cache_stats l1, l2, kcache;
+    uint64_t garlic_bytes, onion_bytes, onion_plus_bytes;
+    uint64_t l1_invalidates, l1_invalidate_lines;
+    uint64_t l2_invalidates, l2_invalidates_skipped, l2_invalidate_lines;
+    uint64_t l2_writebacks, l2_writebacks_skipped, l2_writeback_lines, l2_writeback_dirty_bytes;
+    uint64_t kcache_invalidates, kcache_invalidate_lines;
+    uint64_t crosstalk_events, crosstalk_lines; /* another dispatch's SC lines touched by an event */
+    double bus_cycles;   /* bytes over each bus at its rate */
+    double event_cycles; /* invalidates and writebacks */
+    double cycles;       /* the two together */
+} gc_memsys_stats;
+
+typedef enum gc_memsys_hazard_kind {
+    GC_HAZARD_CPU_READS_DIRTY = 0, /* a CPU read of SC data still dirty in L2 */
+    GC_HAZARD_GPU_READS_STALE,     /* a GPU read of CPU-written SC data with no invalidate */
+    GC_HAZARD_GC_NO_L1_INVALIDATE, /* a GC consumer reading stale L1 lines (no L1 invalidate) */
+    GC_HAZARD_CP_CANNOT_SEE,       /* cp_wait on a semaphore the command processor cannot see */
+    GC_HAZARD_KIND_COUNT
+} gc_memsys_hazard_kind;
+
+typedef struct gc_memsys_hazard {
+    gc_memsys_hazard_kind kind;
+    uint64_t line;        /* scenario line of the operation that found it */
+    char message[200];
+} gc_memsys_hazard;
+
+typedef struct gc_memsys_report {
+    size_t dispatch_count;
+    char (*dispatch_names)[64];
+    gc_memsys_stats* dispatches; /* per dispatch, in scenario order (events inside count there) */
+    gc_memsys_stats between;     /* events outside dispatches */
+    gc_memsys_stats total;
+    gc_memsys_hazard* hazards;
+    size_t hazard_count;
+} gc_memsys_report;
+
+typedef struct gc_memsys gc_memsys;
+
+/* Parses a scenario from memory; `what` names it in messages ("file:line: ..."). */
+gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_memsys** out, gc_error* err);
+/* Reads and parses a scenario file. */
+gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
+void gc_memsys_free(gc_memsys* scenario);
+/* Replays the scenario under a strategy. Free the report with gc_memsys_report_free. */
+gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
+                        gc_error* err);
+void gc_memsys_report_free(gc_memsys_report* report);
+/* The machine parameter `key` of a scenario (its default unless the scenario set it); false
+ * for an unknown key. */
+int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
+
 #ifdef __cplusplus
 }
 #endif
