@@ -3,6 +3,7 @@
  * the attributes the file gives a corner), meshes concatenated in scene order. */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,29 +133,33 @@ static gc_status reorder_mesh_vertices(struct aiMesh* mesh, const char* path, gc
     return ok ? GC_OK : gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
 }
 
-/* assimp's exporter for a file name's extension ("gltf2" for .gltf, "glb2" for .glb). */
-static const char* export_format(const char* path)
+/* assimp's exporter for a file name's extension ("gltf2" for .gltf, "glb2" for .glb),
+ * copied into `id`; false when there is none. */
+static bool export_format(const char* path, char* id, size_t size)
 {
     const char* dot = strrchr(path, '.');
     if (!dot)
-        return NULL;
-    const char* best = NULL;
+        return false;
+    bool found = false;
     for (size_t i = 0; i < aiGetExportFormatCount(); ++i) {
         const struct aiExportFormatDesc* d = aiGetExportFormatDescription(i);
-        if (d && strcasecmp(d->fileExtension, dot + 1) == 0) {
-            /* prefer the newest exporter of an extension (gltf2 over gltf) */
-            if (!best || strchr(d->id, '2'))
-                best = d->id;
+        if (!d)
+            continue;
+        /* prefer the newest exporter of an extension (gltf2 over gltf) */
+        if (strcasecmp(d->fileExtension, dot + 1) == 0 && (!found || strchr(d->id, '2'))) {
+            snprintf(id, size, "%s", d->id);
+            found = true;
         }
+        aiReleaseExportFormatDescription(d); /* each description is a copy */
     }
-    return best;
+    return found;
 }
 
 gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t count, int reorder_vertices,
                             const char* out_path, gc_error* err)
 {
-    const char* format = export_format(in_path);
-    if (!format)
+    char format[64];
+    if (!export_format(in_path, format, sizeof format))
         return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: assimp cannot write this format", in_path);
     const struct aiScene* loaded =
         aiImportFile(in_path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);

@@ -334,7 +334,9 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
                     s = gc_fail(err, GC_ERR_LIMIT, "%s: %s: more than %zu indices", path, where, max);
                     break;
                 }
-                if (!gc_u32_vec_reserve(&indices, indices.count + add + indices.count / 2)) {
+                /* geometric growth: requesting a size that moves with the count would realloc every face */
+                if (indices.count + add > indices.capacity &&
+                    !gc_u32_vec_reserve(&indices, indices.count + add + indices.count / 2)) {
                     s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
                     break;
                 }

@@ -504,17 +504,22 @@ int cmd_sweep(int argc, char** argv)
                     return fail_with(&err);
                 s.have_device = 1;
             }
-            snprintf(m->label, sizeof m->label, "%s (measured)", s.device.device);
+            char label[sizeof m->label];
+            snprintf(label, sizeof label, "%s (measured)", s.device.device);
+            memcpy(m->label, label, sizeof label);
         } else {
             if (gc_model_parse(spec, &m->model, &err))
                 return fail_with(&err);
-            snprintf(m->label, sizeof m->label, "%s", m->model.name);
+            /* built aside: label and model name live in the same struct */
+            char label[sizeof m->label];
+            snprintf(label, sizeof label, "%s", m->model.name);
             for (size_t i = 0; i < gc_preset_count(); ++i) {
                 const char *name, *pspec, *source;
                 gc_preset_get(i, &name, &pspec, &source);
                 if (!strcmp(name, m->model.name))
-                    snprintf(m->label, sizeof m->label, "%s (%s)", name, pspec);
+                    snprintf(label, sizeof label, "%s (%s)", name, pspec);
             }
+            memcpy(m->label, label, sizeof label);
         }
     }
     int status = 0;
