@@ -158,7 +158,8 @@ gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t**
         free(list);
         return s;
     }
-    qsort(list, n, sizeof *list, compare_u64);
+    if (n > 1) /* qsort must not see the NULL of an empty list */
+        qsort(list, n, sizeof *list, compare_u64);
     *out = list;
     *count = n;
     return GC_OK;

@@ -139,6 +139,12 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
     if (index_count > GC_MAX_INDICES)
         return gc_fail(err, GC_ERR_LIMIT, "optimize: %zu indices is more than the %zu allowed", index_count,
                        GC_MAX_INDICES);
+    /* Memory follows the vertex count: a sparse buffer must be compacted first. */
+    if ((uint64_t)vertex_count > 2 * (uint64_t)index_count + 65536)
+        return gc_fail(err, GC_ERR_LIMIT,
+                       "optimize: %u vertices for %zu indices; renumber the used vertices first (gpucache optimize "
+                       "does)",
+                       vertex_count, index_count);
     for (size_t i = 0; i < index_count; ++i)
         if (indices[i] >= vertex_count)
             return gc_fail(err, GC_ERR_DATA, "optimize: index %zu is %u, not below the vertex count %u", i, indices[i],

@@ -598,6 +598,11 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
         if (v > max_value)
             max_value = v;
     }
+    if (max_value >= GC_PROBE_MAX_INDEX_VALUE)
+        return gc_fail(err, GC_ERR_LIMIT,
+                       "vulkan: index value %llu: the probe counts invocations per index value, up to %u (renumber "
+                       "the vertices)",
+                       (unsigned long long)max_value, GC_PROBE_MAX_INDEX_VALUE - 1);
     uint64_t counter_bytes = (max_value + 1) * 4;
     if (counter_bytes > p->max_storage_range)
         return gc_fail(err, GC_ERR_LIMIT, "vulkan: index value %llu needs %llu bytes of counters; %s allows %llu",

@@ -63,6 +63,10 @@ done
 if [ $? -eq 2 ] && grep -q "no line-loop" err.txt; then pass; else fail "line loop: $(cat err.txt)"; fi
 "$BIN" probe --device "$DEV" --outputs 99 seq33.txt >out.txt 2>err.txt
 if [ $? -eq 2 ]; then pass; else fail "--outputs 99 accepted"; fi
+# An index value far beyond what per-vertex counters can hold: a clear limit, no 16 GB allocation.
+printf '0 1 4000000000\n' >huge.txt
+"$BIN" probe --device "$DEV" huge.txt >out.txt 2>err.txt
+if [ $? -eq 1 ] && grep -q "up to 67108863" err.txt; then pass; else fail "huge value: $(cat err.txt)"; fi
 # No driver at all: one clear line, not a crash.
 VK_ICD_FILENAMES=/nonexistent.json VK_DRIVER_FILES=/nonexistent.json "$BIN" probe --list >out.txt 2>err.txt
 if [ $? -eq 1 ] && grep -q "no Vulkan" err.txt; then pass; else fail "no driver: $(cat err.txt out.txt)"; fi

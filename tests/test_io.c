@@ -210,6 +210,14 @@ static void state_changes(void** state)
     assert_int_equal(gc_state_changes_load(write_text("s2.txt", "1\n10\n"), 9, &list, &count, &err), GC_ERR_DATA);
     assert_non_null(strstr(err.message, "s2.txt:2"));
     assert_int_equal(gc_state_changes_load(write_text("s3.txt", "-1\n"), 9, &list, &count, &err), GC_ERR_DATA);
+    /* fuzz regression: an empty (or comment-only) file is no state change, not a crash */
+    list = NULL;
+    assert_int_equal(gc_state_changes_load(write_text("s4.txt", ""), 9, &list, &count, &err), GC_OK);
+    assert_int_equal(count, 0);
+    free(list);
+    assert_int_equal(gc_state_changes_load(write_text("s5.txt", "# nothing\n"), 9, &list, &count, &err), GC_OK);
+    assert_int_equal(count, 0);
+    free(list);
 }
 
 static void other_formats_through_assimp(void** state)

@@ -111,6 +111,15 @@ gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, mea
             out->ia_vertices += !(draw->restart_enabled && draw->indices[i] == draw->restart_value);
         return GC_OK;
     }
+    if (out->count && out->values[out->count - 1] >= GC_PROBE_MAX_INDEX_VALUE) {
+        snprintf(err->message, sizeof err->message,
+                 "vulkan: index value %u: the probe counts invocations per index value, up to %u (renumber the "
+                 "vertices)",
+                 out->values[out->count - 1], GC_PROBE_MAX_INDEX_VALUE - 1);
+        err->code = GC_ERR_LIMIT;
+        measurement_free(out);
+        return GC_ERR_LIMIT;
+    }
     size_t dense = out->count ? (size_t)out->values[out->count - 1] + 1 : 1;
     uint32_t* counters = malloc(dense * sizeof *counters);
     if (!counters) {

@@ -37,4 +37,10 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
 int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
 
+/* Renumbers the index values of a triangle list to 0..k-1 in ascending order of value, when
+ * they are sparse (largest + 1 > 2 n + 65536), so that work and memory follow the index
+ * count: *values gets the original value of each new id (NULL when nothing was done; free
+ * it), *vertex_count the ids' bound. Returns 0, or EXIT_DATA after printing on failure. */
+int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* vertex_count);
+
 #endif

@@ -82,6 +82,48 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
     return gc_mesh_load(path, lo, &in->mesh, err);
 }
 
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* vertex_count)
+{
+    *values = NULL;
+    uint64_t max = 0;
+    for (size_t i = 0; i < n; ++i)
+        max = indices[i] > max ? indices[i] : max;
+    *vertex_count = n ? (uint32_t)(max + 1 > UINT32_MAX ? UINT32_MAX : max + 1) : 0;
+    if (max + 1 <= 2 * (uint64_t)n + 65536)
+        return 0;
+    uint32_t* v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) {
+        fprintf(stderr, "gpucache: out of memory\n");
+        return EXIT_DATA;
+    }
+    memcpy(v, indices, n * sizeof *v);
+    qsort(v, n, sizeof *v, compare_u32);
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    for (size_t i = 0; i < n; ++i) {
+        size_t lo = 0, hi = k; /* the rank of indices[i] among the distinct values */
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            if (v[mid] <= indices[i])
+                lo = mid;
+            else
+                hi = mid;
+        }
+        indices[i] = (uint32_t)lo;
+    }
+    *values = v;
+    *vertex_count = (uint32_t)k;
+    return 0;
+}
+
 int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives)
 {

@@ -161,15 +161,12 @@ int cmd_optimize(int argc, char** argv)
         status = tri ? fail_with(&err) : EXIT_DATA;
         goto out;
     }
-    uint64_t vertex_count = in.mesh.vertex_count;
-    for (size_t i = 0; i < n; ++i)
-        if ((uint64_t)tri[i] + 1 > vertex_count)
-            vertex_count = (uint64_t)tri[i] + 1;
-    if (vertex_count > UINT32_MAX) {
-        fprintf(stderr, "gpucache: %s: index values too large to optimize\n", path);
-        status = EXIT_DATA;
+    /* Sparse index values are renumbered for the optimizer and restored after it. */
+    uint32_t* values = NULL;
+    uint32_t dense_count = 0;
+    if ((status = compact_indices(tri, n, &values, &dense_count)) != 0)
         goto out;
-    }
+    uint64_t vertex_count = dense_count; /* the largest index + 1, or the compacted count */
     out = malloc((n ? n : 1) * sizeof *out);
     if (!out) {
         status = EXIT_DATA;
@@ -195,11 +192,20 @@ int cmd_optimize(int argc, char** argv)
         if (gc_optimize(algorithm, tri + at, len, (uint32_t)vertex_count, &options, out + at, &err)) {
             if (prog.shown)
                 fprintf(stderr, "\n");
+            free(values);
             status = fail_with(&err);
             goto out;
         }
         at += len;
         show_progress(&prog, 1, 1);
+    }
+    if (values) {
+        for (size_t i = 0; i < n; ++i) {
+            tri[i] = values[tri[i]];
+            out[i] = values[out[i]];
+        }
+        free(values);
+        values = NULL;
     }
     double seconds = now_seconds() - prog.start;
     if (prog.shown)

@@ -247,11 +247,12 @@ static int load_mesh(const char* spec, sweep_mesh* m)
         return m->indices ? fail_with(&err) : EXIT_DATA;
     }
     gc_mesh_free(&in.mesh);
-    uint32_t max = 0;
-    for (size_t i = 0; i < m->count; ++i)
-        max = m->indices[i] > max ? m->indices[i] : max;
-    m->vertices = max + 1;
-    return 0;
+    /* Sparse values are renumbered in value order (the optimizers need dense ids; models
+     * keyed by value, direct-value and llvmpipe, see ranks instead of values then). */
+    uint32_t* values = NULL;
+    int st = compact_indices(m->indices, m->count, &values, &m->vertices);
+    free(values);
+    return st;
 }
 
 /* A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */

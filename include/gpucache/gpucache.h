@@ -317,7 +317,8 @@ gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err)
 const char* gc_optimizer_name(gc_optimizer algorithm);
 
 /* Reorders the triangle list `indices` (index_count a multiple of 3, every index below
- * vertex_count) with `algorithm` into `out`. O(index_count + vertex_count) time for
+ * vertex_count, and vertex_count at most 2 * index_count + 65536: memory follows the
+ * vertex count, so sparse index values must be renumbered first) with `algorithm` into `out`. O(index_count + vertex_count) time for
  * tipsify and forsyth, whatever the vertex valences. */
 gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* out, gc_error* err);
@@ -456,6 +457,8 @@ void gc_memsys_free(gc_memsys* scenario);
 gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
                         gc_error* err);
 void gc_memsys_report_free(gc_memsys_report* report);
+/* Line accesses the scenario replays (its size as work, to bound a run before doing it). */
+uint64_t gc_memsys_accesses(const gc_memsys* scenario);
 /* The machine parameter `key` of a scenario (its default unless the scenario set it); false
  * for an unknown key. */
 int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);

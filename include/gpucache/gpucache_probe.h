@@ -16,6 +16,9 @@
 extern "C" {
 #endif
 
+/* Index values the probe can draw: one 4-byte counter each (256 MiB at most). */
+#define GC_PROBE_MAX_INDEX_VALUE (1u << 26)
+
 /* Vertex shader variants are compiled for 1 .. GC_PROBE_MAX_OUTPUTS vec4 outputs. */
 #define GC_PROBE_MAX_OUTPUTS 32u
 

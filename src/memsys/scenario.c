@@ -458,6 +458,17 @@ void gc_memsys_free(gc_memsys* m)
     free(m);
 }
 
+uint64_t gc_memsys_accesses(const gc_memsys* m)
+{
+    uint64_t line = (uint64_t)m->machine[MK_LINE], n = 0;
+    for (size_t i = 0; i < m->op_count; ++i)
+        if (m->ops[i].code == OP_READ || m->ops[i].code == OP_WRITE || m->ops[i].code == OP_SREAD)
+            n += (m->ops[i].bytes + line - 1) / line;
+        else if (m->ops[i].code == OP_SIGNAL)
+            n += 1;
+    return n;
+}
+
 int gc_memsys_machine_value(const gc_memsys* m, const char* key, double* value)
 {
     for (int k = 0; k < MK_COUNT; ++k)

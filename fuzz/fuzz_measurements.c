@@ -1,0 +1,35 @@
+/* Measurement files (JSON) as `gpucache fit` reads them; the cases then go to the fitter
+ * with a few candidate models. */
+#include "../tools/measurements.h"
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    const char* path = fuzz_file(data, size, "json");
+    fit_input in;
+    /* load_measurements reports errors on stderr: keep the fuzzer's output readable */
+    FILE* saved = stderr;
+    stderr = fopen("/dev/null", "w");
+    int status = load_measurements(path, &in);
+    fclose(stderr);
+    stderr = saved;
+    if (status == 0) {
+        gc_model models[3];
+        gc_error err;
+        gc_model_parse("fifo:16", &models[0], &err);
+        gc_model_parse("nvidia", &models[1], &err);
+        gc_model_parse("llvmpipe", &models[2], &err);
+        gc_fit_options o = {0};
+        o.candidates = models;
+        o.candidate_count = 3;
+        gc_fit_candidate best[3];
+        size_t found;
+        size_t total = 0;
+        for (size_t i = 0; i < in.count; ++i)
+            total += in.cases[i].draw.index_count;
+        if (total < 100000)
+            gc_fit(in.cases, in.count, &o, 3, best, &found, &err);
+    }
+    fit_input_free(&in);
+    return 0;
+}

@@ -1,0 +1,80 @@
+/* Every model and every optimizer on arbitrary index buffers and topologies, checking the
+ * invariants: each model's invocations are at least the distinct vertices its primitives
+ * reference and equal to its per-vertex sum; each optimizer's output is a reordering of
+ * its input triangles (checked here again, independently of the library's own check). */
+#include "gpucache/gpucache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char* const specs[] = {
+    "fifo:1",      "fifo:16",      "lru:3",          "lru:16",         "direct-value:7", "direct-position:5",
+    "nvidia",      "nvidia:size=3,idle=1,life=2",    "meshopt:3,0,0",  "meshopt:16,32,32", "meshopt:14,64,128",
+    "reuse:3,1,1", "reuse:32,16,32", "batch",        "batch:slots=4,prims=2", "llvmpipe", "llvmpipe:segment=8,map=3",
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    gc_topology topology = (gc_topology)(data[0] % GC_TOPOLOGY_COUNT);
+    int restart = data[1] & 1;
+    uint32_t range = 1u + (data[1] >> 1) * 4u; /* small value ranges give reuse */
+    size_t n = (size - 2) / 2;
+    if (n > 4096)
+        n = 4096;
+    uint32_t* idx = malloc((n ? n : 1) * sizeof *idx);
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t v = (uint16_t)(data[2 + 2 * i] | data[3 + 2 * i] << 8);
+        idx[i] = (restart && v == 0xFFFF) ? UINT32_MAX : (v == 0xFFFE ? 4000000000u : v % range);
+    }
+    gc_draw d = {idx, n, topology, restart, UINT32_MAX};
+    gc_error err;
+    uint64_t prims;
+    if (gc_draw_validate(&d, "fuzz", &prims, &err) != GC_OK) {
+        free(idx);
+        return 0;
+    }
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; ++s) {
+        gc_model m;
+        if (gc_model_parse(specs[s], &m, &err) != GC_OK)
+            abort();
+        gc_per_vertex pv = {0};
+        gc_analyze_options o = {0};
+        o.per_vertex = &pv;
+        gc_stats st;
+        if (gc_analyze(&m, &d, &o, &st, &err) != GC_OK)
+            continue; /* e.g. a warp smaller than a primitive */
+        uint64_t sum = 0;
+        for (size_t i = 0; i < pv.count; ++i)
+            sum += pv.counts[i];
+        if (sum != st.invocations || st.invocations < st.vertices)
+            abort();
+        gc_per_vertex_free(&pv);
+    }
+    /* optimizers on the triangles the draw makes */
+    if (topology != GC_POINT_LIST && topology != GC_LINE_LIST && topology != GC_LINE_STRIP &&
+        topology != GC_LINE_LOOP) {
+        size_t cap = (size_t)prims * 6 + 1, tn = 0;
+        uint32_t* tri = malloc(cap * sizeof *tri);
+        uint32_t* out = malloc(cap * sizeof *out);
+        if (gc_draw_triangles(&d, tri, cap, &tn, &err) == GC_OK && tn) {
+            uint32_t vertices = 0;
+            for (size_t i = 0; i < tn; ++i)
+                vertices = tri[i] + 1 > vertices ? tri[i] + 1 : vertices;
+            if (vertices <= 1u << 20)
+                for (int a = 0; a < GC_OPT_COUNT; ++a) {
+                    gc_optimize_options oo = {0};
+                    oo.cache_size = 4 + data[0] % 60;
+                    if (gc_optimize((gc_optimizer)a, tri, tn, vertices, &oo, out, &err) != GC_OK)
+                        abort(); /* valid triangles must always optimize */
+                    if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
+                        abort();
+                }
+        }
+        free(tri);
+        free(out);
+    }
+    free(idx);
+    return 0;
+}
