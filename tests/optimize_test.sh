@@ -124,6 +124,10 @@ expect_usage x3.txt "$BIN" optimize -a tipsify -t line-list grid.txt -o x3.txt
 expect_usage x4.txt "$BIN" optimize -a tipsify -m intel grid.txt -o x4.txt
 expect_usage x5.txt "$BIN" grid 0 10 -o x5.txt
 expect_usage x6.u16 "$BIN" grid 300 300 -o x6.u16
+# A failing run leaves an existing output file as it was.
+printf 'keep me\n' >existing.txt
+"$BIN" optimize -a tipsify bad-missing.txt -o existing.txt >/dev/null 2>&1
+if [ "$(cat existing.txt)" = "keep me" ] && [ -z "$(ls | grep 'existing.txt.tmp')" ]; then pass; else fail "existing output touched"; fi
 printf '0 1 2 0 1\n' >bad.txt
 "$BIN" optimize -a auto bad.txt -o x7.txt >out.txt 2>err.txt
 if [ $? -eq 1 ] && [ ! -e x7.txt ] && [ "$(wc -l <err.txt)" -eq 1 ]; then pass; else fail "bad.txt: $(cat err.txt)"; fi

@@ -172,12 +172,9 @@ static void test_corpus(void** state)
     (void)state;
     if (!probe)
         skip();
-    static const char* const names[] = {"alligator.obj", "beetle-alt.obj", "cheburashka.obj", "cow.obj",
-                                        "fandisk.obj",   "homer.obj",      "igea.ply",        "ogre.obj",
-                                        "rocker-arm.obj", "spot.obj",      "stanford-bunny.obj", "suzanne.obj",
-                                        "teapot.obj",    "woody.obj"};
+    const char* const* names = corpus_meshes_list;
     int found = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    for (size_t i = 0; i < CORPUS_MESH_COUNT; ++i) {
         char path[1024];
         if (corpus_path(path, sizeof path, names[i]) != 0)
             continue;

@@ -151,12 +151,9 @@ static double atvr_of(const char* spec, const uint32_t* idx, size_t n)
 static void corpus_meshes(void** state)
 {
     (void)state;
-    static const char* const names[] = {"alligator.obj", "beetle-alt.obj", "cheburashka.obj", "cow.obj",
-                                        "fandisk.obj",   "homer.obj",      "igea.ply",        "ogre.obj",
-                                        "rocker-arm.obj", "spot.obj",      "stanford-bunny.obj", "suzanne.obj",
-                                        "teapot.obj",    "woody.obj"};
+    const char* const* names = corpus_meshes_list;
     int found = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    for (size_t i = 0; i < CORPUS_MESH_COUNT; ++i) {
         size_t n;
         uint32_t* tri = load_triangles(names[i], &n);
         if (!tri)

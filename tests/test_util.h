@@ -22,6 +22,14 @@ static inline const char* corpus_dir(void)
     return env ? env : GPUCACHE_CORPUS_DIR;
 }
 
+/* The meshes of ../shared/corpus the tests go through. */
+static const char* const corpus_meshes_list[] = {
+    "alligator.obj", "beetle-alt.obj", "cheburashka.obj", "cow.obj",         "fandisk.obj", "homer.obj",
+    "igea.ply",      "ogre.obj",       "rocker-arm.obj",  "spot.obj",        "stanford-bunny.obj",
+    "suzanne.obj",   "teapot.obj",     "woody.obj",
+};
+#define CORPUS_MESH_COUNT (sizeof corpus_meshes_list / sizeof corpus_meshes_list[0])
+
 /* Fills buf with the path of a corpus file; returns 0 if it is readable. */
 static inline int corpus_path(char* buf, size_t size, const char* name)
 {

@@ -30,12 +30,15 @@ typedef struct input {
 /* Loads INPUT, including the generated "grid:WxH". */
 gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err);
 
-/* Loads INPUT and builds the draw the options describe: topology (NULL: the file's
- * or a triangle list), restart (restart_text NULL: the index width's default), then
- * validates it. Prints the error and returns an exit status on failure (0 on success;
+/* Loads INPUT and builds the draw the options describe: topology (a name from -t, NULL:
+ * the file's or a triangle list), restart (restart_text NULL: the index width's default),
+ * then validates it. Prints the error and returns an exit status on failure (0 on success;
  * then the caller frees in->mesh). */
-int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
+int load_draw(const char* path, const gc_load_options* lo, const char* topology_name, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
+
+/* The one INPUT after the options: sets *path, or prints a usage error and returns EXIT_USAGE. */
+int one_input(int argc, char** argv, const char* command, const char** path);
 
 /* Renumbers the index values of a triangle list to 0..k-1 in ascending order of value, when
  * they are sparse (largest + 1 > 2 n + 65536), so that work and memory follow the index

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +125,32 @@ int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* ve
     return 0;
 }
 
-int load_draw(const char* path, const gc_load_options* lo, const gc_topology* topology, int restart,
+int one_input(int argc, char** argv, const char* command, const char** path)
+{
+    if (optind >= argc) {
+        fprintf(stderr, "gpucache: %s needs an INPUT (see 'gpucache help')\n", command);
+        return EXIT_USAGE;
+    }
+    if (optind + 1 < argc) {
+        fprintf(stderr, "gpucache: %s takes one INPUT, got also '%s' (see 'gpucache help')\n", command,
+                argv[optind + 1]);
+        return EXIT_USAGE;
+    }
+    *path = argv[optind];
+    return 0;
+}
+
+int load_draw(const char* path, const gc_load_options* lo, const char* topology_name, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives)
 {
     gc_error err = {0};
+    gc_topology parsed = GC_TRIANGLE_LIST;
+    const gc_topology* topology = NULL;
+    if (topology_name) {
+        if (gc_topology_parse(topology_name, &parsed, &err))
+            return fail_with(&err);
+        topology = &parsed;
+    }
     uint32_t restart_value = 0;
     if (restart && restart_text) {
         char* end;

@@ -53,20 +53,16 @@ int cmd_introspect(int argc, char** argv)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind >= argc)
-        return usage_error("introspect needs an INPUT%s", "");
-    if (optind + 1 < argc)
-        return usage_error("introspect takes one INPUT, got also '%s'", argv[optind + 1]);
-    const char* path = argv[optind];
+    const char* path;
+    int input_status = one_input(argc, argv, "introspect", &path);
+    if (input_status)
+        return input_status;
     gc_error err = {0};
-    gc_topology topology = GC_TRIANGLE_LIST;
-    if (topology_name && gc_topology_parse(topology_name, &topology, &err))
-        return fail_with(&err);
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
     gc_load_options lo = {0};
-    int status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     /* The probe primitive (I, I, I) only means "one more primitive" in a list. */

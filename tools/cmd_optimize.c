@@ -118,13 +118,12 @@ int cmd_optimize(int argc, char** argv)
     }
     if (!algorithm_name)
         return usage_error("optimize needs -a tipsify|forsyth|auto%s", "");
-    if (optind >= argc)
-        return usage_error("optimize needs an INPUT%s", "");
-    if (optind + 1 < argc)
-        return usage_error("optimize takes one INPUT, got also '%s'", argv[optind + 1]);
+    const char* path;
+    int input_status = one_input(argc, argv, "optimize", &path);
+    if (input_status)
+        return input_status;
     if (!out_path)
         return usage_error("optimize needs -o OUTPUT%s", "");
-    const char* path = argv[optind];
     gc_error err = {0};
     gc_optimizer algorithm;
     if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
@@ -135,14 +134,11 @@ int cmd_optimize(int argc, char** argv)
     for (size_t i = 0; i < target_count; ++i)
         if (gc_model_parse(target_specs[i], &targets[i], &err))
             return fail_with(&err);
-    gc_topology topology = GC_TRIANGLE_LIST;
-    if (topology_name && gc_topology_parse(topology_name, &topology, &err))
-        return fail_with(&err);
 
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    int status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     uint32_t* tri = NULL;

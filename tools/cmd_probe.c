@@ -120,20 +120,16 @@ int cmd_probe(int argc, char** argv)
             return usage_error("probe --suite needs -o FILE.json%s", "");
         return run_suite((uint32_t)device, model_spec, out_path);
     }
-    if (optind >= argc)
-        return usage_error("probe needs an INPUT (or --list, or --suite)%s", "");
-    if (optind + 1 < argc)
-        return usage_error("probe takes one INPUT, got also '%s'", argv[optind + 1]);
-    const char* path = argv[optind];
+    const char* path;
+    int input_status = one_input(argc, argv, "probe", &path);
+    if (input_status)
+        return input_status;
 
     gc_error err = {0};
-    gc_topology topology = GC_TRIANGLE_LIST;
-    if (topology_name && gc_topology_parse(topology_name, &topology, &err))
-        return fail_with(&err);
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    int status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     backend b;

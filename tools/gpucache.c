@@ -295,11 +295,10 @@ static int cmd_analyze(int argc, char** argv)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (optind >= argc)
-        return usage_error("analyze needs an INPUT%s", "");
-    if (optind + 1 < argc)
-        return usage_error("analyze takes one INPUT, got also '%s'", argv[optind + 1]);
-    const char* path = argv[optind];
+    const char* path;
+    int input_status = one_input(argc, argv, "analyze", &path);
+    if (input_status)
+        return input_status;
 
     gc_error err = {0};
     model_result* results = calloc(MAX_MODELS, sizeof *results);
@@ -321,15 +320,10 @@ static int cmd_analyze(int argc, char** argv)
         }
         results[i].seconds = -1;
     }
-    gc_topology topology = GC_TRIANGLE_LIST;
-    if (topology_name && gc_topology_parse(topology_name, &topology, &err)) {
-        status = fail_with(&err);
-        goto out_results;
-    }
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    if ((status = load_draw(path, &lo, topology_name ? &topology : NULL, restart, restart_text, &in, &draw,
+    if ((status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw,
                             &primitives)) != 0)
         goto out_results;
 

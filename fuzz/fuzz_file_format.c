@@ -1,10 +1,12 @@
-/* The .ply reader, through a file as users give it. */
+/* One reader that takes a file (.u16, .u32, .obj, .ply: FUZZ_EXT names it), through a file
+ * as users give it; the draw it loads must then validate or fail cleanly. Built once per
+ * format by fuzz/CMakeLists.txt. */
 #include "fuzz_util.h"
 #include "gpucache/gpucache.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    const char* path = fuzz_file(data, size, "ply");
+    const char* path = fuzz_file(data, size, FUZZ_EXT);
     gc_mesh m;
     gc_error err;
     gc_load_options lo = {0};
