@@ -316,6 +316,79 @@ done:
     return s;
 }
 
+/* ------------------------------------------------------------ local search */
+
+/* A FIFO of k entries as a small ring, for replaying short windows from a saved state. */
+typedef struct fifo_window {
+    uint32_t entries[256];
+    uint32_t k, head, count;
+} fifo_window;
+
+static bool fw_has(const fifo_window* f, uint32_t v)
+{
+    for (uint32_t i = 0; i < f->count; ++i)
+        if (f->entries[i] == v)
+            return true;
+    return false;
+}
+
+/* Emits one triangle; returns its misses. */
+static uint32_t fw_emit(fifo_window* f, const uint32_t* t)
+{
+    uint32_t misses = 0;
+    for (int c = 0; c < 3; ++c) {
+        if (fw_has(f, t[c]))
+            continue;
+        misses++;
+        if (f->count < f->k) {
+            f->entries[f->count++] = t[c];
+        } else {
+            f->entries[f->head] = t[c];
+            f->head = (f->head + 1) % f->k;
+        }
+    }
+    return misses;
+}
+
+/* Move descent for a FIFO of k: at each position, bringing forward one of the next 8
+ * triangles is kept when the misses of the next WINDOW triangles, replayed from the FIFO
+ * state before the position, go down. Linear: a bounded window per position. */
+static void fifo_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count, uint32_t k,
+                              unsigned passes)
+{
+    enum { WINDOW = 32 };
+    if (k > 256 || triangle_count < 3)
+        return;
+    for (unsigned pass = 0; pass < passes; ++pass) {
+        fifo_window state = {{0}, k, 0, 0};
+        for (size_t i = 0; i + 1 < triangle_count; ++i) {
+            size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
+            fifo_window a = state;
+            uint32_t base = 0;
+            for (size_t j = i; j < end; ++j)
+                base += fw_emit(&a, indices + 3 * (size_t)order[j]);
+            /* move the triangle at i + d to i (the others shift by one), d = 1..8 */
+            size_t best_d = 0;
+            uint32_t best = base;
+            for (size_t d = 1; d <= 8 && i + d < end; ++d) {
+                fifo_window b = state;
+                uint32_t cost = fw_emit(&b, indices + 3 * (size_t)order[i + d]);
+                for (size_t j = i; j < end; ++j)
+                    if (j != i + d)
+                        cost += fw_emit(&b, indices + 3 * (size_t)order[j]);
+                if (cost < best)
+                    best = cost, best_d = d;
+            }
+            if (best_d) {
+                uint32_t t = order[i + best_d];
+                memmove(order + i + 1, order + i, best_d * sizeof *order);
+                order[i] = t;
+            }
+            fw_emit(&state, indices + 3 * (size_t)order[i]);
+        }
+    }
+}
+
 /* ------------------------------------------------------------- selection */
 
 /* Sum of the targets' exact invocations for an order. */
@@ -430,6 +503,22 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         }
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
+    }
+    /* A FIFO-like single target: improve the winner by local search, kept only if the exact
+     * emulators agree that it is better. */
+    unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
+    if (!s && ls_passes && target_count == 1 &&
+        (targets[0].family == GC_MODEL_FIFO || targets[0].family == GC_MODEL_LRU) && targets[0].p[0] <= 64) {
+        memcpy(candidate, order, triangle_count * sizeof *order);
+        fifo_local_search(indices, candidate, triangle_count, targets[0].p[0], ls_passes);
+        for (size_t t = 0; t < triangle_count; ++t)
+            memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
+        uint64_t cost = 0;
+        s = order_cost(expanded, n, targets, target_count, &cost, err);
+        if (!s && cost < best_cost) {
+            best_cost = cost;
+            memcpy(order, candidate, triangle_count * sizeof *order);
+        }
     }
     free(candidate);
     free(expanded);

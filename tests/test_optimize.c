@@ -112,6 +112,17 @@ static void random_meshes(void** state)
                 idx[i + 1] = idx[i]; /* degenerates */
         for (size_t a = 0; a < 3; ++a)
             optimize_ok(algorithms[a], idx, n, out, "a random mesh");
+        /* auto's local search (effort 2, one FIFO target) keeps every triangle too */
+        gc_model fifo = model_of("fifo:16");
+        gc_optimize_options o = {0};
+        o.targets = &fifo;
+        o.target_count = 1;
+        o.effort = 2;
+        gc_error err;
+        if (gc_optimize(GC_OPT_AUTO, idx, n, max_plus_one(idx, n), &o, out, &err) != GC_OK)
+            fail_msg("auto effort 2: %s", err.message);
+        if (!same_triangles(idx, out, n))
+            fail_msg("auto effort 2 lost or changed triangles");
     }
     free(idx);
     free(out);
