@@ -318,13 +318,19 @@ done:
 
 /* ------------------------------------------------------------ local search */
 
-/* A FIFO of k entries as a small ring, for replaying short windows from a saved state. */
-typedef struct fifo_window {
-    uint32_t entries[256];
-    uint32_t k, head, count;
-} fifo_window;
+/* A small emulator of meshopt:C,W,P (and so of fifo:C, which is meshopt:C,0,0) whose whole
+ * state is a few words and a ring of the last C transformed vertices of the current warp,
+ * so that short windows can be replayed from a saved state. The same rules as
+ * model_meshopt.c: a warp is flushed before a triangle when P triangles are in it or when
+ * its misses, counted per corner, would overflow W; a vertex hits while it is among the
+ * last C transformed in the warp. */
+typedef struct warp_window {
+    uint32_t entries[64];
+    uint32_t cache, warp, group; /* C, W (0: none), P (0: none) */
+    uint32_t head, count, warp_fill, group_fill;
+} warp_window;
 
-static bool fw_has(const fifo_window* f, uint32_t v)
+static bool ww_has(const warp_window* f, uint32_t v)
 {
     for (uint32_t i = 0; i < f->count; ++i)
         if (f->entries[i] == v)
@@ -332,50 +338,57 @@ static bool fw_has(const fifo_window* f, uint32_t v)
     return false;
 }
 
-/* Emits one triangle; returns its misses. */
-static uint32_t fw_emit(fifo_window* f, const uint32_t* t)
+static void ww_insert(warp_window* f, uint32_t v)
 {
-    uint32_t misses = 0;
-    for (int c = 0; c < 3; ++c) {
-        if (fw_has(f, t[c]))
-            continue;
-        misses++;
-        if (f->count < f->k) {
-            f->entries[f->count++] = t[c];
-        } else {
-            f->entries[f->head] = t[c];
-            f->head = (f->head + 1) % f->k;
-        }
+    if (f->count < f->cache) {
+        f->entries[f->count++] = v;
+    } else {
+        f->entries[f->head] = v;
+        f->head = (f->head + 1) % f->cache;
     }
+    f->warp_fill++;
+}
+
+/* Emits one triangle; returns its misses (vertex shader invocations). */
+static uint32_t ww_emit(warp_window* f, const uint32_t* t)
+{
+    uint32_t corners = !ww_has(f, t[0]) + !ww_has(f, t[1]) + !ww_has(f, t[2]);
+    if ((f->group && f->group_fill == f->group) || (f->warp && f->warp_fill + corners > f->warp)) {
+        f->count = f->head = f->warp_fill = f->group_fill = 0;
+    }
+    uint32_t misses = 0;
+    for (int c = 0; c < 3; ++c)
+        if (!ww_has(f, t[c])) {
+            ww_insert(f, t[c]);
+            misses++;
+        }
+    f->group_fill++;
     return misses;
 }
 
-/* Move descent for a FIFO of k: at each position, bringing forward one of the next 8
- * triangles is kept when the misses of the next WINDOW triangles, replayed from the FIFO
- * state before the position, go down. Linear: a bounded window per position. */
-static void fifo_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count, uint32_t k,
+/* Move descent: at each position, bringing forward one of the next 8 triangles is kept when
+ * the misses of the next WINDOW triangles, replayed from the emulator's state before the
+ * position, go down. Linear: a bounded window per position. */
+static void warp_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count, warp_window start,
                               unsigned passes)
 {
-    enum { WINDOW = 32 };
-    if (k > 256 || triangle_count < 3)
-        return;
+    enum { WINDOW = 32, REACH = 8 };
     for (unsigned pass = 0; pass < passes; ++pass) {
-        fifo_window state = {{0}, k, 0, 0};
+        warp_window state = start;
         for (size_t i = 0; i + 1 < triangle_count; ++i) {
             size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-            fifo_window a = state;
+            warp_window a = state;
             uint32_t base = 0;
             for (size_t j = i; j < end; ++j)
-                base += fw_emit(&a, indices + 3 * (size_t)order[j]);
-            /* move the triangle at i + d to i (the others shift by one), d = 1..8 */
+                base += ww_emit(&a, indices + 3 * (size_t)order[j]);
             size_t best_d = 0;
             uint32_t best = base;
-            for (size_t d = 1; d <= 8 && i + d < end; ++d) {
-                fifo_window b = state;
-                uint32_t cost = fw_emit(&b, indices + 3 * (size_t)order[i + d]);
-                for (size_t j = i; j < end; ++j)
+            for (size_t d = 1; d <= REACH && i + d < end; ++d) {
+                warp_window b = state;
+                uint32_t cost = ww_emit(&b, indices + 3 * (size_t)order[i + d]);
+                for (size_t j = i; j < end && cost < best; ++j)
                     if (j != i + d)
-                        cost += fw_emit(&b, indices + 3 * (size_t)order[j]);
+                        cost += ww_emit(&b, indices + 3 * (size_t)order[j]);
                 if (cost < best)
                     best = cost, best_d = d;
             }
@@ -384,7 +397,7 @@ static void fifo_local_search(const uint32_t* indices, uint32_t* order, size_t t
                 memmove(order + i + 1, order + i, best_d * sizeof *order);
                 order[i] = t;
             }
-            fw_emit(&state, indices + 3 * (size_t)order[i]);
+            ww_emit(&state, indices + 3 * (size_t)order[i]);
         }
     }
 }
@@ -507,10 +520,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* A FIFO-like single target: improve the winner by local search, kept only if the exact
      * emulators agree that it is better. */
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
-    if (!s && ls_passes && target_count == 1 &&
-        (targets[0].family == GC_MODEL_FIFO || targets[0].family == GC_MODEL_LRU) && targets[0].p[0] <= 64) {
+    const gc_model* t0 = &targets[0];
+    bool window_model = t0->family == GC_MODEL_FIFO || t0->family == GC_MODEL_LRU || t0->family == GC_MODEL_MESHOPT;
+    if (!s && ls_passes && target_count == 1 && window_model && t0->p[0] <= 64) {
+        warp_window start;
+        memset(&start, 0, sizeof start);
+        start.cache = t0->p[0];
+        if (t0->family == GC_MODEL_MESHOPT) {
+            start.warp = t0->p[1];
+            start.group = t0->p[2];
+        }
         memcpy(candidate, order, triangle_count * sizeof *order);
-        fifo_local_search(indices, candidate, triangle_count, targets[0].p[0], ls_passes);
+        warp_local_search(indices, candidate, triangle_count, start, ls_passes);
         for (size_t t = 0; t < triangle_count; ++t)
             memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
         uint64_t cost = 0;
