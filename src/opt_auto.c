@@ -366,29 +366,80 @@ static uint32_t ww_emit(warp_window* f, const uint32_t* t)
     return misses;
 }
 
+/* Seed 000's NVIDIA rules in the same small form: slots written in order since the last
+ * reset, each with its insertion and last-use primitive (model_nvidia.c has the rules). */
+typedef struct nv_window {
+    uint32_t vertex[64], inserted[64], used[64];
+    uint32_t size, idle, life, fill, prim;
+} nv_window;
+
+static int nv_find(const nv_window* f, uint32_t v)
+{
+    for (uint32_t i = 0; i < f->fill; ++i)
+        if (f->vertex[i] == v && (!f->life || f->prim < f->inserted[i] + f->life) &&
+            (!f->idle || f->prim < f->used[i] + f->idle))
+            return (int)i;
+    return -1;
+}
+
+static uint32_t nv_emit(nv_window* f, const uint32_t* t)
+{
+    uint32_t misses = 0;
+    for (int c = 0; c < 3; ++c) {
+        bool repeat = (c >= 1 && t[c] == t[0]) || (c == 2 && t[2] == t[1]);
+        misses += !repeat && nv_find(f, t[c]) < 0;
+    }
+    if (f->fill + misses > f->size)
+        f->fill = 0; /* reset: every vertex misses and is written from slot 0 */
+    uint32_t written = 0;
+    for (int c = 0; c < 3; ++c) {
+        int slot = nv_find(f, t[c]);
+        if (slot < 0) {
+            slot = (int)f->fill++;
+            f->vertex[slot] = t[c];
+            f->inserted[slot] = f->prim;
+            written++;
+        }
+        f->used[slot] = f->prim;
+    }
+    f->prim++;
+    return written;
+}
+
+typedef struct window_emu {
+    bool nvidia;
+    warp_window w;
+    nv_window n;
+} window_emu;
+
+static uint32_t emu_emit(window_emu* e, const uint32_t* t)
+{
+    return e->nvidia ? nv_emit(&e->n, t) : ww_emit(&e->w, t);
+}
+
 /* Move descent: at each position, bringing forward one of the next 8 triangles is kept when
  * the misses of the next WINDOW triangles, replayed from the emulator's state before the
  * position, go down. Linear: a bounded window per position. */
-static void warp_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count, warp_window start,
-                              unsigned passes)
+static void window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
+                                const window_emu* start, unsigned passes)
 {
     enum { WINDOW = 32, REACH = 8 };
     for (unsigned pass = 0; pass < passes; ++pass) {
-        warp_window state = start;
+        window_emu state = *start;
         for (size_t i = 0; i + 1 < triangle_count; ++i) {
             size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-            warp_window a = state;
+            window_emu a = state;
             uint32_t base = 0;
             for (size_t j = i; j < end; ++j)
-                base += ww_emit(&a, indices + 3 * (size_t)order[j]);
+                base += emu_emit(&a, indices + 3 * (size_t)order[j]);
             size_t best_d = 0;
             uint32_t best = base;
             for (size_t d = 1; d <= REACH && i + d < end; ++d) {
-                warp_window b = state;
-                uint32_t cost = ww_emit(&b, indices + 3 * (size_t)order[i + d]);
+                window_emu b = state;
+                uint32_t cost = emu_emit(&b, indices + 3 * (size_t)order[i + d]);
                 for (size_t j = i; j < end && cost < best; ++j)
                     if (j != i + d)
-                        cost += ww_emit(&b, indices + 3 * (size_t)order[j]);
+                        cost += emu_emit(&b, indices + 3 * (size_t)order[j]);
                 if (cost < best)
                     best = cost, best_d = d;
             }
@@ -397,7 +448,7 @@ static void warp_local_search(const uint32_t* indices, uint32_t* order, size_t t
                 memmove(order + i + 1, order + i, best_d * sizeof *order);
                 order[i] = t;
             }
-            ww_emit(&state, indices + 3 * (size_t)order[i]);
+            emu_emit(&state, indices + 3 * (size_t)order[i]);
         }
     }
 }
@@ -521,17 +572,25 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * emulators agree that it is better. */
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
     const gc_model* t0 = &targets[0];
-    bool window_model = t0->family == GC_MODEL_FIFO || t0->family == GC_MODEL_LRU || t0->family == GC_MODEL_MESHOPT;
+    bool window_model = t0->family == GC_MODEL_FIFO || t0->family == GC_MODEL_LRU ||
+                        t0->family == GC_MODEL_MESHOPT || t0->family == GC_MODEL_NVIDIA;
     if (!s && ls_passes && target_count == 1 && window_model && t0->p[0] <= 64) {
-        warp_window start;
+        window_emu start;
         memset(&start, 0, sizeof start);
-        start.cache = t0->p[0];
-        if (t0->family == GC_MODEL_MESHOPT) {
-            start.warp = t0->p[1];
-            start.group = t0->p[2];
+        if (t0->family == GC_MODEL_NVIDIA) {
+            start.nvidia = true;
+            start.n.size = t0->p[0];
+            start.n.idle = t0->p[1];
+            start.n.life = t0->p[2];
+        } else {
+            start.w.cache = t0->p[0];
+            if (t0->family == GC_MODEL_MESHOPT) {
+                start.w.warp = t0->p[1];
+                start.w.group = t0->p[2];
+            }
         }
         memcpy(candidate, order, triangle_count * sizeof *order);
-        warp_local_search(indices, candidate, triangle_count, start, ls_passes);
+        window_local_search(indices, candidate, triangle_count, &start, ls_passes);
         for (size_t t = 0; t < triangle_count; ++t)
             memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
         uint64_t cost = 0;
