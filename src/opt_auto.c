@@ -325,7 +325,7 @@ done:
  * its misses, counted per corner, would overflow W; a vertex hits while it is among the
  * last C transformed in the warp. */
 typedef struct warp_window {
-    uint32_t entries[64];
+    uint32_t entries[128];
     uint32_t cache, warp, group; /* C, W (0: none), P (0: none) */
     uint32_t head, count, warp_fill, group_fill;
 } warp_window;
@@ -406,15 +406,43 @@ static uint32_t nv_emit(nv_window* f, const uint32_t* t)
     return written;
 }
 
+/* The targets' small emulators together (at most 4); a window's cost is their sum. */
 typedef struct window_emu {
-    bool nvidia;
-    warp_window w;
-    nv_window n;
+    uint32_t count;
+    bool nvidia[4];
+    warp_window w[4];
+    nv_window n[4];
 } window_emu;
+
+/* Copies the live part of the state only (the struct is sized for the largest case). */
+static void emu_copy(window_emu* dst, const window_emu* src)
+{
+    dst->count = src->count;
+    for (uint32_t k = 0; k < src->count; ++k) {
+        dst->nvidia[k] = src->nvidia[k];
+        if (src->nvidia[k]) {
+            const nv_window* a = &src->n[k];
+            nv_window* b = &dst->n[k];
+            b->size = a->size, b->idle = a->idle, b->life = a->life, b->fill = a->fill, b->prim = a->prim;
+            memcpy(b->vertex, a->vertex, a->fill * sizeof *a->vertex);
+            memcpy(b->inserted, a->inserted, a->fill * sizeof *a->inserted);
+            memcpy(b->used, a->used, a->fill * sizeof *a->used);
+        } else {
+            const warp_window* a = &src->w[k];
+            warp_window* b = &dst->w[k];
+            b->cache = a->cache, b->warp = a->warp, b->group = a->group, b->head = a->head, b->count = a->count;
+            b->warp_fill = a->warp_fill, b->group_fill = a->group_fill;
+            memcpy(b->entries, a->entries, a->count * sizeof *a->entries);
+        }
+    }
+}
 
 static uint32_t emu_emit(window_emu* e, const uint32_t* t)
 {
-    return e->nvidia ? nv_emit(&e->n, t) : ww_emit(&e->w, t);
+    uint32_t cost = 0;
+    for (uint32_t k = 0; k < e->count; ++k)
+        cost += e->nvidia[k] ? nv_emit(&e->n[k], t) : ww_emit(&e->w[k], t);
+    return cost;
 }
 
 /* Move descent: at each position, bringing forward one of the next 8 triangles is kept when
@@ -425,17 +453,18 @@ static void window_local_search(const uint32_t* indices, uint32_t* order, size_t
 {
     enum { WINDOW = 32, REACH = 8 };
     for (unsigned pass = 0; pass < passes; ++pass) {
-        window_emu state = *start;
+        window_emu state, a, b;
+        emu_copy(&state, start);
         for (size_t i = 0; i + 1 < triangle_count; ++i) {
             size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-            window_emu a = state;
+            emu_copy(&a, &state);
             uint32_t base = 0;
             for (size_t j = i; j < end; ++j)
                 base += emu_emit(&a, indices + 3 * (size_t)order[j]);
             size_t best_d = 0;
             uint32_t best = base;
             for (size_t d = 1; d <= REACH && i + d < end; ++d) {
-                window_emu b = state;
+                emu_copy(&b, &state);
                 uint32_t cost = emu_emit(&b, indices + 3 * (size_t)order[i + d]);
                 for (size_t j = i; j < end && cost < best; ++j)
                     if (j != i + d)
@@ -571,22 +600,32 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* A FIFO-like single target: improve the winner by local search, kept only if the exact
      * emulators agree that it is better. */
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
-    const gc_model* t0 = &targets[0];
-    bool window_model = t0->family == GC_MODEL_FIFO || t0->family == GC_MODEL_LRU ||
-                        t0->family == GC_MODEL_MESHOPT || t0->family == GC_MODEL_NVIDIA;
-    if (!s && ls_passes && target_count == 1 && window_model && t0->p[0] <= 64) {
+    /* Every target needs a small emulator: FIFO, LRU (searched as a FIFO), meshopt or
+     * nvidia, of at most 128 entries (64 slots for nvidia), four targets at most. */
+    bool window_models = target_count <= 4;
+    for (size_t k = 0; k < target_count && window_models; ++k) {
+        const gc_model* t = &targets[k];
+        window_models = ((t->family == GC_MODEL_FIFO || t->family == GC_MODEL_LRU || t->family == GC_MODEL_MESHOPT) &&
+                         t->p[0] <= 128) ||
+                        (t->family == GC_MODEL_NVIDIA && t->p[0] <= 64);
+    }
+    if (!s && ls_passes && window_models) {
         window_emu start;
         memset(&start, 0, sizeof start);
-        if (t0->family == GC_MODEL_NVIDIA) {
-            start.nvidia = true;
-            start.n.size = t0->p[0];
-            start.n.idle = t0->p[1];
-            start.n.life = t0->p[2];
-        } else {
-            start.w.cache = t0->p[0];
-            if (t0->family == GC_MODEL_MESHOPT) {
-                start.w.warp = t0->p[1];
-                start.w.group = t0->p[2];
+        start.count = (uint32_t)target_count;
+        for (size_t k = 0; k < target_count; ++k) {
+            const gc_model* t = &targets[k];
+            if (t->family == GC_MODEL_NVIDIA) {
+                start.nvidia[k] = true;
+                start.n[k].size = t->p[0];
+                start.n[k].idle = t->p[1];
+                start.n[k].life = t->p[2];
+            } else {
+                start.w[k].cache = t->p[0];
+                if (t->family == GC_MODEL_MESHOPT) {
+                    start.w[k].warp = t->p[1];
+                    start.w[k].group = t->p[2];
+                }
             }
         }
         memcpy(candidate, order, triangle_count * sizeof *order);
