@@ -66,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 for (int a = 0; a < GC_OPT_COUNT; ++a) {
                     gc_optimize_options oo = {0};
                     oo.cache_size = 4 + data[0] % 60;
+                    oo.effort = 1 + (data[1] >> 7); /* half the inputs take auto's local search */
                     if (gc_optimize((gc_optimizer)a, tri, tn, vertices, &oo, out, &err) != GC_OK)
                         abort(); /* valid triangles must always optimize */
                     if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
