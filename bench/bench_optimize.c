@@ -9,6 +9,8 @@
 
 #include <meshoptimizer.h>
 
+#include "bench_util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,19 +19,6 @@
 
 #define MODELS 5
 static const char* const model_names[MODELS] = {"fifo:16", "intel", "nvidia-kepler", "nvidia-pascal", "amd-gcn"};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int compare_double(const void* a, const void* b)
-{
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct mesh {
     char name[160];
@@ -85,8 +74,7 @@ static double optimize(int a, const mesh* m, uint32_t* out)
         }
         t[i] = now() - t0;
     }
-    qsort(t, (size_t)r, sizeof *t, compare_double);
-    return t[r / 2];
+    return median(t, r);
 }
 
 static double atvr(int model, const uint32_t* idx, size_t n)

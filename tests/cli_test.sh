@@ -3,15 +3,12 @@
 # check per class of bad input (message, exit status, never a signal, no partial output).
 # usage: cli_test.sh GPUCACHE_BINARY WORK_DIR [CORPUS_DIR]
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 WORK=$2
 CORPUS=${3:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
-passed=0
-failed=0
 
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 # expect STATUS PATTERN command...: exit status and a line of stderr+stdout matching PATTERN.
 expect() {
@@ -128,5 +125,4 @@ else
     echo "corpus not found: corpus checks skipped"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

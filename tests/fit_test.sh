@@ -5,13 +5,10 @@
 #  - introspect, run on the nvidia model, prints seed 000's cache listings.
 # usage: fit_test.sh GPUCACHE_BINARY WORK_DIR
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 WORK=$2
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 for model in fifo:128 lru:16 nvidia meshopt:32,32,32 reuse:32,16,32 llvmpipe; do
     if ! "$BIN" probe --suite --model "$model" -o synth.json 2>err.txt; then
@@ -55,5 +52,4 @@ if [ $? -eq 1 ] && grep -q "truncated.json:1:" err.txt; then pass; else fail "fi
 "$BIN" fit missing.json >out.txt 2>err.txt
 if [ $? -eq 1 ] && grep -q "missing.json" err.txt; then pass; else fail "fit missing.json: $(cat err.txt)"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

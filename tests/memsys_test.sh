@@ -3,14 +3,11 @@
 # JSON, and malformed scenarios (one line naming the file and line, exit status 1).
 # usage: memsys_test.sh GPUCACHE_BINARY EXAMPLES_DIR WORK_DIR
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 EXAMPLES=$2
 WORK=$3
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 "$BIN" memsys --compare "$EXAMPLES/chained-compute.scn" >compare.txt 2>err.txt || fail "compare: $(cat err.txt)"
 if grep -q '^1 ' compare.txt && grep -q '^4 ' compare.txt; then pass; else fail "no ranking: $(cat compare.txt)"; fi
@@ -30,5 +27,4 @@ if [ $? -eq 1 ] && grep -q "missing.scn" err.txt; then pass; else fail "missing.
 "$BIN" memsys --strategy nonsense bad.scn >out.txt 2>err.txt
 if [ $? -eq 2 ]; then pass; else fail "--strategy nonsense accepted"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

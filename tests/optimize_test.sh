@@ -4,15 +4,11 @@
 # library's own check), and analyzing it shows the gain.
 # usage: optimize_test.sh GPUCACHE_BINARY WORK_DIR [CORPUS_DIR]
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 WORK=$2
 CORPUS=${3:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-num() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
 
 # Triangles of an index stream or OBJ faces, each rotated to start at its smallest
 # index (winding kept), sorted: equal lists mean the same triangles.
@@ -132,5 +128,4 @@ printf '0 1 2 0 1\n' >bad.txt
 "$BIN" optimize -a auto bad.txt -o x7.txt >out.txt 2>err.txt
 if [ $? -eq 1 ] && [ ! -e x7.txt ] && [ "$(wc -l <err.txt)" -eq 1 ]; then pass; else fail "bad.txt: $(cat err.txt)"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

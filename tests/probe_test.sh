@@ -7,6 +7,7 @@
 # Exits 77 (CTest: skipped) when no Vulkan device is present.
 # usage: probe_test.sh GPUCACHE_BINARY WORK_DIR [CORPUS_DIR]
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 WORK=$2
 CORPUS=${3:-}
@@ -16,11 +17,6 @@ if ! "$BIN" probe --list >devices.txt 2>&1 || ! grep -q llvmpipe devices.txt; th
     exit 77
 fi
 DEV=$(grep llvmpipe devices.txt | head -n 1 | cut -d: -f1)
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-num() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
 
 # Suite, then fit.
 if "$BIN" probe --device "$DEV" --suite -o lavapipe.json 2>err.txt; then pass; else fail "suite: $(cat err.txt)"; fi
@@ -71,5 +67,4 @@ if [ $? -eq 1 ] && grep -q "up to 67108863" err.txt; then pass; else fail "huge 
 VK_ICD_FILENAMES=/nonexistent.json VK_DRIVER_FILES=/nonexistent.json "$BIN" probe --list >out.txt 2>err.txt
 if [ $? -eq 1 ] && grep -q "no Vulkan" err.txt; then pass; else fail "no driver: $(cat err.txt out.txt)"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,13 +3,10 @@
 # CSV for 1 and 2 threads, plots of the requested type, and a clear error without gnuplot.
 # usage: sweep_test.sh GPUCACHE_BINARY WORK_DIR
 set -u
+. "$(dirname "$0")/test_lib.sh"
 BIN=$1
 WORK=$2
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 atvr() { grep "^grid:100x100,$1,$2,fifo:128," one.csv | cut -d, -f6; }
 
 # --cache takes one range: two sweeps, joined.
@@ -68,5 +65,4 @@ if [ $? -eq 2 ]; then pass; else fail "-a bogus accepted"; fi
 "$BIN" sweep --plot x.jpg >/dev/null 2>&1
 if [ $? -eq 2 ]; then pass; else fail "--plot x.jpg accepted"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -30,6 +30,21 @@ static double machine(const char* key)
     return v;
 }
 
+/* The cycles of the events after the dispatches of a scenario. */
+static double event_cycles_of(const char* text)
+{
+    gc_memsys_report r = run_ok(text, GC_MEMSYS_AS_WRITTEN);
+    double cycles = r.between.event_cycles;
+    gc_memsys_report_free(&r);
+    return cycles;
+}
+
+static void expect_between(const char* what, double cycles, double lo, double hi, const char* seed)
+{
+    if (cycles < lo || cycles > hi)
+        fail_msg("%s: %.0f cycles, seed 003: %s", what, cycles, seed);
+}
+
 /* Seed 003: "Worst case L2 writeback cost is basically the Onion or Garlic cost of writing
  * 512 KB (about 40,000 cycles and 3,000 cycles respectively)"; "The L2 invalidate
  * typically takes 300-350 cycles"; "4K bytes worth of dirty Onion SC lines will take
@@ -38,40 +53,23 @@ static double machine(const char* key)
 static void seed_cycle_figures(void** state)
 {
     (void)state;
-    gc_memsys_report r = run_ok("buffer b size=512K type=SC\n"
-                                "dispatch w\n write b\nend\n"
-                                "l2_wb sc\n",
+    gc_memsys_report r = run_ok("buffer b size=512K type=SC\ndispatch w\n write b\nend\nl2_wb sc\n",
                                 GC_MEMSYS_AS_WRITTEN);
     assert_int_equal(r.between.l2_writeback_dirty_bytes, 512 * 1024);
-    double onion = r.between.event_cycles;
-    if (onion < 36000 || onion > 44000)
-        fail_msg("512 KB over Onion: %.0f cycles, seed: about 40,000", onion);
+    expect_between("512 KB over Onion", r.between.event_cycles, 36000, 44000, "about 40,000");
     gc_memsys_report_free(&r);
-
-    r = run_ok("buffer b size=512K type=GC\ndispatch w\n write b\nend\nl2_wb all\n", GC_MEMSYS_AS_WRITTEN);
-    double garlic = r.between.event_cycles;
-    if (garlic < 2700 || garlic > 3300)
-        fail_msg("512 KB over Garlic: %.0f cycles, seed: about 3,000", garlic);
-    gc_memsys_report_free(&r);
-
-    r = run_ok("buffer b size=4K type=SC\ndispatch w\n write b\n read b\nend\nl2_inv sc\n", GC_MEMSYS_AS_WRITTEN);
-    double inv = r.between.event_cycles;
-    if (inv < 300 || inv > 350)
-        fail_msg("L2 invalidate: %.0f cycles, seed: 300-350", inv);
-    gc_memsys_report_free(&r);
-
-    r = run_ok("buffer b size=4K type=SC\ndispatch w\n write b\nend\nl2_wb sc\n", GC_MEMSYS_AS_WRITTEN);
-    double small_onion = r.between.event_cycles;
-    if (small_onion < 450 || small_onion > 550)
-        fail_msg("4 KB over Onion: %.0f cycles, seed: perhaps 500", small_onion);
-    gc_memsys_report_free(&r);
-
-    r = run_ok("buffer b size=20K type=GC\ndispatch w\n write b\nend\nl2_wb all\n", GC_MEMSYS_AS_WRITTEN);
-    double small_garlic = r.between.event_cycles;
+    expect_between("512 KB over Garlic",
+                   event_cycles_of("buffer b size=512K type=GC\ndispatch w\n write b\nend\nl2_wb all\n"), 2700, 3300,
+                   "about 3,000");
+    expect_between("L2 invalidate",
+                   event_cycles_of("buffer b size=4K type=SC\ndispatch w\n write b\n read b\nend\nl2_inv sc\n"), 300,
+                   350, "300-350");
+    double small_onion = event_cycles_of("buffer b size=4K type=SC\ndispatch w\n write b\nend\nl2_wb sc\n");
+    expect_between("4 KB over Onion", small_onion, 450, 550, "perhaps 500");
     /* "about the same time": the same order as the 4 KB Onion writeback (within 2x) */
-    if (small_garlic < small_onion / 2 || small_garlic > small_onion * 2)
-        fail_msg("20 KB over Garlic: %.0f cycles against %.0f for 4 KB over Onion", small_garlic, small_onion);
-    gc_memsys_report_free(&r);
+    expect_between("20 KB over Garlic",
+                   event_cycles_of("buffer b size=20K type=GC\ndispatch w\n write b\nend\nl2_wb all\n"),
+                   small_onion / 2, small_onion * 2, "about the same time as 4 KB over Onion");
     /* the fixed costs behind them, as docs/memsys.md lists them */
     assert_true(machine("l2_inv_locate") == 75);
     assert_true(machine("onion_bytes_per_cycle") == 12.5);
