@@ -180,6 +180,21 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
                              gc_adjacency* out, gc_error* err);
 void gc_adjacency_free(gc_adjacency* a);
 
+/* Each vertex's remaining (not yet emitted) triangles, kept compact: those of v are
+ * adj.triangles[adj.offsets[v] .. adj.offsets[v] + live[v]). An emitted triangle leaves
+ * its vertices' lists in O(1) through a back-pointer per corner, whatever the valence. */
+typedef struct gc_live_triangles {
+    gc_adjacency adj;
+    uint32_t* live; /* per vertex: remaining triangles (corners) */
+    uint32_t* slot; /* per corner: its entry in its vertex's list, UINT32_MAX once removed */
+} gc_live_triangles;
+
+gc_status gc_live_triangles_init(gc_live_triangles* lt, const uint32_t* indices, size_t triangle_count,
+                                 uint32_t vertex_count, gc_error* err);
+/* Removes triangle t (its three corners) from its vertices' lists. */
+void gc_live_triangles_remove(gc_live_triangles* lt, const uint32_t* indices, uint32_t t);
+void gc_live_triangles_free(gc_live_triangles* lt);
+
 /* The optimizers, one file each. Each writes the triangle ids in their new order to
  * `order` (triangle_count entries); gc_optimize validates, dispatches, checks that the
  * ids are a permutation and writes the triangles out. */

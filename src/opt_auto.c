@@ -161,43 +161,12 @@ static void sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c)
 
 /* ---------------------------------------------------------------- greedy */
 
-typedef struct greedy {
-    const uint32_t* indices;
-    size_t triangle_count;
-    uint32_t vertex_count;
-    gc_adjacency adj;
-    uint32_t* live;
-    uint32_t* slot;
-    uint32_t* recent_use; /* step at which a vertex was last emitted, +1 */
-} greedy;
-
-/* Removes triangle t's corner c from its vertex's list of remaining triangles, O(1). */
-static void remove_corner(greedy* g, uint32_t t, int c)
-{
-    uint32_t v = g->indices[3 * t + c];
-    uint32_t at = g->slot[3 * t + c];
-    uint32_t last = g->adj.offsets[v] + g->live[v] - 1;
-    uint32_t moved = g->adj.triangles[last];
-    g->adj.triangles[at] = moved;
-    for (int k = 0; k < 3; ++k)
-        if (g->indices[3 * moved + k] == v && g->slot[3 * moved + k] == last) {
-            g->slot[3 * moved + k] = at;
-            break;
-        }
-    g->live[v]--;
-    g->slot[3 * t + c] = UINT32_MAX; /* see opt_forsyth.c: a removed corner never matches again */
-}
-
 static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, float beta, uint32_t* order,
                               gc_error* err)
 {
-    greedy g;
-    memset(&g, 0, sizeof g);
-    g.indices = indices;
-    g.triangle_count = triangle_count;
-    g.vertex_count = vertex_count;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &g.adj, err);
+    gc_live_triangles lists;
+    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
         return s;
     sim sims[MAX_TARGETS];
@@ -205,33 +174,14 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     bool ok = true;
     for (size_t i = 0; i < target_count && i < MAX_TARGETS; ++i)
         ok = ok && sim_init(&sims[sim_count++], &targets[i], vertex_count);
-    g.live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
-    g.slot = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!ok || !g.live || !g.slot || !dead_end || !emitted) {
+    if (!ok || !dead_end || !emitted) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
         goto done;
     }
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        g.live[v] = g.adj.offsets[v + 1] - g.adj.offsets[v];
-    {
-        /* slots: replay gc_adjacency_build's fill order */
-        uint32_t* fill = dead_end; /* borrowed: vertex_count <= 3 * triangle_count entries */
-        bool borrowed = vertex_count <= triangle_count * 3;
-        uint32_t* cursor = borrowed ? fill : gc_alloc_array(vertex_count, sizeof(uint32_t), false);
-        if (!cursor) {
-            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
-            goto done;
-        }
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            cursor[v] = g.adj.offsets[v];
-        for (size_t t = 0; t < triangle_count; ++t)
-            for (int c = 0; c < 3; ++c)
-                g.slot[3 * t + c] = cursor[indices[3 * t + c]]++;
-        if (!borrowed)
-            free(cursor);
-    }
+    const uint32_t* live = lists.live;
+    const uint32_t* first = lists.adj.offsets;
 
     float boost[64];
     boost[0] = 0.0f;
@@ -246,16 +196,16 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         float best_score = 0.0f;
         for (uint32_t r = 0; r < recent_count; ++r) {
             uint32_t v = recent[r];
-            uint32_t scan = g.live[v] < SCAN ? g.live[v] : SCAN;
-            for (uint32_t a = g.adj.offsets[v]; a < g.adj.offsets[v] + scan; ++a) {
-                uint32_t t = g.adj.triangles[a];
+            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+                uint32_t t = lists.adj.triangles[a];
                 const uint32_t* tv = indices + 3 * t;
                 uint32_t misses = 0;
                 for (size_t k = 0; k < sim_count; ++k)
                     misses += sim_cost(&sims[k], tv[0], tv[1], tv[2]);
                 float bonus = 0.0f;
                 for (int c = 0; c < 3; ++c) {
-                    uint32_t l = g.live[tv[c]];
+                    uint32_t l = live[tv[c]];
                     bonus += l < 64 ? boost[l] : 0.0f;
                 }
                 float score = (float)misses - beta * bonus;
@@ -268,8 +218,8 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         if (best < 0) {
             while (dead_top > 0 && best < 0) {
                 uint32_t d = dead_end[--dead_top];
-                if (g.live[d] > 0)
-                    best = g.adj.triangles[g.adj.offsets[d]];
+                if (live[d] > 0)
+                    best = lists.adj.triangles[first[d]];
             }
             while (best < 0) {
                 while (emitted[input_cursor])
@@ -283,10 +233,9 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         for (size_t k = 0; k < sim_count; ++k)
             sim_emit(&sims[k], tv[0], tv[1], tv[2]);
         order[written++] = t;
-        for (int c = 0; c < 3; ++c) {
-            remove_corner(&g, t, c);
+        gc_live_triangles_remove(&lists, indices, t);
+        for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        }
         /* Recent vertices: the triangle's first, then the previous ones. */
         uint32_t next[RECENT];
         uint32_t n = 0;
@@ -294,12 +243,12 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
             bool dup = false;
             for (uint32_t k = 0; k < n; ++k)
                 dup |= next[k] == tv[c];
-            if (!dup && g.live[tv[c]] > 0)
+            if (!dup && live[tv[c]] > 0)
                 next[n++] = tv[c];
         }
         for (uint32_t k = 0; k < recent_count && n < RECENT; ++k) {
             uint32_t v = recent[k];
-            if (v != tv[0] && v != tv[1] && v != tv[2] && g.live[v] > 0)
+            if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
                 next[n++] = v;
         }
         memcpy(recent, next, n * sizeof *recent);
@@ -308,11 +257,9 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
 done:
     for (size_t i = 0; i < sim_count; ++i)
         sim_free(&sims[i]);
-    free(g.live);
-    free(g.slot);
     free(dead_end);
     free(emitted);
-    gc_adjacency_free(&g.adj);
+    gc_live_triangles_free(&lists);
     return s;
 }
 

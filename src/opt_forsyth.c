@@ -29,12 +29,11 @@ typedef struct forsyth {
     uint32_t cache_size;
     float position_score[MAX_CACHE + 3];
     float valence_score[VALENCE_TABLE];
-    uint32_t* live;      /* remaining triangles per vertex */
-    int32_t* position;   /* cache position, -1 when not cached */
+    const uint32_t* live;       /* remaining triangles per vertex (lists.live) */
+    int32_t* position;          /* cache position, -1 when not cached */
     float* vertex_score;
-    uint32_t* list_start; /* adjacency offsets: remaining triangles at [start, start + live) */
-    uint32_t* list;       /* triangle ids */
-    uint32_t* slot;       /* slot[3t + c]: where triangle t sits in the list of its corner c's vertex */
+    const uint32_t* list_start; /* remaining triangles of v at list[list_start[v] ..] (lists.adj) */
+    const uint32_t* list;
 } forsyth;
 
 static float valence_boost(const forsyth* f, uint32_t live)
@@ -50,26 +49,6 @@ static float score_of(const forsyth* f, uint32_t v)
     return (p < 0 ? 0.0f : f->position_score[p]) + valence_boost(f, f->live[v]);
 }
 
-/* Removes triangle t (corner c, vertex v) from v's list of remaining triangles. */
-static void remove_from_list(forsyth* f, uint32_t t, int c)
-{
-    uint32_t v = f->indices[3 * t + c];
-    uint32_t at = f->slot[3 * t + c];
-    uint32_t last = f->list_start[v] + f->live[v] - 1;
-    uint32_t moved = f->list[last];
-    f->list[at] = moved;
-    /* Find which corner of `moved` points at `last` (a degenerate triangle has two). */
-    for (int k = 0; k < 3; ++k)
-        if (f->indices[3 * moved + k] == v && f->slot[3 * moved + k] == last) {
-            f->slot[3 * moved + k] = at;
-            break;
-        }
-    f->live[v]--;
-    /* A removed corner must never match again: a degenerate triangle's other corner at
-     * v may still be moved, and its stale slot could equal the position looked for. */
-    f->slot[3 * t + c] = UINT32_MAX;
-}
-
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
                          uint32_t* order, gc_error* err)
 {
@@ -77,25 +56,24 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
         return GC_OK;
     if (cache_size < 4 || cache_size > MAX_CACHE)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size, MAX_CACHE);
-    gc_adjacency adj;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
+    gc_live_triangles lists;
+    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
         return s;
     forsyth f;
     memset(&f, 0, sizeof f);
     f.indices = indices;
     f.cache_size = cache_size;
-    f.list_start = adj.offsets;
-    f.list = adj.triangles;
-    f.live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
+    f.live = lists.live;
+    f.list_start = lists.adj.offsets;
+    f.list = lists.adj.triangles;
     f.position = gc_alloc_array(vertex_count, sizeof(int32_t), false);
     f.vertex_score = gc_alloc_array(vertex_count, sizeof(float), false);
-    f.slot = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    if (!f.live || !f.position || !f.vertex_score || !f.slot || !emitted || !dead_end) {
-        free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted), free(dead_end);
-        gc_adjacency_free(&adj);
+    if (!f.position || !f.vertex_score || !emitted || !dead_end) {
+        free(f.position), free(f.vertex_score), free(emitted), free(dead_end);
+        gc_live_triangles_free(&lists);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
     }
     /* Forsyth's score tables. */
@@ -111,17 +89,6 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
     for (uint32_t n = 1; n < VALENCE_TABLE; ++n)
         f.valence_score[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
 
-    for (uint32_t v = 0; v < vertex_count; ++v) {
-        f.live[v] = adj.offsets[v + 1] - adj.offsets[v];
-        f.position[v] = -1;
-    }
-    /* gc_adjacency_build fills each vertex's list in triangle order, corner by corner:
-     * replaying that order gives every corner its entry. */
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        f.position[v] = (int32_t)adj.offsets[v]; /* borrowed as a fill cursor */
-    for (size_t t = 0; t < triangle_count; ++t)
-        for (int c = 0; c < 3; ++c)
-            f.slot[3 * t + c] = (uint32_t)f.position[indices[3 * t + c]]++;
     for (uint32_t v = 0; v < vertex_count; ++v)
         f.position[v] = -1;
     for (uint32_t v = 0; v < vertex_count; ++v)
@@ -146,10 +113,9 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
         const uint32_t* tv = indices + 3 * t;
         emitted[t] = 1;
         order[written++] = t;
-        for (int c = 0; c < 3; ++c) {
-            remove_from_list(&f, t, c);
+        gc_live_triangles_remove(&lists, indices, t);
+        for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        }
         /* LRU update: the triangle's vertices first, then the old order. */
         uint32_t n = 0;
         for (int c = 0; c < 3; ++c) {
@@ -199,8 +165,8 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
                 best = (int64_t)cursor;
         }
     }
-    free(f.live), free(f.position), free(f.vertex_score), free(f.slot), free(emitted), free(dead_end);
-    gc_adjacency_free(&adj);
+    free(f.position), free(f.vertex_score), free(emitted), free(dead_end);
+    gc_live_triangles_free(&lists);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
