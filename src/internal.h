@@ -205,6 +205,9 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 
+/* True when path ends in "." ext, case-insensitively. */
+bool gc_has_extension(const char* path, const char* ext);
+
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-static bool has_extension(const char* path, const char* ext)
+
+bool gc_has_extension(const char* path, const char* ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
@@ -21,7 +22,7 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
     memset(out, 0, sizeof *out);
     if (!path || !*path)
         return gc_fail(err, GC_ERR_USAGE, "no input file given");
-    if (strcmp(path, "-") == 0 || has_extension(path, "txt") || has_extension(path, "idx")) {
+    if (strcmp(path, "-") == 0 || gc_has_extension(path, "txt") || gc_has_extension(path, "idx")) {
         gc_reader r;
         gc_status s = gc_reader_open(&r, path, err);
         if (s)
@@ -30,13 +31,13 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
         gc_reader_close(&r);
         return s;
     }
-    if (has_extension(path, "u16"))
+    if (gc_has_extension(path, "u16"))
         return gc_load_raw(path, 16, options, out, err);
-    if (has_extension(path, "u32"))
+    if (gc_has_extension(path, "u32"))
         return gc_load_raw(path, 32, options, out, err);
-    if (has_extension(path, "obj"))
+    if (gc_has_extension(path, "obj"))
         return gc_load_obj(path, options, out, err);
-    if (has_extension(path, "ply"))
+    if (gc_has_extension(path, "ply"))
         return gc_load_ply(path, options, out, err);
     /* assimp's own message for a missing file is vague: say it plainly first. */
     FILE* probe = fopen(path, "rb");

@@ -11,24 +11,19 @@
 #include <strings.h>
 #include <unistd.h>
 
-static bool has_extension(const char* path, const char* ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
 
 /* The format family of a path: text, u16, u32, obj, ply, or other (assimp). */
 static const char* family(const char* path)
 {
-    if (has_extension(path, "txt") || has_extension(path, "idx"))
+    if (gc_has_extension(path, "txt") || gc_has_extension(path, "idx"))
         return "text";
-    if (has_extension(path, "u16"))
+    if (gc_has_extension(path, "u16"))
         return "u16";
-    if (has_extension(path, "u32"))
+    if (gc_has_extension(path, "u32"))
         return "u32";
-    if (has_extension(path, "obj"))
+    if (gc_has_extension(path, "obj"))
         return "obj";
-    if (has_extension(path, "ply"))
+    if (gc_has_extension(path, "ply"))
         return "ply";
     const char* dot = strrchr(path, '.');
     return dot ? dot + 1 : "";

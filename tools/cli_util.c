@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,4 +104,10 @@ void atomic_abort(atomic_file* af)
         fclose(af->f);
     af->f = NULL;
     unlink(af->temp);
+}
+
+int has_ext(const char* path, const char* ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
 }

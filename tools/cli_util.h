@@ -29,6 +29,9 @@ typedef struct atomic_file {
     char temp[4096 + 32];
 } atomic_file;
 
+/* True when path ends in "." ext, case-insensitively. */
+int has_ext(const char* path, const char* ext);
+
 int atomic_open(atomic_file* af, const char* path);
 /* Flushes, closes and renames; on any failure removes the temporary file. Returns 0 on success. */
 int atomic_commit(atomic_file* af);

@@ -10,13 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-static int has_ext(const char* path, const char* ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
 
 int cmd_grid(int argc, char** argv)
 {

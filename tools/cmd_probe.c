@@ -28,18 +28,6 @@ static int list_devices(void)
     return 0;
 }
 
-/* Primitives the topology gives for the draw, as input assembly should count them. */
-static uint64_t expected_primitives(const gc_draw* d)
-{
-    gc_assembler a;
-    gc_primitive p;
-    gc_assembler_init(&a, d);
-    uint64_t n = 0;
-    while (gc_assembler_next(&a, &p))
-        ++n;
-    return n;
-}
-
 static int write_csv(const char* path, const measurement* m)
 {
     atomic_file af;
@@ -139,7 +127,7 @@ int cmd_probe(int argc, char** argv)
         status = fail_with(&err);
         goto out;
     }
-    uint64_t expected = expected_primitives(&draw);
+    const uint64_t expected = primitives; /* what the topology gives (gc_draw_validate counted them) */
     int agree = m.invocations == m.per_vertex_sum;
     if (per_vertex_path && (status = write_csv(per_vertex_path, &m)) != 0)
         goto out;

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -165,19 +164,13 @@ static void* worker(void* arg)
                 pthread_mutex_unlock(&s->lock);
                 if (st)
                     break;
-                /* ATVR over the vertices the triangles reference (the analyzer's measure) */
-                gc_stats ref;
-                gc_model any;
-                gc_model_parse("fifo:1", &any, &err);
-                if ((st = gc_analyze(&any, &d, NULL, &ref, &err))) {
-                    measurement_free(&meas);
-                    break;
-                }
+                /* A triangle list references every index value in it: the measurement's
+                 * per-vertex rows are the distinct vertices, as the analyzer counts them. */
                 r->invocations = meas.invocations;
-                r->triangles = ref.primitives;
-                r->vertices = ref.vertices;
-                r->atvr = ref.vertices ? (double)meas.invocations / (double)ref.vertices : 0.0;
-                r->acmr = ref.primitives ? (double)meas.invocations / (double)ref.primitives : 0.0;
+                r->triangles = n / 3;
+                r->vertices = meas.count;
+                r->atvr = meas.count ? (double)meas.invocations / (double)meas.count : 0.0;
+                r->acmr = n ? (double)meas.invocations / (double)(n / 3) : 0.0;
                 measurement_free(&meas);
             } else {
                 gc_stats stt;
@@ -271,11 +264,6 @@ static void csv_field(FILE* f, const char* text)
     fputc('"', f);
 }
 
-static int has_ext(const char* path, const char* ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
 
 /* The gnuplot script beside the plot: OUT.png -> OUT.gp. Data inline, so that the script
  * alone redraws the figure. */
