@@ -180,6 +180,12 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
                              gc_adjacency* out, gc_error* err);
 void gc_adjacency_free(gc_adjacency* a);
 
+/* A triangle up to rotation (winding kept): its lexicographically smallest rotation in
+ * out; returns which rotation it was (out[k] = t[(r + k) % 3]). */
+int gc_triangle_canonical(const uint32_t* t, uint32_t out[3]);
+/* A hash of three indices (of a canonical triangle, for tables of triangles). */
+uint64_t gc_triangle_hash(const uint32_t* t);
+
 /* Each vertex's remaining (not yet emitted) triangles, kept compact: those of v are
  * adj.triangles[adj.offsets[v] .. adj.offsets[v] + live[v]). An emitted triangle leaves
  * its vertices' lists in O(1) through a back-pointer per corner, whatever the valence. */

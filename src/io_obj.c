@@ -345,33 +345,6 @@ gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out
 
 /* ---------------------------------------------------------------- rewriting */
 
-/* The lexicographically smallest rotation of a triangle, and which rotation it was. */
-static void smallest_rotation(const uint32_t* t, uint32_t out[3], int* rotation)
-{
-    int best = 0;
-    for (int r = 1; r < 3; ++r) {
-        for (int k = 0; k < 3; ++k) {
-            uint32_t a = t[(r + k) % 3], b = t[(best + k) % 3];
-            if (a != b) {
-                if (a < b)
-                    best = r;
-                break;
-            }
-        }
-    }
-    for (int k = 0; k < 3; ++k)
-        out[k] = t[(best + k) % 3];
-    *rotation = best;
-}
-
-static uint64_t triangle_hash(const uint32_t* t)
-{
-    uint64_t h = t[0] * 0x9E3779B97F4A7C15ull;
-    h ^= (t[1] + 0x632BE59BD9B4E019ull) * 0xBF58476D1CE4E5B9ull;
-    h ^= (t[2] + 0x94D049BB133111EBull) * 0xD6E8FEB86659FD93ull;
-    return h ^ (h >> 31);
-}
-
 static void write_corner(FILE* f, const uint32_t* key)
 {
     if (key[1] && key[2])
@@ -404,25 +377,23 @@ static gc_status write_run(const obj_parser* o, const uint32_t* out_idx, size_t 
     const uint32_t* in_idx = o->indices.data + 3 * first;
     for (size_t t = 0; t < count; ++t) {
         uint32_t canon[3];
-        int rot;
-        smallest_rotation(in_idx + 3 * t, canon, &rot);
-        size_t h = triangle_hash(canon) & (capacity - 1);
+        gc_triangle_canonical(in_idx + 3 * t, canon);
+        size_t h = gc_triangle_hash(canon) & (capacity - 1);
         next[t] = head[h];
         head[h] = (uint32_t)t;
     }
     gc_status s = GC_OK;
     for (size_t t = 0; t < count && !s; ++t) {
         uint32_t canon[3];
-        int rot_out;
-        smallest_rotation(out_idx + 3 * t, canon, &rot_out);
-        size_t h = triangle_hash(canon) & (capacity - 1);
+        int rot_out = gc_triangle_canonical(out_idx + 3 * t, canon);
+        size_t h = gc_triangle_hash(canon) & (capacity - 1);
         uint32_t match = UINT32_MAX;
         int rot_in = 0;
         for (uint32_t c = head[h]; c != UINT32_MAX && match == UINT32_MAX; c = next[c]) {
             if (used[c])
                 continue;
             uint32_t other[3];
-            smallest_rotation(in_idx + 3 * (size_t)c, other, &rot_in);
+            rot_in = gc_triangle_canonical(in_idx + 3 * (size_t)c, other);
             if (other[0] == canon[0] && other[1] == canon[1] && other[2] == canon[2])
                 match = c;
         }

@@ -110,27 +110,40 @@ void gc_live_triangles_free(gc_live_triangles* lt)
 
 /* ------------------------------------------------------------ permutation check */
 
-/* A triangle up to rotation: the lexicographically smallest of its three rotations. */
+int gc_triangle_canonical(const uint32_t* t, uint32_t out[3])
+{
+    int best = 0;
+    for (int r = 1; r < 3; ++r)
+        for (int k = 0; k < 3; ++k) {
+            uint32_t x = t[(r + k) % 3], y = t[(best + k) % 3];
+            if (x != y) {
+                if (x < y)
+                    best = r;
+                break;
+            }
+        }
+    for (int k = 0; k < 3; ++k)
+        out[k] = t[(best + k) % 3];
+    return best;
+}
+
+uint64_t gc_triangle_hash(const uint32_t* t)
+{
+    uint64_t h = (uint64_t)t[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)t[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= ((uint64_t)t[2] + 0x85EBCA77C2B2AE63ULL) * 0x165667B19E3779F9ULL;
+    return h ^ (h >> 29);
+}
+
 typedef struct tri_key {
-    uint32_t a, b, c;
+    uint32_t v[3];
 } tri_key;
 
 static tri_key canonical(const uint32_t* t)
 {
-    tri_key r[3] = {{t[0], t[1], t[2]}, {t[1], t[2], t[0]}, {t[2], t[0], t[1]}};
-    tri_key best = r[0];
-    for (int i = 1; i < 3; ++i)
-        if (r[i].a < best.a || (r[i].a == best.a && (r[i].b < best.b || (r[i].b == best.b && r[i].c < best.c))))
-            best = r[i];
-    return best;
-}
-
-static uint64_t key_hash(tri_key k)
-{
-    uint64_t h = (uint64_t)k.a * 0x9E3779B97F4A7C15ULL;
-    h ^= ((uint64_t)k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= ((uint64_t)k.c + 0x85EBCA77C2B2AE63ULL) * 0x165667B19E3779F9ULL;
-    return h ^ (h >> 29);
+    tri_key k;
+    gc_triangle_canonical(t, k.v);
+    return k;
 }
 
 typedef struct tri_slot {
@@ -155,7 +168,7 @@ gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, si
     const size_t mask = capacity - 1;
     for (size_t t = 0; t < triangles; ++t) {
         tri_key k = canonical(before + 3 * t);
-        size_t i = (size_t)key_hash(k) & mask;
+        size_t i = (size_t)gc_triangle_hash(k.v) & mask;
         while (table[i].used && memcmp(&table[i].key, &k, sizeof k) != 0)
             i = (i + 1) & mask;
         table[i].key = k;
@@ -165,7 +178,7 @@ gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, si
     gc_status s = GC_OK;
     for (size_t t = 0; t < triangles && !s; ++t) {
         tri_key k = canonical(after + 3 * t);
-        size_t i = (size_t)key_hash(k) & mask;
+        size_t i = (size_t)gc_triangle_hash(k.v) & mask;
         while (table[i].used && memcmp(&table[i].key, &k, sizeof k) != 0)
             i = (i + 1) & mask;
         if (!table[i].used || table[i].count == 0)
