@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include "backend.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -83,12 +85,6 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
     return gc_mesh_load(path, lo, &in->mesh, err);
 }
 
-static int compare_u32(const void* a, const void* b)
-{
-    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
-    return (x > y) - (x < y);
-}
-
 int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* vertex_count)
 {
     *values = NULL;
@@ -98,17 +94,12 @@ int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* ve
     *vertex_count = n ? (uint32_t)(max + 1 > UINT32_MAX ? UINT32_MAX : max + 1) : 0;
     if (max + 1 <= 2 * (uint64_t)n + 65536)
         return 0;
-    uint32_t* v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) {
-        fprintf(stderr, "gpucache: out of memory\n");
-        return EXIT_DATA;
-    }
-    memcpy(v, indices, n * sizeof *v);
-    qsort(v, n, sizeof *v, compare_u32);
-    size_t k = 0;
-    for (size_t i = 0; i < n; ++i)
-        if (k == 0 || v[k - 1] != v[i])
-            v[k++] = v[i];
+    uint32_t* v;
+    size_t k;
+    gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_error err = {0};
+    if (draw_distinct_values(&d, &v, &k, &err))
+        return fail_with(&err);
     for (size_t i = 0; i < n; ++i) {
         size_t lo = 0, hi = k; /* the rank of indices[i] among the distinct values */
         while (hi - lo > 1) {
