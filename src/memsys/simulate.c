@@ -86,9 +86,8 @@ static ms_line* cache_victim(ms_cache* c, uint64_t tag)
     return v;
 }
 
-static void add_bus(sim* s, gc_memsys_stats* st, int bus, uint64_t bytes)
+static void add_bus(gc_memsys_stats* st, int bus, uint64_t bytes)
 {
-    (void)s;
     if (bus == 0)
         st->garlic_bytes += bytes;
     else if (bus == 1)
@@ -165,7 +164,7 @@ static void l2_access(sim* s, gc_memsys_stats* st, uint64_t tag, int buffer, int
     ms_buffer_state* b = &s->buffers[buffer];
     int type = b->type;
     if (type == GC_MEM_UC || (type == GC_MEM_SC && l2_bypass)) {
-        add_bus(s, st, 2, s->line_bytes); /* Onion+: no cache at all */
+        add_bus(st, 2, s->line_bytes); /* Onion+: no cache at all */
         return;
     }
     st->l2.accesses[type][write]++;
@@ -178,9 +177,9 @@ static void l2_access(sim* s, gc_memsys_stats* st, uint64_t tag, int buffer, int
         st->l2.misses[type][write]++;
         l = cache_victim(&s->l2, tag);
         if (l->valid && l->dirty) /* a dirty victim goes back to memory */
-            add_bus(s, st, l2_bus(l->type), s->line_bytes);
+            add_bus(st, l2_bus(l->type), s->line_bytes);
         if (!write)
-            add_bus(s, st, l2_bus(type), s->line_bytes); /* a write fills the whole line: no fetch */
+            add_bus(st, l2_bus(type), s->line_bytes); /* a write fills the whole line: no fetch */
         l->valid = 1;
         l->dirty = 0;
         l->tag = tag;
@@ -214,18 +213,17 @@ static void fill(sim* s, ms_cache* c, uint64_t tag, int type, int dispatch)
 }
 
 static void access_line(sim* s, gc_memsys_stats* st, const ms_op* op, uint64_t tag, uint32_t cu, int dispatch,
-                        const ms_dispatch* d, bool l1_bypass, bool l2_bypass)
+                        bool l1_bypass, bool l2_bypass)
 {
     ms_buffer_state* b = &s->buffers[op->buffer];
     int type = b->type;
     bool write = op->code == OP_WRITE || op->code == OP_SIGNAL;
-    (void)d;
     if (s->l1_pending[cu]) {
         s->l1_pending[cu] = false; /* the CU's first wave performs the once-per-CU invalidate */
         l1_invalidate_cu(s, cu, st);
     }
     if (type == GC_MEM_UC) {
-        add_bus(s, st, 2, s->line_bytes);
+        add_bus(st, 2, s->line_bytes);
         if (write) {
             b->gpu_write_seq = s->seq;
             b->gpu_writer = dispatch;
@@ -304,7 +302,7 @@ static void run_access(sim* s, gc_memsys_stats* st, const ms_op* op, const ms_di
         }
         uint64_t tag = (buf->base + offset) / s->line_bytes;
         uint32_t cu = (uint32_t)(((i * s->line_bytes) / wave) % cus);
-        access_line(s, st, op, tag, cu, dispatch, d, l1b, l2b);
+        access_line(s, st, op, tag, cu, dispatch, l1b, l2b);
     }
 }
 
@@ -320,14 +318,13 @@ static uint64_t dirty_lines_of(sim* s, int b)
     return n;
 }
 
-static void count_crosstalk(sim* s, gc_memsys_stats* st, uint64_t lines, bool* counted)
+static void count_crosstalk(gc_memsys_stats* st, uint64_t lines, bool* counted)
 {
     if (lines && !*counted) {
         st->crosstalk_events++;
         *counted = true;
     }
     st->crosstalk_lines += lines;
-    (void)s;
 }
 
 static void l2_invalidate(sim* s, gc_memsys_stats* st, const ms_op* op, int requester)
@@ -345,7 +342,7 @@ static void l2_invalidate(sim* s, gc_memsys_stats* st, const ms_op* op, int requ
         l->valid = 0;
         st->l2_invalidate_lines++;
         if (l->type == GC_MEM_SC && l->owner >= 0 && l->owner != requester)
-            count_crosstalk(s, st, 1, &counted);
+            count_crosstalk(st, 1, &counted);
     }
     st->event_cycles += s->m->machine[MK_L2_INV_LOCATE] + s->m->machine[MK_L2_INV_SETTLE];
     s->sc_read_since_inv = false;
@@ -371,7 +368,7 @@ static void l2_writeback(sim* s, gc_memsys_stats* st, const ms_op* op, int reque
         else
             garlic += s->line_bytes;
         if (l->type == GC_MEM_SC && l->owner >= 0 && l->owner != requester)
-            count_crosstalk(s, st, 1, &counted);
+            count_crosstalk(st, 1, &counted);
     }
     st->l2_writeback_dirty_bytes += onion + garlic;
     st->onion_bytes += onion;
