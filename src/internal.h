@@ -208,6 +208,21 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
                          uint32_t* order, gc_error* err);
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
                          uint32_t* order, gc_error* err);
+
+/* Forsyth's algorithm with any score tables: a vertex at position p of the modelled LRU
+ * cache (cache_size entries) scores position[p] (0 outside it), plus live[min(n,
+ * live_count - 1)] for n remaining triangles (live[0] is not used: a vertex with no
+ * triangles left scores -1). gc_opt_forsyth fills them with Forsyth's published curves;
+ * auto also runs a table tuned on the vertex cache models (opt_auto.c). */
+#define GC_FORSYTH_MAX_CACHE 256
+#define GC_FORSYTH_MAX_LIVE 64
+typedef struct gc_forsyth_scores {
+    uint32_t cache_size, live_count;
+    float position[GC_FORSYTH_MAX_CACHE];
+    float live[GC_FORSYTH_MAX_LIVE];
+} gc_forsyth_scores;
+gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 

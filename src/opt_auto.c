@@ -12,10 +12,12 @@
  *    back to the most recent vertex with triangles left (Tipsify's dead-end stack), then
  *    to input order. Each step scores a bounded number of candidates: linear time.
  * 2. Selection. The greedy (more variants of its bonus weights with more `effort`; the
- *    seed perturbs them), Tipsify at the largest FIFO target's size (at every target's
- *    size with more effort) and, with more effort, Forsyth's order are scored with the exact emulators
- *    (gc_analyze); the order with the fewest invocations summed over the targets wins.
- *    Deterministic for a given seed. */
+ *    seed perturbs them), Forsyth's algorithm with a score table tuned on the vertex cache
+ *    models (below), Tipsify at the largest FIFO target's size (at every target's size
+ *    with more effort) and, with more effort, Forsyth's own order are scored with the
+ *    exact emulators (gc_analyze); the order with the fewest invocations summed over the
+ *    targets wins. Deterministic for a given seed.
+ * 3. With more effort, a local search over short windows (window_local_search). */
 #include "internal.h"
 
 #include <math.h>
@@ -456,6 +458,17 @@ static void window_local_search(const uint32_t* indices, uint32_t* order, size_t
 
 /* ------------------------------------------------------------- selection */
 
+/* A score table for Forsyth's algorithm (opt_forsyth.c) tuned for the vertex cache models:
+ * 16 LRU positions and 1..8 remaining triangles. Made by bench/tune_scores, starting from
+ * the table meshoptimizer 0.18 publishes for its meshopt_optimizeVertexCache, with the
+ * command and its result in docs/optimizers/auto.md. The greedy above knows the targets;
+ * this order knows none and is often the better compromise for several at once. */
+static const gc_forsyth_scores tuned_scores = {
+    16, 9,
+    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.882f, 0.867f, 0.799f, 0.742f, 0.633f, 0.700f, 0.448f,
+     0.332f, 0.194f},
+    {0.0f, 1.095f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.186f}};
+
 /* Sum of the targets' exact invocations for an order. */
 static gc_status order_cost(const uint32_t* order, size_t index_count, const gc_model* targets, size_t target_count,
                             uint64_t* cost, gc_error* err)
@@ -541,8 +554,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         tipsify_sizes[0] = largest;
         tipsify_count = 1;
     }
-    /* ... and, with more effort, Forsyth's order (32), an all-round baseline. */
-    size_t total = greedy_variants + tipsify_count + (effort > 1);
+    /* ... the tuned Forsyth order, and with more effort Forsyth's own (32). */
+    size_t total = greedy_variants + tipsify_count + 1 + (effort > 1);
     uint64_t best_cost = UINT64_MAX;
     gc_status s = GC_OK;
     uint64_t seed = options->seed;
@@ -560,6 +573,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
                                err);
+        } else if (v == greedy_variants + tipsify_count) {
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, err);
         } else {
             s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, err);
         }

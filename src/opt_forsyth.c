@@ -21,14 +21,10 @@
 #include <string.h>
 
 #define VALENCE_SCAN 32
-#define MAX_CACHE 256
-#define VALENCE_TABLE 64
 
 typedef struct forsyth {
     const uint32_t* indices;
-    uint32_t cache_size;
-    float position_score[MAX_CACHE + 3];
-    float valence_score[VALENCE_TABLE];
+    const gc_forsyth_scores* scores;
     const uint32_t* live;       /* remaining triangles per vertex (lists.live) */
     int32_t* position;          /* cache position, -1 when not cached */
     float* vertex_score;
@@ -36,26 +32,46 @@ typedef struct forsyth {
     const uint32_t* list;
 } forsyth;
 
-static float valence_boost(const forsyth* f, uint32_t live)
-{
-    return live < VALENCE_TABLE ? f->valence_score[live] : 2.0f * powf((float)live, -0.5f);
-}
-
 static float score_of(const forsyth* f, uint32_t v)
 {
-    if (f->live[v] == 0)
+    uint32_t n = f->live[v];
+    if (n == 0)
         return -1.0f;
     int32_t p = f->position[v];
-    return (p < 0 ? 0.0f : f->position_score[p]) + valence_boost(f, f->live[v]);
+    const gc_forsyth_scores* sc = f->scores;
+    return (p < 0 ? 0.0f : sc->position[p]) + sc->live[n < sc->live_count ? n : sc->live_count - 1];
 }
 
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
                          uint32_t* order, gc_error* err)
 {
+    if (cache_size < 4 || cache_size > GC_FORSYTH_MAX_CACHE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size,
+                       GC_FORSYTH_MAX_CACHE);
+    /* Forsyth's published curves. Valences past the table (a fan's hub) score as its last
+     * entry, 2 / sqrt(63): they differ from his formula by less than 0.25 and only where a
+     * vertex has 63 triangles or more left. */
+    gc_forsyth_scores sc;
+    memset(&sc, 0, sizeof sc);
+    sc.cache_size = cache_size;
+    for (uint32_t p = 0; p < cache_size; ++p)
+        sc.position[p] = p < 3 ? 0.75f /* LastTriScore: the triangle just drawn */
+                               : powf(1.0f - (float)(p - 3) / (float)(cache_size - 3), 1.5f);
+    sc.live_count = GC_FORSYTH_MAX_LIVE;
+    for (uint32_t n = 1; n < GC_FORSYTH_MAX_LIVE; ++n)
+        sc.live[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
+    return gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &sc, order, err);
+}
+
+gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, uint32_t* order, gc_error* err)
+{
     if (triangle_count == 0)
         return GC_OK;
-    if (cache_size < 4 || cache_size > MAX_CACHE)
-        return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size, MAX_CACHE);
+    const uint32_t cache_size = scores->cache_size;
+    if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
+        scores->live_count > GC_FORSYTH_MAX_LIVE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
     gc_live_triangles lists;
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
@@ -63,7 +79,7 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
     forsyth f;
     memset(&f, 0, sizeof f);
     f.indices = indices;
-    f.cache_size = cache_size;
+    f.scores = scores;
     f.live = lists.live;
     f.list_start = lists.adj.offsets;
     f.list = lists.adj.triangles;
@@ -76,25 +92,12 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
         gc_live_triangles_free(&lists);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
     }
-    /* Forsyth's score tables. */
-    for (uint32_t p = 0; p < MAX_CACHE + 3; ++p) {
-        if (p < 3)
-            f.position_score[p] = 0.75f; /* LastTriScore: the triangle just drawn */
-        else if (p < cache_size)
-            f.position_score[p] = powf(1.0f - (float)(p - 3) / (float)(cache_size - 3), 1.5f);
-        else
-            f.position_score[p] = 0.0f;
-    }
-    f.valence_score[0] = 0.0f;
-    for (uint32_t n = 1; n < VALENCE_TABLE; ++n)
-        f.valence_score[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
-
     for (uint32_t v = 0; v < vertex_count; ++v)
         f.position[v] = -1;
     for (uint32_t v = 0; v < vertex_count; ++v)
         f.vertex_score[v] = score_of(&f, v);
 
-    uint32_t cache[MAX_CACHE + 3], next_cache[MAX_CACHE + 3];
+    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
