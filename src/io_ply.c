@@ -276,6 +276,10 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
         }
         have_faces |= is_face;
         have_strips |= is_strip;
+        /* An element without properties takes no bytes: its count, however large (a fuzzed
+         * file had 13e12), must not turn into a loop that reads nothing. */
+        if (e->prop_count == 0)
+            continue;
         for (uint64_t item = 0; !s && item < e->count; ++item) {
             for (int pi = 0; !s && pi < e->prop_count; ++pi) {
                 ply_property* prop = &e->props[pi];

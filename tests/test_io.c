@@ -180,6 +180,18 @@ static void ply_binary(void** state)
     assert_memory_equal(m.indices, face, sizeof face);
     gc_mesh_free(&m);
     load_fails(write_file("t.ply", le, n - 2), GC_ERR_DATA, "byte", "file ends inside");
+    /* Fuzzing found it: an element without properties and a count of 13e12 took no bytes
+     * per item and looped for hours. It is skipped in no time, and the mesh still loads. */
+    const char* hjunk = "ply\nformat binary_little_endian 1.0\nelement junk 13333333334344\nelement vertex 3\n"
+                        "property float x\nelement face 1\nproperty list uchar uint vertex_indices\nend_header\n";
+    size_t hn = strlen(hjunk);
+    unsigned char junk[512];
+    memcpy(junk, hjunk, hn);
+    memcpy(junk + hn, le + strlen(hdr), n - strlen(hdr));
+    m = load_ok(write_file("j.ply", junk, hn + n - strlen(hdr)), NULL);
+    assert_int_equal(m.index_count, 3);
+    assert_memory_equal(m.indices, face, sizeof face);
+    gc_mesh_free(&m);
     /* Big endian: short indices. */
     unsigned char be[512];
     const char* hbe = "ply\nformat binary_big_endian 1.0\nelement vertex 2\nproperty uchar x\n"

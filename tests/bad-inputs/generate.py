@@ -65,6 +65,7 @@ BH = b"ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\
 add("truncated-binary.ply", BH + struct.pack("<5f", 0, 0, 0, 1, 0), 1, "truncated-binary.ply")
 add("truncated-binary-face.ply", BH + struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<B2i", 3, 0, 1), 1, "truncated-binary-face.ply")
 add("binary-face-out-of-range.ply", BH + struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<B3i", 3, 0, 1, 99), 1, "binary-face-out-of-range.ply")
+add("property-less-element.ply", b"ply\nformat binary_little_endian 1.0\nelement junk 13333333334344\nelement vertex 3\nproperty float x\nend_header\n" + struct.pack("<3f", 0, 1, 2), 1, "no 'face' or 'tristrips' element")
 add("binary-nan.ply", BH + struct.pack("<9f", float('nan'), 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<B3i", 3, 0, 1, 2), 1, "binary-nan.ply")
 add("model-ok.txt", "0 1 2\n", 2, "unknown model 'bogus'", "analyze -m bogus {}")
 cases.append(("model-ok.txt", 2, "fifo:0", "analyze -m fifo:0 {}"))
