@@ -6,7 +6,9 @@
  * random perturbations of three entries at a time, each kept only when the objective goes
  * down. Deterministic. The training meshes are half of the corpus (--half even: the 1st,
  * 3rd, ... of the sorted names), so that the other half measures what carries over.
- * usage: tune_scores [--cache N] [--half even|odd|all] [--perturb K] [--init FILE] [CORPUS_DIR]
+ * usage: tune_scores [--cache N] [--half even|odd|all] [--perturb K] [--init FILE] [--only MODEL]
+ *                    [CORPUS_DIR]
+ * --only: the objective is that one of the five models alone.
  * Progress goes to standard error; the table, as the C initializer opt_auto.c holds, and
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
@@ -36,6 +38,7 @@ typedef struct mesh {
 } mesh;
 
 static gc_model models[MODELS];
+static int only = -1; /* the one model of the objective, or -1 for all five */
 static mesh meshes[MESHES];
 static int mesh_count;
 static uint32_t *order, *expanded;
@@ -75,7 +78,8 @@ static double objective(const gc_forsyth_scores* scores, int training, double pe
         double mean = count ? sum[k] / count : 0.0;
         if (per_model)
             per_model[k] = mean;
-        total += mean;
+        if (only < 0 || only == k)
+            total += mean;
     }
     return total;
 }
@@ -111,8 +115,16 @@ int main(int argc, char** argv)
             perturbations = atol(argv[++i]);
         else if (strcmp(argv[i], "--init") == 0 && i + 1 < argc)
             init = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            ++i;
+            for (int k = 0; k < MODELS; ++k)
+                if (strcmp(argv[i], model_names[k]) == 0)
+                    only = k;
+            if (only < 0)
+                die(argv[i], "not one of fifo:16, intel, nvidia-kepler, nvidia-pascal, amd-gcn");
+        }
         else if (argv[i][0] == '-')
-            die(argv[i], "unknown option (--cache N, --half even|odd|all, --perturb K, --init FILE)");
+            die(argv[i], "unknown option (--cache N, --half even|odd|all, --perturb K, --init FILE, --only MODEL)");
         else
             corpus = argv[i];
     }

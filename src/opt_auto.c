@@ -140,14 +140,36 @@ static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c, unsig
     }
 }
 
-static void sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c)
+/* Writes that a window of the local search has to take back: each overwritten per-vertex
+ * word, in order. */
+typedef struct undo_log {
+    uint32_t** where;
+    uint32_t* old;
+    size_t count, capacity;
+} undo_log;
+
+static inline void set_word(uint32_t* where, uint32_t value, undo_log* log)
 {
+    if (log) {
+        log->where[log->count] = where;
+        log->old[log->count++] = *where;
+    }
+    *where = value;
+}
+
+/* Emits (a, b, c) and returns the invocations it costs: corner by corner, as the exact
+ * models count (sim_cost looks at the three corners before any is inserted, so it misses
+ * a FIFO insertion that evicts a later corner of the same triangle). With `log`, every
+ * per-vertex word written is recorded first (at most 9 per triangle). */
+static uint32_t sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c, undo_log* log)
+{
+    uint32_t inserted = 0;
     const uint32_t v[3] = {a, b, c};
     switch (s->kind) {
     case SIM_FIFO:
         for (int k = 0; k < 3; ++k)
             if (!sim_cached(s, v[k]))
-                s->stamp[v[k]] = (uint32_t)++s->time;
+                set_word(&s->stamp[v[k]], (uint32_t)++s->time, log), inserted++;
         break;
     case SIM_MESHOPT: {
         /* as meshopt_analyzeVertexCache: flush checks count corners */
@@ -158,8 +180,9 @@ static void sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c)
         }
         for (int k = 0; k < 3; ++k)
             if (!sim_cached(s, v[k])) {
-                s->stamp[v[k]] = (uint32_t)s->time++;
+                set_word(&s->stamp[v[k]], (uint32_t)s->time++, log);
                 s->warp_fill++;
+                inserted++;
             }
         s->group_fill++;
         break;
@@ -172,16 +195,18 @@ static void sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c)
         }
         for (int k = 0; k < 3; ++k) {
             if (!sim_cached(s, v[k])) {
-                s->epoch_of[v[k]] = s->epoch;
-                s->stamp[v[k]] = s->prim + 1;
+                set_word(&s->epoch_of[v[k]], s->epoch, log);
+                set_word(&s->stamp[v[k]], s->prim + 1, log);
                 s->fill++;
+                inserted++;
             }
-            s->last_use[v[k]] = s->prim;
+            set_word(&s->last_use[v[k]], s->prim, log);
         }
         s->prim++;
         break;
     }
     }
+    return inserted;
 }
 
 /* ---------------------------------------------------------------- greedy */
@@ -258,7 +283,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         const uint32_t* tv = indices + 3 * t;
         emitted[t] = 1;
         for (size_t k = 0; k < sim_count; ++k)
-            sim_emit(&sims[k], tv[0], tv[1], tv[2]);
+            sim_emit(&sims[k], tv[0], tv[1], tv[2], NULL);
         order[written++] = t;
         gc_live_triangles_remove(&lists, indices, t);
         for (int c = 0; c < 3; ++c)
@@ -292,168 +317,101 @@ done:
 
 /* ------------------------------------------------------------ local search */
 
-/* A small emulator of meshopt:C,W,P (and so of fifo:C, which is meshopt:C,0,0) whose whole
- * state is a few words and a ring of the last C transformed vertices of the current warp,
- * so that short windows can be replayed from a saved state. The same rules as
- * model_meshopt.c: a warp is flushed before a triangle when P triangles are in it or when
- * its misses, counted per corner, would overflow W; a vertex hits while it is among the
- * last C transformed in the warp. */
-typedef struct warp_window {
-    uint32_t entries[128];
-    uint32_t cache, warp, group; /* C, W (0: none), P (0: none) */
-    uint32_t head, count, warp_fill, group_fill;
-} warp_window;
+/* The targets' emulators (the greedy's, with their per-vertex state) replay windows of the
+ * order from the state at a position; what a window wrote is undone from the log, so a
+ * try costs its length whatever the cache size. */
+typedef struct window_state {
+    sim* sims;
+    size_t count;
+    sim saved[MAX_TARGETS];
+    undo_log log;
+} window_state;
 
-static bool ww_has(const warp_window* f, uint32_t v)
-{
-    for (uint32_t i = 0; i < f->count; ++i)
-        if (f->entries[i] == v)
-            return true;
-    return false;
-}
-
-static void ww_insert(warp_window* f, uint32_t v)
-{
-    if (f->count < f->cache) {
-        f->entries[f->count++] = v;
-    } else {
-        f->entries[f->head] = v;
-        f->head = (f->head + 1) % f->cache;
-    }
-    f->warp_fill++;
-}
-
-/* Emits one triangle; returns its misses (vertex shader invocations). */
-static uint32_t ww_emit(warp_window* f, const uint32_t* t)
-{
-    uint32_t corners = !ww_has(f, t[0]) + !ww_has(f, t[1]) + !ww_has(f, t[2]);
-    if ((f->group && f->group_fill == f->group) || (f->warp && f->warp_fill + corners > f->warp)) {
-        f->count = f->head = f->warp_fill = f->group_fill = 0;
-    }
-    uint32_t misses = 0;
-    for (int c = 0; c < 3; ++c)
-        if (!ww_has(f, t[c])) {
-            ww_insert(f, t[c]);
-            misses++;
-        }
-    f->group_fill++;
-    return misses;
-}
-
-/* Seed 000's NVIDIA rules in the same small form: slots written in order since the last
- * reset, each with its insertion and last-use primitive (model_nvidia.c has the rules). */
-typedef struct nv_window {
-    uint32_t vertex[64], inserted[64], used[64];
-    uint32_t size, idle, life, fill, prim;
-} nv_window;
-
-static int nv_find(const nv_window* f, uint32_t v)
-{
-    for (uint32_t i = 0; i < f->fill; ++i)
-        if (f->vertex[i] == v && (!f->life || f->prim < f->inserted[i] + f->life) &&
-            (!f->idle || f->prim < f->used[i] + f->idle))
-            return (int)i;
-    return -1;
-}
-
-static uint32_t nv_emit(nv_window* f, const uint32_t* t)
-{
-    uint32_t misses = 0;
-    for (int c = 0; c < 3; ++c) {
-        bool repeat = (c >= 1 && t[c] == t[0]) || (c == 2 && t[2] == t[1]);
-        misses += !repeat && nv_find(f, t[c]) < 0;
-    }
-    if (f->fill + misses > f->size)
-        f->fill = 0; /* reset: every vertex misses and is written from slot 0 */
-    uint32_t written = 0;
-    for (int c = 0; c < 3; ++c) {
-        int slot = nv_find(f, t[c]);
-        if (slot < 0) {
-            slot = (int)f->fill++;
-            f->vertex[slot] = t[c];
-            f->inserted[slot] = f->prim;
-            written++;
-        }
-        f->used[slot] = f->prim;
-    }
-    f->prim++;
-    return written;
-}
-
-/* The targets' small emulators together (at most 4); a window's cost is their sum. */
-typedef struct window_emu {
-    uint32_t count;
-    bool nvidia[4];
-    warp_window w[4];
-    nv_window n[4];
-} window_emu;
-
-/* Copies the live part of the state only (the struct is sized for the largest case). */
-static void emu_copy(window_emu* dst, const window_emu* src)
-{
-    dst->count = src->count;
-    for (uint32_t k = 0; k < src->count; ++k) {
-        dst->nvidia[k] = src->nvidia[k];
-        if (src->nvidia[k]) {
-            const nv_window* a = &src->n[k];
-            nv_window* b = &dst->n[k];
-            b->size = a->size, b->idle = a->idle, b->life = a->life, b->fill = a->fill, b->prim = a->prim;
-            memcpy(b->vertex, a->vertex, a->fill * sizeof *a->vertex);
-            memcpy(b->inserted, a->inserted, a->fill * sizeof *a->inserted);
-            memcpy(b->used, a->used, a->fill * sizeof *a->used);
-        } else {
-            const warp_window* a = &src->w[k];
-            warp_window* b = &dst->w[k];
-            b->cache = a->cache, b->warp = a->warp, b->group = a->group, b->head = a->head, b->count = a->count;
-            b->warp_fill = a->warp_fill, b->group_fill = a->group_fill;
-            memcpy(b->entries, a->entries, a->count * sizeof *a->entries);
-        }
-    }
-}
-
-static uint32_t emu_emit(window_emu* e, const uint32_t* t)
+/* Emits triangle t into every target; returns the invocations it costs, summed. */
+static uint32_t window_emit(window_state* w, const uint32_t* t, undo_log* log)
 {
     uint32_t cost = 0;
-    for (uint32_t k = 0; k < e->count; ++k)
-        cost += e->nvidia[k] ? nv_emit(&e->n[k], t) : ww_emit(&e->w[k], t);
+    for (size_t k = 0; k < w->count; ++k)
+        cost += sim_emit(&w->sims[k], t[0], t[1], t[2], log);
     return cost;
 }
 
-/* Move descent: at each position, bringing forward one of the next 8 triangles is kept when
- * the misses of the next WINDOW triangles, replayed from the emulator's state before the
- * position, go down. Linear: a bounded window per position. */
-static void window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
-                                const window_emu* start, unsigned passes)
+static void window_begin(window_state* w)
+{
+    memcpy(w->saved, w->sims, w->count * sizeof *w->sims);
+    w->log.count = 0;
+}
+
+static void window_undo(window_state* w)
+{
+    for (size_t i = w->log.count; i-- > 0;)
+        *w->log.where[i] = w->log.old[i];
+    w->log.count = 0;
+    memcpy(w->sims, w->saved, w->count * sizeof *w->sims);
+}
+
+/* Move descent: at each position, bringing forward one of the next REACH triangles is kept
+ * when the invocations of the next WINDOW triangles, replayed from the emulators' state
+ * before the position, go down. Linear: a bounded window per position. */
+static gc_status window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
+                                     uint32_t vertex_count, const gc_model* targets, size_t target_count,
+                                     unsigned passes, gc_error* err)
 {
     enum { WINDOW = 32, REACH = 8 };
-    for (unsigned pass = 0; pass < passes; ++pass) {
-        window_emu state, a, b;
-        emu_copy(&state, start);
-        for (size_t i = 0; i + 1 < triangle_count; ++i) {
-            size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-            emu_copy(&a, &state);
-            uint32_t base = 0;
-            for (size_t j = i; j < end; ++j)
-                base += emu_emit(&a, indices + 3 * (size_t)order[j]);
-            size_t best_d = 0;
-            uint32_t best = base;
-            for (size_t d = 1; d <= REACH && i + d < end; ++d) {
-                emu_copy(&b, &state);
-                uint32_t cost = emu_emit(&b, indices + 3 * (size_t)order[i + d]);
-                for (size_t j = i; j < end && cost < best; ++j)
-                    if (j != i + d)
-                        cost += emu_emit(&b, indices + 3 * (size_t)order[j]);
-                if (cost < best)
-                    best = cost, best_d = d;
+    window_state w;
+    memset(&w, 0, sizeof w);
+    sim sims[MAX_TARGETS];
+    w.sims = sims;
+    /* each try replays at most WINDOW triangles, each writing at most 9 words per target */
+    w.log.capacity = (size_t)WINDOW * 9 * target_count;
+    w.log.where = gc_alloc_array(w.log.capacity, sizeof *w.log.where, false);
+    w.log.old = gc_alloc_array(w.log.capacity, sizeof *w.log.old, false);
+    gc_status s = GC_OK;
+    if (!w.log.where || !w.log.old)
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
+    for (unsigned pass = 0; pass < passes && !s; ++pass) {
+        bool ok = true;
+        for (w.count = 0; w.count < target_count; ++w.count)
+            if (!sim_init(&sims[w.count], &targets[w.count], vertex_count)) {
+                ok = false;
+                ++w.count;
+                break;
             }
-            if (best_d) {
-                uint32_t t = order[i + best_d];
-                memmove(order + i + 1, order + i, best_d * sizeof *order);
-                order[i] = t;
+        if (!ok) {
+            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
+        } else {
+            for (size_t i = 0; i + 1 < triangle_count; ++i) {
+                size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
+                window_begin(&w);
+                uint32_t best = 0;
+                for (size_t j = i; j < end; ++j)
+                    best += window_emit(&w, indices + 3 * (size_t)order[j], &w.log);
+                window_undo(&w);
+                size_t best_d = 0;
+                for (size_t d = 1; d <= REACH && i + d < end; ++d) {
+                    window_begin(&w);
+                    uint32_t cost = window_emit(&w, indices + 3 * (size_t)order[i + d], &w.log);
+                    for (size_t j = i; j < end && cost < best; ++j)
+                        if (j != i + d)
+                            cost += window_emit(&w, indices + 3 * (size_t)order[j], &w.log);
+                    window_undo(&w);
+                    if (cost < best)
+                        best = cost, best_d = d;
+                }
+                if (best_d) {
+                    uint32_t t = order[i + best_d];
+                    memmove(order + i + 1, order + i, best_d * sizeof *order);
+                    order[i] = t;
+                }
+                window_emit(&w, indices + 3 * (size_t)order[i], NULL);
             }
-            emu_emit(&state, indices + 3 * (size_t)order[i]);
         }
+        for (size_t k = 0; k < w.count; ++k)
+            sim_free(&sims[k]);
     }
+    free(w.log.where);
+    free(w.log.old);
+    return s;
 }
 
 /* ------------------------------------------------------------- selection */
@@ -594,40 +552,22 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* A FIFO-like single target: improve the winner by local search, kept only if the exact
      * emulators agree that it is better. */
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
-    /* Every target needs a small emulator: FIFO, LRU (searched as a FIFO), meshopt or
-     * nvidia, of at most 128 entries (64 slots for nvidia), four targets at most. */
-    bool window_models = target_count <= 4;
-    for (size_t k = 0; k < target_count && window_models; ++k) {
-        const gc_model* t = &targets[k];
-        window_models = ((t->family == GC_MODEL_FIFO || t->family == GC_MODEL_LRU || t->family == GC_MODEL_MESHOPT) &&
-                         t->p[0] <= 128) ||
-                        (t->family == GC_MODEL_NVIDIA && t->p[0] <= 64);
+    /* Every target needs an exact emulator: FIFO, meshopt or nvidia (LRU is searched as a
+     * FIFO of its size; the exact check below decides). */
+    bool window_models = true;
+    for (size_t k = 0; k < target_count; ++k) {
+        gc_model_family f = targets[k].family;
+        window_models &= f == GC_MODEL_FIFO || f == GC_MODEL_LRU || f == GC_MODEL_MESHOPT || f == GC_MODEL_NVIDIA;
     }
     if (!s && ls_passes && window_models) {
-        window_emu start;
-        memset(&start, 0, sizeof start);
-        start.count = (uint32_t)target_count;
-        for (size_t k = 0; k < target_count; ++k) {
-            const gc_model* t = &targets[k];
-            if (t->family == GC_MODEL_NVIDIA) {
-                start.nvidia[k] = true;
-                start.n[k].size = t->p[0];
-                start.n[k].idle = t->p[1];
-                start.n[k].life = t->p[2];
-            } else {
-                start.w[k].cache = t->p[0];
-                if (t->family == GC_MODEL_MESHOPT) {
-                    start.w[k].warp = t->p[1];
-                    start.w[k].group = t->p[2];
-                }
-            }
-        }
         memcpy(candidate, order, triangle_count * sizeof *order);
-        window_local_search(indices, candidate, triangle_count, &start, ls_passes);
-        for (size_t t = 0; t < triangle_count; ++t)
+        s = window_local_search(indices, candidate, triangle_count, vertex_count, targets, target_count, ls_passes,
+                                err);
+        for (size_t t = 0; t < triangle_count && !s; ++t)
             memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
         uint64_t cost = 0;
-        s = order_cost(expanded, n, targets, target_count, &cost, err);
+        if (!s)
+            s = order_cost(expanded, n, targets, target_count, &cost, err);
         if (!s && cost < best_cost) {
             best_cost = cost;
             memcpy(order, candidate, triangle_count * sizeof *order);
