@@ -102,6 +102,13 @@ static bool sim_cached(const sim* s, uint32_t v)
     }
 }
 
+/* Whether cached vertex v is still cached after `inserted` more insertions (FIFO, meshopt). */
+static bool sim_cached_after(const sim* s, uint32_t v, uint32_t inserted)
+{
+    uint64_t age = s->time + inserted - s->stamp[v];
+    return s->kind == SIM_FIFO ? age < s->size : age <= s->size;
+}
+
 /* How far a cached vertex is through its time in the cache, in [0, 1). Only FIFO-like
  * caches (FIFO, and the FIFO inside meshoptimizer's warps) have an age that says when the
  * vertex will be dropped; nvidia's lifetimes are per primitive and count 0 here. */
@@ -120,7 +127,16 @@ static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c, unsig
 {
     const uint32_t ma = !sim_cached(s, a), mb = !sim_cached(s, b), mc = !sim_cached(s, c);
     const uint32_t distinct = 1 + (b != a) + (c != a && c != b);
-    const uint32_t misses = ma + (b != a && mb) + (c != a && c != b && mc);
+    uint32_t misses = ma + (b != a && mb) + (c != a && c != b && mc);
+    if (s->kind != SIM_NVIDIA && misses && misses < distinct) {
+        /* Corner by corner, as the exact models: an insertion may push a later corner of the
+         * same triangle out of a FIFO. */
+        uint32_t in = ma;
+        uint32_t xb = b != a && (mb || !sim_cached_after(s, b, in));
+        in += xb;
+        uint32_t xc = c != a && c != b && (mc || !sim_cached_after(s, c, in));
+        misses = ma + xb + xc;
+    }
     if (keep && s->kind != SIM_NVIDIA) {
         if ((keep & 1) && !ma)
             *age += sim_age(s, a);
