@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECENT 8 /* recently used vertices whose triangles are candidates */
+#define RECENT_MAX 16 /* recently used vertices whose triangles are candidates: at most */
 #define SCAN 8   /* remaining triangles scanned per recent vertex */
 #define MAX_TARGETS 16
 
@@ -229,7 +229,7 @@ static uint32_t sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c, undo_log* l
 
 static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, float beta, float gamma,
-                              uint32_t* order, gc_error* err)
+                              uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
     gc_live_triangles lists;
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
@@ -254,7 +254,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
 
-    uint32_t recent[RECENT];
+    uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     size_t dead_top = 0, written = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
@@ -305,7 +305,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         /* Recent vertices: the triangle's first, then the previous ones. */
-        uint32_t next[RECENT];
+        uint32_t next[RECENT_MAX];
         uint32_t n = 0;
         for (int c = 0; c < 3; ++c) {
             bool dup = false;
@@ -314,7 +314,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
             if (!dup && live[tv[c]] > 0)
                 next[n++] = tv[c];
         }
-        for (uint32_t k = 0; k < recent_count && n < RECENT; ++k) {
+        for (uint32_t k = 0; k < recent_count && n < recent_limit; ++k) {
             uint32_t v = recent[k];
             if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
                 next[n++] = v;
@@ -500,9 +500,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * two greedy weight pairs (beta, gamma), and Tipsify at every target's size. The
      * weights were tuned on the corpus against fifo:16 and the vendor presets; the greedy
      * is chaotic in them, so the variants are more useful than any single best pair. */
-    static const float weights[][2] = {{1.0f, 0.1f},  {0.5f, 0.1f},  {2.0f, 0.1f},  {1.0f, 0.05f},
-                                       {1.0f, 0.2f},  {0.5f, 0.05f}, {2.0f, 0.2f},  {0.25f, 0.1f},
-                                       {1.0f, 0.0f}};
+    static const struct {
+        float beta, gamma;
+        uint32_t recent;
+    } weights[] = {{0.75f, 0.1f, 7}, {0.75f, 0.1f, 6}, {1.0f, 0.2f, 8}, {0.5f, 0.1f, 8}, {1.0f, 0.1f, 5},
+                   {0.5f, 0.2f, 7},  {1.5f, 0.1f, 8},  {0.25f, 0.1f, 6}, {0.75f, 0.3f, 10}};
     const size_t weight_count = sizeof weights / sizeof weights[0];
     unsigned effort = options->effort ? options->effort : 1;
     size_t greedy_variants = 1 + 2 * ((size_t)effort - 1);
@@ -536,14 +538,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t v = 0; v < total && !s; ++v) {
         if (v < greedy_variants) {
             /* the seed perturbs the weights, reproducibly */
-            float beta = weights[v][0], gamma = weights[v][1];
+            float beta = weights[v].beta, gamma = weights[v].gamma;
             if (seed) {
                 seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
                 beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
                 gamma *= 0.75f + 0.5f * (float)((seed >> 16) & 0xFFFF) / 65535.0f;
             }
-            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, beta, gamma, candidate,
-                             err);
+            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, beta, gamma,
+                             weights[v].recent, candidate, err);
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
                                err);
