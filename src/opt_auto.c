@@ -3,9 +3,9 @@
  *
  * 1. Target-aware greedy. Triangles are emitted one by one while small emulators of the
  *    targets run alongside: FIFO, meshoptimizer's warps (meshopt:C,W,P) and seed 000's
- *    NVIDIA rules exactly; other families through a FIFO of their size. The next triangle
- *    is, among the remaining triangles of the most recently used vertices, the one with
- *    the fewest misses summed over the targets, less two bonuses: one (weight `beta`) for
+ *    NVIDIA rules exactly, corner by corner; other families through a FIFO of their size.
+ *    The next triangle is, among the remaining triangles of the 5 to 10 most recently used
+ *    vertices, the one with the fewest misses summed over the targets, less two bonuses: one (weight `beta`) for
  *    finishing vertices (Forsyth's valence boost), one (weight `gamma`) for using cached
  *    vertices that are close to eviction and still have triangles left (use them before
  *    the cache drops them: Tipsify's idea, scored with the targets' own caches). Dead ends go
@@ -17,7 +17,8 @@
  *    with more effort) and, with more effort, Forsyth's own order are scored with the
  *    exact emulators (gc_analyze); the order with the fewest invocations summed over the
  *    targets wins. Deterministic for a given seed.
- * 3. With more effort, a local search over short windows (window_local_search). */
+ * 3. With more effort, a local search over short windows (window_local_search), scored by
+ *    the same emulators, replayed and undone. */
 #include "internal.h"
 
 #include <math.h>
@@ -25,7 +26,7 @@
 #include <string.h>
 
 #define RECENT_MAX 16 /* recently used vertices whose triangles are candidates: at most */
-#define SCAN 8   /* remaining triangles scanned per recent vertex */
+#define SCAN 8         /* remaining triangles scanned per recent vertex */
 #define MAX_TARGETS 16
 
 /* ------------------------------------------------------------- emulators */
@@ -496,10 +497,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
 
     /* The variants. Effort 1: the greedy, and Tipsify for the largest FIFO-like target
-     * (a big FIFO is served best by Tipsify's fans at its size). Each more effort adds
-     * two greedy weight pairs (beta, gamma), and Tipsify at every target's size. The
-     * weights were tuned on the corpus against fifo:16 and the vendor presets; the greedy
-     * is chaotic in them, so the variants are more useful than any single best pair. */
+     * (a big FIFO is served best by Tipsify's fans at its size). Each more effort adds two
+     * greedy settings (beta, gamma, how many recent vertices give candidates), and Tipsify
+     * at every target's size. The settings were chosen on the corpus against fifo:16 and
+     * the vendor presets; the greedy is chaotic in them, so the variants are worth more
+     * than any single best setting. */
     static const struct {
         float beta, gamma;
         uint32_t recent;
@@ -567,7 +569,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
     }
-    /* A FIFO-like single target: improve the winner by local search, kept only if the exact
+    /* With more effort, improve the winner by local search, kept only if the exact
      * emulators agree that it is better. */
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
     /* Every target needs an exact emulator: FIFO, meshopt or nvidia (LRU is searched as a
