@@ -5,12 +5,13 @@
  *    targets run alongside: FIFO, meshoptimizer's warps (meshopt:C,W,P) and seed 000's
  *    NVIDIA rules exactly, corner by corner; other families through a FIFO of their size.
  *    The next triangle is, among the remaining triangles of the 5 to 10 most recently used
- *    vertices, the one with the fewest misses summed over the targets, less two bonuses: one (weight `beta`) for
- *    finishing vertices (Forsyth's valence boost), one (weight `gamma`) for using cached
- *    vertices that are close to eviction and still have triangles left (use them before
- *    the cache drops them: Tipsify's idea, scored with the targets' own caches). Dead ends go
- *    back to the most recent vertex with triangles left (Tipsify's dead-end stack), then
- *    to input order. Each step scores a bounded number of candidates: linear time.
+ *    vertices, the one with the fewest misses summed over the targets, less two bonuses:
+ *    one (weight `beta`) for finishing vertices (Forsyth's valence boost), one (weight
+ *    `gamma`) for using cached vertices that are close to eviction and still have
+ *    triangles left (use them before the cache drops them: Tipsify's idea, scored with the
+ *    targets' own caches). Dead ends go back to the most recent vertex with triangles left
+ *    (Tipsify's dead-end stack), then to input order. Each step scores a bounded number of
+ *    candidates: linear time.
  * 2. Selection. The greedy (more variants of its bonus weights with more `effort`; the
  *    seed perturbs them), Forsyth's algorithm with a score table tuned on the vertex cache
  *    models (below), Tipsify at the largest FIFO target's size (at every target's size
@@ -122,8 +123,8 @@ static float sim_age(const sim* s, uint32_t v)
     }
 }
 
-/* Misses the triangle (a, b, c) would cost now; adds to *age the ages of its cached
- * corners whose bit is set in `keep` (those whose vertex has more triangles left). */
+/* The invocations the triangle (a, b, c) would cost now; adds to *age the ages of its
+ * cached corners whose bit is set in `keep` (those whose vertex has more triangles left). */
 static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c, unsigned keep, float* age)
 {
     const uint32_t ma = !sim_cached(s, a), mb = !sim_cached(s, b), mc = !sim_cached(s, c);
@@ -174,10 +175,9 @@ static inline void set_word(uint32_t* where, uint32_t value, undo_log* log)
     *where = value;
 }
 
-/* Emits (a, b, c) and returns the invocations it costs: corner by corner, as the exact
- * models count (sim_cost looks at the three corners before any is inserted, so it misses
- * a FIFO insertion that evicts a later corner of the same triangle). With `log`, every
- * per-vertex word written is recorded first (at most 9 per triangle). */
+/* Emits (a, b, c) and returns the invocations it cost, corner by corner as the exact models
+ * count: what sim_cost predicted. With `log`, every per-vertex word written is recorded
+ * first (at most 9 per triangle). */
 static uint32_t sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c, undo_log* log)
 {
     uint32_t inserted = 0;
