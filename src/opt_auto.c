@@ -87,6 +87,23 @@ static void sim_free(sim* s)
     free(s->epoch_of);
 }
 
+/* One emulator per target, fresh. *count says how many need sims_free, even on failure
+ * (false: out of memory). */
+static bool sims_init(sim* sims, size_t* count, const gc_model* targets, size_t target_count,
+                      uint32_t vertex_count)
+{
+    bool ok = true;
+    for (*count = 0; ok && *count < target_count; ++*count)
+        ok = sim_init(&sims[*count], &targets[*count], vertex_count);
+    return ok;
+}
+
+static void sims_free(sim* sims, size_t count)
+{
+    for (size_t k = 0; k < count; ++k)
+        sim_free(&sims[k]);
+}
+
 static bool sim_cached(const sim* s, uint32_t v)
 {
     switch (s->kind) {
@@ -238,9 +255,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         return s;
     sim sims[MAX_TARGETS];
     size_t sim_count = 0;
-    bool ok = true;
-    for (size_t i = 0; i < target_count && i < MAX_TARGETS; ++i)
-        ok = ok && sim_init(&sims[sim_count++], &targets[i], vertex_count);
+    bool ok = sims_init(sims, &sim_count, targets, target_count, vertex_count);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     if (!ok || !dead_end || !emitted) {
@@ -324,8 +339,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         recent_count = n;
     }
 done:
-    for (size_t i = 0; i < sim_count; ++i)
-        sim_free(&sims[i]);
+    sims_free(sims, sim_count);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
@@ -387,14 +401,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
     if (!w.log.where || !w.log.old)
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
     for (unsigned pass = 0; pass < passes && !s; ++pass) {
-        bool ok = true;
-        for (w.count = 0; w.count < target_count; ++w.count)
-            if (!sim_init(&sims[w.count], &targets[w.count], vertex_count)) {
-                ok = false;
-                ++w.count;
-                break;
-            }
-        if (!ok) {
+        if (!sims_init(sims, &w.count, targets, target_count, vertex_count)) {
             s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
         } else {
             for (size_t i = 0; i + 1 < triangle_count; ++i) {
@@ -423,8 +430,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
                 window_emit(&w, indices + 3 * (size_t)order[i], NULL);
             }
         }
-        for (size_t k = 0; k < w.count; ++k)
-            sim_free(&sims[k]);
+        sims_free(sims, w.count);
     }
     free(w.log.where);
     free(w.log.old);
