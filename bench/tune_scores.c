@@ -60,7 +60,7 @@ static double objective(const gc_forsyth_scores* scores, int training, double pe
             continue;
         gc_error err;
         size_t triangles = m->index_count / 3;
-        if (gc_opt_forsyth_scored(m->indices, triangles, m->vertex_count, scores, order, &err))
+        if (gc_opt_forsyth_scored(m->indices, triangles, m->vertex_count, scores, order, NULL, &err))
             die("forsyth", err.message);
         for (size_t t = 0; t < triangles; ++t)
             memcpy(expanded + 3 * t, m->indices + 3 * (size_t)order[t], 3 * sizeof *expanded);

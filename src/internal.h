@@ -203,11 +203,14 @@ void gc_live_triangles_free(gc_live_triangles* lt);
 
 /* The optimizers, one file each. Each writes the triangle ids in their new order to
  * `order` (triangle_count entries); gc_optimize validates, dispatches, checks that the
- * ids are a permutation and writes the triangles out. */
+ * ids are a permutation and writes the triangles out. Tipsify and Forsyth also write each
+ * triangle's indices to `out` (when not NULL) as they emit it: the indices are at hand
+ * then, and reading them again in a second pass, in the new order, costs a cache miss per
+ * triangle on a large mesh. */
 gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* order, gc_error* err);
+                         uint32_t* order, uint32_t* out, gc_error* err);
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* order, gc_error* err);
+                         uint32_t* order, uint32_t* out, gc_error* err);
 
 /* Forsyth's algorithm with any score tables: a vertex at position p of the modelled LRU
  * cache (cache_size entries) scores position[p] (0 outside it), plus live[min(n,
@@ -222,7 +225,7 @@ typedef struct gc_forsyth_scores {
     float live[GC_FORSYTH_MAX_LIVE];
 } gc_forsyth_scores;
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_forsyth_scores* scores, uint32_t* order, gc_error* err);
+                                const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 

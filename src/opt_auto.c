@@ -561,11 +561,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                              weights[v].recent, candidate, err);
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
-                               err);
+                               NULL, err);
         } else if (v == greedy_variants + tipsify_count) {
-            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, err);
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
         } else {
-            s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, err);
+            s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
         }
         uint64_t cost = 0;
         if (!s) {

@@ -6,10 +6,11 @@
  * remaining triangles; a triangle's score is the sum of its vertices'. After emitting the
  * best triangle, the cache is updated and the next one is the best among the remaining
  * triangles of the cached vertices. Two choices keep it linear on any input:
- *  - each vertex keeps its remaining triangles in a compact list (emitted ones are removed
- *    in O(1)), and only the first VALENCE_SCAN (32) of them are scored per step: a vertex
- *    used by 100,000 triangles costs as much as one used by 32. Every triangle of an
- *    ordinary mesh is scanned (valences are far below 32), so the order is Forsyth's there;
+ *  - each vertex keeps its triangles in a list from which emitted ones are dropped when
+ *    the list is next scanned (each entry is dropped once: O(1) per triangle in all), and
+ *    only the first VALENCE_SCAN (32) remaining ones are scored per step: a vertex used by
+ *    100,000 triangles costs as much as one used by 32. Every triangle of an ordinary mesh
+ *    is scanned (valences are far below 32), so the order is Forsyth's there;
  *  - when no cached vertex has triangles left, the next triangle is one of the most
  *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
  *    else the first remaining one in input order. Forsyth rescans every triangle for the
@@ -22,28 +23,25 @@
 
 #define VALENCE_SCAN 32
 
-typedef struct forsyth {
-    const uint32_t* indices;
-    const gc_forsyth_scores* scores;
-    const uint32_t* live;       /* remaining triangles per vertex (lists.live) */
-    int32_t* position;          /* cache position, -1 when not cached */
-    float* vertex_score;
-    const uint32_t* list_start; /* remaining triangles of v at list[list_start[v] ..] (lists.adj) */
-    const uint32_t* list;
-} forsyth;
+/* Per vertex, side by side (one cache line for all a step reads): its score, its place in
+ * the modelled cache (-1: not cached), its remaining triangles, and the length of its
+ * triangle list, which may still hold emitted triangles (removed when next scanned). */
+typedef struct forsyth_vertex {
+    float score;
+    int32_t position;
+    uint32_t live, listed;
+} forsyth_vertex;
 
-static float score_of(const forsyth* f, uint32_t v)
+static float score_of(const gc_forsyth_scores* sc, const forsyth_vertex* fv)
 {
-    uint32_t n = f->live[v];
-    if (n == 0)
+    if (fv->live == 0)
         return -1.0f;
-    int32_t p = f->position[v];
-    const gc_forsyth_scores* sc = f->scores;
-    return (p < 0 ? 0.0f : sc->position[p]) + sc->live[n < sc->live_count ? n : sc->live_count - 1];
+    return (fv->position < 0 ? 0.0f : sc->position[fv->position]) +
+           sc->live[fv->live < sc->live_count ? fv->live : sc->live_count - 1];
 }
 
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                         uint32_t* order, gc_error* err)
+                         uint32_t* order, uint32_t* out, gc_error* err)
 {
     if (cache_size < 4 || cache_size > GC_FORSYTH_MAX_CACHE)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size,
@@ -60,11 +58,11 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
     sc.live_count = GC_FORSYTH_MAX_LIVE;
     for (uint32_t n = 1; n < GC_FORSYTH_MAX_LIVE; ++n)
         sc.live[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
-    return gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &sc, order, err);
+    return gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &sc, order, out, err);
 }
 
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_forsyth_scores* scores, uint32_t* order, gc_error* err)
+                                const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -72,30 +70,25 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
         scores->live_count > GC_FORSYTH_MAX_LIVE)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
-    gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)
         return s;
-    forsyth f;
-    memset(&f, 0, sizeof f);
-    f.indices = indices;
-    f.scores = scores;
-    f.live = lists.live;
-    f.list_start = lists.adj.offsets;
-    f.list = lists.adj.triangles;
-    f.position = gc_alloc_array(vertex_count, sizeof(int32_t), false);
-    f.vertex_score = gc_alloc_array(vertex_count, sizeof(float), false);
+    forsyth_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    if (!f.position || !f.vertex_score || !emitted || !dead_end) {
-        free(f.position), free(f.vertex_score), free(emitted), free(dead_end);
-        gc_live_triangles_free(&lists);
+    if (!vert || !emitted || !dead_end) {
+        free(vert), free(emitted), free(dead_end);
+        gc_adjacency_free(&adj);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
     }
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        f.position[v] = -1;
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        f.vertex_score[v] = score_of(&f, v);
+    uint32_t* list = adj.triangles;
+    const uint32_t* list_start = adj.offsets;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        vert[v].live = vert[v].listed = list_start[v + 1] - list_start[v];
+        vert[v].position = -1;
+        vert[v].score = score_of(scores, &vert[v]);
+    }
 
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
     uint32_t cache_count = 0;
@@ -104,8 +97,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     /* The first triangle: the best score overall (one linear scan). */
     float best_score = -1.0f;
     for (size_t t = 0; t < triangle_count; ++t) {
-        float sc = f.vertex_score[indices[3 * t]] + f.vertex_score[indices[3 * t + 1]] +
-                   f.vertex_score[indices[3 * t + 2]];
+        float sc = vert[indices[3 * t]].score + vert[indices[3 * t + 1]].score + vert[indices[3 * t + 2]].score;
         if (sc > best_score) {
             best_score = sc;
             best = (int64_t)t;
@@ -115,10 +107,13 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
         emitted[t] = 1;
+        if (out)
+            memcpy(out + 3 * written, tv, 3 * sizeof *out);
         order[written++] = t;
-        gc_live_triangles_remove(&lists, indices, t);
-        for (int c = 0; c < 3; ++c)
+        for (int c = 0; c < 3; ++c) {
             dead_end[dead_top++] = tv[c];
+            vert[tv[c]].live--; /* its list entry goes when the list is next scanned */
+        }
         /* LRU update: the triangle's vertices first, then the old order. */
         uint32_t n = 0;
         for (int c = 0; c < 3; ++c) {
@@ -134,9 +129,9 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
                 next_cache[n++] = v;
         }
         for (uint32_t k = 0; k < n; ++k) {
-            uint32_t v = next_cache[k];
-            f.position[v] = k < cache_size ? (int32_t)k : -1;
-            f.vertex_score[v] = score_of(&f, v);
+            forsyth_vertex* fv = &vert[next_cache[k]];
+            fv->position = k < cache_size ? (int32_t)k : -1;
+            fv->score = score_of(scores, fv);
         }
         cache_count = n < cache_size ? n : cache_size;
         memcpy(cache, next_cache, cache_count * sizeof *cache);
@@ -145,21 +140,31 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         best_score = -1.0f;
         for (uint32_t k = 0; k < cache_count; ++k) {
             uint32_t v = cache[k];
-            uint32_t scan = f.live[v] < VALENCE_SCAN ? f.live[v] : VALENCE_SCAN;
-            for (uint32_t a = f.list_start[v]; a < f.list_start[v] + scan; ++a) {
-                uint32_t u = f.list[a];
-                float sc = f.vertex_score[indices[3 * u]] + f.vertex_score[indices[3 * u + 1]] +
-                           f.vertex_score[indices[3 * u + 2]];
+            forsyth_vertex* fv = &vert[v];
+            uint32_t* entries = list + list_start[v];
+            uint32_t scanned = 0;
+            for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
+                uint32_t u = entries[a];
+                if (emitted[u]) {
+                    /* an emitted triangle: drop it (the last entry takes its place) */
+                    entries[a] = entries[--fv->listed];
+                    continue;
+                }
+                float sc = vert[indices[3 * u]].score + vert[indices[3 * u + 1]].score + vert[indices[3 * u + 2]].score;
                 if (sc > best_score) {
                     best_score = sc;
                     best = u;
                 }
+                ++a, ++scanned;
             }
         }
         while (best < 0 && dead_top > 0) {
             uint32_t d = dead_end[--dead_top];
-            if (f.live[d] > 0)
-                best = f.list[f.list_start[d]];
+            for (uint32_t a = 0; a < vert[d].listed && best < 0;)
+                if (emitted[list[list_start[d] + a]])
+                    list[list_start[d] + a] = list[list_start[d] + --vert[d].listed];
+                else
+                    best = list[list_start[d] + a];
         }
         if (best < 0) {
             while (cursor < triangle_count && emitted[cursor])
@@ -168,8 +173,8 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
                 best = (int64_t)cursor;
         }
     }
-    free(f.position), free(f.vertex_score), free(emitted), free(dead_end);
-    gc_live_triangles_free(&lists);
+    free(vert), free(emitted), free(dead_end);
+    gc_adjacency_free(&adj);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;

@@ -33,17 +33,23 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
         gc_adjacency_free(out);
         return gc_fail(err, GC_ERR_NOMEM, "out of memory building the vertex adjacency");
     }
-    /* Count, prefix-sum, fill: offsets[v] ends as the start of v's list. */
+    /* Count, prefix-sum to each list's end, then fill backwards: offsets[v] ends as the
+     * start of v's list, and each list is in triangle order, corner by corner. */
+    uint32_t* offsets = out->offsets;
     for (size_t i = 0; i < triangle_count * 3; ++i)
-        out->offsets[indices[i] + 1]++;
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        out->offsets[v + 1] += out->offsets[v];
-    for (size_t t = 0; t < triangle_count; ++t)
-        for (int k = 0; k < 3; ++k)
-            out->triangles[out->offsets[indices[3 * t + k]]++] = (uint32_t)t;
-    for (uint32_t v = vertex_count; v > 0; --v)
-        out->offsets[v] = out->offsets[v - 1];
-    out->offsets[0] = 0;
+        offsets[indices[i]]++;
+    uint32_t end = 0;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        end += offsets[v];
+        offsets[v] = end;
+    }
+    offsets[vertex_count] = end;
+    for (size_t t = triangle_count; t-- > 0;) {
+        const uint32_t* tv = indices + 3 * t;
+        out->triangles[--offsets[tv[2]]] = (uint32_t)t;
+        out->triangles[--offsets[tv[1]]] = (uint32_t)t;
+        out->triangles[--offsets[tv[0]]] = (uint32_t)t;
+    }
     return GC_OK;
 }
 
@@ -212,10 +218,15 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
                        "optimize: %u vertices for %zu indices; renumber the used vertices first (gpucache optimize "
                        "does)",
                        vertex_count, index_count);
+    /* the largest index first (a loop without exits vectorizes); the culprit only if needed */
+    uint32_t largest = 0;
     for (size_t i = 0; i < index_count; ++i)
-        if (indices[i] >= vertex_count)
-            return gc_fail(err, GC_ERR_DATA, "optimize: index %zu is %u, not below the vertex count %u", i, indices[i],
-                           vertex_count);
+        largest = indices[i] > largest ? indices[i] : largest;
+    if (index_count && largest >= vertex_count)
+        for (size_t i = 0; i < index_count; ++i)
+            if (indices[i] >= vertex_count)
+                return gc_fail(err, GC_ERR_DATA, "optimize: index %zu is %u, not below the vertex count %u", i,
+                               indices[i], vertex_count);
     if (options->cache_size > GC_MAX_CACHE_SIZE)
         return gc_fail(err, GC_ERR_USAGE, "optimize: cache size %u is above %u", options->cache_size,
                        GC_MAX_CACHE_SIZE);
@@ -226,46 +237,43 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
         return gc_fail(err, GC_ERR_USAGE, "optimize: the output buffer overlaps the input");
     if (algorithm == GC_OPT_FORSYTH && options->cache_size && (options->cache_size < 4 || options->cache_size > 256))
         return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, 256]", options->cache_size);
-    /* The algorithms write triangle ids; they go in the last third of `out`, which the
-     * expansion below never overwrites before reading (3i + 2 < 2T + i for i < T - 1). */
-    uint32_t* order = out + 2 * triangles;
-    gc_status s;
-    switch (algorithm) {
-    case GC_OPT_TIPSIFY:
-        s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, order,
-                           err);
-        break;
-    case GC_OPT_FORSYTH:
-        s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order,
-                           err);
-        break;
-    case GC_OPT_AUTO: s = gc_opt_auto(indices, triangles, vertex_count, options, order, err); break;
-    default: return gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
-    }
-    if (s)
-        return s;
-    /* Never lose a triangle: the ids must be a permutation, whatever the algorithm did. */
+    /* The algorithms write triangle ids to `order`; Tipsify and Forsyth also write the
+     * triangles to `out` as they go, auto's are written out below. */
+    uint32_t* order = gc_alloc_array(triangles, sizeof(uint32_t), false);
     uint64_t* seen = gc_alloc_array((triangles + 63) / 64, sizeof(uint64_t), true);
-    if (!seen)
-        return gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory checking the order");
+    gc_status s = GC_OK;
+    if (!order || !seen)
+        s = gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory for the order");
+    else if (algorithm == GC_OPT_TIPSIFY)
+        s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, order, out,
+                           err);
+    else if (algorithm == GC_OPT_FORSYTH)
+        s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order, out,
+                           err);
+    else if (algorithm == GC_OPT_AUTO)
+        s = gc_opt_auto(indices, triangles, vertex_count, options, order, err);
+    else
+        s = gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
+    /* Never lose a triangle: the ids must be a permutation, whatever the algorithm did.
+     * (Tipsify and Forsyth copy each triangle in the statement that records its id; on
+     * failure `out` may be left partly written, as any failed call may leave it.) */
     for (size_t i = 0; i < triangles && !s; ++i) {
         uint32_t t = order[i];
-        if (t >= triangles || (seen[t / 64] >> (t % 64) & 1))
+        if (t >= triangles || (seen[t / 64] >> (t % 64) & 1)) {
             s = gc_fail(err, GC_ERR_DATA,
                         "%s: output triangle %zu is input triangle %u %s: the order loses or repeats triangles",
                         gc_optimizer_name(algorithm), i, t, t >= triangles ? "(out of range)" : "again");
-        else
-            seen[t / 64] |= 1ull << (t % 64);
+            break;
+        }
+        seen[t / 64] |= 1ull << (t % 64);
+        if (algorithm == GC_OPT_AUTO) {
+            const uint32_t* src = indices + 3 * (size_t)t;
+            out[3 * i] = src[0], out[3 * i + 1] = src[1], out[3 * i + 2] = src[2];
+        }
     }
+    free(order);
     free(seen);
-    if (s)
-        return s;
-    for (size_t i = 0; i < triangles; ++i) {
-        const uint32_t* src = indices + 3 * (size_t)order[i];
-        uint32_t a = src[0], b = src[1], c = src[2]; /* read the id before the writes reach it */
-        out[3 * i] = a, out[3 * i + 1] = b, out[3 * i + 2] = c;
-    }
-    return GC_OK;
+    return s;
 }
 
 gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
