@@ -32,6 +32,11 @@ typedef struct forsyth_vertex {
     uint32_t live, listed;
 } forsyth_vertex;
 
+static bool is_emitted(const uint64_t* emitted, size_t t)
+{
+    return emitted[t / 64] >> (t % 64) & 1;
+}
+
 static float score_of(const gc_forsyth_scores* sc, const forsyth_vertex* fv)
 {
     if (fv->live == 0)
@@ -75,7 +80,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (s)
         return s;
     forsyth_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true); /* bits */
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     if (!vert || !emitted || !dead_end) {
         free(vert), free(emitted), free(dead_end);
@@ -106,7 +111,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     while (best >= 0) {
         uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
-        emitted[t] = 1;
+        emitted[t / 64] |= 1ull << (t % 64);
         if (out)
             memcpy(out + 3 * written, tv, 3 * sizeof *out);
         order[written++] = t;
@@ -141,11 +146,13 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t k = 0; k < cache_count; ++k) {
             uint32_t v = cache[k];
             forsyth_vertex* fv = &vert[v];
+            if (fv->live == 0)
+                continue; /* finished (its list holds emitted triangles only) */
             uint32_t* entries = list + list_start[v];
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
                 uint32_t u = entries[a];
-                if (emitted[u]) {
+                if (is_emitted(emitted, u)) {
                     /* an emitted triangle: drop it (the last entry takes its place) */
                     entries[a] = entries[--fv->listed];
                     continue;
@@ -160,14 +167,14 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         }
         while (best < 0 && dead_top > 0) {
             uint32_t d = dead_end[--dead_top];
-            for (uint32_t a = 0; a < vert[d].listed && best < 0;)
-                if (emitted[list[list_start[d] + a]])
+            for (uint32_t a = 0; vert[d].live > 0 && a < vert[d].listed && best < 0;)
+                if (is_emitted(emitted, list[list_start[d] + a]))
                     list[list_start[d] + a] = list[list_start[d] + --vert[d].listed];
                 else
                     best = list[list_start[d] + a];
         }
         if (best < 0) {
-            while (cursor < triangle_count && emitted[cursor])
+            while (cursor < triangle_count && is_emitted(emitted, cursor))
                 ++cursor;
             if (cursor < triangle_count)
                 best = (int64_t)cursor;
