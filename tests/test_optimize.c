@@ -1,7 +1,8 @@
 /* The optimizers: never lose a triangle (checked here independently of the library's
  * own check, which must itself catch a corrupted order), improve real meshes, match
- * meshoptimizer's equivalents on a grid, stay linear on a huge fan; and the grid layouts
- * of seed 002 behave as the seed says. */
+ * meshoptimizer's equivalents on a grid (tipsify: its order, index for index, on the
+ * corpus too), stay linear on a huge fan; and the grid layouts of seed 002 behave as the
+ * seed says. */
 #include "test_util.h"
 
 #include <meshoptimizer.h>
@@ -285,6 +286,59 @@ static void grid_against_references(void** state)
     free(ref);
 }
 
+/* tipsify against meshopt_optimizeVertexCacheFifo, meshoptimizer's independent
+ * implementation of the same paper: the same triangles in the same order, index for index
+ * (the same rotation: both copy the input triangle), on a shuffled grid at several cache
+ * sizes and on every corpus mesh as loaded and shuffled, at cache 16. */
+static void tipsify_matches_meshoptimizer(void** state)
+{
+    (void)state;
+    gc_error err;
+    size_t n = gc_grid_index_count(40, 25, GC_GRID_ROWMAJOR, 0), written;
+    uint32_t* idx = malloc(n * sizeof *idx);
+    uint32_t* out = malloc(n * sizeof *out);
+    uint32_t* ref = malloc(n * sizeof *ref);
+    assert_int_equal(gc_grid_generate(40, 25, GC_GRID_ROWMAJOR, 0, idx, &written, &err), GC_OK);
+    gc_shuffle_triangles(idx, n, 11);
+    const uint32_t sizes[] = {4, 8, 16, 32, 128};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        gc_optimize_options o = {0};
+        o.cache_size = sizes[k];
+        assert_int_equal(gc_optimize(GC_OPT_TIPSIFY, idx, n, 41 * 26, &o, out, &err), GC_OK);
+        meshopt_optimizeVertexCacheFifo(ref, idx, n, 41 * 26, sizes[k]);
+        if (memcmp(out, ref, n * sizeof *out) != 0)
+            fail_msg("tipsify (k=%u) differs from meshopt_optimizeVertexCacheFifo on the shuffled grid", sizes[k]);
+    }
+    free(idx);
+    free(out);
+    free(ref);
+    int found = 0;
+    for (size_t i = 0; i < CORPUS_MESH_COUNT; ++i) {
+        uint32_t* tri = load_triangles(corpus_meshes_list[i], &n);
+        if (!tri)
+            continue;
+        found++;
+        out = malloc(n * sizeof *out);
+        ref = malloc(n * sizeof *ref);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(tri, n, 5);
+            gc_optimize_options o = {0};
+            uint32_t vertices = max_plus_one(tri, n);
+            assert_int_equal(gc_optimize(GC_OPT_TIPSIFY, tri, n, vertices, &o, out, &err), GC_OK);
+            meshopt_optimizeVertexCacheFifo(ref, tri, n, vertices, 16);
+            if (memcmp(out, ref, n * sizeof *out) != 0)
+                fail_msg("tipsify differs from meshopt_optimizeVertexCacheFifo on %s%s", corpus_meshes_list[i],
+                         shuffled ? " (shuffled)" : "");
+        }
+        free(out);
+        free(ref);
+        free(tri);
+    }
+    if (!found)
+        print_message("corpus not found: the grid only\n");
+}
+
 /* A 100,000-triangle fan around one vertex: every algorithm completes and keeps every
  * triangle (its time is in bench_optimize). */
 static void huge_fan(void** state)
@@ -359,6 +413,7 @@ int main(void)
         cmocka_unit_test(random_meshes),
         cmocka_unit_test(corpus_meshes),
         cmocka_unit_test(grid_against_references),
+        cmocka_unit_test(tipsify_matches_meshoptimizer),
         cmocka_unit_test(huge_fan),
         cmocka_unit_test(grid_layouts),
     };
