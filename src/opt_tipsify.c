@@ -26,10 +26,10 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
     if (s)
         return s;
     /* L (triangles left) and C (cache time) side by side: one cache line per vertex
-     * touched; the emitted flags as bits, small enough to stay cached on large meshes. */
+     * touched. */
     tipsify_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false); /* D */
-    uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     if (!vert || !dead_end || !emitted) {
         free(vert), free(dead_end), free(emitted);
         gc_adjacency_free(&adj);
@@ -41,6 +41,7 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
     const uint32_t k = cache_size;
     uint32_t time = k + 1; /* s: every vertex starts out of the cache */
     size_t dead_top = 0, written = 0;
+    const bool prefetch = triangle_count >= 65536; /* 768 KB of indices */
     const uint32_t none = UINT32_MAX;
     uint32_t cursor = 0; /* i: the input-order fallback */
     while (cursor < vertex_count && vert[cursor].live == 0)
@@ -50,15 +51,18 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
         size_t touched_from = dead_top; /* N: the vertices pushed while fanning */
         const uint32_t list_begin = adj.offsets[fanning], list_end = adj.offsets[fanning + 1];
 #if defined(__GNUC__)
-        /* the fan's triangles are scattered in memory: ask for them all before the first */
-        for (uint32_t a = list_begin; a < list_end; ++a)
-            __builtin_prefetch(indices + 3 * (size_t)adj.triangles[a]);
+        /* The fan's triangles are scattered in memory: on a mesh too large for the core's
+         * caches, ask for them all before the first (25% faster on a shuffled 1000x1000 grid;
+         * on a small mesh it only adds instructions). */
+        if (prefetch)
+            for (uint32_t a = list_begin; a < list_end; ++a)
+                __builtin_prefetch(indices + 3 * (size_t)adj.triangles[a]);
 #endif
         for (uint32_t a = list_begin; a < list_end; ++a) {
             uint32_t t = adj.triangles[a];
-            if (emitted[t / 64] >> (t % 64) & 1)
+            if (emitted[t])
                 continue;
-            emitted[t / 64] |= 1ull << (t % 64);
+            emitted[t] = 1;
             const uint32_t* tv = indices + 3 * (size_t)t;
             uint32_t v0 = tv[0], v1 = tv[1], v2 = tv[2];
             if (out)
@@ -84,7 +88,7 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
             uint32_t v = dead_end[i], live = vert[v].live, age = time - vert[v].stamp;
             if (live == 0)
                 continue;
-            int64_t priority = age <= k && live <= (k - age) / 2 ? age : 0;
+            int64_t priority = 2 * (uint64_t)live + age <= k ? age : 0;
             if (priority > best) {
                 best = priority;
                 next = v;
