@@ -226,6 +226,15 @@ typedef struct gc_forsyth_scores {
 } gc_forsyth_scores;
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
+
+/* Warp refinement (opt_warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
+ * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
+ * swaps triangles between warps that share vertices while the sum of the warps' distinct
+ * vertices goes down (or stays and their vertices get more concentrated), at most
+ * `passes` passes. Used by auto. */
+gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             uint32_t max_vertices, uint32_t max_triangles, unsigned passes, uint32_t* order,
+                             gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 

@@ -124,6 +124,14 @@ static void random_meshes(void** state)
             fail_msg("auto effort 2: %s", err.message);
         if (!same_triangles(idx, out, n))
             fail_msg("auto effort 2 lost or changed triangles");
+        /* ... and so do the swaps between warps, for a warp model (degenerates included) */
+        gc_model pascal = model_of(round % 2 ? "meshopt:32,32,32" : "meshopt:12,9,5");
+        o.targets = &pascal;
+        o.effort = 1 + (unsigned)(round % 2);
+        if (gc_optimize(GC_OPT_AUTO, idx, n, max_plus_one(idx, n), &o, out, &err) != GC_OK)
+            fail_msg("auto for a warp model: %s", err.message);
+        if (!same_triangles(idx, out, n))
+            fail_msg("auto for a warp model lost or changed triangles");
     }
     free(idx);
     free(out);
@@ -339,6 +347,46 @@ static void tipsify_matches_meshoptimizer(void** state)
         print_message("corpus not found: the grid only\n");
 }
 
+/* auto with NVIDIA Pascal's preset alone (meshopt:32,32,32, where the warps' swaps apply)
+ * beats meshopt_optimizeVertexCache on every corpus mesh, shuffled, as meshoptimizer's own
+ * analyzer counts (meshopt_analyzeVertexCache with the same parameters). */
+static void auto_pascal_beats_meshoptimizer(void** state)
+{
+    (void)state;
+    int found = 0;
+    for (size_t i = 0; i < CORPUS_MESH_COUNT; ++i) {
+        size_t n;
+        uint32_t* tri = load_triangles(corpus_meshes_list[i], &n);
+        if (!tri)
+            continue;
+        found++;
+        gc_shuffle_triangles(tri, n, 5);
+        uint32_t vertices = max_plus_one(tri, n);
+        uint32_t* out = malloc(n * sizeof *out);
+        uint32_t* ref = malloc(n * sizeof *ref);
+        gc_model pascal = model_of("nvidia-pascal");
+        gc_optimize_options o = {0};
+        o.targets = &pascal;
+        o.target_count = 1;
+        gc_error err;
+        if (gc_optimize(GC_OPT_AUTO, tri, n, vertices, &o, out, &err) != GC_OK)
+            fail_msg("auto -m nvidia-pascal on %s: %s", corpus_meshes_list[i], err.message);
+        if (!same_triangles(tri, out, n))
+            fail_msg("auto -m nvidia-pascal on %s lost or changed triangles", corpus_meshes_list[i]);
+        meshopt_optimizeVertexCache(ref, tri, n, vertices);
+        unsigned ours = meshopt_analyzeVertexCache(out, n, vertices, 32, 32, 32).vertices_transformed;
+        unsigned theirs = meshopt_analyzeVertexCache(ref, n, vertices, 32, 32, 32).vertices_transformed;
+        if (ours >= theirs)
+            fail_msg("auto -m nvidia-pascal on %s: %u invocations, meshoptimizer %u", corpus_meshes_list[i], ours,
+                     theirs);
+        free(out);
+        free(ref);
+        free(tri);
+    }
+    if (!found)
+        skip();
+}
+
 /* A 100,000-triangle fan around one vertex: every algorithm completes and keeps every
  * triangle (its time is in bench_optimize). */
 static void huge_fan(void** state)
@@ -414,6 +462,7 @@ int main(void)
         cmocka_unit_test(corpus_meshes),
         cmocka_unit_test(grid_against_references),
         cmocka_unit_test(tipsify_matches_meshoptimizer),
+        cmocka_unit_test(auto_pascal_beats_meshoptimizer),
         cmocka_unit_test(huge_fan),
         cmocka_unit_test(grid_layouts),
     };
