@@ -4,6 +4,7 @@
  * its input triangles (checked here again, independently of the library's own check). */
 #include "gpucache/gpucache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,22 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                     if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
                         abort();
                 }
+            /* auto for one warp model whose cache holds the warp: its swaps between warps */
+            if (vertices <= 1u << 20) {
+                char spec[64];
+                unsigned warp = 3 + data[0] % 40;
+                snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", warp + data[1] % 8, warp, 1 + data[1] % 40);
+                gc_model target;
+                if (gc_model_parse(spec, &target, &err) != GC_OK)
+                    abort();
+                gc_optimize_options oo = {0};
+                oo.targets = &target;
+                oo.target_count = 1;
+                if (gc_optimize(GC_OPT_AUTO, tri, tn, vertices, &oo, out, &err) != GC_OK)
+                    abort();
+                if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
+                    abort();
+            }
         }
         free(tri);
         free(out);
