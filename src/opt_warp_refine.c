@@ -124,6 +124,33 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
     return swaps;
 }
 
+/* Splits `order` into warps as meshopt:C,W,P with C >= W does: a new warp when the current
+ * one holds P triangles or the triangle's uncached corners (each corner counted, as the
+ * model counts them) would take it past W vertices; a vertex is cached when it is in the
+ * current warp. Writes each position's warp to warp_of; returns the number of warps.
+ * `stamp` (per vertex) must be zero. */
+static uint32_t form_warps(const uint32_t* indices, const uint32_t* order, size_t triangle_count,
+                           uint32_t max_vertices, uint32_t max_triangles, uint32_t* stamp, uint32_t* warp_of)
+{
+    uint32_t warps = 0, fill = 0, drawn = 0;
+    for (size_t i = 0; i < triangle_count; ++i) {
+        const uint32_t* tv = indices + 3 * (size_t)order[i];
+        uint32_t misses = (stamp[tv[0]] != warps) + (stamp[tv[1]] != warps) + (stamp[tv[2]] != warps);
+        if (warps == 0 || drawn == max_triangles || fill + misses > max_vertices) {
+            warps++;
+            fill = drawn = 0;
+        }
+        for (int c = 0; c < 3; ++c)
+            if (stamp[tv[c]] != warps) {
+                stamp[tv[c]] = warps;
+                fill++;
+            }
+        drawn++;
+        warp_of[i] = warps - 1;
+    }
+    return warps;
+}
+
 gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              uint32_t max_vertices, uint32_t max_triangles, unsigned passes, uint32_t* order,
                              gc_error* err)
@@ -138,37 +165,27 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
     if (s)
         return s;
     refine_state r = {indices, order, NULL, NULL, NULL, NULL};
+    uint32_t* stamp = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+    uint32_t *start = NULL, *seen_by = NULL, warps = 0;
+    uint32_t neighbour[REFINE_NEIGHBOURS];
     r.position = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     r.warp_of = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     r.count_a = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
     r.count_b = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-    /* at most one warp per triangle, and one more entry for the end */
-    uint32_t* start = gc_alloc_array(triangle_count + 1, sizeof(uint32_t), false);
-    uint32_t* stamp = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-    uint32_t* seen_by = gc_alloc_array(triangle_count, sizeof(uint32_t), true); /* per warp: last a + 1 */
-    uint32_t neighbour[REFINE_NEIGHBOURS];
-    if (!r.position || !r.warp_of || !r.count_a || !r.count_b || !start || !stamp || !seen_by) {
+    if (!stamp || !r.position || !r.warp_of || !r.count_a || !r.count_b) {
         s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory");
         goto done;
     }
-    /* The warps, as meshopt:C,W,P with C >= W forms them: a new warp when the current one
-     * holds P triangles or the triangle's uncached corners (each corner counted) would take
-     * it past W vertices; a vertex is cached when it is in the current warp. */
-    uint32_t warps = 0, fill = 0, drawn = 0;
-    for (size_t i = 0; i < triangle_count; ++i) {
-        const uint32_t* tv = indices + 3 * (size_t)order[i];
-        uint32_t misses = (stamp[tv[0]] != warps) + (stamp[tv[1]] != warps) + (stamp[tv[2]] != warps);
-        if (warps == 0 || drawn == max_triangles || fill + misses > max_vertices) {
-            start[warps++] = (uint32_t)i;
-            fill = drawn = 0;
-        }
-        for (int c = 0; c < 3; ++c)
-            if (stamp[tv[c]] != warps) {
-                stamp[tv[c]] = warps;
-                fill++;
-            }
-        drawn++;
-        r.warp_of[i] = warps - 1;
+    /* The warps, counted first so that the per-warp arrays are sized by them. */
+    warps = form_warps(indices, order, triangle_count, max_vertices, max_triangles, stamp, r.warp_of);
+    start = gc_alloc_array((size_t)warps + 1, sizeof(uint32_t), false);
+    seen_by = gc_alloc_array(warps, sizeof(uint32_t), true); /* per warp: the last a + 1 */
+    if (!start || !seen_by) {
+        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory");
+        goto done;
+    }
+    for (size_t i = triangle_count; i-- > 0;) {
+        start[r.warp_of[i]] = (uint32_t)i;
         r.position[order[i]] = (uint32_t)i;
     }
     start[warps] = (uint32_t)triangle_count;
