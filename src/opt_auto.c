@@ -514,6 +514,19 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
     return ok;
 }
 
+/* The swaps between warps (opt_warp_refine.c) on a copy of the order, kept if better. */
+static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, unsigned passes, uint32_t* candidate,
+                              uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
+{
+    memcpy(candidate, order, triangle_count * sizeof *order);
+    gc_status s = gc_opt_warp_refine(indices, triangle_count, vertex_count, targets[0].p[1], targets[0].p[2], passes,
+                                     candidate, err);
+    if (!s)
+        s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, best_cost, order, err);
+    return s;
+}
+
 static uint32_t target_cache_size(const gc_model* m)
 {
     switch (m->family) {
@@ -624,18 +637,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* Improvements of the winner, each kept only if the exact emulators agree that it is
      * better: for warp models whose cost is a sum over warps (warp_set_targets), swaps
      * between warps (opt_warp_refine.c; two passes at the default effort, which took
-     * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at 6.4 times its time);
+     * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at about 6 times its time);
      * with more effort, the local search over short windows, and the swaps again. */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
-    if (!s && warp_sets) {
-        memcpy(candidate, order, triangle_count * sizeof *order);
-        s = gc_opt_warp_refine(indices, triangle_count, vertex_count, targets[0].p[1], targets[0].p[2], refine_passes,
-                               candidate, err);
-        if (!s)
-            s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, &best_cost, order,
-                               err);
-    }
+    if (!s && warp_sets)
+        s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, refine_passes, candidate,
+                         expanded, &best_cost, order, err);
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
     /* Every target needs an exact emulator: FIFO, meshopt or nvidia (LRU is searched as a
      * FIFO of its size; the exact check decides). */
@@ -651,14 +659,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (!s)
             s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, &best_cost, order,
                                err);
-        if (!s && warp_sets) {
-            memcpy(candidate, order, triangle_count * sizeof *order);
-            s = gc_opt_warp_refine(indices, triangle_count, vertex_count, targets[0].p[1], targets[0].p[2],
-                                   refine_passes, candidate, err);
-            if (!s)
-                s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, &best_cost,
-                                   order, err);
-        }
+        if (!s && warp_sets)
+            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, refine_passes, candidate,
+                             expanded, &best_cost, order, err);
     }
     free(candidate);
     free(expanded);
