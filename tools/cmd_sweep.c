@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "cli.h"
 #include "commands.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_MESHES 16
@@ -266,9 +266,8 @@ static void csv_field(FILE* f, const char* text)
 
 
 /* The gnuplot script beside the plot: OUT.png -> OUT.gp. Data inline, so that the script
- * alone redraws the figure. */
-static int write_plot_script(const sweep* s, const char* plot_path, const char* temp_image, char* gp_path,
-                             size_t gp_size)
+ * alone redraws the figure. Every name in it goes through gp_string (tools/plot.h). */
+static int write_plot_script(const sweep* s, const char* plot_path, char* gp_path, size_t gp_size)
 {
     snprintf(gp_path, gp_size, "%s", plot_path);
     char* dot = strrchr(gp_path, '.');
@@ -286,7 +285,7 @@ static int write_plot_script(const sweep* s, const char* plot_path, const char* 
     size_t cols = panels < 2 ? 1 : panels < 5 ? 2 : 3;
     size_t rows_n = (panels + cols - 1) / cols;
     fprintf(f, "# gpucache sweep: ATVR against the target cache size, one panel per mesh and model.\n");
-    fprintf(f, "# Restyle freely, then run: gnuplot %s\n", gp_path);
+    fprintf(f, "# Restyle freely, then run gnuplot on this file.\n");
     for (size_t mi = 0; mi < s->mesh_count; ++mi)
         for (size_t li = 0; li < s->layout_count; ++li)
             for (size_t k = 0; k < s->model_count; ++k) {
@@ -299,19 +298,24 @@ static int write_plot_script(const sweep* s, const char* plot_path, const char* 
                 }
                 fprintf(f, "EOD\n");
             }
+    fprintf(f, "set encoding utf8\n");
     if (svg)
         fprintf(f, "set terminal svg size %zu,%zu dynamic font 'Sans,11' background '#ffffff'\n", 520 * cols,
                 380 * rows_n);
     else
         fprintf(f, "set terminal pngcairo size %zu,%zu font 'Sans,10'\n", 560 * cols, 400 * rows_n);
-    fprintf(f, "set output '%s'\n", temp_image);
+    gp_set_output(f, plot_path);
     fprintf(f, "set multiplot layout %zu,%zu\n", rows_n, cols);
     fprintf(f, "set grid\nset key top right opaque box\nset xlabel 'target cache size'\nset ylabel 'ATVR'\n");
     fprintf(f, "set xrange [%u:%u]\nset yrange [1:*]\n", s->cache_lo, s->cache_hi);
     static const char* const colors[L_COUNT] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#666666"};
     for (size_t mi = 0; mi < s->mesh_count; ++mi)
         for (size_t k = 0; k < s->model_count; ++k) {
-            fprintf(f, "set title '%s, %s'\n", s->meshes[mi].name, s->models[k].label);
+            char title[600];
+            snprintf(title, sizeof title, "%s, %s", s->meshes[mi].name, s->models[k].label);
+            fprintf(f, "set title ");
+            gp_string(f, title);
+            fprintf(f, " noenhanced\n");
             fprintf(f, "plot ");
             int first = 1;
             for (size_t li = 0; li < s->layout_count; ++li) {
@@ -332,61 +336,15 @@ static int write_plot_script(const sweep* s, const char* plot_path, const char* 
     return 0;
 }
 
-/* Runs gnuplot on the script; the image goes to a temporary name and is renamed. */
+/* Writes the script, then has gnuplot draw it into a private temporary folder and renames
+ * the image into place (tools/plot.c). */
 static int draw_plot(const sweep* s, const char* plot_path)
 {
-    char temp[4200], gp[4200];
-    snprintf(temp, sizeof temp, "%s.tmp-%ld", plot_path, (long)getpid());
-    int status = write_plot_script(s, plot_path, temp, gp, sizeof gp);
+    char gp[4200];
+    int status = write_plot_script(s, plot_path, gp, sizeof gp);
     if (status)
         return status;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("gnuplot", "gnuplot", gp, (char*)NULL);
-        _exit(127);
-    }
-    int ws = 0;
-    if (pid < 0 || waitpid(pid, &ws, 0) < 0) {
-        fprintf(stderr, "gpucache: %s: cannot run gnuplot: %s\n", plot_path, strerror(errno));
-        return EXIT_DATA;
-    }
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-        remove(temp);
-        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-            fprintf(stderr, "gpucache: %s: gnuplot not found (install gnuplot-nox); the script is in %s\n", plot_path,
-                    gp);
-        else
-            fprintf(stderr, "gpucache: %s: gnuplot failed on %s\n", plot_path, gp);
-        return EXIT_DATA;
-    }
-    if (rename(temp, plot_path) != 0) {
-        remove(temp);
-        fprintf(stderr, "gpucache: %s: cannot rename the finished plot into place: %s\n", plot_path, strerror(errno));
-        return EXIT_DATA;
-    }
-    /* the script names the temporary file: point it at the final one for the user */
-    FILE* f = fopen(gp, "r");
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char* text = size > 0 ? malloc((size_t)size + 1) : NULL;
-        size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
-        fclose(f);
-        if (text) {
-            text[got] = 0;
-            char* at = strstr(text, temp);
-            atomic_file af;
-            if (at && atomic_open(&af, gp) == 0) {
-                fwrite(text, 1, (size_t)(at - text), af.f);
-                fputs(plot_path, af.f);
-                fputs(at + strlen(temp), af.f);
-                atomic_commit(&af);
-            }
-            free(text);
-        }
-    }
-    return 0;
+    return gp_draw(gp, plot_path) ? EXIT_DATA : 0;
 }
 
 int cmd_sweep(int argc, char** argv)
