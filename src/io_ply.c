@@ -203,8 +203,9 @@ static bool parse_count(const char* s, uint64_t* out)
 
 /* Parses the header into p (elements, format, the vertex and face elements) and
  * checks everything about the file's structure that both the loader and the rewriter
- * rely on (whether there are faces at all is left to the caller, after the data). With `echo`, writes the header as understood to it, the face (or tristrips)
- * element replaced by `echo_faces` triangles: "element face N" and one int list. */
+ * rely on (whether there are faces at all is left to the caller, after the data). With
+ * `echo`, writes the header as understood to it, the face (or tristrips) element
+ * replaced by `echo_faces` triangles: "element face N" and one int (or uint) list. */
 static gc_status parse_header(ply_parser* p, FILE* echo, uint64_t echo_faces, gc_error* err)
 {
     char line[HEADER_LINE], copy[HEADER_LINE];
@@ -683,7 +684,8 @@ static bool record_end(vertex_records* vr, uint64_t end)
 {
     if (vr->count == vr->capacity) {
         uint64_t next = vr->capacity ? vr->capacity + vr->capacity / 2 : 1024;
-        uint64_t* grown = next <= SIZE_MAX / sizeof(uint64_t) ? realloc(vr->ends, (size_t)next * sizeof(uint64_t)) : NULL;
+        uint64_t* grown =
+            next <= SIZE_MAX / sizeof(uint64_t) ? realloc(vr->ends, (size_t)next * sizeof(uint64_t)) : NULL;
         if (!grown)
             return false;
         vr->ends = grown;
