@@ -255,8 +255,11 @@ typedef struct gc_output {
 } gc_output;
 gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
                          gc_output* out, gc_error* err);
-gc_status gc_rewrite_ply(const char* in_path, const uint32_t* indices, size_t count, const uint32_t* vertex_remap,
-                         gc_output* out, gc_error* err);
+/* `order`, when not NULL, reorders the vertex records: order[new] = old for the `used`
+ * vertices the renumbered `indices` (all below `used`) name; the file's other vertices
+ * follow in their old order. Without it, `indices` are the file's own vertex ids. */
+gc_status gc_rewrite_ply(const char* in_path, const uint32_t* indices, size_t count, const uint32_t* order,
+                         size_t used, gc_output* out, gc_error* err);
 gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t count, int reorder_vertices,
                             const char* out_path, gc_error* err);
 

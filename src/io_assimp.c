@@ -105,10 +105,23 @@ static gc_status reorder_mesh_vertices(struct aiMesh* mesh, const char* path, gc
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     }
     memset(remap, 0xff, (n ? n : 1) * sizeof *remap);
+    /* Every vertex id the tables are indexed with comes from the file: faces the loader
+     * skipped (not triangles) and bone weights are checked here, before any lookup. */
+    for (unsigned b = 0; b < mesh->mNumBones; ++b)
+        for (unsigned w = 0; w < mesh->mBones[b]->mNumWeights; ++w)
+            if (mesh->mBones[b]->mWeights[w].mVertexId >= n) {
+                free(remap), free(order);
+                return gc_fail(err, GC_ERR_DATA, "%s: bone %u weight %u: vertex %u of %u", path, b, w,
+                               mesh->mBones[b]->mWeights[w].mVertexId, n);
+            }
     uint32_t next = 0;
     for (unsigned f = 0; f < mesh->mNumFaces; ++f)
         for (unsigned k = 0; k < mesh->mFaces[f].mNumIndices; ++k) {
             uint32_t v = mesh->mFaces[f].mIndices[k];
+            if (v >= n) {
+                free(remap), free(order);
+                return gc_fail(err, GC_ERR_DATA, "%s: face %u: vertex index %u of %u", path, f, v, n);
+            }
             if (remap[v] == UINT32_MAX)
                 remap[v] = next++;
             mesh->mFaces[f].mIndices[k] = remap[v];

@@ -50,22 +50,85 @@ static gc_status write_raw(const uint32_t* idx, size_t n, int bits, FILE* f, con
     return GC_OK;
 }
 
-/* For raw, text and PLY output: the indices renumbered by first use, and the remap. */
-static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** remap, gc_error* err)
+static int compare_u32(const void* a, const void* b)
 {
-    uint32_t max = 0;
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* For raw, text and PLY output: the indices renumbered by first use (*out), and the
+ * order of the used vertices: (*order)[new] = old value, *used of them. Memory follows
+ * the index count, never the largest value (a 24-byte file may hold 4000000000): values
+ * far above the count are first replaced by their rank among the distinct values
+ * (sorted, 4 bytes per index), so that the first-use table is as long as the distinct
+ * values, not as the largest one. At most 16 bytes per index, the output included. */
+static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** order, size_t* used,
+                          gc_error* err)
+{
+    *out = *order = NULL;
+    *used = 0;
+    uint64_t max = 0;
     for (size_t i = 0; i < n; ++i)
         max = indices[i] > max ? indices[i] : max;
-    *out = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
-    *remap = gc_alloc_array((size_t)max + 1, sizeof(uint32_t), false);
-    if (!*out || !*remap) {
-        free(*out), free(*remap);
-        *out = *remap = NULL;
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering vertices");
+    uint32_t* values = NULL; /* rank -> value when sparse, else NULL (the identity) */
+    uint32_t* remap = NULL;
+    size_t domain = n ? (size_t)max + 1 : 0;
+    gc_status s = GC_OK;
+    *out = gc_alloc_array(n, sizeof(uint32_t), false);
+    if (!*out)
+        s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering the vertices of %zu indices", n);
+    /* dense ids must fit in 32 bits: the value 0xFFFFFFFF goes the sparse way too */
+    if (!s && (max + 1 > 2 * (uint64_t)n + 65536 || max == UINT32_MAX)) {
+        values = gc_alloc_array(n, sizeof(uint32_t), false);
+        if (!values) {
+            s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering the vertices of %zu indices", n);
+        } else {
+            memcpy(values, indices, n * sizeof(uint32_t));
+            qsort(values, n, sizeof(uint32_t), compare_u32);
+            size_t distinct = 0;
+            for (size_t i = 0; i < n; ++i)
+                if (distinct == 0 || values[distinct - 1] != values[i])
+                    values[distinct++] = values[i];
+            for (size_t i = 0; i < n; ++i) {
+                size_t lo = 0, hi = distinct; /* the rank of indices[i] */
+                while (hi - lo > 1) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (values[mid] <= indices[i])
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                (*out)[i] = (uint32_t)lo;
+            }
+            domain = distinct;
+        }
+    } else if (!s) {
+        memcpy(*out, indices, n * sizeof(uint32_t));
     }
-    memcpy(*out, indices, n * sizeof(uint32_t));
-    uint32_t used;
-    return gc_reorder_vertices(*out, n, max + 1, *remap, &used, err);
+    if (!s) {
+        remap = gc_alloc_array(domain, sizeof(uint32_t), false);
+        /* at most one entry per distinct value: no more than the indices */
+        *order = gc_alloc_array(domain < n ? domain : n, sizeof(uint32_t), false);
+        if (!remap || !*order)
+            s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu vertices", domain);
+    }
+    uint32_t count = 0;
+    if (!s)
+        s = gc_reorder_vertices(*out, n, (uint32_t)domain, remap, &count, err);
+    if (!s) {
+        /* remap[old] = new (or none): invert it into the order, old as a value */
+        for (size_t r = 0; r < domain; ++r)
+            if (remap[r] != UINT32_MAX)
+                (*order)[remap[r]] = values ? values[r] : (uint32_t)r;
+        *used = count;
+    }
+    free(values);
+    free(remap);
+    if (s) {
+        free(*out), free(*order);
+        *out = *order = NULL;
+    }
+    return s;
 }
 
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
@@ -87,11 +150,12 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
     snprintf(temp, len + 32, "%s.tmp-%ld", out_path, (long)getpid());
     gc_status s = GC_OK;
     uint32_t* renumbered = NULL;
-    uint32_t* remap = NULL;
+    uint32_t* remap = NULL; /* PLY: the used vertices' order, remap[new] = old (see renumber) */
+    size_t used = 0;
     bool assimp = strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32") && strcmp(fin, "obj") &&
                   strcmp(fin, "ply");
     if (reorder_vertices && !assimp && strcmp(fin, "obj")) {
-        if ((s = renumber(indices, index_count, &renumbered, &remap, err))) {
+        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, err))) {
             free(temp);
             return s;
         }
@@ -118,7 +182,7 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
         else if (!strcmp(fin, "obj"))
             s = gc_rewrite_obj(in_path, options, indices, index_count, &out, err);
         else
-            s = gc_rewrite_ply(in_path, indices, index_count, remap, &out, err);
+            s = gc_rewrite_ply(in_path, indices, index_count, remap, used, &out, err);
         if (!s && (ferror(f) || fflush(f) != 0))
             s = gc_fail(err, GC_ERR_IO, "%s: write failed: %s", out_path, strerror(errno));
         if (fclose(f) != 0 && !s)

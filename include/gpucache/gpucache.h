@@ -244,11 +244,13 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
  * each run's triangles staying in that run. The output keeps the input's format and
  * everything else in it: .txt/.idx (3 indices per line), .u16/.u32 (raw), .obj (every
  * other line kept, each run's faces written as triangles where the run was), .ply (the
- * vertex element and others copied, faces written as triangles; tristrips become faces),
- * other formats through assimp's exporter. With `reorder_vertices`, vertices are also
- * renumbered in order of first use (for fetch locality): raw and text indices, PLY vertex
- * records, each assimp mesh's vertex arrays; an OBJ needs nothing (a renderer builds its
- * vertex buffer from the faces in first-use order). Written to a temporary file in the
+ * header written back as gc_mesh_load read it, comments kept; the vertex element and
+ * others copied, faces written as triangles; tristrips become faces), other formats
+ * through assimp's exporter. With `reorder_vertices`, vertices are also renumbered in
+ * order of first use (for fetch locality): raw and text indices, PLY vertex records (the
+ * unused ones kept, after the used ones), each assimp mesh's vertex arrays; an OBJ needs
+ * nothing (a renderer builds its vertex buffer from the faces in first-use order). Memory
+ * follows the index count, whatever the index values. Written to a temporary file in the
  * same folder, then renamed. */
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);

@@ -86,6 +86,20 @@ add("not-measurements.json", '[1, 2, 3]', 1, "not a measurement file", "fit {}")
 add("negative-index.json", '{"cases": [{"topology": "triangle-list", "indices": [0, -1, 2], "invocations": 3}]}', 1, "negative-index.json: case 0", "fit {}")
 add("unsorted-per-vertex.json", '{"cases": [{"topology": "triangle-list", "indices": [0, 1, 2], "invocations": 3, "per_vertex": [[2, 1], [1, 1]]}]}', 1, "per_vertex row 1", "fit {}")
 add("bad-topology.json", '{"cases": [{"topology": "blob", "indices": [0, 1, 2], "invocations": 3}]}', 1, 'unknown "topology"', "fit {}")
+# issue 14, items 3-6: the PLY loader and rewriter share one header parser; index
+# values must be integers; --reorder-vertices keeps every vertex record.
+cases.append(("# issue 14 items 3-6: PLY header parser, non-integer indices, unused vertices", 0, "", ""))
+FH = HDR.replace("list uchar int", "list uchar float")
+add("float-index.ply", FH + "0 0 0\n1 0 0\n0 1 0\n3 0 0.5 2\n", 1, "float-index.ply: element 'face' item 0 of 1: vertex index 0.5 is not an integer (line 13)")
+add("nan-index.ply", FH + "0 0 0\n1 0 0\n0 1 0\n3 0 nan 2\n", 1, "vertex index nan is not an integer (line 13)")
+BF = BH.replace(b"list uchar int", b"list uchar float")
+add("binary-nan-index.ply", BF + struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<B3f", 3, 0, float('nan'), 2), 1, "binary-nan-index.ply: element 'face' item 0 of 1: vertex index nan is not an integer (byte %d)" % (len(BF) + 36 + 1 + 4))
+add("two-face-elements.ply", HDR.replace("end_header", "element face 1\nproperty list uchar int vertex_indices\nend_header") + "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 1 2\n", 1, "two-face-elements.ply:9: a second 'face' element")
+cases.append(("two-face-elements.ply", 1, "two-face-elements.ply:9: a second 'face' element", "optimize -a tipsify {} -o out.ply"))
+add("nul-in-header.ply", HDR.replace("element face 1", "element face 1\0 2"), 1, "nul-in-header.ply:7: control byte 0x00 in the header")
+cases.append(("nul-in-header.ply", 1, "nul-in-header.ply:7: control byte 0x00 in the header", "optimize -a tipsify {} -o out.ply"))
+add("tab-header.ply", HDR.replace("vertex 3", "vertex 4").replace("element face 1", "element\tface\t1") + "0 0 0\n1 0 0\n0 1 0\n1 1 0\n4 0 1 3 2\n", 0, "", "optimize -a tipsify {} -o out.ply")
+add("unused-trailing.ply", HDR.replace("vertex 3", "vertex 5") + "0 0 0\n1 0 0\n0 1 0\n7 7 7\n8 8 8\n3 2 1 0\n", 0, "", "optimize -a tipsify --reorder-vertices {} -o out.ply")
 with open("MANIFEST", "w") as f:
     f.write("# file|exit status|text the one error line must contain|command ({} = the file)\n")
     for name, code, sub, cmd in cases:
