@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +142,178 @@ int gc_reader_get(gc_reader* r)
 uint64_t gc_reader_offset(const gc_reader* r)
 {
     return r->consumed + r->offset;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+static bool is_digit_of(unsigned char c, unsigned base, unsigned* d)
+{
+    if (c >= '0' && c <= '9')
+        *d = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f')
+        *d = c - 'a' + 10u;
+    else if (base == 16 && c >= 'A' && c <= 'F')
+        *d = c - 'A' + 10u;
+    else
+        return false;
+    return true;
+}
+
+/* Accumulates the digits text[0 .. length) into *out, checking before each step that
+ * nothing wraps. A stray character anywhere is a syntax error, even after an overflow. */
+static gc_parse_result digits_u64(const char* text, size_t length, unsigned base, uint64_t* out)
+{
+    if (length == 0)
+        return GC_PARSE_SYNTAX;
+    uint64_t v = 0;
+    bool overflow = false;
+    for (size_t i = 0; i < length; ++i) {
+        unsigned d;
+        if (!is_digit_of((unsigned char)text[i], base, &d))
+            return GC_PARSE_SYNTAX;
+        if (overflow || v > (UINT64_MAX - d) / base)
+            overflow = true;
+        else
+            v = v * base + d;
+    }
+    *out = v;
+    return overflow ? GC_PARSE_RANGE : GC_PARSE_OK;
+}
+
+/* The shape of a decimal number: [-]digits[.digits][(e|E)[+-]digits]. Sets *integral
+ * when it has neither a fraction nor an exponent. */
+static bool decimal_shape(const char* t, size_t n, bool* integral)
+{
+    size_t i = 0;
+    if (i < n && t[i] == '-')
+        i++;
+    size_t start = i;
+    while (i < n && t[i] >= '0' && t[i] <= '9')
+        i++;
+    bool digits = i > start;
+    *integral = true;
+    if (i < n && t[i] == '.') {
+        *integral = false;
+        size_t f = ++i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        digits = digits || i > f;
+    }
+    if (!digits)
+        return false;
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        *integral = false;
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        size_t e = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9')
+            i++;
+        if (i == e)
+            return false;
+    }
+    return i == n;
+}
+
+gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
+                             uint64_t* out)
+{
+    if (!text)
+        return GC_PARSE_SYNTAX;
+    const char* t = text;
+    size_t n = length;
+    uint64_t scale = 1;
+    if ((flags & GC_PARSE_SUFFIX) && n > 0) {
+        switch (t[n - 1]) {
+        case 'K': case 'k': scale = (uint64_t)1 << 10; n--; break;
+        case 'M': case 'm': scale = (uint64_t)1 << 20; n--; break;
+        case 'G': case 'g': scale = (uint64_t)1 << 30; n--; break;
+        default: break;
+        }
+    }
+    unsigned base = 10;
+    if ((flags & GC_PARSE_HEX) && n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        base = 16;
+        t += 2;
+        n -= 2;
+    }
+    uint64_t v = 0;
+    gc_parse_result r = digits_u64(t, n, base, &v);
+    if (r == GC_PARSE_SYNTAX) {
+        bool integral;
+        if (decimal_shape(text, scale == 1 ? length : length - 1, &integral) && !integral)
+            return GC_PARSE_NOT_INTEGER;
+        return GC_PARSE_SYNTAX;
+    }
+    if (r != GC_PARSE_OK || v > UINT64_MAX / scale)
+        return GC_PARSE_RANGE;
+    v *= scale;
+    if (v < lo || v > hi)
+        return GC_PARSE_RANGE;
+    *out = v;
+    return GC_PARSE_OK;
+}
+
+gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out)
+{
+    if (!text)
+        return GC_PARSE_SYNTAX;
+    bool negative = length > 0 && text[0] == '-';
+    uint64_t magnitude;
+    gc_parse_result r = gc_parse_u64(text + negative, length - negative, 0, 0, UINT64_MAX, &magnitude);
+    if (r == GC_PARSE_SYNTAX || r == GC_PARSE_NOT_INTEGER) {
+        bool integral;
+        return decimal_shape(text, length, &integral) && !integral ? GC_PARSE_NOT_INTEGER : GC_PARSE_SYNTAX;
+    }
+    if (r != GC_PARSE_OK)
+        return GC_PARSE_RANGE;
+    int64_t v;
+    if (negative) {
+        /* -2^63 is the one magnitude that has no positive counterpart */
+        if (magnitude > (uint64_t)INT64_MAX + 1)
+            return GC_PARSE_RANGE;
+        v = magnitude == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)magnitude;
+    } else {
+        if (magnitude > (uint64_t)INT64_MAX)
+            return GC_PARSE_RANGE;
+        v = (int64_t)magnitude;
+    }
+    if (v < lo || v > hi)
+        return GC_PARSE_RANGE;
+    *out = v;
+    return GC_PARSE_OK;
+}
+
+gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out)
+{
+    bool integral;
+    if (!text || !decimal_shape(text, length, &integral))
+        return GC_PARSE_SYNTAX;
+    /* strtod needs a terminated string; the shape check above already refused what
+     * strtod would also take (blanks, "inf", "nan", hexadecimal). The C locale's '.'
+     * is assumed: the library never calls setlocale. */
+    char buf[128];
+    if (length >= sizeof buf)
+        return GC_PARSE_RANGE;
+    memcpy(buf, text, length);
+    buf[length] = 0;
+    errno = 0;
+    char* end;
+    double v = strtod(buf, &end);
+    if (end != buf + length)
+        return GC_PARSE_SYNTAX;
+    if (errno == ERANGE || !isfinite(v) || !(v >= lo && v <= hi))
+        return GC_PARSE_RANGE;
+    *out = v;
+    return GC_PARSE_OK;
+}
+
+const char* gc_parse_result_text(gc_parse_result r)
+{
+    switch (r) {
+    case GC_PARSE_OK: return "is a number";
+    case GC_PARSE_NOT_INTEGER: return "is not a whole number";
+    case GC_PARSE_RANGE: return "is out of range";
+    default: return "is not a number";
+    }
 }

@@ -69,7 +69,7 @@ gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_
     size_t max = o && o->max_indices ? o->max_indices : GC_MAX_INDICES;
     gc_u32_vec v = {0};
     for (;;) {
-        uint64_t value;
+        uint64_t value = 0; /* set by next_number when it returns 1 */
         int got = next_number(r, UINT32_MAX, true, &value, NULL, err);
         if (got < 0) {
             free(v.data);
@@ -105,62 +105,4 @@ gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, 
     return s;
 }
 
-static int compare_u64(const void* a, const void* b)
-{
-    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
-    return (x > y) - (x < y);
-}
-
-gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count, gc_error* err)
-{
-    *out = NULL;
-    *count = 0;
-    gc_reader r;
-    gc_status s = gc_reader_open(&r, path, err);
-    if (s)
-        return s;
-    uint64_t* list = NULL;
-    size_t n = 0, capacity = 0;
-    for (;;) {
-        uint64_t value;
-        uint64_t line;
-        int got = next_number(&r, UINT64_MAX / 2, false, &value, &line, err);
-        if (got < 0) {
-            s = (gc_status)-got;
-            break;
-        }
-        if (got == 0)
-            break;
-        if (value > index_count) {
-            s = gc_fail(err, GC_ERR_DATA, "%s:%llu: state change at %llu is past the end of the %zu indices", path,
-                        (unsigned long long)line, (unsigned long long)value, index_count);
-            break;
-        }
-        if (n == capacity) {
-            if (n >= GC_MAX_STATE_CHANGES) {
-                s = gc_fail(err, GC_ERR_LIMIT, "%s:%llu: more than %zu state changes", path,
-                            (unsigned long long)line, (size_t)GC_MAX_STATE_CHANGES);
-                break;
-            }
-            size_t next = capacity ? capacity * 2 : 256;
-            uint64_t* grown = realloc(list, next * sizeof *list);
-            if (!grown) {
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
-                break;
-            }
-            list = grown;
-            capacity = next;
-        }
-        list[n++] = value;
-    }
-    gc_reader_close(&r);
-    if (s) {
-        free(list);
-        return s;
-    }
-    if (n > 1) /* qsort must not see the NULL of an empty list */
-        qsort(list, n, sizeof *list, compare_u64);
-    *out = list;
-    *count = n;
-    return GC_OK;
-}
+/* gc_state_changes_load is in state_changes.c. */

@@ -49,18 +49,16 @@ void gc_preset_get(size_t i, const char** name, const char** spec, const char** 
 static gc_status parse_uint(const char* spec, const char* text, size_t len, const char* what, uint32_t lo,
                             uint32_t hi, uint32_t* out, gc_error* err)
 {
-    char buf[32];
-    if (len == 0 || len >= sizeof buf)
+    if (len == 0)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': %s needs a number", spec, what);
-    memcpy(buf, text, len);
-    buf[len] = 0;
-    for (size_t i = 0; i < len; ++i)
-        if (buf[i] < '0' || buf[i] > '9')
-            return gc_fail(err, GC_ERR_USAGE, "model '%s': %s '%s' is not a whole number", spec, what, buf);
-    errno = 0;
-    unsigned long long v = strtoull(buf, NULL, 10);
-    if (errno || v < lo || v > hi)
-        return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %s is out of range [%u, %u]", spec, what, buf, lo, hi);
+    uint64_t v;
+    gc_parse_result r = gc_parse_u64(text, len, 0, lo, hi, &v);
+    if (r == GC_PARSE_RANGE)
+        return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %.*s is out of range [%u, %u]", spec, what,
+                       len > 40 ? 40 : (int)len, text, lo, hi);
+    if (r != GC_PARSE_OK)
+        return gc_fail(err, GC_ERR_USAGE, "model '%s': %s '%.*s' is not a whole number", spec, what,
+                       len > 40 ? 40 : (int)len, text);
     *out = (uint32_t)v;
     return GC_OK;
 }

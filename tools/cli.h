@@ -16,8 +16,35 @@ int exit_status(gc_status s);
 int fail_with(const gc_error* err);
 /* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
 int usage_error(const char* fmt, const char* arg);
-/* Parses a decimal count in [lo, hi]; 0 on success. */
+/* Every number on the command line goes through the library's checked parsers
+ * (gc_parse_u64 and friends): nothing wraps around, nothing out of range is clamped.
+ * Each returns 0 on success, -1 otherwise (the caller names the option). */
+/* A decimal count in [lo, hi] (a leading '-' allowed when lo < 0). */
 int parse_count(const char* text, long lo, long hi, long* out);
+/* An unsigned number in [lo, hi]; flags: GC_PARSE_HEX, GC_PARSE_SUFFIX. */
+int parse_u64_arg(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out);
+/* "WxH", each side in [1, max_side] and W x H at most max_quads. */
+int parse_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h);
+/* "A..B" with lo <= A <= B <= hi, or "A" (then B = A). */
+int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b);
+
+/* Generated grids (grid:WxH and the grid command): at most 20000 quads a side and 16M quads
+ * in all (about 100 M indices, 400 MB), so that a few characters cannot ask for gigabytes. */
+#define GRID_MAX_SIDE 20000u
+#define GRID_MAX_QUADS ((uint64_t)1 << 24)
+
+/* A progress line on standard error, only when it is a terminal and only once the work
+ * has taken more than a second: "gpucache: LABEL: N%, S s left". */
+typedef struct progress_line {
+    const char* label;
+    double start, last;
+    int enabled, shown;
+} progress_line;
+void progress_init(progress_line* p, const char* label);
+/* A gc_progress_fn: user is the progress_line. */
+void progress_report(void* user, uint64_t done, uint64_t total);
+/* Ends the line (if one was shown). */
+void progress_end(progress_line* p);
 /* Seconds from a monotonic clock. */
 double now_seconds(void);
 

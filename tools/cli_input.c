@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int exit_status(gc_status s)
 {
@@ -32,13 +33,77 @@ int usage_error(const char* fmt, const char* arg)
 
 int parse_count(const char* text, long lo, long hi, long* out)
 {
-    char* end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end || end == text || v < lo || v > hi)
+    int64_t v;
+    if (gc_parse_i64(text, strlen(text), lo, hi, &v) != GC_PARSE_OK)
         return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
+}
+
+int parse_u64_arg(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out)
+{
+    return gc_parse_u64(text, strlen(text), flags, lo, hi, out) == GC_PARSE_OK ? 0 : -1;
+}
+
+int parse_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h)
+{
+    const char* x = strchr(text, 'x');
+    uint64_t a, b;
+    if (!x || gc_parse_u64(text, (size_t)(x - text), 0, 1, max_side, &a) != GC_PARSE_OK ||
+        gc_parse_u64(x + 1, strlen(x + 1), 0, 1, max_side, &b) != GC_PARSE_OK || a * b > max_quads)
+        return -1;
+    *w = (uint32_t)a;
+    *h = (uint32_t)b;
+    return 0;
+}
+
+int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b)
+{
+    const char* dots = strstr(text, "..");
+    if (!dots) {
+        if (gc_parse_u64(text, strlen(text), 0, lo, hi, a) != GC_PARSE_OK)
+            return -1;
+        *b = *a;
+        return 0;
+    }
+    if (gc_parse_u64(text, (size_t)(dots - text), 0, lo, hi, a) != GC_PARSE_OK ||
+        gc_parse_u64(dots + 2, strlen(dots + 2), 0, lo, hi, b) != GC_PARSE_OK || *b < *a)
+        return -1;
+    return 0;
+}
+
+void progress_init(progress_line* p, const char* label)
+{
+    memset(p, 0, sizeof *p);
+    p->label = label;
+    p->start = now_seconds();
+    p->enabled = isatty(2);
+}
+
+void progress_report(void* user, uint64_t done, uint64_t total)
+{
+    progress_line* p = user;
+    if (!p->enabled)
+        return;
+    double now = now_seconds();
+    /* Quiet for the first second, then at most four lines a second. */
+    if (now - p->start < 1.0 || now - p->last < 0.25)
+        return;
+    p->last = now;
+    p->shown = 1;
+    double part = total ? (double)done / (double)total : 1.0;
+    if (part > 1.0)
+        part = 1.0;
+    double elapsed = now - p->start;
+    fprintf(stderr, "\rgpucache: %s: %3.0f%%, %.0f s left   ", p->label, 100.0 * part,
+            part > 0 ? elapsed * (1.0 - part) / part : 0.0);
+}
+
+void progress_end(progress_line* p)
+{
+    if (p->shown)
+        fprintf(stderr, "\rgpucache: %s: done in %.1f s          \n", p->label, now_seconds() - p->start);
+    p->shown = 0;
 }
 
 double now_seconds(void)
@@ -53,10 +118,11 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", path);
     if (strncmp(path, "grid:", 5) == 0) {
-        unsigned w = 0, h = 0;
-        char tail;
-        if (sscanf(path + 5, "%ux%u%c", &w, &h, &tail) != 2 || w == 0 || h == 0 || w > 20000 || h > 20000) {
-            snprintf(err->message, sizeof err->message, "%s: expected grid:WxH with W and H in [1, 20000]", path);
+        uint32_t w = 0, h = 0;
+        if (parse_grid_size(path + 5, GRID_MAX_SIDE, GRID_MAX_QUADS, &w, &h) != 0) {
+            snprintf(err->message, sizeof err->message,
+                     "%s: expected grid:WxH with W and H in [1, %u] and W x H at most %llu quads", path,
+                     (unsigned)GRID_MAX_SIDE, (unsigned long long)GRID_MAX_QUADS);
             err->code = GC_ERR_USAGE;
             return GC_ERR_USAGE;
         }
@@ -144,10 +210,8 @@ int load_draw(const char* path, const gc_load_options* lo, const char* topology_
     }
     uint32_t restart_value = 0;
     if (restart && restart_text) {
-        char* end;
-        errno = 0;
-        unsigned long long v = strtoull(restart_text, &end, 0);
-        if (errno || *end || end == restart_text || v > UINT32_MAX || restart_text[0] == '-')
+        uint64_t v;
+        if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0)
             return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
         restart_value = (uint32_t)v;
     }

@@ -44,10 +44,15 @@ int cmd_grid(int argc, char** argv)
     if (optind + 2 != argc)
         return usage_error("grid takes W and H (quads), e.g. 'grid 100 100 --layout optimal -o grid.txt'%s", "");
     long w, h;
-    if (parse_count(argv[optind], 1, 20000, &w) != 0)
+    if (parse_count(argv[optind], 1, GRID_MAX_SIDE, &w) != 0)
         return usage_error("grid width '%s' is not in [1, 20000]", argv[optind]);
-    if (parse_count(argv[optind + 1], 1, 20000, &h) != 0)
+    if (parse_count(argv[optind + 1], 1, GRID_MAX_SIDE, &h) != 0)
         return usage_error("grid height '%s' is not in [1, 20000]", argv[optind + 1]);
+    if ((uint64_t)w * (uint64_t)h > GRID_MAX_QUADS) {
+        fprintf(stderr, "gpucache: grid %ld x %ld is %llu quads, more than the limit of %llu (see 'gpucache help')\n",
+                w, h, (unsigned long long)w * (unsigned long long)h, (unsigned long long)GRID_MAX_QUADS);
+        return EXIT_USAGE;
+    }
     if (!out_path)
         return usage_error("grid needs -o FILE (.txt, .idx, .u16, .u32, .obj or .ply)%s", "");
     gc_grid_layout layout;

@@ -14,13 +14,77 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Keeps the last trace line: the cache contents after the draw's last primitive. */
+typedef struct last_line {
+    uint32_t* values;
+    size_t count, capacity;
+    int failed;
+} last_line;
+
+static void keep_last(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    (void)primitive;
+    last_line* l = user;
+    if (count > l->capacity) {
+        uint32_t* grown = realloc(l->values, count * sizeof *grown);
+        if (!grown) {
+            l->failed = 1;
+            return;
+        }
+        l->values = grown;
+        l->capacity = count;
+    }
+    l->count = 0;
+    for (size_t i = 0; i < count; ++i)
+        if (entries[i] >= 0)
+            l->values[l->count++] = (uint32_t)entries[i];
+}
+
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* On a FIFO or an LRU, each index of the probe primitive (I, I, I) is looked up on its own:
+ * the first misses (one invocation more) exactly when I is not in the cache, and then it
+ * is. So "the count did not grow" is "I is in the cache after the draw", which one run
+ * with a trace gives: the same answer as a draw per candidate, in O(n log n) instead of
+ * O(candidates x n). Fills cached[] in the candidates' (ascending) order. */
+static gc_status cached_from_trace(const gc_model* model, const gc_draw* draw, const uint32_t* candidates,
+                                   size_t candidate_count, uint32_t* cached, size_t* cached_count, gc_error* err)
+{
+    last_line l = {0};
+    gc_analyze_options o = {0};
+    o.trace = keep_last;
+    o.trace_user = &l;
+    gc_stats st;
+    gc_status s = gc_analyze(model, draw, &o, &st, err);
+    if (!s && l.failed) {
+        snprintf(err->message, sizeof err->message, "out of memory for a trace line");
+        err->code = s = GC_ERR_NOMEM;
+    }
+    if (s) {
+        free(l.values);
+        return s;
+    }
+    qsort(l.values, l.count, sizeof *l.values, compare_u32);
+    *cached_count = 0;
+    for (size_t i = 0; i < candidate_count; ++i)
+        if (bsearch(&candidates[i], l.values, l.count, sizeof *l.values, compare_u32))
+            cached[(*cached_count)++] = candidates[i];
+    free(l.values);
+    return GC_OK;
+}
+
 int cmd_introspect(int argc, char** argv)
 {
-    enum { OPT_RESTART = 256, OPT_JSON, OPT_DEVICE, OPT_OUTPUTS };
+    enum { OPT_RESTART = 256, OPT_JSON, OPT_DEVICE, OPT_OUTPUTS, OPT_MAX_LOOKUPS };
     static const struct option long_options[] = {
         {"topology", required_argument, NULL, 't'},  {"restart", optional_argument, NULL, OPT_RESTART},
         {"json", no_argument, NULL, OPT_JSON},       {"device", required_argument, NULL, OPT_DEVICE},
         {"model", required_argument, NULL, 'm'},     {"outputs", required_argument, NULL, OPT_OUTPUTS},
+        {"max-lookups", required_argument, NULL, OPT_MAX_LOOKUPS},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     const char* topology_name = NULL;
@@ -28,6 +92,9 @@ int cmd_introspect(int argc, char** argv)
     const char* model_spec = NULL;
     int restart = 0, json = 0;
     long device = 0, outputs = 1;
+    /* A draw per candidate costs candidates x indices lookups: 2^30 is about two minutes
+     * on an emulator (a 100 x 100 grid is 0.6 G). */
+    uint64_t max_work = (uint64_t)1 << 30;
     opterr = 0;
     optind = 1;
     int c;
@@ -48,6 +115,10 @@ int cmd_introspect(int argc, char** argv)
                 return usage_error("--outputs needs a count in [1, 32], not '%s'", optarg);
             break;
         case 'm': model_spec = optarg; break;
+        case OPT_MAX_LOOKUPS:
+            if (parse_u64_arg(optarg, GC_PARSE_SUFFIX, 1, UINT64_MAX, &max_work) != 0)
+                return usage_error("--max-lookups needs a positive count (K, M, G suffixes), not '%s'", optarg);
+            break;
         case 'h': print_help(stdout); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -100,7 +171,27 @@ int cmd_introspect(int argc, char** argv)
     gc_draw probe_draw = draw;
     probe_draw.indices = probe_buf;
     probe_draw.index_count = draw.index_count + arity;
-    int progress = isatty(2) && candidate_count > 200;
+    if (!b.probe && (b.model.family == GC_MODEL_FIFO || b.model.family == GC_MODEL_LRU)) {
+        if (cached_from_trace(&b.model, &draw, candidates, candidate_count, cached, &cached_count, &err)) {
+            status = fail_with(&err);
+            goto out;
+        }
+        goto report;
+    }
+    /* Any other model, and a device: a draw per candidate, each of the whole buffer. Bound
+     * that work before it starts: a small file can ask for hours. */
+    uint64_t lookups = (uint64_t)candidate_count * (uint64_t)probe_draw.index_count;
+    if (lookups > max_work) {
+        fprintf(stderr,
+                "gpucache: %s: introspect would draw %zu candidates x %zu indices = %llu index lookups, more than the "
+                "limit of %llu; raise it with --max-lookups N\n",
+                path, candidate_count, probe_draw.index_count, (unsigned long long)lookups,
+                (unsigned long long)max_work);
+        status = EXIT_DATA;
+        goto out;
+    }
+    progress_line prog;
+    progress_init(&prog, "introspect");
     for (size_t i = 0; i < candidate_count; ++i) {
         for (unsigned k = 0; k < arity; ++k)
             probe_buf[draw.index_count + k] = candidates[i];
@@ -111,10 +202,10 @@ int cmd_introspect(int argc, char** argv)
         if (m.invocations == baseline)
             cached[cached_count++] = candidates[i];
         measurement_free(&m);
-        if (progress && (i % 64 == 0 || i + 1 == candidate_count))
-            fprintf(stderr, "\rgpucache: introspect: %zu of %zu candidates%s", i + 1, candidate_count,
-                    i + 1 == candidate_count ? "\n" : "");
+        progress_report(&prog, i + 1, candidate_count);
     }
+    progress_end(&prog);
+report:
     if (json) {
         strbuf j = {0};
         sb_printf(&j, "{\"input\": ");

@@ -110,17 +110,31 @@ static void print_report(const char* path, const gc_memsys_report* r)
                hazard_names[r->hazards[i].kind], r->hazards[i].message);
 }
 
+typedef struct compare_progress {
+    progress_line* line;
+    uint64_t before, total;
+} compare_progress;
+
+static void compare_report(void* user, uint64_t done, uint64_t total)
+{
+    (void)total;
+    compare_progress* c = user;
+    progress_report(c->line, c->before + done, c->total);
+}
+
 int cmd_memsys(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_COMPARE, OPT_STRATEGY };
+    enum { OPT_JSON = 256, OPT_COMPARE, OPT_STRATEGY, OPT_MAX_ACCESSES };
     static const struct option long_options[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"compare", no_argument, NULL, OPT_COMPARE},
         {"strategy", required_argument, NULL, OPT_STRATEGY},
+        {"max-accesses", required_argument, NULL, OPT_MAX_ACCESSES},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int json = 0, compare = 0;
+    uint64_t max_work = GC_MEMSYS_DEFAULT_MAX_WORK;
     gc_memsys_strategy strategy = GC_MEMSYS_AS_WRITTEN;
     opterr = 0;
     optind = 1;
@@ -141,6 +155,10 @@ int cmd_memsys(int argc, char** argv)
             else
                 return usage_error("unknown strategy '%s' (as-written, l1-bypass, l2-bypass, sc-as-uc)", optarg);
             break;
+        case OPT_MAX_ACCESSES:
+            if (parse_u64_arg(optarg, GC_PARSE_SUFFIX, 1, UINT64_MAX, &max_work) != 0)
+                return usage_error("--max-accesses needs a positive count (K, M, G suffixes), not '%s'", optarg);
+            break;
         case 'h': print_help(stdout); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -153,12 +171,27 @@ int cmd_memsys(int argc, char** argv)
     gc_memsys* m;
     if (gc_memsys_load(path, &m, &err))
         return fail_with(&err);
+    /* Bound the replay before it starts: a scenario of a few lines can ask for hours. */
+    uint64_t work = gc_memsys_work(m), runs = compare ? GC_MEMSYS_STRATEGY_COUNT : 1;
+    uint64_t total = work > UINT64_MAX / runs ? UINT64_MAX : work * runs;
+    if (total > max_work) {
+        fprintf(stderr,
+                "gpucache: %s: the scenario asks for %llu simulated line accesses%s, more than the limit of %llu; "
+                "raise it with --max-accesses N\n",
+                path, (unsigned long long)total, compare ? " (four strategies)" : "", (unsigned long long)max_work);
+        gc_memsys_free(m);
+        return EXIT_DATA;
+    }
+    progress_line prog;
+    progress_init(&prog, "memsys");
     static const char* const strategy_ids[GC_MEMSYS_STRATEGY_COUNT] = {"as-written", "l1-bypass", "l2-bypass",
                                                                        "sc-as-uc"};
     int status = 0;
     if (!compare) {
         gc_memsys_report r;
-        if (gc_memsys_run(m, strategy, &r, &err)) {
+        gc_status rs = gc_memsys_run_limited(m, strategy, UINT64_MAX, progress_report, &prog, &r, &err);
+        progress_end(&prog);
+        if (rs) {
             gc_memsys_free(m);
             return fail_with(&err);
         }
@@ -197,7 +230,13 @@ int cmd_memsys(int argc, char** argv)
     int order[GC_MEMSYS_STRATEGY_COUNT];
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i) {
         order[i] = i;
-        if (gc_memsys_run(m, (gc_memsys_strategy)i, &reports[i], &err)) {
+        /* one progress line over the four replays */
+        compare_progress cp = {&prog, (uint64_t)i * work, total};
+        gc_status rs = gc_memsys_run_limited(m, (gc_memsys_strategy)i, UINT64_MAX, compare_report, &cp, &reports[i],
+                                             &err);
+        if (i + 1 == GC_MEMSYS_STRATEGY_COUNT || rs)
+            progress_end(&prog);
+        if (rs) {
             for (int k = 0; k < i; ++k)
                 gc_memsys_report_free(&reports[k]);
             gc_memsys_free(m);

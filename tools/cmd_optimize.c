@@ -72,7 +72,7 @@ int cmd_optimize(int argc, char** argv)
     const char* target_specs[MAX_TARGETS];
     size_t target_count = 0;
     long cache = 0, effort = 0;
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     int restart = 0, reorder = 0, json = 0;
     gc_load_options lo = {0};
     opterr = 0;
@@ -96,14 +96,10 @@ int cmd_optimize(int argc, char** argv)
             if (parse_count(optarg, 3, 65536, &cache) != 0)
                 return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
             break;
-        case OPT_SEED: {
-            char* end;
-            errno = 0;
-            seed = strtoull(optarg, &end, 0);
-            if (errno || *end || end == optarg || optarg[0] == '-')
-                return usage_error("--seed needs an unsigned number, not '%s'", optarg);
+        case OPT_SEED:
+            if (parse_u64_arg(optarg, GC_PARSE_HEX, 0, UINT64_MAX, &seed) != 0)
+                return usage_error("--seed needs an unsigned 64-bit number, not '%s'", optarg);
             break;
-        }
         case OPT_EFFORT:
             if (parse_count(optarg, 1, 4, &effort) != 0)
                 return usage_error("--effort needs a level in [1, 4], not '%s'", optarg);

@@ -204,9 +204,8 @@ static int load_mesh(const char* spec, sweep_mesh* m)
     snprintf(m->name, sizeof m->name, "%s", spec);
     gc_error err = {0};
     if (strncmp(spec, "grid:", 5) == 0) {
-        unsigned w = 0, h = 0;
-        char tail;
-        if (sscanf(spec + 5, "%ux%u%c", &w, &h, &tail) != 2 || w == 0 || h == 0 || w > 4000 || h > 4000)
+        uint32_t w = 0, h = 0;
+        if (parse_grid_size(spec + 5, 4000, (uint64_t)4000 * 4000, &w, &h) != 0)
             return usage_error("--mesh %s: expected grid:WxH with W and H in [1, 4000]", spec);
         m->is_grid = 1;
         m->width = w;
@@ -406,17 +405,11 @@ int cmd_sweep(int argc, char** argv)
     if (plot_path && !has_ext(plot_path, "png") && !has_ext(plot_path, "svg"))
         return usage_error("--plot %s: the plot is a .png or an .svg", plot_path);
     /* --cache A..B */
-    unsigned lo = 0, hi = 0;
-    char tail;
-    if (sscanf(cache_text, "%u..%u%c", &lo, &hi, &tail) != 2) {
-        if (sscanf(cache_text, "%u%c", &lo, &tail) != 1)
-            return usage_error("--cache %s: expected A..B (or one size)", cache_text);
-        hi = lo;
-    }
-    if (lo < 3 || hi < lo || hi > 4096)
-        return usage_error("--cache %s: sizes must be in [3, 4096], A <= B", cache_text);
-    s.cache_lo = lo;
-    s.cache_hi = hi;
+    uint64_t lo = 0, hi = 0;
+    if (parse_range_arg(cache_text, 3, 4096, &lo, &hi) != 0)
+        return usage_error("--cache %s: expected A..B (or one size) with 3 <= A <= B <= 4096", cache_text);
+    s.cache_lo = (unsigned)lo;
+    s.cache_hi = (unsigned)hi;
     /* -a layouts */
     char buf[256];
     snprintf(buf, sizeof buf, "%s", layouts_text);

@@ -44,8 +44,9 @@ void print_help(FILE* f)
             "                              seed 002's experiment: ATVR against the target cache size per layout\n"
             "                              (layouts: optimal striped tipsify forsyth auto original; -m device\n"
             "                              measures on the Vulkan device)\n"
-            "  gpucache memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] SCENARIO\n"
-            "  gpucache memsys --compare [--json] SCENARIO\n"
+            "  gpucache memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json]\n"
+            "                  [--max-accesses N] SCENARIO\n"
+            "  gpucache memsys --compare [--json] [--max-accesses N] SCENARIO\n"
             "                              seed 003's console memory system: price a scenario's caches, buses,\n"
             "                              invalidates and writebacks, find its hazards, rank flush strategies\n"
             "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
@@ -59,7 +60,14 @@ void print_help(FILE* f)
             "       meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
             "       or a preset (default: all presets).\n"
             "TOPOLOGY: point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
-            "       quad-list polygon (default: triangle-list, or what the file says).\n",
+            "       quad-list polygon (default: triangle-list, or what the file says).\n"
+            "LIMITS: grid:WxH and grid W H: W, H <= 20000 and W x H <= 16777216 quads; sweep's grids:\n"
+            "       W, H <= 4000. memsys: at most 134217728 (2^27) simulated line accesses per command\n"
+            "       (--compare: its four replays together; each line an invalidate or writeback goes\n"
+            "       over counts as one, an access on caches of more than 32 ways together as\n"
+            "       ceil(ways / 32)); --max-accesses N changes it (K, M, G suffixes). A scenario holds\n"
+            "       at most 1048576 operations, 65536 buffers and 4194304 cache lines. Work longer than\n"
+            "       a second shows a progress line when standard error is a terminal.\n",
             GPUCACHE_VERSION_STRING);
 }
 

@@ -43,6 +43,35 @@ typedef struct gc_error {
 #define GC_MAX_CACHE_SIZE 65536u               /* entries in any modelled cache */
 #define GC_MAX_STATE_CHANGES ((size_t)1 << 31)
 
+/* ---------------------------------------------------------- number parsing */
+
+/* Every number gpucache reads from a file or an argument goes through these, so that
+ * none can wrap around silently (a 20-digit position read as 3, a size with a suffix
+ * multiplied past 2^64): digits are accumulated with an overflow check, a suffix is
+ * applied with one, and the result is checked against [lo, hi]. They parse exactly
+ * text[0 .. length): no leading or trailing blanks, no sign unless stated. */
+typedef enum gc_parse_result {
+    GC_PARSE_OK = 0,
+    GC_PARSE_SYNTAX,      /* not a number of the kind asked for (empty, stray characters) */
+    GC_PARSE_NOT_INTEGER, /* a number, but not a whole one where a whole one is required ("2.5") */
+    GC_PARSE_RANGE        /* a number outside [lo, hi], overflow included */
+} gc_parse_result;
+
+#define GC_PARSE_HEX 1u    /* also "0x..." (hexadecimal); otherwise decimal only, a leading 0 included */
+#define GC_PARSE_SUFFIX 2u /* an optional K, M or G (x1024, x1024^2, x1024^3), either case */
+
+/* An unsigned integer in [lo, hi]. */
+gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
+                             uint64_t* out);
+/* A signed integer in [lo, hi]: an optional '-' then as gc_parse_u64 (decimal). */
+gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out);
+/* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+-]digits] (no "inf", "nan",
+ * hexadecimal or blanks). */
+gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out);
+/* What went wrong, to follow the number in a message: "is not a number", "is not a whole
+ * number", "is out of range". */
+const char* gc_parse_result_text(gc_parse_result r);
+
 /* ---------------------------------------------------------------- topology */
 
 typedef enum gc_topology {
@@ -455,11 +484,28 @@ gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_
 /* Reads and parses a scenario file. */
 gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
 void gc_memsys_free(gc_memsys* scenario);
-/* Replays the scenario under a strategy. Free the report with gc_memsys_report_free. */
+/* The work of one replay, in simulated line accesses: each line an access touches
+ * (counted ceil(ways / 32) times on a machine whose L1, L2 and K-cache have more than 32
+ * ways together, since each access looks through them), plus each cache line that setting
+ * up the caches, an invalidate, a writeback or a CPU or command-processor check goes over
+ * (at least one per operation). A replay takes about this many steps, whatever the size
+ * of the scenario's text: three lines can ask for 2^30 random reads. Computed from the
+ * parsed scenario, before any replay; saturates at UINT64_MAX. */
+uint64_t gc_memsys_work(const gc_memsys* scenario);
+/* The default bound on gc_memsys_work (2^27: about 5 to 30 seconds of replay). */
+#define GC_MEMSYS_DEFAULT_MAX_WORK ((uint64_t)1 << 27)
+/* Replays the scenario under a strategy, refusing (GC_ERR_LIMIT, before any work) a
+ * scenario whose gc_memsys_work is above GC_MEMSYS_DEFAULT_MAX_WORK. Free the report with
+ * gc_memsys_report_free. */
 gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
                         gc_error* err);
+/* As gc_memsys_run with another bound on the work (UINT64_MAX: none); `progress`, when
+ * not NULL, is called now and then with the work done and the total. */
+gc_status gc_memsys_run_limited(const gc_memsys* scenario, gc_memsys_strategy strategy, uint64_t max_work,
+                                gc_progress_fn progress, void* progress_user, gc_memsys_report* out, gc_error* err);
 void gc_memsys_report_free(gc_memsys_report* report);
-/* Line accesses the scenario replays (its size as work, to bound a run before doing it). */
+/* Line accesses the scenario's reads, writes and signals make (gc_memsys_work also counts
+ * what the cache events go over). */
 uint64_t gc_memsys_accesses(const gc_memsys* scenario);
 /* The machine parameter `key` of a scenario (its default unless the scenario set it); false
  * for an unknown key. */

@@ -15,6 +15,7 @@ typedef struct ms_key_info {
     const char* name;
     double value;
     double lo, hi;
+    int integer; /* a count or a size: a fraction is refused, not truncated */
     const char* source;
 } ms_key_info;
 
@@ -59,5 +60,23 @@ struct gc_memsys {
     ms_op* ops;
     size_t op_count;
 };
+
+/* The work (gc_memsys_work's unit) of setting up the machine's caches, and of one operation. */
+uint64_t gc_ms_setup_work(const gc_memsys* m);
+uint64_t gc_ms_op_work(const gc_memsys* m, const ms_op* op);
+/* The work of one line access: 1, or more on caches of more than 32 ways together. */
+uint64_t gc_ms_access_weight(const gc_memsys* m);
+
+/* Lines of a cache of `kb` KiB with `ways` ways and `line`-byte lines, as the simulator
+ * builds it (simulate.c's cache_init): ways are capped by the lines, sets are at least 1. */
+static inline uint64_t ms_cache_lines(double kb, double ways, uint64_t line)
+{
+    uint64_t lines = (uint64_t)(kb * 1024) / line;
+    uint64_t w = (uint64_t)ways;
+    if (w > lines)
+        w = lines ? lines : 1;
+    uint64_t sets = lines / w;
+    return (sets ? sets : 1) * w;
+}
 
 #endif

@@ -47,6 +47,9 @@ typedef struct sim {
     gc_error* err;
     size_t hazard_capacity;
     bool failed;
+    gc_progress_fn progress; /* or NULL */
+    void* progress_user;
+    uint64_t work_done, work_total;
 } sim;
 
 static bool cache_init(ms_cache* c, double kb, double ways, uint64_t line)
@@ -105,9 +108,12 @@ static int l2_bus(int type)
 static void hazard(sim* s, gc_memsys_hazard_kind kind, uint64_t line, const char* fmt, const char* a, const char* b)
 {
     gc_memsys_report* r = s->r;
-    for (size_t i = 0; i < r->hazard_count; ++i)
-        if (r->hazards[i].kind == kind && r->hazards[i].line == line)
-            return; /* one report per operation */
+    /* One report per operation. Operations run in scenario order, so the hazards of this
+     * one are the last ones recorded: looking back only over those keeps a scenario of many
+     * hazards linear. */
+    for (size_t i = r->hazard_count; i > 0 && r->hazards[i - 1].line == line; --i)
+        if (r->hazards[i - 1].kind == kind)
+            return;
     if (r->hazard_count == s->hazard_capacity) {
         size_t next = s->hazard_capacity ? s->hazard_capacity * 2 : 16;
         gc_memsys_hazard* grown = realloc(r->hazards, next * sizeof *grown);
@@ -303,6 +309,8 @@ static void run_access(sim* s, gc_memsys_stats* st, const ms_op* op, const ms_di
         uint64_t tag = (buf->base + offset) / s->line_bytes;
         uint32_t cu = (uint32_t)(((i * s->line_bytes) / wave) % cus);
         access_line(s, st, op, tag, cu, dispatch, l1b, l2b);
+        if (s->progress && (i & 0xFFFFF) == 0xFFFFF)
+            s->progress(s->progress_user, s->work_done + i * gc_ms_access_weight(s->m), s->work_total);
     }
 }
 
@@ -431,11 +439,27 @@ static void finish_stats(const sim* s, gc_memsys_stats* st)
 
 gc_status gc_memsys_run(const gc_memsys* m, gc_memsys_strategy strategy, gc_memsys_report* out, gc_error* err)
 {
+    return gc_memsys_run_limited(m, strategy, GC_MEMSYS_DEFAULT_MAX_WORK, NULL, NULL, out, err);
+}
+
+gc_status gc_memsys_run_limited(const gc_memsys* m, gc_memsys_strategy strategy, uint64_t max_work,
+                                gc_progress_fn progress, void* progress_user, gc_memsys_report* out, gc_error* err)
+{
     memset(out, 0, sizeof *out);
     if ((unsigned)strategy >= GC_MEMSYS_STRATEGY_COUNT)
         return gc_fail(err, GC_ERR_USAGE, "memsys: unknown strategy %d", (int)strategy);
+    /* Known before any work: a few lines of scenario can ask for hours of replay. */
+    uint64_t work = gc_memsys_work(m);
+    if (work > max_work)
+        return gc_fail(err, GC_ERR_LIMIT,
+                       "memsys: the scenario asks for %llu simulated line accesses, more than the limit of %llu",
+                       (unsigned long long)work, (unsigned long long)max_work);
     sim s;
     memset(&s, 0, sizeof s);
+    s.progress = progress;
+    s.progress_user = progress_user;
+    s.work_total = work;
+    s.work_done = gc_ms_setup_work(m);
     s.m = m;
     s.r = out;
     s.err = err;
@@ -539,6 +563,9 @@ gc_status gc_memsys_run(const gc_memsys* m, gc_memsys_strategy strategy, gc_mems
         }
         case OP_CPU_WRITE: s.buffers[op->buffer].cpu_write_seq = s.seq; break;
         }
+        s.work_done += gc_ms_op_work(m, op);
+        if (progress)
+            progress(progress_user, s.work_done, s.work_total);
     }
     if (s.failed) {
         status = gc_fail(err, GC_ERR_NOMEM, "memsys: out of memory");
