@@ -549,7 +549,7 @@ gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScen
         rewind(f);
         s = check_glb(f, &g);
     } else if (gc_has_extension(path, "glb")) {
-        s = gc_fail(err, GC_ERR_DATA, "%s: byte 0: not a GLB file (no 'glTF' magic)", path);
+        s = gc_fail(err, GC_ERR_DATA, "%s: byte 0: cannot read this mesh: not a GLB file (no 'glTF' magic)", path);
     } else if (gc_has_extension(path, "gltf")) {
         s = check_gltf_text(&g);
     }

@@ -145,7 +145,8 @@ gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t**
             size_t next = capacity ? capacity * 2 : 256;
             uint64_t* grown = realloc(list, next * sizeof *list);
             if (!grown) {
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                s = gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for a list of %zu state changes", path,
+                            (unsigned long long)line, next);
                 break;
             }
             list = grown;

@@ -61,7 +61,8 @@ static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uin
     if (!*out || !*remap) {
         free(*out), free(*remap);
         *out = *remap = NULL;
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering vertices");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu indices over %llu vertex values", n,
+                       (unsigned long long)max + 1);
     }
     memcpy(*out, indices, n * sizeof(uint32_t));
     uint32_t used;
