@@ -126,7 +126,7 @@ static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_err
         need = 3;
     uint64_t* seen = vertex_bitmap(d, vertex_count, need);
     if (!seen) {
-        *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting vertices");
+        *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting %u vertices", vertex_count);
         return 0;
     }
     uint64_t distinct = bitmap_count(seen, vertex_count);
@@ -151,14 +151,14 @@ static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc
     /* Every index value but the restart has a row, drawn or not. */
     uint64_t* present = vertex_bitmap(&run->draw, run->vertex_count, 1);
     if (!present)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the per-vertex counts of %u vertices", run->vertex_count);
     size_t distinct = (size_t)bitmap_count(present, run->vertex_count);
     pv->values = gc_alloc_array(distinct, sizeof(uint32_t), false);
     pv->counts = gc_alloc_array(distinct, sizeof(uint32_t), false);
     if (!pv->values || !pv->counts) {
         free(present);
         gc_per_vertex_free(pv);
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the per-vertex counts of %zu vertices", distinct);
     }
     size_t n = 0;
     for (uint32_t v = 0; v < run->vertex_count; ++v) {
@@ -285,7 +285,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
             bridge.capacity = GC_MAX_CACHE_SIZE;
             bridge.buffer = gc_alloc_array(bridge.capacity, sizeof(int64_t), false);
             if (!bridge.buffer) {
-                s = gc_fail(err, GC_ERR_NOMEM, "out of memory for the trace");
+                s = gc_fail(err, GC_ERR_NOMEM, "out of memory for a trace line of %zu entries", bridge.capacity);
                 goto done;
             }
             run.trace = trace_translate;

@@ -77,7 +77,7 @@ gc_status gc_reader_open(gc_reader* r, const char* path, gc_error* err)
     if (!r->buffer) {
         if (f != stdin)
             fclose(f);
-        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for a read buffer of %d bytes", path, READER_CHUNK);
     }
     r->capacity = READER_CHUNK;
     r->file = f;

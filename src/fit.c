@@ -279,7 +279,7 @@ gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_optio
         size_t n = gc_fit_search_space(NULL, 0);
         space = gc_alloc_array(n, sizeof *space, false);
         if (!space)
-            return gc_fail(err, GC_ERR_NOMEM, "fit: out of memory");
+            return gc_fail(err, GC_ERR_NOMEM, "fit: out of memory for %zu candidate models", n);
         sh.candidates = space;
         sh.candidate_count = gc_fit_search_space(space, n);
     }
@@ -291,7 +291,7 @@ gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_optio
         free(order);
         free(sized);
         free(sh.top);
-        return gc_fail(err, GC_ERR_NOMEM, "fit: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "fit: out of memory ordering %zu cases", case_count);
     }
     /* Cheapest cases first: most candidates are abandoned after a few small draws. */
     for (size_t i = 0; i < case_count; ++i) {

@@ -247,6 +247,12 @@ gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_m
 gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+#ifdef GPUCACHE_HAVE_ASSIMP
+struct aiScene;
+/* aiImportFile, after the checks of io_gltf_check.c (GLB chunk lengths, glTF URIs and
+ * declared sizes) and with a file system that opens nothing outside the input's folder. */
+gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
+#endif
 
 /* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
 typedef struct gc_output {

@@ -15,12 +15,14 @@
 gc_status gc_load_assimp(const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
 {
     size_t max = opt && opt->max_indices ? opt->max_indices : GC_MAX_INDICES;
-    const struct aiScene* scene =
-        aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
-    if (!scene)
-        return gc_fail(err, GC_ERR_DATA, "%s: cannot read this mesh (assimp: %s)", path, aiGetErrorString());
+    const struct aiScene* scene = NULL;
+    gc_status imported = gc_assimp_import(
+        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, &scene, err);
+    if (imported)
+        return imported;
     gc_u32_vec indices = {0};
-    size_t* runs = calloc(scene->mNumMeshes ? scene->mNumMeshes : 1, sizeof *runs);
+    const unsigned mesh_count = scene->mNumMeshes;
+    size_t* runs = calloc(mesh_count ? mesh_count : 1, sizeof *runs);
     size_t run_count = 0;
     uint64_t base = 0;
     gc_status s = GC_OK;
@@ -45,7 +47,7 @@ gc_status gc_load_assimp(const char* path, const gc_load_options* opt, gc_mesh* 
                     break;
                 }
                 if (!gc_u32_vec_push(&indices, (uint32_t)(base + face->mIndices[k]))) {
-                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu indices", path, indices.count + 1);
                     break;
                 }
             }
@@ -56,7 +58,7 @@ gc_status gc_load_assimp(const char* path, const gc_load_options* opt, gc_mesh* 
     }
     aiReleaseImport(scene);
     if (!runs && !s)
-        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the runs of %u meshes", path, mesh_count);
     if (!s && indices.count == 0)
         s = gc_fail(err, GC_ERR_DATA, "%s: no triangles", path);
     if (s) {
@@ -174,10 +176,11 @@ gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t
     char format[64];
     if (!export_format(in_path, format, sizeof format))
         return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: assimp cannot write this format", in_path);
-    const struct aiScene* loaded =
-        aiImportFile(in_path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
-    if (!loaded)
-        return gc_fail(err, GC_ERR_DATA, "%s: cannot read this mesh (assimp: %s)", in_path, aiGetErrorString());
+    const struct aiScene* loaded = NULL;
+    gc_status imported = gc_assimp_import(
+        in_path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType, &loaded, err);
+    if (imported)
+        return imported;
     struct aiScene* scene = NULL;
     aiCopyScene(loaded, &scene);
     aiReleaseImport(loaded);

@@ -18,9 +18,15 @@ typedef struct corner_key {
     uint32_t p, t, n;
 } corner_key;
 
+/* Corners are numbered in order of first use. The table keeps each id's key once
+ * (12 bytes per distinct corner, which the rewrite needs anyway to write the corner
+ * back) and the hash holds only ids (4 bytes a slot, at most 3/4 full): together about
+ * 20 bytes per distinct corner, where a table of (key, id) slots at half load took 32
+ * to 64. */
 typedef struct corner_map {
-    corner_key* keys;
-    uint32_t* ids;
+    corner_key* keys; /* id -> key */
+    size_t key_capacity;
+    uint32_t* slots;  /* hash slot -> id, UINT32_MAX when empty */
     size_t capacity, count;
 } corner_map;
 
@@ -35,27 +41,18 @@ static uint64_t hash_key(corner_key k)
 static bool map_grow(corner_map* m)
 {
     size_t capacity = m->capacity ? m->capacity * 2 : 4096;
-    corner_key* keys = gc_alloc_array(capacity, sizeof(corner_key), false);
-    uint32_t* ids = gc_alloc_array(capacity, sizeof(uint32_t), false);
-    if (!keys || !ids) {
-        free(keys);
-        free(ids);
+    uint32_t* slots = gc_alloc_array(capacity, sizeof(uint32_t), false);
+    if (!slots)
         return false;
-    }
-    memset(ids, 0xff, capacity * sizeof(uint32_t));
-    for (size_t i = 0; i < m->capacity; ++i) {
-        if (m->ids[i] == UINT32_MAX)
-            continue;
-        size_t h = hash_key(m->keys[i]) & (capacity - 1);
-        while (ids[h] != UINT32_MAX)
+    memset(slots, 0xff, capacity * sizeof(uint32_t));
+    for (size_t id = 0; id < m->count; ++id) {
+        size_t h = hash_key(m->keys[id]) & (capacity - 1);
+        while (slots[h] != UINT32_MAX)
             h = (h + 1) & (capacity - 1);
-        keys[h] = m->keys[i];
-        ids[h] = m->ids[i];
+        slots[h] = (uint32_t)id;
     }
-    free(m->keys);
-    free(m->ids);
-    m->keys = keys;
-    m->ids = ids;
+    free(m->slots);
+    m->slots = slots;
     m->capacity = capacity;
     return true;
 }
@@ -63,17 +60,28 @@ static bool map_grow(corner_map* m)
 /* The id of a corner, assigning the next one to a new combination; UINT32_MAX on out of memory. */
 static uint32_t map_get(corner_map* m, corner_key k)
 {
-    if ((m->count + 1) * 2 > m->capacity && !map_grow(m))
+    if ((m->count + 1) * 4 > m->capacity * 3 && !map_grow(m))
         return UINT32_MAX;
     size_t h = hash_key(k) & (m->capacity - 1);
-    while (m->ids[h] != UINT32_MAX) {
-        corner_key* e = &m->keys[h];
+    while (m->slots[h] != UINT32_MAX) {
+        const corner_key* e = &m->keys[m->slots[h]];
         if (e->p == k.p && e->t == k.t && e->n == k.n)
-            return m->ids[h];
+            return m->slots[h];
         h = (h + 1) & (m->capacity - 1);
     }
-    m->keys[h] = k;
-    m->ids[h] = (uint32_t)m->count;
+    if (m->count == m->key_capacity) {
+        /* grow by half, like gc_u32_vec: the slack stays under 6 bytes per corner */
+        size_t next = m->key_capacity < 1024 ? 1024 : m->key_capacity + m->key_capacity / 2;
+        if (next > SIZE_MAX / sizeof(corner_key))
+            return UINT32_MAX;
+        corner_key* grown = realloc(m->keys, next * sizeof(corner_key));
+        if (!grown)
+            return UINT32_MAX;
+        m->keys = grown;
+        m->key_capacity = next;
+    }
+    m->keys[m->count] = k;
+    m->slots[h] = (uint32_t)m->count;
     return (uint32_t)m->count++;
 }
 
@@ -89,9 +97,9 @@ typedef struct obj_parser {
     size_t* runs;           /* triangles per closed run */
     size_t run_count, run_capacity;
     size_t run_start;       /* first index of the open run */
-    bool keep_keys;         /* for rewriting: the (p, t, n) of every index */
-    gc_u32_vec keys;        /* 3 per index */
-    gc_u32_vec face_keys;   /* 3 per corner of the current face */
+    bool keep_keys;         /* for rewriting: the corner (p, t, n) of every index, through corners.keys */
+    gc_u32_vec cids;        /* with positions_only and keep_keys: the corner id of every index */
+    gc_u32_vec face_cids;   /* the same for the corners of the current face */
 } obj_parser;
 
 /* A statement that changes render state (usemtl, g, o, s, ...) after faces closes the run. */
@@ -156,7 +164,7 @@ static uint32_t resolve(obj_parser* o, const char** s, uint64_t count, const cha
 static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
 {
     o->face.count = 0;
-    o->face_keys.count = 0;
+    o->face_cids.count = 0;
     for (;;) {
         while (*s == ' ' || *s == '\t')
             s++;
@@ -183,12 +191,16 @@ static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
         if (*s && *s != ' ' && *s != '\t' && *s != '#')
             return gc_fail(err, GC_ERR_DATA, "%s:%llu: unexpected '%c' in a face", o->path,
                            (unsigned long long)o->line, *s);
-        uint32_t id = o->positions_only ? k.p - 1 : map_get(&o->corners, k);
-        if (id == UINT32_MAX || !gc_u32_vec_push(&o->face, id))
-            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
-        if (o->keep_keys && (!gc_u32_vec_push(&o->face_keys, k.p) || !gc_u32_vec_push(&o->face_keys, k.t) ||
-                             !gc_u32_vec_push(&o->face_keys, k.n)))
-            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
+        /* The rewrite needs every corner's key even when the indices are positions. */
+        uint32_t cid = !o->positions_only || o->keep_keys ? map_get(&o->corners, k) : 0;
+        if (cid == UINT32_MAX)
+            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for the table of %zu distinct corners",
+                           o->path, (unsigned long long)o->line, o->corners.count + 1);
+        uint32_t id = o->positions_only ? k.p - 1 : cid;
+        if (!gc_u32_vec_push(&o->face, id) ||
+            (o->positions_only && o->keep_keys && !gc_u32_vec_push(&o->face_cids, cid)))
+            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for a face of %zu corners", o->path,
+                           (unsigned long long)o->line, o->face.count + 1);
     }
     if (o->face.count < 3)
         return gc_fail(err, GC_ERR_DATA, "%s:%llu: a face needs at least 3 corners, this one has %zu", o->path,
@@ -200,15 +212,13 @@ static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
     for (size_t i = 1; i + 1 < o->face.count; ++i) {
         if (!gc_u32_vec_push(&o->indices, o->face.data[0]) || !gc_u32_vec_push(&o->indices, o->face.data[i]) ||
             !gc_u32_vec_push(&o->indices, o->face.data[i + 1]))
-            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path, (unsigned long long)o->line);
-        if (o->keep_keys) {
-            const size_t corners[3] = {0, i, i + 1};
-            for (int c = 0; c < 3; ++c)
-                for (int k = 0; k < 3; ++k)
-                    if (!gc_u32_vec_push(&o->keys, o->face_keys.data[3 * corners[c] + (size_t)k]))
-                        return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory", o->path,
-                                       (unsigned long long)o->line);
-        }
+            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for %zu indices", o->path,
+                           (unsigned long long)o->line, o->indices.count + 3);
+        if (o->face_cids.count && (!gc_u32_vec_push(&o->cids, o->face_cids.data[0]) ||
+                                   !gc_u32_vec_push(&o->cids, o->face_cids.data[i]) ||
+                                   !gc_u32_vec_push(&o->cids, o->face_cids.data[i + 1])))
+            return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for the corners of %zu indices", o->path,
+                           (unsigned long long)o->line, o->indices.count);
     }
     return GC_OK;
 }
@@ -264,7 +274,8 @@ static gc_status parse_obj(const char* path, const gc_load_options* opt, obj_par
                 size_t next = capacity ? capacity * 2 : 256;
                 char* grown = realloc(line, next);
                 if (!grown) {
-                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                    s = gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for a line of %zu bytes", path,
+                                (unsigned long long)o.line, next);
                     break;
                 }
                 line = grown;
@@ -295,15 +306,16 @@ static gc_status parse_obj(const char* path, const gc_load_options* opt, obj_par
         else if (p[0] == 'f' && (p[1] == ' ' || p[1] == '\t'))
             s = parse_face(&o, p + 2, err);
         else if (p[0] != '#' && p[0] != 0 && !(p[0] == 'v' && p[1] == 'p') && !close_run(&o))
-            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+            s = gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for the list of %zu runs", path,
+                        (unsigned long long)o.line, o.run_count + 1);
     }
     if (!s && !close_run(&o))
-        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the list of %zu runs", path, o.run_count + 1);
     free(line);
     gc_reader_close(&r);
     free(o.face.data);
-    free(o.face_keys.data);
-    o.face.data = o.face_keys.data = NULL;
+    free(o.face_cids.data);
+    o.face.data = o.face_cids.data = NULL;
     if (!s && o.indices.count == 0)
         s = gc_fail(err, GC_ERR_DATA, "%s: no faces", path);
     *o_out = o;
@@ -313,10 +325,10 @@ static gc_status parse_obj(const char* path, const gc_load_options* opt, obj_par
 static void obj_parser_free(obj_parser* o)
 {
     free(o->corners.keys);
-    free(o->corners.ids);
+    free(o->corners.slots);
     free(o->indices.data);
     free(o->runs);
-    free(o->keys.data);
+    free(o->cids.data);
     memset(o, 0, sizeof *o);
 }
 
@@ -326,9 +338,9 @@ gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out
     gc_status s = parse_obj(path, opt, &o, err);
     uint64_t vertex_count = o.positions_only ? o.positions : o.corners.count;
     free(o.corners.keys);
-    free(o.corners.ids);
+    free(o.corners.slots);
     o.corners.keys = NULL;
-    o.corners.ids = NULL;
+    o.corners.slots = NULL;
     if (s) {
         obj_parser_free(&o);
         return s;
@@ -345,16 +357,16 @@ gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out
 
 /* ---------------------------------------------------------------- rewriting */
 
-static void write_corner(FILE* f, const uint32_t* key)
+static void write_corner(FILE* f, const corner_key* key)
 {
-    if (key[1] && key[2])
-        fprintf(f, " %u/%u/%u", key[0], key[1], key[2]);
-    else if (key[1])
-        fprintf(f, " %u/%u", key[0], key[1]);
-    else if (key[2])
-        fprintf(f, " %u//%u", key[0], key[2]);
+    if (key->t && key->n)
+        fprintf(f, " %u/%u/%u", key->p, key->t, key->n);
+    else if (key->t)
+        fprintf(f, " %u/%u", key->p, key->t);
+    else if (key->n)
+        fprintf(f, " %u//%u", key->p, key->n);
     else
-        fprintf(f, " %u", key[0]);
+        fprintf(f, " %u", key->p);
 }
 
 /* Writes one run's triangles: each output triangle is matched to an unused input
@@ -363,15 +375,16 @@ static void write_corner(FILE* f, const uint32_t* key)
 static gc_status write_run(const obj_parser* o, const uint32_t* out_idx, size_t first, size_t count, FILE* f,
                            const char* path, gc_error* err)
 {
+    /* chained: a bucket per triangle is enough, and keeps this under 3 bytes per index */
     size_t capacity = 16;
-    while (capacity < 2 * count)
+    while (capacity < count)
         capacity *= 2;
     uint32_t* head = gc_alloc_array(capacity, sizeof(uint32_t), false);
     uint32_t* next = gc_alloc_array(count ? count : 1, sizeof(uint32_t), false);
     unsigned char* used = gc_alloc_array(count ? count : 1, 1, true);
     if (!head || !next || !used) {
         free(head), free(next), free(used);
-        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory matching a run of %zu triangles", path, count);
     }
     memset(head, 0xff, capacity * sizeof(uint32_t));
     const uint32_t* in_idx = o->indices.data + 3 * first;
@@ -404,10 +417,12 @@ static gc_status write_run(const obj_parser* o, const uint32_t* out_idx, size_t 
         }
         used[match] = 1;
         /* out = rotate(canon, -rot_out) and canon = rotate(in, rot_in): out[k] = in[(k + rot_in - rot_out) mod 3]. */
-        const uint32_t* keys = o->keys.data + 9 * (first + match);
+        /* the matched triangle's corner ids (the indices themselves unless they are positions) */
+        const size_t at = 3 * (first + match);
+        const uint32_t* cids = o->positions_only ? o->cids.data + at : o->indices.data + at;
         fputc('f', f);
         for (int k = 0; k < 3; ++k)
-            write_corner(f, keys + 3 * ((k + rot_in - rot_out + 6) % 3));
+            write_corner(f, &o->corners.keys[cids[(k + rot_in - rot_out + 6) % 3]]);
         fputc('\n', f);
     }
     free(head), free(next), free(used);

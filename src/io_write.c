@@ -145,7 +145,7 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
     size_t len = strlen(out_path);
     char* temp = malloc(len + 32);
     if (!temp)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the temporary name of %s", out_path);
     /* keep the extension last: assimp picks nothing by name, but users' tools may */
     snprintf(temp, len + 32, "%s.tmp-%ld", out_path, (long)getpid());
     gc_status s = GC_OK;

@@ -14,7 +14,7 @@ gc_status gc_model_direct_value_run(const gc_model* m, const gc_run* run, gc_sta
     if (!slots || (run->trace && !line)) {
         free(slots);
         free(line);
-        return gc_fail(err, GC_ERR_NOMEM, "direct-value: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "direct-value: out of memory for %u slots", n);
     }
     for (uint32_t i = 0; i < n; ++i)
         slots[i] = EMPTY;

@@ -154,7 +154,7 @@ gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* 
     if (!st.table || (run->trace && !st.line)) {
         free(st.table);
         free(st.line);
-        return gc_fail(err, GC_ERR_NOMEM, "llvmpipe: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "llvmpipe: out of memory for a fetch table of %u entries", st.map_size);
     }
     const gc_draw* d = &run->draw;
     const size_t segment = m->p[0];

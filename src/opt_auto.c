@@ -277,7 +277,8 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     if (!ok || !dead_end || !emitted) {
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
         goto done;
     }
     const uint32_t* live = lists.live;
@@ -417,10 +418,12 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
     w.log.old = gc_alloc_array(w.log.capacity, sizeof *w.log.old, false);
     gc_status s = GC_OK;
     if (!w.log.where || !w.log.old)
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search's log of %zu entries",
+                    w.log.capacity);
     for (unsigned pass = 0; pass < passes && !s; ++pass) {
         if (!sims_init(sims, &w.count, targets, target_count, vertex_count)) {
-            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search");
+            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search's caches of %u vertices",
+                        vertex_count);
         } else {
             for (size_t i = 0; i + 1 < triangle_count; ++i) {
                 size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
@@ -560,7 +563,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!candidate || !expanded) {
         free(candidate);
         free(expanded);
-        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     }
 
     /* The variants. Effort 1: the greedy, and Tipsify for the largest FIFO-like target

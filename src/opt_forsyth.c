@@ -85,7 +85,8 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (!vert || !emitted || !dead_end) {
         free(vert), free(emitted), free(dead_end);
         gc_adjacency_free(&adj);
-        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
+                       vertex_count);
     }
     uint32_t* list = adj.triangles;
     const uint32_t* list_start = adj.offsets;

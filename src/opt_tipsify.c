@@ -33,7 +33,8 @@ gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_
     if (!vert || !dead_end || !emitted) {
         free(vert), free(dead_end), free(emitted);
         gc_adjacency_free(&adj);
-        return gc_fail(err, GC_ERR_NOMEM, "tipsify: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "tipsify: out of memory for %zu triangles and %u vertices", triangle_count,
+                       vertex_count);
     }
     for (uint32_t v = 0; v < vertex_count; ++v)
         vert[v].live = adj.offsets[v + 1] - adj.offsets[v], vert[v].stamp = 0;

@@ -173,7 +173,8 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
     r.count_a = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
     r.count_b = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
     if (!stamp || !r.position || !r.warp_of || !r.count_a || !r.count_b) {
-        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory");
+        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
         goto done;
     }
     /* The warps, counted first so that the per-warp arrays are sized by them. */
@@ -181,7 +182,7 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
     start = gc_alloc_array((size_t)warps + 1, sizeof(uint32_t), false);
     seen_by = gc_alloc_array(warps, sizeof(uint32_t), true); /* per warp: the last a + 1 */
     if (!start || !seen_by) {
-        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory");
+        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %u warps", warps);
         goto done;
     }
     for (size_t i = triangle_count; i-- > 0;) {

@@ -31,7 +31,8 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
     out->triangles = gc_alloc_array(triangle_count * 3 + 1, sizeof(uint32_t), false);
     if (!out->offsets || !out->triangles) {
         gc_adjacency_free(out);
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory building the vertex adjacency");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory building the vertex adjacency of %zu triangles",
+                       triangle_count);
     }
     /* Count, prefix-sum to each list's end, then fill backwards: offsets[v] ends as the
      * start of v's list, and each list is in triangle order, corner by corner. */
@@ -71,7 +72,8 @@ gc_status gc_live_triangles_init(gc_live_triangles* lt, const uint32_t* indices,
     lt->slot = gc_alloc_array(triangle_count * 3 + 1, sizeof(uint32_t), false);
     if (!lt->live || !lt->slot) {
         gc_live_triangles_free(lt);
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory building the triangle lists");
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory building the triangle lists of %u vertices",
+                       vertex_count);
     }
     /* gc_adjacency_build fills each vertex's list in triangle order, corner by corner:
      * replaying that order, with `live` as the fill cursor, gives every corner its entry. */
@@ -170,7 +172,7 @@ gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, si
         capacity *= 2;
     tri_slot* table = gc_alloc_array(capacity, sizeof *table, true);
     if (!table)
-        return gc_fail(err, GC_ERR_NOMEM, "permutation check: out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "permutation check: out of memory for %zu triangles", triangles);
     const size_t mask = capacity - 1;
     for (size_t t = 0; t < triangles; ++t) {
         tri_key k = canonical(before + 3 * t);
@@ -243,7 +245,7 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
     uint64_t* seen = gc_alloc_array((triangles + 63) / 64, sizeof(uint64_t), true);
     gc_status s = GC_OK;
     if (!order || !seen)
-        s = gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory for the order");
+        s = gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory for the order of %zu triangles", triangles);
     else if (algorithm == GC_OPT_TIPSIFY)
         s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, order, out,
                            err);

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gc_status nomem(gc_error* err)
+/* what: the thing that could not be allocated, with its size */
+static gc_status nomem(gc_error* err, const char* what, size_t count)
 {
-    snprintf(err->message, sizeof err->message, "out of memory");
+    snprintf(err->message, sizeof err->message, "out of memory for %s of %zu", what, count);
     err->code = GC_ERR_NOMEM;
     return GC_ERR_NOMEM;
 }
@@ -23,7 +24,7 @@ gc_status draw_distinct_values(const gc_draw* d, uint32_t** out, size_t* count, 
 {
     uint32_t* v = malloc((d->index_count ? d->index_count : 1) * sizeof *v);
     if (!v)
-        return nomem(err);
+        return nomem(err, "the distinct values of a draw, indices", d->index_count);
     size_t n = 0;
     for (size_t i = 0; i < d->index_count; ++i)
         if (!(d->restart_enabled && d->indices[i] == d->restart_value))
@@ -88,7 +89,7 @@ gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, mea
     out->counts = calloc(out->count ? out->count : 1, sizeof *out->counts);
     if (!out->counts) {
         measurement_free(out);
-        return nomem(err);
+        return nomem(err, "per-vertex counts, vertices", out->count);
     }
     if (!b->probe) {
         gc_per_vertex pv = {0};
@@ -124,7 +125,7 @@ gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, mea
     uint32_t* counters = malloc(dense * sizeof *counters);
     if (!counters) {
         measurement_free(out);
-        return nomem(err);
+        return nomem(err, "the probe's counters, entries", dense);
     }
     gc_probe_result r;
     if ((s = gc_probe_draw(b->probe, draw, outputs, counters, dense, &r, err))) {

@@ -129,7 +129,7 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
         size_t n = gc_grid_index_count(w, h, GC_GRID_ROWMAJOR, 0);
         uint32_t* idx = malloc(n * sizeof *idx);
         if (!idx) {
-            snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+            snprintf(err->message, sizeof err->message, "%s: out of memory for the grid's %zu indices", path, n);
             err->code = GC_ERR_NOMEM;
             return GC_ERR_NOMEM;
         }

@@ -78,7 +78,7 @@ int cmd_grid(int argc, char** argv)
     gc_error err = {0};
     size_t written = 0;
     if (!idx) {
-        fprintf(stderr, "gpucache: out of memory\n");
+        fprintf(stderr, "gpucache: out of memory for the grid's %zu indices\n", n);
         return EXIT_DATA;
     }
     if (gc_grid_generate((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache, idx, &written, &err)) {

@@ -149,10 +149,23 @@ int cmd_optimize(int argc, char** argv)
     /* Strips, fans, polygons and quads become the triangle list they draw. */
     size_t capacity = (size_t)primitives * 6 + 1;
     tri = malloc(capacity * sizeof *tri);
-    if (!tri || gc_draw_triangles(&draw, tri, capacity, &n, &err)) {
-        status = tri ? fail_with(&err) : EXIT_DATA;
+    if (!tri) {
+        fprintf(stderr, "gpucache: %s: out of memory for a triangle list of %zu indices\n", path, capacity);
+        status = EXIT_DATA;
         goto out;
     }
+    if (gc_draw_triangles(&draw, tri, capacity, &n, &err)) {
+        status = fail_with(&err);
+        goto out;
+    }
+    /* The loaded buffer is no longer needed (only its runs are): freeing it and the
+     * unused tail of the list keeps the input in memory once, not twice. */
+    free(in.mesh.indices);
+    in.mesh.indices = NULL;
+    draw.indices = NULL;
+    uint32_t* fitted = realloc(tri, (n ? n : 1) * sizeof *tri);
+    if (fitted)
+        tri = fitted;
     /* Sparse index values are renumbered for the optimizer and restored after it. */
     uint32_t* values = NULL;
     uint32_t dense_count = 0;
@@ -161,6 +174,7 @@ int cmd_optimize(int argc, char** argv)
     uint64_t vertex_count = dense_count; /* the largest index + 1, or the compacted count */
     out = malloc((n ? n : 1) * sizeof *out);
     if (!out) {
+        fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
         status = EXIT_DATA;
         goto out;
     }

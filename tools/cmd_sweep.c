@@ -59,7 +59,9 @@ typedef struct sweep {
     size_t model_count;
     backend device;   /* opened when a model is "device" */
     int have_device;
-    pthread_mutex_t lock; /* job queue, progress, the device */
+    pthread_mutex_t lock; /* job queue, progress, the device, the memory budget */
+    pthread_cond_t memory_freed;
+    size_t memory_budget, memory_used; /* bytes of job working memory, see job_memory */
     size_t next_job, done_jobs, job_count;
     row* rows;        /* job * model_count + model */
     int failed;
@@ -71,6 +73,15 @@ typedef struct sweep {
 static size_t cache_count(const sweep* s)
 {
     return (size_t)(s->cache_hi - s->cache_lo + 1);
+}
+
+/* An allocation failure as the library reports one: what, and how much. */
+static gc_status job_nomem(gc_error* err, const sweep_mesh* m, layout l, size_t count)
+{
+    err->code = GC_ERR_NOMEM;
+    snprintf(err->message, sizeof err->message, "%s: out of memory for the %s layout's %zu indices", m->name,
+             layout_names[l], count);
+    return GC_ERR_NOMEM;
 }
 
 /* Builds the buffer of one job into *out (malloc'd); returns its index count, 0 when the
@@ -87,17 +98,16 @@ static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32
         size_t count = gc_grid_index_count(m->width, m->height, g, cache);
         *out = malloc(count * sizeof **out);
         if (!*out)
-            return GC_ERR_NOMEM;
+            return job_nomem(err, m, l, count);
         return gc_grid_generate(m->width, m->height, g, cache, *out, n, err);
+    }
+    if (l == L_ORIGINAL) {
+        *n = m->count; /* the caller reads m->indices itself: no copy */
+        return GC_OK;
     }
     *out = malloc((m->count ? m->count : 1) * sizeof **out);
     if (!*out)
-        return GC_ERR_NOMEM;
-    if (l == L_ORIGINAL) {
-        memcpy(*out, m->indices, m->count * sizeof **out);
-        *n = m->count;
-        return GC_OK;
-    }
+        return job_nomem(err, m, l, m->count);
     gc_optimize_options o = {0};
     gc_model target;
     gc_optimizer alg = l == L_TIPSIFY ? GC_OPT_TIPSIFY : l == L_FORSYTH ? GC_OPT_FORSYTH : GC_OPT_AUTO;
@@ -121,6 +131,43 @@ static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32
     (void)s;
     *n = m->count;
     return gc_optimize(alg, m->indices, m->count, m->vertices, &o, *out, err);
+}
+
+/* Working memory of one job, per index of its mesh: the job's own buffer (4 bytes) and,
+ * for the optimizers, their working sets (tipsify, forsyth and auto take 11 to 13 bytes
+ * an index on a grid, measured with /usr/bin/time -v); the models' per-vertex state
+ * is at most a few bytes an index more. */
+#define JOB_BYTES_PER_INDEX_COPY 6
+#define JOB_BYTES_PER_INDEX_OPTIMIZE 18
+/* Jobs on meshes this small run on every thread whatever the budget. */
+#define MEMORY_BUDGET_FLOOR ((size_t)64 << 20)
+
+static size_t job_memory(const sweep_mesh* m, layout l)
+{
+    size_t per = l == L_ORIGINAL || l == L_OPTIMAL || l == L_STRIPED ? JOB_BYTES_PER_INDEX_COPY
+                                                                      : JOB_BYTES_PER_INDEX_OPTIMIZE;
+    return m->count > SIZE_MAX / per ? SIZE_MAX : m->count * per;
+}
+
+/* Jobs share one budget of working memory, that of one optimizing job on the largest
+ * mesh: a thread waits for memory before it starts a job, so more threads never
+ * multiply the memory (on grid:4000x4000 each thread used to hold 1.45 GB). A job
+ * larger than the budget runs alone. Rows do not depend on the order jobs run in. */
+static void reserve_memory(sweep* s, size_t bytes)
+{
+    pthread_mutex_lock(&s->lock);
+    while (s->memory_used && (s->memory_used > s->memory_budget || bytes > s->memory_budget - s->memory_used))
+        pthread_cond_wait(&s->memory_freed, &s->lock);
+    s->memory_used += bytes;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void release_memory(sweep* s, size_t bytes)
+{
+    pthread_mutex_lock(&s->lock);
+    s->memory_used -= bytes;
+    pthread_cond_broadcast(&s->memory_freed);
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void show_progress(sweep* s)
@@ -153,10 +200,13 @@ static void* worker(void* arg)
         uint32_t* buf;
         size_t n;
         gc_error err = {0};
+        size_t memory = job_memory(m, l);
+        reserve_memory(s, memory);
         gc_status st = build_job(s, m, l, cache, &buf, &n, &err);
+        const uint32_t* indices = l == L_ORIGINAL ? m->indices : buf;
         for (size_t k = 0; !st && n && k < s->model_count; ++k) {
             row* r = &s->rows[job * s->model_count + k];
-            gc_draw d = {buf, n, GC_TRIANGLE_LIST, 0, 0};
+            gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
             if (s->models[k].device) {
                 measurement meas;
                 pthread_mutex_lock(&s->lock);
@@ -185,12 +235,14 @@ static void* worker(void* arg)
             r->valid = 1;
         }
         free(buf);
+        release_memory(s, memory);
         pthread_mutex_lock(&s->lock);
         if (st && !s->failed) {
             s->failed = 1;
             s->err = err;
             if (!s->err.message[0])
-                snprintf(s->err.message, sizeof s->err.message, "out of memory");
+                snprintf(s->err.message, sizeof s->err.message, "%s: out of memory for the %s layout at cache %u",
+                         m->name, layout_names[l], cache);
         }
         s->done_jobs++;
         show_progress(s);
@@ -212,8 +264,10 @@ static int load_mesh(const char* spec, sweep_mesh* m)
         m->height = h;
         size_t n = gc_grid_index_count(w, h, GC_GRID_ROWMAJOR, 0);
         m->indices = malloc(n * sizeof *m->indices);
-        if (!m->indices)
+        if (!m->indices) {
+            fprintf(stderr, "gpucache: %s: out of memory for the grid's %zu indices\n", spec, n);
             return EXIT_DATA;
+        }
         if (gc_grid_generate(w, h, GC_GRID_ROWMAJOR, 0, m->indices, &m->count, &err))
             return fail_with(&err);
         m->vertices = (w + 1) * (h + 1);
@@ -234,11 +288,19 @@ static int load_mesh(const char* spec, sweep_mesh* m)
     }
     size_t cap = (size_t)prims * 6 + 1;
     m->indices = malloc(cap * sizeof *m->indices);
-    if (!m->indices || gc_draw_triangles(&d, m->indices, cap, &m->count, &err)) {
+    if (!m->indices) {
         gc_mesh_free(&in.mesh);
-        return m->indices ? fail_with(&err) : EXIT_DATA;
+        fprintf(stderr, "gpucache: %s: out of memory for a triangle list of %zu indices\n", spec, cap);
+        return EXIT_DATA;
+    }
+    if (gc_draw_triangles(&d, m->indices, cap, &m->count, &err)) {
+        gc_mesh_free(&in.mesh);
+        return fail_with(&err);
     }
     gc_mesh_free(&in.mesh);
+    uint32_t* fitted = realloc(m->indices, (m->count ? m->count : 1) * sizeof *m->indices);
+    if (fitted)
+        m->indices = fitted; /* the list may be shorter than the bound it was allocated for */
     /* Sparse values are renumbered in value order (the optimizers need dense ids; models
      * keyed by value, direct-value and llvmpipe, see ranks instead of values then). */
     uint32_t* values = NULL;
@@ -471,6 +533,7 @@ int cmd_sweep(int argc, char** argv)
     s.job_count = s.mesh_count * s.layout_count * cache_count(&s);
     s.rows = calloc(s.job_count * s.model_count, sizeof *s.rows);
     if (!s.rows) {
+        fprintf(stderr, "gpucache: sweep: out of memory for %zu result rows\n", s.job_count * s.model_count);
         status = EXIT_DATA;
         goto out;
     }
@@ -479,6 +542,13 @@ int cmd_sweep(int argc, char** argv)
         threads = cpus > 0 ? (cpus > 64 ? 64 : cpus) : 1;
     }
     pthread_mutex_init(&s.lock, NULL);
+    pthread_cond_init(&s.memory_freed, NULL);
+    s.memory_budget = MEMORY_BUDGET_FLOOR;
+    for (size_t i = 0; i < s.mesh_count; ++i) {
+        size_t largest = job_memory(&s.meshes[i], L_AUTO);
+        if (largest > s.memory_budget)
+            s.memory_budget = largest;
+    }
     s.start = now_seconds();
     s.progress = isatty(2);
     pthread_t workers[64];
@@ -489,6 +559,7 @@ int cmd_sweep(int argc, char** argv)
     worker(&s);
     for (long t = 0; t < started; ++t)
         pthread_join(workers[t], NULL);
+    pthread_cond_destroy(&s.memory_freed);
     pthread_mutex_destroy(&s.lock);
     if (s.failed) {
         status = fail_with(&s.err);

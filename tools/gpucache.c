@@ -138,7 +138,7 @@ static gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyz
 {
     double* samples = malloc((size_t)repeat * sizeof *samples);
     if (!samples) {
-        snprintf(err->message, sizeof err->message, "out of memory");
+        snprintf(err->message, sizeof err->message, "out of memory for %ld timing samples", repeat);
         err->code = GC_ERR_NOMEM;
         return GC_ERR_NOMEM;
     }

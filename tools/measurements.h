@@ -1,5 +1,7 @@
-/* Reading the measurement files of `probe --suite` (JSON, through jansson) into the
- * cases gc_fit takes. */
+/* Reading the measurement files of `probe --suite` (JSON) into the cases gc_fit takes.
+ * The file is streamed: index arrays go straight into 32-bit buffers (4 bytes an index,
+ * where a jansson document took about 43), and only the small top-level members
+ * (e.g. "device") are kept as jansson values in `root`. */
 #ifndef GPUCACHE_MEASUREMENTS_H
 #define GPUCACHE_MEASUREMENTS_H
 
@@ -14,6 +16,7 @@ typedef struct fit_input {
     const char** names;
     uint32_t** buffers; /* indices, values, counts per case, owned */
     size_t count;
+    json_t* strings; /* owns the case names */
 } fit_input;
 
 /* Loads and validates a measurement file; prints one line and returns an exit status on

@@ -144,7 +144,7 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
     measurement m;
     if (!idx) {
         backend_close(&b);
-        fprintf(stderr, "gpucache: out of memory\n");
+        fprintf(stderr, "gpucache: out of memory for a suite buffer of %zu indices\n", cap);
         return EXIT_DATA;
     }
 
