@@ -525,7 +525,8 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
                         continue;
                     if (is_strip && v == -1) {
                         if (!gc_u32_vec_push(&list, UINT32_MAX))
-                            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                            s = gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for a list of %zu indices", path,
+                                        where, list.count + 1);
                         continue;
                     }
                     if ((s = index_value(&p, v, vertex_count, where, &id, err)))
@@ -548,7 +549,8 @@ gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out
                 /* geometric growth: requesting a size that moves with the count would realloc every face */
                 if (indices.count + add > indices.capacity &&
                     !gc_u32_vec_reserve(&indices, indices.count + add + indices.count / 2)) {
-                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                    s = gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %zu indices", path, where,
+                                indices.count + add + indices.count / 2);
                     break;
                 }
                 if (is_face) {

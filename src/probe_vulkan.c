@@ -324,7 +324,7 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
     *out = NULL;
     gc_probe* p = calloc(1, sizeof *p);
     if (!p)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for the probe (%zu bytes)", sizeof *p);
     gc_status s = create_instance(&p->instance, err);
     if (s) {
         free(p);
@@ -340,7 +340,7 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
         return gc_fail(err, GC_ERR_USAGE, "vulkan: no device %u (there are %u; see probe --list)", index, n);
     VkPhysicalDevice* pds = calloc(n, sizeof *pds);
     if (!pds)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for a list of %u devices", n);
     vkEnumeratePhysicalDevices(p->instance, &n, pds);
     p->physical = pds[index];
     free(pds);

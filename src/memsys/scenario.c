@@ -336,7 +336,8 @@ static gc_status statement(parser* p, char** words, int n)
             }
         }
         if (!grow((void**)&m->dispatches, &p->dispatch_capacity, m->dispatch_count, sizeof *m->dispatches))
-            return gc_fail(p->err, GC_ERR_NOMEM, "%s: out of memory", p->what);
+            return gc_fail(p->err, GC_ERR_NOMEM, "%s: out of memory for %zu dispatches", p->what,
+                           m->dispatch_count + 1);
         m->dispatches[m->dispatch_count] = d;
         op.code = OP_BEGIN;
         op.dispatch = (int)m->dispatch_count;
@@ -450,7 +451,7 @@ gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_
     *out = NULL;
     gc_memsys* m = calloc(1, sizeof *m);
     if (!m)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory");
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for a scenario (%zu bytes)", what, sizeof *m);
     for (int k = 0; k < MK_COUNT; ++k)
         m->machine[k] = gc_ms_keys[k].value;
     parser p = {m, what ? what : "scenario", 0, 0, 0, 0, -1, err, NULL, 0};
@@ -530,7 +531,7 @@ gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err)
             if (!grown) {
                 free(text);
                 fclose(f);
-                return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+                return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu bytes of scenario text", path, next);
             }
             text = grown;
             capacity = next;

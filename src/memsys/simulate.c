@@ -483,7 +483,8 @@ gc_status gc_memsys_run_limited(const gc_memsys* m, gc_memsys_strategy strategy,
         ok = cache_init(&s.kcache[i], m->machine[MK_KCACHE_KB], m->machine[MK_KCACHE_WAYS], s.line_bytes);
     gc_status status = GC_OK;
     if (!ok) {
-        status = gc_fail(err, GC_ERR_NOMEM, "memsys: out of memory");
+        status = gc_fail(err, GC_ERR_NOMEM, "memsys: out of memory for the caches of %u compute units and %zu buffers",
+                         s.cus, m->buffer_count);
         goto done;
     }
     for (size_t i = 0; i < m->dispatch_count; ++i)
@@ -568,7 +569,7 @@ gc_status gc_memsys_run_limited(const gc_memsys* m, gc_memsys_strategy strategy,
             progress(progress_user, s.work_done, s.work_total);
     }
     if (s.failed) {
-        status = gc_fail(err, GC_ERR_NOMEM, "memsys: out of memory");
+        status = gc_fail(err, GC_ERR_NOMEM, "memsys: out of memory for a list of %zu hazards", s.hazard_capacity * 2);
         goto done;
     }
     for (size_t i = 0; i < m->dispatch_count; ++i) {
