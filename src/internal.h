@@ -248,6 +248,11 @@ gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, 
 gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 
+/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
+ * buffer and image URIs name (io_output.c). None for "-". Free with gc_free_names. */
+gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
+void gc_free_names(char** names, size_t count);
+
 /* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
 typedef struct gc_output {
     void* file;       /* FILE* */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -332,61 +333,82 @@ static int write_plot_script(const sweep* s, const char* plot_path, const char* 
     return 0;
 }
 
-/* Runs gnuplot on the script; the image goes to a temporary name and is renamed. */
+/* The script's name beside a plot: OUT.png -> OUT.gp (as write_plot_script names it). */
+static void script_path(const char* plot_path, char* gp_path, size_t gp_size)
+{
+    snprintf(gp_path, gp_size, "%s", plot_path);
+    char* dot = strrchr(gp_path, '.');
+    if (dot && !strchr(dot, '/'))
+        *dot = 0;
+    strncat(gp_path, ".gp", gp_size - strlen(gp_path) - 1);
+}
+
+/* Runs gnuplot. gnuplot creates its image by name, so it gets a name inside a folder of our
+ * own: made by mkdtemp beside the plot (mode 0700, so nothing can be planted in it), holding
+ * the script gnuplot runs and the image, which is renamed over the plot when complete. The
+ * user's script beside the plot names the plot itself. Termination signals are held until
+ * the folder is gone (gnuplot itself keeps the tool's original signal mask). */
 static int draw_plot(const sweep* s, const char* plot_path)
 {
-    char temp[4200], gp[4200];
-    snprintf(temp, sizeof temp, "%s.tmp-%ld", plot_path, (long)getpid());
-    int status = write_plot_script(s, plot_path, temp, gp, sizeof gp);
+    char gp[4200], dir[4200], image[4300], temp_gp[4300];
+    int status = write_plot_script(s, plot_path, plot_path, gp, sizeof gp);
     if (status)
         return status;
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("gnuplot", "gnuplot", gp, (char*)NULL);
-        _exit(127);
-    }
-    int ws = 0;
-    if (pid < 0 || waitpid(pid, &ws, 0) < 0) {
-        fprintf(stderr, "gpucache: %s: cannot run gnuplot: %s\n", plot_path, strerror(errno));
+    const char* slash = strrchr(plot_path, '/');
+    int folder_len = slash ? (int)(slash - plot_path) + 1 : 0;
+    if (snprintf(dir, sizeof dir, "%.*s.gpucache-plot-XXXXXX", folder_len, plot_path) >= (int)sizeof dir) {
+        fprintf(stderr, "gpucache: %s: name too long\n", plot_path);
         return EXIT_DATA;
     }
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-        remove(temp);
-        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-            fprintf(stderr, "gpucache: %s: gnuplot not found (install gnuplot-nox); the script is in %s\n", plot_path,
-                    gp);
-        else
-            fprintf(stderr, "gpucache: %s: gnuplot failed on %s\n", plot_path, gp);
+    snprintf(image, sizeof image, "%s/plot.%s", dir, has_ext(plot_path, "svg") ? "svg" : "png");
+    signals_hold();
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "gpucache: %s: cannot create a temporary folder beside it: %s\n", plot_path, strerror(errno));
+        signals_release();
         return EXIT_DATA;
     }
-    if (rename(temp, plot_path) != 0) {
-        remove(temp);
-        fprintf(stderr, "gpucache: %s: cannot rename the finished plot into place: %s\n", plot_path, strerror(errno));
-        return EXIT_DATA;
-    }
-    /* the script names the temporary file: point it at the final one for the user */
-    FILE* f = fopen(gp, "r");
-    if (f) {
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char* text = size > 0 ? malloc((size_t)size + 1) : NULL;
-        size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
-        fclose(f);
-        if (text) {
-            text[got] = 0;
-            char* at = strstr(text, temp);
-            atomic_file af;
-            if (at && atomic_open(&af, gp) == 0) {
-                fwrite(text, 1, (size_t)(at - text), af.f);
-                fputs(plot_path, af.f);
-                fputs(at + strlen(temp), af.f);
-                atomic_commit(&af);
-            }
-            free(text);
+    /* mkdtemp filled in the X's: the image's name again */
+    snprintf(image, sizeof image, "%s/plot.%s", dir, has_ext(plot_path, "svg") ? "svg" : "png");
+    status = write_plot_script(s, image, image, temp_gp, sizeof temp_gp);
+    if (!status) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            signals_child();
+            execlp("gnuplot", "gnuplot", temp_gp, (char*)NULL);
+            _exit(127);
+        }
+        int ws = 0;
+        if (pid < 0 || waitpid(pid, &ws, 0) < 0) {
+            fprintf(stderr, "gpucache: %s: cannot run gnuplot: %s\n", plot_path, strerror(errno));
+            status = EXIT_DATA;
+        } else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+            if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
+                fprintf(stderr, "gpucache: %s: gnuplot not found (install gnuplot-nox); the script is in %s\n",
+                        plot_path, gp);
+            else
+                fprintf(stderr, "gpucache: %s: gnuplot failed on %s\n", plot_path, gp);
+            status = EXIT_DATA;
         }
     }
-    return 0;
+    if (!status) {
+        /* the replaced plot's mode; a new one keeps gnuplot's (0666 minus the umask) */
+        struct stat old;
+        if (stat(plot_path, &old) == 0 && S_ISREG(old.st_mode))
+            chmod(image, old.st_mode & 0777);
+        if (rename(image, plot_path) != 0) {
+            fprintf(stderr, "gpucache: %s: cannot rename the finished plot into place: %s\n", plot_path,
+                    strerror(errno));
+            status = EXIT_DATA;
+        }
+    }
+    unlink(image);
+    unlink(temp_gp);
+    if (rmdir(dir) != 0 && !status) {
+        fprintf(stderr, "gpucache: %s: cannot remove the temporary folder %s: %s\n", plot_path, dir, strerror(errno));
+        status = EXIT_DATA;
+    }
+    signals_release();
+    return status;
 }
 
 int cmd_sweep(int argc, char** argv)
@@ -447,6 +469,19 @@ int cmd_sweep(int argc, char** argv)
         model_specs[s.model_count++] = "intel";
     if (plot_path && !has_ext(plot_path, "png") && !has_ext(plot_path, "svg"))
         return usage_error("--plot %s: the plot is a .png or an .svg", plot_path);
+    /* Before any work: every output's folder, and none of them over a mesh file. */
+    {
+        char gp[4200];
+        int checked = csv_path ? check_output(csv_path, mesh_specs, mesh_spec_count) : 0;
+        if (!checked && plot_path)
+            checked = check_output(plot_path, mesh_specs, mesh_spec_count);
+        if (!checked && plot_path) {
+            script_path(plot_path, gp, sizeof gp);
+            checked = check_output(gp, mesh_specs, mesh_spec_count);
+        }
+        if (checked)
+            return checked;
+    }
     /* --cache A..B */
     unsigned lo = 0, hi = 0;
     char tail;
