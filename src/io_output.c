@@ -45,7 +45,7 @@ gc_status gc_output_check(const char* path, const char* const* inputs, size_t in
             if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
                 return gc_fail(err, GC_ERR_USAGE, "%s: is the input %s; refusing to overwrite it (write the output to another file)", path, inputs[i]);
         }
-    } else if (errno != ENOENT) {
+    } else if (errno != ENOENT && errno != ENOTDIR) { /* the folder's own problems are named below */
         return gc_fail(err, GC_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     }
     char* dir = folder_of(path);
@@ -205,10 +205,10 @@ void gc_free_names(char** names, size_t count)
     free(names);
 }
 
-/* dir + "/" + name (name alone when it is absolute). */
+/* dir + "/" + name (name alone when it is absolute or dir is "."). */
 static char* join(const char* dir, const char* name, size_t name_len)
 {
-    bool absolute = name_len && name[0] == '/';
+    bool absolute = (name_len && name[0] == '/') || !strcmp(dir, ".");
     size_t dl = absolute ? 0 : strlen(dir);
     char* p = malloc(dl + 1 + name_len + 1);
     if (!p)

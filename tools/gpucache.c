@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,6 +550,9 @@ static int run_command(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    /* A file over the size limit (ulimit -f) must fail its write (EFBIG), reported and
+     * cleaned up like any other write error, instead of killing the tool mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     /* every command's standard output is checked once here, at the end */
     return finish_stdout(run_command(argc, argv));
 }
