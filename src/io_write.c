@@ -103,6 +103,12 @@ gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_erro
         char* bin = gltf_buffer_name(out_path);
         s = bin ? gc_output_check(bin, (const char* const*)inputs, input_count, err)
                 : gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+        if (s && bin && err) {
+            /* say where the .bin comes from: the user named only the .gltf */
+            char why[sizeof err->message];
+            memcpy(why, err->message, sizeof why);
+            s = gc_fail(err, s, "%.150s: buffer file %.300s", out_path, why);
+        }
         free(bin);
     }
     gc_free_names(inputs, input_count);
