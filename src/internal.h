@@ -254,6 +254,11 @@ struct aiScene;
 gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
 #endif
 
+/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
+ * buffer and image URIs name (io_output.c). None for "-". Free with gc_free_names. */
+gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
+void gc_free_names(char** names, size_t count);
+
 /* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
 typedef struct gc_output {
     void* file;       /* FILE* */

@@ -76,6 +76,7 @@ gc_status gc_load_assimp(const char* path, const gc_load_options* opt, gc_mesh* 
     return GC_OK;
 }
 #include <assimp/cexport.h>
+#include <limits.h>
 #include <strings.h>
 
 /* Permutes n items of `size` bytes: out[new] = in[old] for order[new] = old. */
@@ -170,6 +171,147 @@ static bool export_format(const char* path, char* id, size_t size)
     return found;
 }
 
+/* Every file assimp's exporter writes goes through this file system: each name it opens
+ * for writing (the output, a .gltf's .bin) becomes a gc_atomic_file, after the same
+ * checks gc_mesh_write_check made (a buffer name the exporter picks must not be one of
+ * the input's files either); the files are renamed into place only when the whole export
+ * succeeded, the .bin before the .gltf that names it, and removed otherwise. */
+#include <assimp/cfileio.h>
+
+typedef struct export_io {
+    char** inputs;
+    size_t input_count;
+    gc_atomic_file files[8];
+    size_t count;
+    gc_status status; /* the first failure, in err */
+    gc_error* err;
+} export_io;
+
+static size_t export_write(struct aiFile* f, const char* data, size_t size, size_t count)
+{
+    return fwrite(data, size, count, (FILE*)(void*)f->UserData);
+}
+
+static size_t export_read(struct aiFile* f, char* data, size_t size, size_t count)
+{
+    return fread(data, size, count, (FILE*)(void*)f->UserData);
+}
+
+static size_t export_tell(struct aiFile* f)
+{
+    long at = ftell((FILE*)(void*)f->UserData);
+    return at < 0 ? 0 : (size_t)at;
+}
+
+static size_t export_size(struct aiFile* f)
+{
+    FILE* file = (FILE*)(void*)f->UserData;
+    long at = ftell(file);
+    if (at < 0 || fseek(file, 0, SEEK_END) != 0)
+        return 0;
+    long end = ftell(file);
+    fseek(file, at, SEEK_SET);
+    return end < 0 ? 0 : (size_t)end;
+}
+
+static enum aiReturn export_seek(struct aiFile* f, size_t offset, enum aiOrigin origin)
+{
+    if (offset > (size_t)LONG_MAX)
+        return aiReturn_FAILURE;
+    int whence = origin == aiOrigin_SET ? SEEK_SET : origin == aiOrigin_CUR ? SEEK_CUR : SEEK_END;
+    return fseek((FILE*)(void*)f->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+}
+
+static void export_flush(struct aiFile* f)
+{
+    fflush((FILE*)(void*)f->UserData);
+}
+
+static struct aiFile* export_open(struct aiFileIO* io, const char* name, const char* mode)
+{
+    export_io* x = (export_io*)(void*)io->UserData;
+    if (x->status)
+        return NULL;
+    bool writing = strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+');
+    struct aiFile* f = calloc(1, sizeof *f);
+    if (!f) {
+        x->status = gc_fail(x->err, GC_ERR_NOMEM, "%s: out of memory", name);
+        return NULL;
+    }
+    f->ReadProc = export_read;
+    f->WriteProc = export_write;
+    f->TellProc = export_tell;
+    f->FileSizeProc = export_size;
+    f->SeekProc = export_seek;
+    f->FlushProc = export_flush;
+    if (!writing) {
+        /* the exporter only reads to ask whether a file exists */
+        FILE* in = fopen(name, "rb");
+        if (!in) {
+            free(f);
+            return NULL;
+        }
+        f->UserData = (aiUserData)(void*)in;
+        return f;
+    }
+    gc_status s = x->count == sizeof x->files / sizeof x->files[0]
+                      ? gc_fail(x->err, GC_ERR_UNSUPPORTED, "%s: the exporter writes too many files", name)
+                      : gc_output_check(name, (const char* const*)x->inputs, x->input_count, x->err);
+    if (!s)
+        s = gc_atomic_open(&x->files[x->count], name, x->err);
+    if (s) {
+        x->status = s;
+        free(f);
+        return NULL;
+    }
+    f->UserData = (aiUserData)x->files[x->count++].file;
+    return f;
+}
+
+static void export_close(struct aiFileIO* io, struct aiFile* f)
+{
+    (void)io;
+    if (!f)
+        return;
+    export_io* x = (export_io*)(void*)io->UserData;
+    bool ours = false;
+    for (size_t i = 0; i < x->count; ++i)
+        ours = ours || (void*)f->UserData == x->files[i].file;
+    /* an output stays open until the commit, which checks and closes it */
+    if (!ours)
+        fclose((FILE*)(void*)f->UserData);
+    free(f);
+}
+
+static gc_status export_atomic(const struct aiScene* scene, const char* format, const char* in_path,
+                               const char* out_path, gc_error* err)
+{
+    export_io x = {0};
+    x.err = err;
+    gc_status s = gc_mesh_input_files(in_path, &x.inputs, &x.input_count, err);
+    if (s)
+        return s;
+    struct aiFileIO io = {export_open, export_close, (aiUserData)(void*)&x};
+    enum aiReturn r = aiExportSceneEx(scene, format, out_path, &io, 0);
+    s = x.status;
+    if (!s && r != aiReturn_SUCCESS) {
+        const char* why = aiGetErrorString();
+        s = gc_fail(err, GC_ERR_IO, "%s: assimp could not write it (%s)", out_path,
+                    why && *why ? why : "no reason given");
+    }
+    if (!s && x.count == 0)
+        s = gc_fail(err, GC_ERR_IO, "%s: assimp wrote nothing", out_path);
+    /* the files the output references first, the one the user named last */
+    for (size_t i = x.count; i-- > 0;) {
+        if (s)
+            gc_atomic_abort(&x.files[i]);
+        else
+            s = gc_atomic_commit(&x.files[i], err);
+    }
+    gc_free_names(x.inputs, x.input_count);
+    return s;
+}
+
 gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t count, int reorder_vertices,
                             const char* out_path, gc_error* err)
 {
@@ -217,8 +359,8 @@ gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t
     }
     if (!s && at != count)
         s = gc_fail(err, GC_ERR_USAGE, "%s: more indices given than the file has", in_path);
-    if (!s && aiExportScene(scene, format, out_path, 0) != aiReturn_SUCCESS)
-        s = gc_fail(err, GC_ERR_IO, "%s: assimp could not write it (%s)", out_path, aiGetErrorString());
+    if (!s)
+        s = export_atomic(scene, format, in_path, out_path, err);
     aiFreeScene(scene);
     return s;
 }

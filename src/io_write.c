@@ -1,7 +1,8 @@
 /* Writing a reordered mesh in its input's format (gc_mesh_write): the format by
  * extension, index-only formats here, mesh formats in their readers' files. Output goes
- * to a temporary file in the target's folder and is renamed only when complete, so a
- * failure never leaves a partial file nor harms an existing one. */
+ * through gc_atomic_file (io_output.c): a temporary made with mkstemp in the target's
+ * folder, renamed only when complete, so a failure never leaves a partial file nor harms
+ * an existing one; an output that is one of the input's files is refused first. */
 #include "internal.h"
 
 #include <errno.h>
@@ -131,8 +132,22 @@ static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uin
     return s;
 }
 
-gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
-                        size_t index_count, int reorder_vertices, const char* out_path, gc_error* err)
+/* The output's other files: assimp's glTF exporter writes a .gltf's buffer beside it as
+ * the output's name with its last extension replaced by .bin. */
+static char* gltf_buffer_name(const char* out_path)
+{
+    const char* dot = strrchr(out_path, '.');
+    const char* slash = strrchr(out_path, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out_path) : strlen(out_path);
+    char* bin = malloc(stem + 5);
+    if (bin) {
+        memcpy(bin, out_path, stem);
+        memcpy(bin + stem, ".bin", 5);
+    }
+    return bin;
+}
+
+gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err)
 {
     if (!in_path || !out_path || !*out_path)
         return gc_fail(err, GC_ERR_USAGE, "no output file given");
@@ -141,37 +156,58 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
     if (strcasecmp(fin, fout) != 0)
         return gc_fail(err, GC_ERR_USAGE, "%s: the output keeps the input's format (%s), not %s", out_path, fin,
                        fout);
-    /* A temporary name in the same folder, so that rename() is atomic. */
-    size_t len = strlen(out_path);
-    char* temp = malloc(len + 32);
-    if (!temp)
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the temporary name of %s", out_path);
-    /* keep the extension last: assimp picks nothing by name, but users' tools may */
-    snprintf(temp, len + 32, "%s.tmp-%ld", out_path, (long)getpid());
-    gc_status s = GC_OK;
+    char** inputs = NULL;
+    size_t input_count = 0;
+    gc_status s = gc_mesh_input_files(in_path, &inputs, &input_count, err);
+    if (s)
+        return s;
+    s = gc_output_check(out_path, (const char* const*)inputs, input_count, err);
+    if (!s && gc_has_extension(out_path, "gltf")) {
+        char* bin = gltf_buffer_name(out_path);
+        s = bin ? gc_output_check(bin, (const char* const*)inputs, input_count, err)
+                : gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+        if (s && bin && err) {
+            /* say where the .bin comes from: the user named only the .gltf */
+            char why[sizeof err->message];
+            memcpy(why, err->message, sizeof why);
+            s = gc_fail(err, s, "%.150s: buffer file %.300s", out_path, why);
+        }
+        free(bin);
+    }
+    gc_free_names(inputs, input_count);
+    return s;
+}
+
+gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                        size_t index_count, int reorder_vertices, const char* out_path, gc_error* err)
+{
+    gc_status s = gc_mesh_write_check(in_path, out_path, err);
+    if (s)
+        return s;
+    const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
     uint32_t* renumbered = NULL;
     uint32_t* remap = NULL; /* PLY: the used vertices' order, remap[new] = old (see renumber) */
     size_t used = 0;
     bool assimp = strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32") && strcmp(fin, "obj") &&
                   strcmp(fin, "ply");
     if (reorder_vertices && !assimp && strcmp(fin, "obj")) {
-        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, err))) {
-            free(temp);
+        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, err)))
             return s;
-        }
         indices = renumbered;
     }
     if (assimp) {
-        s = gc_rewrite_assimp(in_path, indices, index_count, reorder_vertices, temp, err);
+        /* assimp may write several files (a .gltf and its .bin): it creates each through
+         * gc_atomic_file itself and renames them all when the export succeeded. */
+        s = gc_rewrite_assimp(in_path, indices, index_count, reorder_vertices, out_path, err);
     } else {
-        FILE* f = fopen(temp, "wb");
-        if (!f) {
-            s = gc_fail(err, GC_ERR_IO, "%s: cannot create: %s", out_path, strerror(errno));
-            free(temp);
+        gc_atomic_file af;
+        s = gc_atomic_open(&af, out_path, err);
+        if (s) {
             free(renumbered);
             free(remap);
             return s;
         }
+        FILE* f = af.file;
         gc_output out = {f, out_path};
         if (!strcmp(fin, "text"))
             s = write_text(indices, index_count, f);
@@ -183,16 +219,12 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
             s = gc_rewrite_obj(in_path, options, indices, index_count, &out, err);
         else
             s = gc_rewrite_ply(in_path, indices, index_count, remap, used, &out, err);
-        if (!s && (ferror(f) || fflush(f) != 0))
-            s = gc_fail(err, GC_ERR_IO, "%s: write failed: %s", out_path, strerror(errno));
-        if (fclose(f) != 0 && !s)
-            s = gc_fail(err, GC_ERR_IO, "%s: write failed: %s", out_path, strerror(errno));
+        /* the commit checks every write (ferror), the flush, the sync and the close */
+        if (s)
+            gc_atomic_abort(&af);
+        else
+            s = gc_atomic_commit(&af, err);
     }
-    if (!s && rename(temp, out_path) != 0)
-        s = gc_fail(err, GC_ERR_IO, "%s: cannot rename the finished file into place: %s", out_path, strerror(errno));
-    if (s)
-        remove(temp);
-    free(temp);
     free(renumbered);
     free(remap);
     return s;

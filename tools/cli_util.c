@@ -2,6 +2,8 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,54 +58,99 @@ void sb_json_string(strbuf* b, const char* s)
     sb_printf(b, "\"");
 }
 
+/* Termination signals are held while any output temporary exists, so that an interrupted
+ * run never leaves one behind: a SIGINT or SIGTERM that arrives meanwhile takes effect
+ * right after the commit (or the abort) removed or renamed it. Only the window from open
+ * to commit is covered, not the computation before it. Holds nest. */
+static int hold_depth;
+static sigset_t held_saved;
+
+void signals_hold(void)
+{
+    if (hold_depth++ == 0) {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigaddset(&set, SIGTERM);
+        sigaddset(&set, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &set, &held_saved);
+    }
+}
+
+void signals_release(void)
+{
+    if (hold_depth > 0 && --hold_depth == 0)
+        pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
+}
+
+void signals_child(void)
+{
+    /* a program started from a held window gets the signals the tool had before */
+    if (hold_depth > 0)
+        pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
+}
+
 int atomic_open(atomic_file* af, const char* path)
 {
     memset(af, 0, sizeof *af);
-    if (strlen(path) >= sizeof af->target) {
-        errno = ENAMETOOLONG;
+    signals_hold();
+    if (gc_atomic_open(&af->file, path, &af->err) != GC_OK) {
+        int e = errno;
+        signals_release();
+        errno = e;
         return -1;
     }
-    snprintf(af->target, sizeof af->target, "%s", path);
-    snprintf(af->temp, sizeof af->temp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(af->temp);
-    if (fd < 0)
-        return -1;
-    /* mkstemp makes the file 0600; give it the mode a plain fopen would have. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    af->f = fdopen(fd, "w");
-    if (!af->f) {
-        close(fd);
-        unlink(af->temp);
-        return -1;
-    }
+    af->f = af->file.file;
     return 0;
 }
 
 int atomic_commit(atomic_file* af)
 {
-    int bad = ferror(af->f);
-    if (fflush(af->f) != 0)
-        bad = 1;
-    if (fclose(af->f) != 0)
-        bad = 1;
     af->f = NULL;
-    if (bad || rename(af->temp, af->target) != 0) {
-        int saved = errno;
-        unlink(af->temp);
-        errno = saved;
-        return -1;
-    }
-    return 0;
+    gc_status s = gc_atomic_commit(&af->file, &af->err);
+    int e = errno;
+    signals_release();
+    errno = e;
+    return s == GC_OK ? 0 : -1;
 }
 
 void atomic_abort(atomic_file* af)
 {
-    if (af->f)
-        fclose(af->f);
     af->f = NULL;
-    unlink(af->temp);
+    if (af->file.path) {
+        gc_atomic_abort(&af->file);
+        signals_release();
+    }
+}
+
+int check_output(const char* path, const char* const* inputs, size_t input_count)
+{
+    gc_error err = {0};
+    if (gc_output_check(path, inputs, input_count, &err) == GC_OK)
+        return 0;
+    fprintf(stderr, "gpucache: %s\n", err.message);
+    return err.code == GC_ERR_USAGE ? 2 : 1;
+}
+
+int finish_stdout(int status)
+{
+    /* Output to a full disk or a closed pipe fails at some write, the flush or the close:
+     * a run that lost output must not exit 0. */
+    int bad = ferror(stdout);
+    errno = 0;
+    if (fflush(stdout) != 0)
+        bad = 1;
+    int e = errno;
+    if (fclose(stdout) != 0) {
+        bad = 1;
+        if (!e)
+            e = errno;
+    }
+    if (!bad)
+        return status;
+    if (status == 0)
+        fprintf(stderr, "gpucache: standard output: write failed: %s\n", strerror(e ? e : EIO));
+    return status ? status : 1;
 }
 
 int has_ext(const char* path, const char* ext)

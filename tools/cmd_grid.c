@@ -73,6 +73,10 @@ int cmd_grid(int argc, char** argv)
     if (u16 && vertices > 0xFFFF)
         return usage_error("%s: the grid has more vertices than 16-bit indices address", out_path);
 
+    int checked = check_output(out_path, NULL, 0); /* before any work */
+    if (checked)
+        return checked;
+
     size_t n = gc_grid_index_count((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache);
     uint32_t* idx = malloc(n * sizeof *idx);
     gc_error err = {0};

@@ -121,6 +121,10 @@ int cmd_optimize(int argc, char** argv)
     if (!out_path)
         return usage_error("optimize needs -o OUTPUT%s", "");
     gc_error err = {0};
+    /* Before any work: the output's format and folder, and no file of the output (a .gltf's
+     * .bin too) replacing a file of the input. */
+    if (gc_mesh_write_check(path, out_path, &err))
+        return fail_with(&err);
     gc_optimizer algorithm;
     if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
         return fail_with(&err);
@@ -230,7 +234,11 @@ int cmd_optimize(int argc, char** argv)
         (status = analyze_all(out, n, after, presets, preset_count)))
         goto out;
 
-    if (gc_mesh_write(path, &lo, out, n, reorder, out_path, &err)) {
+    /* an interruption while the temporaries exist takes effect once they are renamed or gone */
+    signals_hold();
+    gc_status written = gc_mesh_write(path, &lo, out, n, reorder, out_path, &err);
+    signals_release();
+    if (written) {
         status = fail_with(&err);
         goto out;
     }

@@ -106,12 +106,20 @@ int cmd_probe(int argc, char** argv)
             return usage_error("probe --suite takes no INPUT, got '%s'", argv[optind]);
         if (!out_path)
             return usage_error("probe --suite needs -o FILE.json%s", "");
+        int checked = check_output(out_path, NULL, 0); /* before any work */
+        if (checked)
+            return checked;
         return run_suite((uint32_t)device, model_spec, out_path);
     }
     const char* path;
     int input_status = one_input(argc, argv, "probe", &path);
     if (input_status)
         return input_status;
+    if (per_vertex_path) {
+        const char* inputs[] = {strcmp(path, "-") ? path : NULL};
+        if ((input_status = check_output(per_vertex_path, inputs, 1)) != 0) /* before any work */
+            return input_status;
+    }
 
     gc_error err = {0};
     input in;

@@ -326,15 +326,21 @@ static void csv_field(FILE* f, const char* text)
 }
 
 
-/* The gnuplot script beside the plot: OUT.png -> OUT.gp. Data inline, so that the script
- * alone redraws the figure. Every name in it goes through gp_string (tools/plot.h). */
-static int write_plot_script(const sweep* s, const char* plot_path, char* gp_path, size_t gp_size)
+/* The script's name beside a plot: OUT.png -> OUT.gp. */
+static void script_path(const char* plot_path, char* gp_path, size_t gp_size)
 {
     snprintf(gp_path, gp_size, "%s", plot_path);
     char* dot = strrchr(gp_path, '.');
     if (dot && !strchr(dot, '/'))
         *dot = 0;
     strncat(gp_path, ".gp", gp_size - strlen(gp_path) - 1);
+}
+
+/* The gnuplot script beside the plot: OUT.png -> OUT.gp. Data inline, so that the script
+ * alone redraws the figure. Every name in it goes through gp_string (tools/plot.h). */
+static int write_plot_script(const sweep* s, const char* plot_path, char* gp_path, size_t gp_size)
+{
+    script_path(plot_path, gp_path, gp_size);
     atomic_file af;
     if (atomic_open(&af, gp_path) != 0) {
         fprintf(stderr, "gpucache: %s: cannot create: %s\n", gp_path, strerror(errno));
@@ -466,6 +472,19 @@ int cmd_sweep(int argc, char** argv)
         model_specs[s.model_count++] = "intel";
     if (plot_path && !has_ext(plot_path, "png") && !has_ext(plot_path, "svg"))
         return usage_error("--plot %s: the plot is a .png or an .svg", plot_path);
+    /* Before any work: every output's folder, and none of them over a mesh file. */
+    {
+        char gp[4200];
+        int checked = csv_path ? check_output(csv_path, mesh_specs, mesh_spec_count) : 0;
+        if (!checked && plot_path)
+            checked = check_output(plot_path, mesh_specs, mesh_spec_count);
+        if (!checked && plot_path) {
+            script_path(plot_path, gp, sizeof gp);
+            checked = check_output(gp, mesh_specs, mesh_spec_count);
+        }
+        if (checked)
+            return checked;
+    }
     /* --cache A..B */
     uint64_t lo = 0, hi = 0;
     if (parse_range_arg(cache_text, 3, 4096, &lo, &hi) != 0)

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,12 @@ static int cmd_analyze(int argc, char** argv)
     int input_status = one_input(argc, argv, "analyze", &path);
     if (input_status)
         return input_status;
+    if (per_vertex_path) {
+        /* before any work: the CSV's folder, and not over the mesh or the state file */
+        const char* inputs[] = {strcmp(path, "-") ? path : NULL, state_path};
+        if ((input_status = check_output(per_vertex_path, inputs, 2)) != 0)
+            return input_status;
+    }
 
     gc_error err = {0};
     model_result* results = calloc(MAX_MODELS, sizeof *results);
@@ -511,7 +518,7 @@ static int cmd_demo(int argc, char** argv)
     return 0;
 }
 
-int main(int argc, char** argv)
+static int run_command(int argc, char** argv)
 {
     if (argc < 2) {
         print_help(stderr);
@@ -547,4 +554,13 @@ int main(int argc, char** argv)
         return 0;
     }
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char** argv)
+{
+    /* A file over the size limit (ulimit -f) must fail its write (EFBIG), reported and
+     * cleaned up like any other write error, instead of killing the tool mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
+    /* every command's standard output is checked once here, at the end */
+    return finish_stdout(run_command(argc, argv));
 }

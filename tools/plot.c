@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
+#include "cli_util.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +58,10 @@ int gp_draw(const char* script_path, const char* image_path)
         return 1;
     }
     strcat(dir, "/.gpucache-plot-XXXXXX");
+    /* termination signals wait until the folder is gone; gnuplot gets the original mask */
+    signals_hold();
     if (!mkdtemp(dir)) {
+        signals_release();
         fprintf(stderr, "gpucache: %s: cannot create a temporary folder beside it: %s\n", image_path,
                 strerror(errno));
         return 1;
@@ -65,6 +70,7 @@ int gp_draw(const char* script_path, const char* image_path)
     int status = 1;
     pid_t pid = fork();
     if (pid == 0) {
+        signals_child();
         execlp("gnuplot", "gnuplot", "-c", script_path, image, (char*)NULL);
         _exit(127);
     }
@@ -88,6 +94,10 @@ int gp_draw(const char* script_path, const char* image_path)
             status = 0;
     }
     unlink(image);
-    rmdir(dir);
+    if (rmdir(dir) != 0 && status == 0) {
+        fprintf(stderr, "gpucache: %s: cannot remove the temporary folder %s: %s\n", image_path, dir, strerror(errno));
+        status = 1;
+    }
+    signals_release();
     return status;
 }

@@ -25,7 +25,8 @@ void gp_set_output(FILE* f, const char* image_path);
 /* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
  * mode 0700) made beside image_path, then renames the image into place with the mode a
  * new file gets (or the mode of the file it replaces) and removes the folder. Prints one
- * line and returns non-zero on failure, leaving no temporary behind. */
+ * line and returns non-zero on failure, leaving no temporary behind: SIGINT, SIGTERM and
+ * SIGHUP wait (signals_hold) until the folder is gone. */
 int gp_draw(const char* script_path, const char* image_path);
 
 #endif

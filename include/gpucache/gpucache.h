@@ -279,10 +279,42 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
  * order of first use (for fetch locality): raw and text indices, PLY vertex records (the
  * unused ones kept, after the used ones), each assimp mesh's vertex arrays; an OBJ needs
  * nothing (a renderer builds its vertex buffer from the faces in first-use order). Memory
- * follows the index count, whatever the index values. Written to a temporary file in the
- * same folder, then renamed. */
+ * follows the index count, whatever the index values. Every file of the output is written
+ * to a temporary in its folder and renamed (gc_atomic_file); an output that would replace
+ * one of the input's files is refused (gc_mesh_write_check). */
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
+
+/* Checks gc_mesh_write's arguments before any work: the output keeps the input's format,
+ * and every file the output consists of (a .gltf's .bin too) passes gc_output_check
+ * against every file the input consists of (a glTF's external buffers and images too).
+ * gc_mesh_write runs it again itself. */
+gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err);
+
+/* ------------------------------------------------------------ output files */
+
+/* Checks, before any work, that `path` can be written as an output: its folder exists
+ * and can be written in, the path is not a folder nor anything but a regular file, and it
+ * is not one of the `input_count` files `inputs` (compared by device and inode, so a
+ * hard link or a symlink to an input is refused too; inputs that do not exist are
+ * skipped). GC_ERR_USAGE when it names an input, GC_ERR_IO otherwise. */
+gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
+
+/* An output file written whole or not at all. gc_atomic_open creates a temporary beside
+ * `path` with mkstemp (never following a name planted there); write to `file`;
+ * gc_atomic_commit checks every write, flushes, syncs, gives the file its final mode
+ * (the replaced file's, else 0666 minus the umask) and renames it over `path`;
+ * gc_atomic_abort removes it. Both release the struct. The library installs no signal
+ * handlers: a program that wants no temporary left behind when it is interrupted blocks
+ * its termination signals between open and commit (the gpucache tool does). */
+typedef struct gc_atomic_file {
+    void* file; /* FILE*, open for writing */
+    char* path; /* the final name */
+    char* temp; /* the temporary's name */
+} gc_atomic_file;
+gc_status gc_atomic_open(gc_atomic_file* af, const char* path, gc_error* err);
+gc_status gc_atomic_commit(gc_atomic_file* af, gc_error* err);
+void gc_atomic_abort(gc_atomic_file* af);
 
 /* Parses whitespace-separated indices ("#" comments) from memory; `what` names the source. */
 gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
