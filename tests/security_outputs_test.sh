@@ -64,7 +64,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     sh -c 'ln -s victim "plot.png.tmp-$$" && exec "$0" sweep --mesh grid:6x6 --cache 3..5 --plot plot.png' \
         "$BIN" >/dev/null 2>err.txt
     if cmp -s victim victim.orig; then pass; else fail "gnuplot wrote through a planted symlink"; fi
-    if [ -f plot.png ] && [ ! -L plot.png ] && [ -s plot.png ] && grep -q "set output 'plot.png'" plot.gp; then pass; else
+    if [ -f plot.png ] && [ ! -L plot.png ] && [ -s plot.png ] && grep -qF 'set output "plot.png"' plot.gp; then pass; else
         fail "sweep --plot after a planted symlink: $(ls -l plot.png 2>&1) $(cat err.txt)"
     fi
     rm -f plot.png.tmp-*
