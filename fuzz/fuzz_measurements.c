@@ -1,6 +1,6 @@
 /* Measurement files (JSON) as `gpucache fit` reads them; the cases then go to the fitter
  * with a few candidate models. */
-#include "../tools/measurements.h"
+#include "../src/probe/measurements.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -1,7 +1,7 @@
 /* What every optimizer shares: input validation, the vertex-triangle adjacency, the
  * dispatch, and the check that an output is a reordering of the input triangles (each
  * at most rotated, winding kept), run after every optimization. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdlib.h>
 #include <string.h>

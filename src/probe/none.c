@@ -1,5 +1,5 @@
 /* The probe in a build without Vulkan headers or glslc: every call says so. */
-#include "internal.h"
+#include "../internal.h"
 #include "gpucache/gpucache_probe.h"
 
 static gc_status not_built(gc_error* err)

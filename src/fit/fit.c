@@ -5,7 +5,7 @@
  * has missed so many cases that it cannot enter the current top `keep`, which is what
  * makes the full search fast: most candidates fail the first few cases. Abandoning
  * never changes the ranking, so the result is the same for any thread count. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <pthread.h>
 #include <stdio.h>

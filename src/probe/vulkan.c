@@ -5,7 +5,7 @@
  * triangles rasterize nothing, while a fragment shader reading all the vertex outputs
  * keeps them alive (seeds 001 and 002 vary the output count to see whether the cache
  * shrinks). Pipelines are created lazily per (topology, restart, outputs). */
-#include "internal.h"
+#include "../internal.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <stdio.h>
