@@ -14,7 +14,7 @@
  * that made auto's table. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
-#include "internal.h"
+#include "optimize/optimize.h"
 
 #include <math.h>
 #include <stdio.h>

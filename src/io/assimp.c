@@ -1,7 +1,7 @@
 /* Every other mesh format (glTF, GLB, FBX, COLLADA, STL, 3DS, ...) through assimp:
  * triangulated, identical vertices joined (a GPU vertex is a unique combination of
  * the attributes the file gives a corner), meshes concatenated in scene order. */
-#include "../internal.h"
+#include "io.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Picks a reader by file extension. */
-#include "../internal.h"
+#include "io.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * combination, numbered in order of first use, as a renderer builds its vertex
  * buffer. With positions_only the index is the position index alone. Only the
  * element counts of v/vt/vn matter here, but positions must be finite numbers. */
-#include "../internal.h"
+#include "io.h"
 
 #include <ctype.h>
 #include <math.h>

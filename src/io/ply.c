@@ -3,7 +3,7 @@
  * triangle list; a "tristrips" element (lists with -1 restarts, as Stanford's
  * igea.ply) gives a triangle strip with restarts. Nothing is allocated from a
  * header's counts: a header that lies runs into the end of the file instead. */
-#include "../internal.h"
+#include "io.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Raw index buffers: .u16 and .u32, little-endian, exactly as a GPU reads them. */
-#include "../internal.h"
+#include "io.h"
 
 #include <errno.h>
 #include <stdio.h>

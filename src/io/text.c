@@ -1,7 +1,7 @@
 /* Text index lists (.txt, .idx, standard input) and state-change files:
  * whitespace- or comma-separated unsigned integers, "#" to the end of a line.
  * "-1" stands for 0xFFFFFFFF, the usual way to write a primitive restart. */
-#include "../internal.h"
+#include "io.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * extension, index-only formats here, mesh formats in their readers' files. Output goes
  * to a temporary file in the target's folder and is renamed only when complete, so a
  * failure never leaves a partial file nor harms an existing one. */
-#include "../internal.h"
+#include "io.h"
 
 #include <errno.h>
 #include <stdio.h>

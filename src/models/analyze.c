@@ -1,6 +1,6 @@
 /* The analysis driver: validates a draw, maps sparse index values to dense ids,
  * runs one model and derives the metrics every model shares. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  *    change (the anchors a strip, fan, loop or polygon still needs); the map-mode
  *    batch runs until its next flush, after which normal mode resumes.
  * Each slot written is one vertex shader invocation. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * is written to slot (position of the index in the stream) modulo N; a lookup
  * searches every slot. For strips and fans the position is that of the index the
  * primitive takes the vertex from. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* direct-value:N — seed 000's first "CPU cache-ish" policy: the slot of a vertex
  * is its index value modulo N; a lookup compares that one slot. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * Implementation: a per-vertex insertion stamp. `stamp` counts misses; a vertex
  * is cached while fewer than N misses happened since it was inserted. The slot
  * a vertex occupies is its stamp modulo N, so the ring is only kept for tracing. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

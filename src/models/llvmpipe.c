@@ -14,7 +14,7 @@
  *    mod `map` decides whether the vertex was already fetched (draw_pt_vsplit.c,
  *    vsplit_add_cache); the table is cleared at every segment. Every miss is one
  *    vertex shader invocation. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

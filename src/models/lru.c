@@ -4,7 +4,7 @@
  *
  * Implementation: N nodes in a doubly linked recency list and a per-vertex node
  * reference, so every lookup is O(1) whatever N. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

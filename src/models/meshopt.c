@@ -8,7 +8,7 @@
  *    a degenerate (a, a, b) with a and b uncached counts 3 for that check;
  *  - the stamps are 32-bit and wrap as meshoptimizer's do.
  * Lines and points go through the same rules with 1 or 2 corners. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Model specifications: parsing "family:params" strings and the vendor presets. */
-#include "../internal.h"
+#include "models.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
  * Each slot keeps the first primitive for which it is invalid, min(last use + idle,
  * insertion + life), so that validity is one comparison. When the 22-bit epoch wraps
  * (every 4M resets) the tags are cleared, so an old tag can never pass for a new one. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

@@ -5,7 +5,7 @@
  * whose unique misses would overflow W, or when T triangles are already buffered
  * (T = 0: no limit). Unlike meshopt's analyzer, a degenerate triangle's repeated
  * corner counts once in the overflow test. */
-#include "../internal.h"
+#include "models.h"
 
 #include <stdlib.h>
 

@@ -20,7 +20,7 @@
  *    targets wins. Deterministic for a given seed.
  * 3. With more effort, a local search over short windows (window_local_search), scored by
  *    the same emulators, replayed and undone. */
-#include "../internal.h"
+#include "optimize.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
  *    else the first remaining one in input order. Forsyth rescans every triangle for the
  *    best score there, which is quadratic on meshes with many dead ends. */
-#include "../internal.h"
+#include "optimize.h"
 
 #include <math.h>
 #include <stdlib.h>

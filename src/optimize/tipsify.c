@@ -8,7 +8,7 @@
  * them with triangles left (priority 0); when none has, the most recent vertex on the
  * dead-end stack that has triangles left; failing that, the next vertex in input order. Linear time: each triangle is emitted once, each vertex of an emitted
  * triangle is pushed once and inspected a bounded number of times. */
-#include "../internal.h"
+#include "optimize.h"
 
 #include <stdlib.h>
 

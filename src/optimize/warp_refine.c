@@ -18,7 +18,7 @@
  * REFINE_SCAN triangles lie in, at most REFINE_ROUNDS swaps each per pass: linear time
  * per pass. (A Kernighan-Lin
  * style refinement of a partition; measured in docs/optimizers/auto.md.) */
-#include "../internal.h"
+#include "optimize.h"
 
 #include <stdlib.h>
 #include <string.h>
