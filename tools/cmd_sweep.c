@@ -8,9 +8,10 @@
  * named "device" or "device:N" is measured on a Vulkan device through the probe (one
  * draw at a time). */
 #define _POSIX_C_SOURCE 200809L
-#include "backend.h"
+#include "gpucache/gpucache_probe.h"
 #include "cli.h"
 #include "commands.h"
+#include "help.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -57,7 +58,7 @@ typedef struct sweep {
     uint32_t cache_lo, cache_hi;
     sweep_model models[MAX_SWEEP_MODELS];
     size_t model_count;
-    backend device;   /* opened when a model is "device" */
+    gc_backend device;   /* opened when a model is "device" */
     int have_device;
     pthread_mutex_t lock; /* job queue, progress, the device */
     size_t next_job, done_jobs, job_count;
@@ -158,9 +159,9 @@ static void* worker(void* arg)
             row* r = &s->rows[job * s->model_count + k];
             gc_draw d = {buf, n, GC_TRIANGLE_LIST, 0, 0};
             if (s->models[k].device) {
-                measurement meas;
+                gc_measurement meas;
                 pthread_mutex_lock(&s->lock);
-                st = backend_measure(&s->device, &d, 1, &meas, &err);
+                st = gc_backend_measure(&s->device, &d, 1, &meas, &err);
                 pthread_mutex_unlock(&s->lock);
                 if (st)
                     break;
@@ -171,7 +172,7 @@ static void* worker(void* arg)
                 r->vertices = meas.count;
                 r->atvr = meas.count ? (double)meas.invocations / (double)meas.count : 0.0;
                 r->acmr = n ? (double)meas.invocations / (double)(n / 3) : 0.0;
-                measurement_free(&meas);
+                gc_measurement_free(&meas);
             } else {
                 gc_stats stt;
                 if ((st = gc_analyze(&s->models[k].model, &d, NULL, &stt, &err)))
@@ -489,7 +490,7 @@ int cmd_sweep(int argc, char** argv)
             m->device = 1;
             m->device_index = (uint32_t)idx;
             if (!s.have_device) {
-                if (backend_open(&s.device, (uint32_t)idx, NULL, &err))
+                if (gc_backend_open(&s.device, (uint32_t)idx, NULL, &err))
                     return fail_with(&err);
                 s.have_device = 1;
             }
@@ -625,6 +626,6 @@ out:
         free(s.meshes[i].indices);
     free(s.rows);
     if (s.have_device)
-        backend_close(&s.device);
+        gc_backend_close(&s.device);
     return status;
 }

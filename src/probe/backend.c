@@ -1,6 +1,6 @@
 /* Measurement backends: the Vulkan probe or an emulator (see backend.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "backend.h"
+#include "gpucache/gpucache_probe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static int compare_u32(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-gc_status draw_distinct_values(const gc_draw* d, uint32_t** out, size_t* count, gc_error* err)
+gc_status gc_draw_distinct_values(const gc_draw* d, uint32_t** out, size_t* count, gc_error* err)
 {
     uint32_t* v = malloc((d->index_count ? d->index_count : 1) * sizeof *v);
     if (!v)
@@ -38,7 +38,7 @@ gc_status draw_distinct_values(const gc_draw* d, uint32_t** out, size_t* count, 
     return GC_OK;
 }
 
-gc_status backend_open(backend* b, uint32_t device_index, const char* model_spec, gc_error* err)
+gc_status gc_backend_open(gc_backend* b, uint32_t device_index, const char* model_spec, gc_error* err)
 {
     memset(b, 0, sizeof *b);
     if (model_spec) {
@@ -66,28 +66,28 @@ gc_status backend_open(backend* b, uint32_t device_index, const char* model_spec
     return GC_OK;
 }
 
-void backend_close(backend* b)
+void gc_backend_close(gc_backend* b)
 {
     gc_probe_close(b->probe);
     b->probe = NULL;
 }
 
-void measurement_free(measurement* m)
+void gc_measurement_free(gc_measurement* m)
 {
     free(m->values);
     free(m->counts);
     memset(m, 0, sizeof *m);
 }
 
-gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, measurement* out, gc_error* err)
+gc_status gc_backend_measure(gc_backend* b, const gc_draw* draw, uint32_t outputs, gc_measurement* out, gc_error* err)
 {
     memset(out, 0, sizeof *out);
-    gc_status s = draw_distinct_values(draw, &out->values, &out->count, err);
+    gc_status s = gc_draw_distinct_values(draw, &out->values, &out->count, err);
     if (s)
         return s;
     out->counts = calloc(out->count ? out->count : 1, sizeof *out->counts);
     if (!out->counts) {
-        measurement_free(out);
+        gc_measurement_free(out);
         return nomem(err);
     }
     if (!b->probe) {
@@ -96,7 +96,7 @@ gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, mea
         o.per_vertex = &pv;
         gc_stats st;
         if ((s = gc_analyze(&b->model, draw, &o, &st, err))) {
-            measurement_free(out);
+            gc_measurement_free(out);
             return s;
         }
         /* Both lists hold the draw's distinct values in ascending order. */
@@ -117,19 +117,19 @@ gc_status backend_measure(backend* b, const gc_draw* draw, uint32_t outputs, mea
                  "vertices)",
                  out->values[out->count - 1], GC_PROBE_MAX_INDEX_VALUE - 1);
         err->code = GC_ERR_LIMIT;
-        measurement_free(out);
+        gc_measurement_free(out);
         return GC_ERR_LIMIT;
     }
     size_t dense = out->count ? (size_t)out->values[out->count - 1] + 1 : 1;
     uint32_t* counters = malloc(dense * sizeof *counters);
     if (!counters) {
-        measurement_free(out);
+        gc_measurement_free(out);
         return nomem(err);
     }
     gc_probe_result r;
     if ((s = gc_probe_draw(b->probe, draw, outputs, counters, dense, &r, err))) {
         free(counters);
-        measurement_free(out);
+        gc_measurement_free(out);
         return s;
     }
     for (size_t i = 0; i < out->count; ++i)

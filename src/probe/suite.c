@@ -1,25 +1,23 @@
-/* gpucache probe --suite: the standard diagnostic suite. Each case is an index
+/* The standard diagnostic suite (gc_suite_run, `gpucache probe --suite`). Each case is an index
  * buffer drawn once on the backend; the file records the buffer itself, so that any
  * model can be replayed against it (gpucache fit). Two cases are adaptive: they look
  * for the cycle length a cache keeps and for the draw size where a cache is cut
  * (a batch or segment boundary), then add cases around what they find. */
-#define _POSIX_C_SOURCE 200809L
-#include "backend.h"
-#include "cli.h"
-#include "commands.h"
+#include "../internal.h"
+#include "gpucache/gpucache_probe.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct suite {
-    backend* b;
+    gc_backend* b;
     json_t* cases;
     size_t measured;
     size_t disagree; /* cases whose pipeline statistics differ from the per-vertex sum */
-    int progress; /* standard error is a terminal */
+    gc_suite_progress_fn progress;
+    void* progress_user;
     gc_error err;
     int failed;
 } suite;
@@ -33,11 +31,11 @@ static uint64_t next_random(uint64_t* s)
 }
 
 /* Measures one draw; returns invocations, or UINT64_MAX after a failure. */
-static uint64_t measure_only(suite* s, const gc_draw* d, uint32_t outputs, measurement* m)
+static uint64_t measure_only(suite* s, const gc_draw* d, uint32_t outputs, gc_measurement* m)
 {
     if (s->failed)
         return UINT64_MAX;
-    if (backend_measure(s->b, d, outputs, m, &s->err)) {
+    if (gc_backend_measure(s->b, d, outputs, m, &s->err)) {
         s->failed = 1;
         return UINT64_MAX;
     }
@@ -47,7 +45,7 @@ static uint64_t measure_only(suite* s, const gc_draw* d, uint32_t outputs, measu
 /* Measures one draw and records it as a case. */
 static void add_case(suite* s, const char* name, const char* generator, const gc_draw* d, uint32_t outputs)
 {
-    measurement m;
+    gc_measurement m;
     if (measure_only(s, d, outputs, &m) == UINT64_MAX)
         return;
     json_t* c = json_object();
@@ -71,10 +69,10 @@ static void add_case(suite* s, const char* name, const char* generator, const gc
         json_array_append_new(pv, json_pack("[II]", (json_int_t)m.values[i], (json_int_t)m.counts[i]));
     json_object_set_new(c, "per_vertex", pv);
     json_array_append_new(s->cases, c);
-    measurement_free(&m);
+    gc_measurement_free(&m);
     s->measured++;
     if (s->progress)
-        fprintf(stderr, "\rgpucache: suite: %zu cases measured", s->measured);
+        s->progress(s->progress_user, s->measured);
 }
 
 static void add_list(suite* s, const char* name, const char* generator, const uint32_t* idx, size_t n, gc_topology t,
@@ -128,24 +126,22 @@ static void grid_cases(suite* s, uint32_t w, uint32_t h, uint32_t outputs_max)
     }
 }
 
-int run_suite(uint32_t device, const char* model_spec, const char* out_path)
+gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
+                       gc_suite_summary* summary, gc_error* err)
 {
-    backend b;
     suite s = {0};
-    if (backend_open(&b, device, model_spec, &s.err))
-        return fail_with(&s.err);
-    s.b = &b;
+    s.b = b;
     s.cases = json_array();
-    s.progress = isatty(2);
-    const uint32_t outputs_max = b.max_outputs;
+    s.progress = progress;
+    s.progress_user = progress_user;
+    const uint32_t outputs_max = b->max_outputs;
     const size_t cap = 1 << 17;
     uint32_t* idx = malloc(cap * sizeof *idx);
     char name[128], gen[256];
-    measurement m;
+    gc_measurement m;
     if (!idx) {
-        backend_close(&b);
-        fprintf(stderr, "gpucache: out of memory\n");
-        return EXIT_DATA;
+        json_decref(s.cases);
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory");
     }
 
     /* Seed 000: sequential runs 0..n-1 (the cache listings after 0..29 and 0..32). */
@@ -193,7 +189,7 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
         size_t n = cycle(idx, k, 2);
         gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
         uint64_t inv = measure_only(&s, &d, 1, &m);
-        measurement_free(&m);
+        gc_measurement_free(&m);
         if (inv == k)
             kept = k;
         else if (inv != UINT64_MAX && k > 2 * (kept + 8))
@@ -221,7 +217,7 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
         size_t n = cycle(idx, 3, t);
         gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
         uint64_t inv = measure_only(&s, &d, 1, &m);
-        measurement_free(&m);
+        gc_measurement_free(&m);
         if (inv > 3) {
             hi = t;
             break;
@@ -233,7 +229,7 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
         size_t n = cycle(idx, 3, mid);
         gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
         uint64_t inv = measure_only(&s, &d, 1, &m);
-        measurement_free(&m);
+        gc_measurement_free(&m);
         if (inv > 3)
             hi = mid;
         else
@@ -344,26 +340,25 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
     add_list(&s, "sequential line strip 3000", "0 1 2 ... 2999", idx, 3000, GC_LINE_STRIP, 0, 1);
 
     free(idx);
-    if (s.progress)
-        fprintf(stderr, "\n");
-    int status = 0;
+    gc_status status = GC_OK;
     if (s.failed) {
-        status = fail_with(&s.err);
+        *err = s.err;
+        status = s.err.code ? s.err.code : GC_ERR_NOMEM;
     } else {
         json_t* root = json_object();
         json_object_set_new(root, "format", json_string("gpucache-measurements"));
         json_object_set_new(root, "version", json_integer(1));
-        json_object_set_new(root, "device", json_string(b.device));
-        json_object_set_new(root, "driver", json_string(b.driver));
-        json_object_set_new(root, "api_version", json_string(b.api_version));
-        if (b.probe) {
-            const gc_probe_device* d = gc_probe_info(b.probe);
+        json_object_set_new(root, "device", json_string(b->device));
+        json_object_set_new(root, "driver", json_string(b->driver));
+        json_object_set_new(root, "api_version", json_string(b->api_version));
+        if (b->probe) {
+            const gc_probe_device* d = gc_probe_info(b->probe);
             json_object_set_new(root, "driver_version", json_integer(d->driver_version));
             json_object_set_new(root, "vendor_id", json_integer(d->vendor_id));
             json_object_set_new(root, "device_id", json_integer(d->device_id));
             json_object_set_new(root, "emulated_model", json_null());
         } else {
-            json_object_set_new(root, "emulated_model", json_string(b.model.name));
+            json_object_set_new(root, "emulated_model", json_string(b->model.name));
         }
         json_object_set_new(root, "max_outputs", json_integer(outputs_max));
         json_object_set_new(root, "generated_by", json_string("gpucache " GPUCACHE_VERSION_STRING " probe --suite"));
@@ -372,32 +367,14 @@ int run_suite(uint32_t device, const char* model_spec, const char* out_path)
         json_object_set_new(root, "statistics_disagree", json_integer((json_int_t)s.disagree));
         json_object_set_new(root, "cases", s.cases);
         s.cases = NULL;
-        atomic_file af;
-        if (atomic_open(&af, out_path) != 0) {
-            fprintf(stderr, "gpucache: %s: cannot create\n", out_path);
-            status = EXIT_DATA;
-        } else if (json_dumpf(root, af.f, JSON_COMPACT) != 0 || fputc('\n', af.f) == EOF) {
-            atomic_abort(&af);
-            fprintf(stderr, "gpucache: %s: write failed\n", out_path);
-            status = EXIT_DATA;
-        } else if (atomic_commit(&af) != 0) {
-            fprintf(stderr, "gpucache: %s: write failed\n", out_path);
-            status = EXIT_DATA;
-        } else {
-            fprintf(stderr, "gpucache: %zu cases from %s written to %s (longest kept cycle %u, cut after %u "
-                            "triangles)\n",
-                    s.measured, b.device, out_path, kept, hi);
-        }
+        if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
+            status = gc_fail(err, GC_ERR_IO, "write failed");
         json_decref(root);
-        if (status == 0 && s.disagree) {
-            fprintf(stderr,
-                    "gpucache: WARNING: in %zu of %zu cases the pipeline statistics differ from the sum of the "
-                    "per-vertex counters (see \"statistics_agree\" in %s): this device's counts cannot be trusted\n",
-                    s.disagree, s.measured, out_path);
-            status = EXIT_DATA;
-        }
+        summary->measured = s.measured;
+        summary->disagree = s.disagree;
+        summary->cycle_kept = kept;
+        summary->cut_triangles = hi;
     }
     json_decref(s.cases);
-    backend_close(&b);
     return status;
 }

@@ -1,0 +1,51 @@
+/* The help text, printed by `gpucache help` and by every command's --help. */
+#include "gpucache/gpucache.h"
+
+#include "help.h"
+
+void print_help(FILE* f)
+{
+    fprintf(f,
+            "gpucache %s: what a GPU's vertex caches do with an index buffer\n"
+            "\n"
+            "usage:\n"
+            "  gpucache analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE]\n"
+            "                   [--json] [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] INPUT\n"
+            "  gpucache probe [-t TOPOLOGY] [--restart[=VALUE]] [--outputs N] [--device N | --model MODEL]\n"
+            "                 [--json] [--per-vertex FILE.csv] INPUT\n"
+            "                              draw INPUT on a Vulkan device and count vertex shader invocations\n"
+            "  gpucache probe --list       list Vulkan devices\n"
+            "  gpucache probe --suite -o FILE.json [--device N | --model MODEL]\n"
+            "                              measure the standard diagnostic suite into a measurement file\n"
+            "  gpucache introspect [-t TOPOLOGY] [--device N | -m MODEL] [--json] INPUT\n"
+            "                              which indices are still cached after INPUT (seed 000's method)\n"
+            "  gpucache fit [--top N] [--threads N] [-m MODEL]... [--json] FILE.json\n"
+            "                              rank the models that predict a measurement file\n"
+            "  gpucache optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
+            "                 [--reorder-vertices] [--json] INPUT -o OUTPUT\n"
+            "                              reorder the triangles for the vertex cache; OUTPUT keeps INPUT's format\n"
+            "  gpucache grid W H [--layout rowmajor|striped|optimal] [--cache N] -o FILE\n"
+            "                              write a W x H quad grid in one of seed 002's layouts\n"
+            "  gpucache sweep [--mesh grid:WxH | FILE]... [-a LAYOUTS] [--cache A..B] [-m MODEL]...\n"
+            "                 [--csv OUT.csv] [--plot OUT.png|OUT.svg] [--json] [--threads N]\n"
+            "                              seed 002's experiment: ATVR against the target cache size per layout\n"
+            "                              (layouts: optimal striped tipsify forsyth auto original; -m device\n"
+            "                              measures on the Vulkan device)\n"
+            "  gpucache memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] SCENARIO\n"
+            "  gpucache memsys --compare [--json] SCENARIO\n"
+            "                              seed 003's console memory system: price a scenario's caches, buses,\n"
+            "                              invalidates and writebacks, find its hazards, rank flush strategies\n"
+            "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
+            "  gpucache models             list model families and presets\n"
+            "  gpucache help | --version\n"
+            "\n"
+            "INPUT: .txt/.idx (text indices, '#' comments), .u16/.u32 (raw little-endian), .obj, .ply,\n"
+            "       other mesh formats through assimp (.gltf, .glb, .fbx, .dae, .stl, ...), '-' for text on\n"
+            "       standard input, or grid:WxH for a generated row-major grid of W x H quads.\n"
+            "MODEL: fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
+            "       meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
+            "       or a preset (default: all presets).\n"
+            "TOPOLOGY: point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
+            "       quad-list polygon (default: triangle-list, or what the file says).\n",
+            GPUCACHE_VERSION_STRING);
+}
