@@ -457,7 +457,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
 
 /* ------------------------------------------------------------- selection */
 
-/* A score table for Forsyth's algorithm (opt_forsyth.c) tuned for the vertex cache models:
+/* A score table for Forsyth's algorithm (forsyth.c) tuned for the vertex cache models:
  * 16 LRU positions and 1..8 remaining triangles. Made by bench/tune_scores, starting from
  * the table meshoptimizer 0.18 publishes for its meshopt_optimizeVertexCache, with the
  * command and its result in docs/optimizers/auto.md. The greedy above knows the targets;
@@ -514,7 +514,7 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
     return ok;
 }
 
-/* The swaps between warps (opt_warp_refine.c) on a copy of the order, kept if better. */
+/* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
 static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, unsigned passes, uint32_t* candidate,
                               uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
@@ -636,7 +636,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     /* Improvements of the winner, each kept only if the exact emulators agree that it is
      * better: for warp models whose cost is a sum over warps (warp_set_targets), swaps
-     * between warps (opt_warp_refine.c; two passes at the default effort, which took
+     * between warps (warp_refine.c; two passes at the default effort, which took
      * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at about 6 times its time);
      * with more effort, the local search over short windows, and the swaps again. */
     const bool warp_sets = warp_set_targets(targets, target_count);

@@ -48,7 +48,7 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
  * cache (cache_size entries) scores position[p] (0 outside it), plus live[min(n,
  * live_count - 1)] for n remaining triangles (live[0] is not used: a vertex with no
  * triangles left scores -1). gc_opt_forsyth fills them with Forsyth's published curves;
- * auto also runs a table tuned on the vertex cache models (opt_auto.c). */
+ * auto also runs a table tuned on the vertex cache models (auto.c). */
 #define GC_FORSYTH_MAX_CACHE 256
 #define GC_FORSYTH_MAX_LIVE 64
 typedef struct gc_forsyth_scores {
@@ -59,7 +59,7 @@ typedef struct gc_forsyth_scores {
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
 
-/* Warp refinement (opt_warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
+/* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
  * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
  * swaps triangles between warps that share vertices while the sum of the warps' distinct
  * vertices goes down (or stays and their vertices get more concentrated), at most

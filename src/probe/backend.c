@@ -1,4 +1,4 @@
-/* Measurement backends: the Vulkan probe or an emulator (see backend.h). */
+/* Measurement backends: the Vulkan probe or an emulator (see gpucache_probe.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache_probe.h"
 
