@@ -8,8 +8,7 @@
  * Built into libgpucache_probe only where the Vulkan headers and glslc were found at
  * configure time; gc_probe_available() says whether this build has it. The rest of
  * libgpucache_probe is always there: the backends (a device, or an emulator model standing
- * in for one), the diagnostic suite, the measurement files it writes and gc_fit reads, and
- * the sweep experiment (see gpucache_sweep.h). */
+ * in for one), the diagnostic suite, and the measurement files it writes and gc_fit reads. */
 #ifndef GPUCACHE_PROBE_H
 #define GPUCACHE_PROBE_H
 
