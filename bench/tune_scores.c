@@ -9,12 +9,12 @@
  * usage: tune_scores [--cache N] [--half even|odd|all] [--perturb K] [--init FILE] [--only MODEL]
  *                    [CORPUS_DIR]
  * --only: the objective is that one of the five models alone.
- * Progress goes to standard error; the table, as the C initializer opt_auto.c holds, and
+ * Progress goes to standard error; the table, as the C initializer src/optimize/auto.c holds, and
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
-#include "internal.h"
+#include "optimize/optimize.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,19 +1,14 @@
 /* Measurement files (JSON) as `gpucache fit` reads them; the cases then go to the fitter
  * with a few candidate models. */
-#include "../tools/measurements.h"
+#include "gpucache/gpucache_probe.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const char* path = fuzz_file(data, size, "json");
-    fit_input in;
-    /* load_measurements reports errors on stderr: keep the fuzzer's output readable */
-    FILE* saved = stderr;
-    stderr = fopen("/dev/null", "w");
-    int status = load_measurements(path, &in);
-    fclose(stderr);
-    stderr = saved;
-    if (status == 0) {
+    gc_measurements in;
+    gc_error load_err;
+    if (gc_measurements_load(path, &in, &load_err) == GC_OK) {
         gc_model models[3];
         gc_error err;
         gc_model_parse("fifo:16", &models[0], &err);
@@ -30,6 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (total < 100000)
             gc_fit(in.cases, in.count, &o, 3, best, &found, &err);
     }
-    fit_input_free(&in);
+    gc_measurements_free(&in);
     return 0;
 }

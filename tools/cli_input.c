@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include "backend.h"
+#include "gpucache/gpucache_probe.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -164,7 +164,7 @@ int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* ve
     size_t k;
     gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
     gc_error err = {0};
-    if (draw_distinct_values(&d, &v, &k, &err))
+    if (gc_draw_distinct_values(&d, &v, &k, &err))
         return fail_with(&err);
     for (size_t i = 0; i < n; ++i) {
         size_t lo = 0, hi = k; /* the rank of indices[i] among the distinct values */

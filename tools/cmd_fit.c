@@ -4,10 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "measurements.h"
+#include "help.h"
+#include "gpucache/gpucache_probe.h"
 
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +86,16 @@ int cmd_fit(int argc, char** argv)
         threads = cpus > 0 ? (cpus > 256 ? 256 : cpus) : 1;
     }
 
-    fit_input in;
-    int status = load_measurements(path, &in);
+    gc_measurements in;
+    gc_error load_err = {0};
+    int status = gc_measurements_load(path, &in, &load_err) ? fail_with(&load_err) : 0;
     if (status) {
-        fit_input_free(&in);
+        gc_measurements_free(&in);
         return status;
     }
     gc_fit_candidate* best = calloc((size_t)top, sizeof *best);
     if (!best) {
-        fit_input_free(&in);
+        gc_measurements_free(&in);
         return EXIT_DATA;
     }
     progress_state ps = {now_seconds(), 0.0};
@@ -115,8 +116,7 @@ int cmd_fit(int argc, char** argv)
         goto out;
     }
     double seconds = now_seconds() - ps.start;
-    json_t* device = json_object_get(in.root, "device");
-    const char* device_name = json_is_string(device) ? json_string_value(device) : "(unknown device)";
+    const char* device_name = in.device ? in.device : "(unknown device)";
 
     strbuf j = {0};
     if (json) {
@@ -189,6 +189,6 @@ int cmd_fit(int argc, char** argv)
     }
 out:
     free(best);
-    fit_input_free(&in);
+    gc_measurements_free(&in);
     return status;
 }

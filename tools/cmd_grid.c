@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
+#include "help.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -4,9 +4,10 @@
  * I was still cached after the buffer. Works on a device through the probe or on any
  * emulator model, so the method itself can be checked against seed 000's listings. */
 #define _POSIX_C_SOURCE 200809L
-#include "backend.h"
+#include "gpucache/gpucache_probe.h"
 #include "cli.h"
 #include "commands.h"
+#include "help.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -150,10 +151,10 @@ int cmd_introspect(int argc, char** argv)
     uint32_t* probe_buf = malloc((draw.index_count + 4) * sizeof *probe_buf);
     uint32_t* cached = NULL;
     size_t cached_count = 0;
-    backend b;
-    measurement m = {0};
-    if (!probe_buf || draw_distinct_values(&draw, &candidates, &candidate_count, &err) ||
-        backend_open(&b, (uint32_t)device, model_spec, &err)) {
+    gc_backend b;
+    gc_measurement m = {0};
+    if (!probe_buf || gc_draw_distinct_values(&draw, &candidates, &candidate_count, &err) ||
+        gc_backend_open(&b, (uint32_t)device, model_spec, &err)) {
         status = err.message[0] ? fail_with(&err) : EXIT_DATA;
         free(probe_buf);
         free(candidates);
@@ -161,12 +162,12 @@ int cmd_introspect(int argc, char** argv)
         return status;
     }
     cached = malloc((candidate_count ? candidate_count : 1) * sizeof *cached);
-    if (!cached || backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
+    if (!cached || gc_backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
         status = cached ? fail_with(&err) : EXIT_DATA;
         goto out;
     }
     const uint64_t baseline = m.invocations;
-    measurement_free(&m);
+    gc_measurement_free(&m);
     memcpy(probe_buf, draw.indices, draw.index_count * sizeof *probe_buf);
     gc_draw probe_draw = draw;
     probe_draw.indices = probe_buf;
@@ -195,13 +196,13 @@ int cmd_introspect(int argc, char** argv)
     for (size_t i = 0; i < candidate_count; ++i) {
         for (unsigned k = 0; k < arity; ++k)
             probe_buf[draw.index_count + k] = candidates[i];
-        if (backend_measure(&b, &probe_draw, (uint32_t)outputs, &m, &err)) {
+        if (gc_backend_measure(&b, &probe_draw, (uint32_t)outputs, &m, &err)) {
             status = fail_with(&err);
             goto out;
         }
         if (m.invocations == baseline)
             cached[cached_count++] = candidates[i];
-        measurement_free(&m);
+        gc_measurement_free(&m);
         progress_report(&prog, i + 1, candidate_count);
     }
     progress_end(&prog);
@@ -231,8 +232,8 @@ report:
         printf("]\n");
     }
 out:
-    measurement_free(&m);
-    backend_close(&b);
+    gc_measurement_free(&m);
+    gc_backend_close(&b);
     free(cached);
     free(candidates);
     free(probe_buf);

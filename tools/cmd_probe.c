@@ -1,15 +1,66 @@
 /* gpucache probe: measure one draw on a Vulkan device (or an emulator), list the
- * devices, or run the diagnostic suite (probe_suite.c). */
+ * devices, or run the diagnostic suite (gc_suite_run, src/probe/suite.c). */
 #define _POSIX_C_SOURCE 200809L
-#include "backend.h"
+#include "gpucache/gpucache_probe.h"
 #include "cli.h"
 #include "commands.h"
+#include "help.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static void suite_progress(void* user, size_t measured)
+{
+    (void)user;
+    fprintf(stderr, "\rgpucache: suite: %zu cases measured", measured);
+}
+
+/* probe --suite: measures the standard cases (gc_suite_run) into out_path. */
+static int run_suite(uint32_t device, const char* model_spec, const char* out_path)
+{
+    gc_backend b;
+    gc_error err = {0};
+    if (gc_backend_open(&b, device, model_spec, &err))
+        return fail_with(&err);
+    atomic_file af;
+    if (atomic_open(&af, out_path) != 0) {
+        gc_backend_close(&b);
+        fprintf(stderr, "gpucache: %s: cannot create\n", out_path);
+        return EXIT_DATA;
+    }
+    int progress = isatty(2);
+    gc_suite_summary sum = {0};
+    gc_status st = gc_suite_run(&b, progress ? suite_progress : NULL, NULL, af.f, &sum, &err);
+    if (progress)
+        fprintf(stderr, "\n");
+    int status = 0;
+    if (st) {
+        atomic_abort(&af);
+        if (st == GC_ERR_IO)
+            fprintf(stderr, "gpucache: %s: write failed\n", out_path);
+        status = st == GC_ERR_IO ? EXIT_DATA : fail_with(&err);
+    } else if (atomic_commit(&af) != 0) {
+        fprintf(stderr, "gpucache: %s: write failed\n", out_path);
+        status = EXIT_DATA;
+    } else {
+        fprintf(stderr, "gpucache: %zu cases from %s written to %s (longest kept cycle %u, cut after %u "
+                        "triangles)\n",
+                sum.measured, b.device, out_path, sum.cycle_kept, sum.cut_triangles);
+        if (sum.disagree) {
+            fprintf(stderr,
+                    "gpucache: WARNING: in %zu of %zu cases the pipeline statistics differ from the sum of the "
+                    "per-vertex counters (see \"statistics_agree\" in %s): this device's counts cannot be trusted\n",
+                    sum.disagree, sum.measured, out_path);
+            status = EXIT_DATA;
+        }
+    }
+    gc_backend_close(&b);
+    return status;
+}
 
 static int list_devices(void)
 {
@@ -28,7 +79,7 @@ static int list_devices(void)
     return 0;
 }
 
-static int write_csv(const char* path, const measurement* m)
+static int write_csv(const char* path, const gc_measurement* m)
 {
     atomic_file af;
     if (atomic_open(&af, path) != 0) {
@@ -128,10 +179,10 @@ int cmd_probe(int argc, char** argv)
     int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
-    backend b;
-    measurement m = {0};
-    if (backend_open(&b, (uint32_t)device, model_spec, &err) ||
-        backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
+    gc_backend b;
+    gc_measurement m = {0};
+    if (gc_backend_open(&b, (uint32_t)device, model_spec, &err) ||
+        gc_backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
         status = fail_with(&err);
         goto out;
     }
@@ -184,8 +235,8 @@ int cmd_probe(int argc, char** argv)
         fprintf(stderr, "gpucache: note: input assembly counted %llu primitives where the topology gives %llu\n",
                 (unsigned long long)m.ia_primitives, (unsigned long long)expected);
 out:
-    measurement_free(&m);
-    backend_close(&b);
+    gc_measurement_free(&m);
+    gc_backend_close(&b);
     gc_mesh_free(&in.mesh);
     return status;
 }

@@ -6,11 +6,17 @@
  * counted by an atomic increment at gl_VertexIndex (seed 001's method).
  *
  * Built into libgpucache_probe only where the Vulkan headers and glslc were found at
- * configure time; gc_probe_available() says whether this build has it. */
+ * configure time; gc_probe_available() says whether this build has it. The rest of
+ * libgpucache_probe is always there: the backends (a device, or an emulator model standing
+ * in for one), the diagnostic suite, and the measurement files it writes and gc_fit reads. */
 #ifndef GPUCACHE_PROBE_H
 #define GPUCACHE_PROBE_H
 
 #include "gpucache/gpucache.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,6 +75,84 @@ const gc_probe_device* gc_probe_info(const gc_probe* probe);
  * 0 .. per_vertex_len-1 (per_vertex_len must exceed the largest index value). */
 gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
                         size_t per_vertex_len, gc_probe_result* out, gc_error* err);
+
+/* ------------------------------------------------------------- backends */
+
+/* Where measurements come from: a Vulkan device through the probe, or an emulator
+ * model standing in for one (so that the suite, introspection and fitting can be
+ * run and tested without a device). */
+typedef struct gc_backend {
+    gc_probe* probe;  /* NULL when emulating */
+    gc_model model;   /* the emulated model */
+    char device[256];
+    char driver[256];
+    char api_version[32];
+    uint32_t max_outputs;
+} gc_backend;
+
+/* One measured (or emulated) draw. Per-vertex counts come for every distinct index
+ * value of the draw (restarts excluded), ascending, drawn or not. */
+typedef struct gc_measurement {
+    uint64_t invocations, ia_vertices, ia_primitives, per_vertex_sum;
+    uint32_t* values;
+    uint32_t* counts;
+    size_t count;
+} gc_measurement;
+
+/* Opens device `device_index`, or the emulator `model_spec` when it is non-NULL. */
+gc_status gc_backend_open(gc_backend* b, uint32_t device_index, const char* model_spec, gc_error* err);
+void gc_backend_close(gc_backend* b);
+/* Draws once with `outputs` vec4 outputs (ignored when emulating). */
+gc_status gc_backend_measure(gc_backend* b, const gc_draw* draw, uint32_t outputs, gc_measurement* out, gc_error* err);
+void gc_measurement_free(gc_measurement* m);
+
+/* The distinct index values of a draw (restarts excluded), ascending; *count of them. */
+gc_status gc_draw_distinct_values(const gc_draw* draw, uint32_t** out, size_t* count, gc_error* err);
+
+/* ---------------------------------------------------------------- suite */
+
+/* The standard diagnostic suite (`gpucache probe --suite`): each case is an index buffer
+ * drawn once on the backend; the measurement file records the buffer itself, so that any
+ * model can be replayed against it (gc_fit, through gc_measurements_load). Two cases are
+ * adaptive: they look for the cycle length a cache keeps and for the draw size where a
+ * cache is cut (a batch or segment boundary), then add cases around what they find. */
+typedef struct gc_suite_summary {
+    size_t measured;        /* cases measured and written */
+    size_t disagree;        /* cases whose pipeline statistics differ from the per-vertex sum */
+    uint32_t cycle_kept;    /* the longest cycle 0..k-1 whose second pass is all hits */
+    uint32_t cut_triangles; /* the shortest (0 1 2)+ whose cost exceeds 3, or 0 */
+} gc_suite_summary;
+
+/* Called after each case with the number measured so far (e.g. to show progress). */
+typedef void (*gc_suite_progress_fn)(void* user, size_t measured);
+
+/* Runs the suite on `b` and writes the measurement file (JSON, one line) to `out`, a
+ * file open for writing; nothing is written when a measurement fails. `progress` may be
+ * NULL. A write error is GC_ERR_IO with the message "write failed". */
+gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
+                       gc_suite_summary* summary, gc_error* err);
+
+/* ---------------------------------------------------------- measurements */
+
+/* Reading the measurement files the suite writes (JSON) into the cases gc_fit takes. The
+ * file is streamed: index arrays go straight into 32-bit buffers (4 bytes an index, where
+ * a whole jansson document took about 43), and only small members are kept as jansson
+ * values. */
+typedef struct gc_measurements {
+    void* root;         /* the document's kept top-level members (a jansson json_t*) */
+    const char* device; /* the file's "device", or NULL */
+    gc_fit_case* cases;
+    const char** names;
+    uint32_t** buffers; /* indices, values, counts per case, owned */
+    size_t count;
+    void* strings;      /* owns the case names (a jansson json_t*) */
+} gc_measurements;
+
+/* Loads and validates a measurement file into the cases gc_fit takes. On failure err
+ * names the file and the case (GC_ERR_IO, GC_ERR_DATA, GC_ERR_LIMIT or GC_ERR_NOMEM).
+ * Free with gc_measurements_free either way. */
+gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
+void gc_measurements_free(gc_measurements* in);
 
 #ifdef __cplusplus
 }

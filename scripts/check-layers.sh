@@ -1,0 +1,65 @@
+#!/bin/sh
+# Checks that no two parts of gpucache call each other: from the object files of a build,
+# which part defines each symbol and which parts use it, then (1) no loop of calls
+# between files and (2) each folder calls only the layers below it (the order below).
+# usage: scripts/check-layers.sh [BUILD_DIR]   (default build; needs nm)
+set -u
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+# Layers, bottom first: a part may call its own layer and those listed before it.
+LAYERS="src src/models src/io src/optimize src/fit src/memsys src/probe tools"
+objs=$(find "$BUILD/CMakeFiles/gpucache_objects.dir" "$BUILD/CMakeFiles/gpucache_probe.dir" \
+    "$BUILD/CMakeFiles/gpucache_cli.dir" -name '*.o' 2>/dev/null)
+[ -n "$objs" ] || { echo "$0: no object files under $BUILD (build first)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for o in $objs; do
+    # the source file an object comes from: .../gpucache_objects.dir/src/io/ply.c.o -> src/io/ply.c
+    src=$(echo "$o" | sed -E 's|.*\.dir/||; s|\.o$||')
+    # skip objects left over from sources no longer in the target (a build dir keeps them)
+    grep -q "$ROOT/$src\"" "$(echo "$o" | sed -E 's|(\.dir)/.*|\1|')/DependInfo.cmake" || continue
+    nm "$o" | awk -v f="$src" '$2 ~ /^[TDBR]$/ { print $3, f >> "'"$tmp"'/defs" } $1 == "U" { print $2, f >> "'"$tmp"'/uses" }'
+done
+sort -u "$tmp/defs" >"$tmp/defs.s"
+sort -u "$tmp/uses" >"$tmp/uses.s"
+# file -> file edges (caller callee)
+join "$tmp/uses.s" "$tmp/defs.s" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$tmp/edges"
+status=0
+# (1) loops between files: tsort reports a cycle
+if ! tsort "$tmp/edges" >/dev/null 2>"$tmp/tsort"; then
+    echo "loop of calls between files:"; cat "$tmp/tsort"; status=1
+fi
+# (2) folder layers
+layer_of() { # the index of a file's folder in LAYERS
+    d=$(dirname "$1"); i=0
+    for l in $LAYERS; do [ "$l" = "$d" ] && { echo $i; return; }; i=$((i + 1)); done
+    echo 99
+}
+while read -r from to; do
+    lf=$(layer_of "$from"); lt=$(layer_of "$to")
+    if [ "$lt" -gt "$lf" ]; then
+        echo "upward call: $from -> $to"; status=1
+    fi
+done <"$tmp/edges"
+# same-layer folders may not call each other (fit, memsys, optimize are side by side only
+# through the layers below); list the folder graph for the record
+awk '{ a = $1; b = $2; sub(/\/[^\/]*$/, "", a); sub(/\/[^\/]*$/, "", b); if (a != b) print a " -> " b }' "$tmp/edges" |
+    sort | uniq -c | sed 's/^ */  /' >"$tmp/folders"
+echo "folder dependencies (calls):"; cat "$tmp/folders"
+awk '{ a = $1; b = $2; sub(/\/[^\/]*$/, "", a); sub(/\/[^\/]*$/, "", b); if (a != b) print a, b }' "$tmp/edges" |
+    sort -u >"$tmp/fedges"
+if ! tsort "$tmp/fedges" >/dev/null 2>"$tmp/tsort2"; then
+    echo "loop of calls between folders:"; cat "$tmp/tsort2"; status=1
+fi
+# includes: a folder's internal header is included only from its folder (or from bench,
+# which tunes the optimizer)
+for h in models/models.h io/io.h optimize/optimize.h memsys/memsys.h; do
+    d=src/$(dirname "$h")
+    grep -rln "include \"\(\.\./\)*$(basename "$h")\"\|include \"$h\"" src tools | grep -v "^$d/" | while read -r f; do
+        echo "$f includes $h from outside $d"; echo x >"$tmp/bad-include"
+    done
+done
+[ -e "$tmp/bad-include" ] && status=1
+[ $status -eq 0 ] && echo "check-layers: no loops of calls; every call goes to the same or a lower layer"
+exit $status

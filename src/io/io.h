@@ -1,0 +1,60 @@
+/* Internal interface of the formats (src/io/): the readers and writers, one file each,
+ * behind gc_mesh_load and gc_mesh_write (load.c, write.c). Not installed. */
+#ifndef GPUCACHE_IO_H
+#define GPUCACHE_IO_H
+
+#include "../internal.h"
+
+/* Fills *out with a loaded buffer (taking ownership of `indices`): a triangle list with
+ * 32-bit indices unless the caller changes it, no restart. */
+static inline void gc_mesh_set(gc_mesh* out, uint32_t* indices, size_t count, bool has_topology,
+                               uint64_t vertex_count)
+{
+    gc_mesh m = {0};
+    m.indices = indices;
+    m.index_count = count;
+    m.topology = GC_TRIANGLE_LIST;
+    m.has_topology = has_topology;
+    m.restart_value = UINT32_MAX;
+    m.index_bits = 32;
+    m.vertex_count = vertex_count;
+    *out = m;
+}
+
+/* True when path ends in "." ext, case-insensitively. */
+bool gc_has_extension(const char* path, const char* ext);
+
+/* Format readers, one file each. `path` names the file in messages. */
+gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+#ifdef GPUCACHE_HAVE_ASSIMP
+struct aiScene;
+/* aiImportFile, after the checks of gltf_check.c (GLB chunk lengths, glTF URIs and
+ * declared sizes) and with a file system that opens nothing outside the input's folder. */
+gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
+#endif
+
+/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
+ * buffer and image URIs name (output.c). None for "-". Free with gc_free_names. */
+gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
+void gc_free_names(char** names, size_t count);
+
+/* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
+typedef struct gc_output {
+    void* file;       /* FILE* */
+    const char* path; /* the final name, for messages */
+} gc_output;
+gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
+                         gc_output* out, gc_error* err);
+/* `order`, when not NULL, reorders the vertex records: order[new] = old for the `used`
+ * vertices the renumbered `indices` (all below `used`) name; the file's other vertices
+ * follow in their old order. Without it, `indices` are the file's own vertex ids. */
+gc_status gc_rewrite_ply(const char* in_path, const uint32_t* indices, size_t count, const uint32_t* order,
+                         size_t used, gc_output* out, gc_error* err);
+gc_status gc_rewrite_assimp(const char* in_path, const uint32_t* indices, size_t count, int reorder_vertices,
+                            const char* out_path, gc_error* err);
+
+#endif

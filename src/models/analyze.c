@@ -1,0 +1,341 @@
+/* The analysis driver: validates a draw, maps sparse index values to dense ids,
+ * runs one model and derives the metrics every model shares. */
+#include "models.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Dense ids are used as array indices by every model. When the largest index value
+ * is far above the index count (a hostile or sparse buffer), values are renumbered
+ * by rank among the distinct values, so that memory follows the index count, not the
+ * values: 4 bytes per index for the renumbered draw and 4 per distinct value, sorted
+ * and searched (O(n log n), paid only by sparse input). */
+#define SPARSE_SLACK 1024
+
+typedef struct dense_map {
+    uint32_t* indices; /* rewritten draw, or NULL when the draw is used as is */
+    uint32_t* values;  /* dense id -> value, ascending */
+    uint32_t count;
+} dense_map;
+
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+static gc_status build_dense_map(const gc_draw* d, size_t used, dense_map* map, gc_error* err)
+{
+    size_t n = d->index_count;
+    map->values = gc_alloc_array(used, sizeof(uint32_t), false);
+    map->indices = gc_alloc_array(n, sizeof(uint32_t), false);
+    if (!map->values || !map->indices) {
+        free(map->values);
+        free(map->indices);
+        map->values = map->indices = NULL;
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu sparse indices", n);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!(d->restart_enabled && d->indices[i] == d->restart_value))
+            map->values[k++] = d->indices[i];
+    qsort(map->values, k, sizeof(uint32_t), compare_u32);
+    size_t distinct = 0;
+    for (size_t i = 0; i < k; ++i)
+        if (distinct == 0 || map->values[distinct - 1] != map->values[i])
+            map->values[distinct++] = map->values[i];
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t v = d->indices[i];
+        if (d->restart_enabled && v == d->restart_value) {
+            map->indices[i] = UINT32_MAX; /* dense ids stay below 2^31, so this cannot collide */
+            continue;
+        }
+        size_t lo = 0, hi = distinct;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (map->values[mid] <= v)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        map->indices[i] = (uint32_t)lo;
+    }
+    map->count = (uint32_t)distinct;
+    return GC_OK;
+}
+
+/* The largest index. Cloned for wider vector units where the CPU has them (an ifunc
+ * picks at load time): this scan runs before every analysis. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "sse4.1", "default")))
+#endif
+static uint32_t max_index(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] > m ? idx[i] : m;
+    return m;
+}
+
+/* Marks every index in [start, end) in the bitmap: no branch, so it streams. */
+static void mark_range(uint64_t* seen, const uint32_t* idx, size_t start, size_t end)
+{
+    for (size_t j = start; j < end; ++j)
+        seen[idx[j] >> 6] |= 1ull << (idx[j] & 63);
+}
+
+/* A bitmap of the vertices in restart-free segments of at least `need` indices, or NULL
+ * when out of memory. */
+static uint64_t* vertex_bitmap(const gc_draw* d, uint32_t vertex_count, unsigned need)
+{
+    size_t words = ((size_t)vertex_count + 63) / 64;
+    uint64_t* seen = gc_alloc_array(words, sizeof(uint64_t), true);
+    if (!seen)
+        return NULL;
+    if (!d->restart_enabled) {
+        if (d->index_count >= need)
+            mark_range(seen, d->indices, 0, d->index_count);
+        return seen;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i <= d->index_count; ++i) {
+        if (i < d->index_count && d->indices[i] != d->restart_value)
+            continue;
+        if (i - start >= need)
+            mark_range(seen, d->indices, start, i);
+        start = i + 1;
+    }
+    return seen;
+}
+
+static uint64_t bitmap_count(const uint64_t* bits, uint32_t vertex_count)
+{
+    uint64_t n = 0;
+    for (size_t w = 0; w < ((size_t)vertex_count + 63) / 64; ++w)
+        n += (uint64_t)__builtin_popcountll(bits[w]);
+    return n;
+}
+
+/* Vertices that actually reach a primitive: a strip segment of two indices draws nothing. */
+static uint64_t count_referenced(const gc_draw* d, uint32_t vertex_count, gc_error* err, gc_status* status)
+{
+    unsigned need = 1;
+    if (d->topology == GC_LINE_STRIP || d->topology == GC_LINE_LOOP)
+        need = 2;
+    else if (d->topology == GC_TRIANGLE_STRIP || d->topology == GC_TRIANGLE_FAN || d->topology == GC_POLYGON)
+        need = 3;
+    uint64_t* seen = vertex_bitmap(d, vertex_count, need);
+    if (!seen) {
+        *status = gc_fail(err, GC_ERR_NOMEM, "out of memory counting %u vertices", vertex_count);
+        return 0;
+    }
+    uint64_t distinct = bitmap_count(seen, vertex_count);
+    free(seen);
+    *status = GC_OK;
+    return distinct;
+}
+
+void gc_per_vertex_free(gc_per_vertex* pv)
+{
+    if (!pv)
+        return;
+    free(pv->values);
+    free(pv->counts);
+    memset(pv, 0, sizeof *pv);
+}
+
+/* Turns dense counts into the caller's (value, count) list. Dense ids ascend with the
+ * values (the identity, or ranks of a renumbered draw), so the list comes out sorted. */
+static gc_status collect_per_vertex(const gc_run* run, const uint32_t* dense, gc_per_vertex* pv, gc_error* err)
+{
+    /* Every index value but the restart has a row, drawn or not. */
+    uint64_t* present = vertex_bitmap(&run->draw, run->vertex_count, 1);
+    if (!present)
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the per-vertex counts of %u vertices", run->vertex_count);
+    size_t distinct = (size_t)bitmap_count(present, run->vertex_count);
+    pv->values = gc_alloc_array(distinct, sizeof(uint32_t), false);
+    pv->counts = gc_alloc_array(distinct, sizeof(uint32_t), false);
+    if (!pv->values || !pv->counts) {
+        free(present);
+        gc_per_vertex_free(pv);
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for the per-vertex counts of %zu vertices", distinct);
+    }
+    size_t n = 0;
+    for (uint32_t v = 0; v < run->vertex_count; ++v) {
+        if (present[v >> 6] & (1ull << (v & 63))) {
+            pv->values[n] = gc_run_value(run, v);
+            pv->counts[n++] = dense[v];
+        }
+    }
+    pv->count = n;
+    free(present);
+    return GC_OK;
+}
+
+/* Translates dense ids back to index values before handing a trace line to the caller. */
+typedef struct trace_bridge {
+    gc_trace_fn user_fn;
+    void* user;
+    const uint32_t* values;
+    int64_t* buffer;
+    size_t capacity;
+} trace_bridge;
+
+static void trace_translate(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    trace_bridge* b = user;
+    if (count > b->capacity)
+        count = b->capacity;
+    for (size_t i = 0; i < count; ++i)
+        b->buffer[i] = entries[i] < 0 ? -1 : (int64_t)b->values[entries[i]];
+    b->user_fn(b->user, primitive, b->buffer, count);
+}
+
+/* Capacity (vertices per batch, warp or cache) that must hold one primitive. */
+static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err)
+{
+    uint32_t capacity = 0;
+    const char* what = NULL;
+    switch (m->family) {
+    case GC_MODEL_NVIDIA: capacity = m->p[0], what = "cache size"; break;
+    case GC_MODEL_MESHOPT: capacity = m->p[1], what = "warp size"; break;
+    case GC_MODEL_REUSE: capacity = m->p[0], what = "warp size"; break;
+    case GC_MODEL_BATCH: capacity = m->p[0], what = "slot count"; break;
+    default: return GC_OK;
+    }
+    if (capacity != 0 && capacity < arity)
+        return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %u cannot hold one primitive of %u vertices", m->name,
+                       what, capacity, arity);
+    return GC_OK;
+}
+
+gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                     gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!model || !draw || !out)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
+    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
+    memset(out, 0, sizeof *out);
+
+    uint64_t primitives = 0;
+    gc_status s = gc_draw_validate(draw, "input", &primitives, err);
+    if (s)
+        return s;
+    s = check_capacity(model, gc_topology_arity(draw->topology), err);
+    if (s)
+        return s;
+
+    /* The largest value sizes the per-vertex arrays; restarts are not vertices. */
+    uint32_t max_value = 0;
+    size_t used = draw->index_count;
+    if (!draw->restart_enabled) {
+        max_value = max_index(draw->indices, draw->index_count);
+    } else {
+        used = 0;
+        for (size_t i = 0; i < draw->index_count; ++i) {
+            uint32_t v = draw->indices[i];
+            if (v == draw->restart_value)
+                continue;
+            used++;
+            max_value = v > max_value ? v : max_value;
+        }
+    }
+
+    gc_run run;
+    memset(&run, 0, sizeof run);
+    run.draw = *draw;
+    run.state_changes = options->state_changes;
+    run.state_change_count = options->state_change_count;
+    dense_map map = {0};
+    if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
+        s = build_dense_map(draw, used, &map, err);
+        if (s)
+            return s;
+        run.draw.indices = map.indices;
+        run.draw.restart_value = UINT32_MAX;
+        run.values = map.values;
+        run.vertex_count = map.count;
+    } else {
+        run.vertex_count = used > 0 ? max_value + 1 : 0;
+    }
+
+    uint32_t* dense_counts = NULL;
+    if (options->per_vertex) {
+        memset(options->per_vertex, 0, sizeof *options->per_vertex);
+        dense_counts = gc_alloc_array(run.vertex_count, sizeof(uint32_t), true);
+        if (!dense_counts) {
+            s = gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
+            goto done;
+        }
+        run.per_vertex = dense_counts;
+    }
+
+    trace_bridge bridge = {0};
+    if (options->trace) {
+        run.trace = options->trace;
+        run.trace_user = options->trace_user;
+        if (run.values) {
+            bridge.user_fn = options->trace;
+            bridge.user = options->trace_user;
+            bridge.values = run.values;
+            bridge.capacity = GC_MAX_CACHE_SIZE;
+            bridge.buffer = gc_alloc_array(bridge.capacity, sizeof(int64_t), false);
+            if (!bridge.buffer) {
+                s = gc_fail(err, GC_ERR_NOMEM, "out of memory for a trace line of %zu entries", bridge.capacity);
+                goto done;
+            }
+            run.trace = trace_translate;
+            run.trace_user = &bridge;
+        }
+    }
+
+    uint64_t vertices = 0;
+    bool vertices_reported = false;
+    run.vertices_seen = &vertices;
+    run.vertices_reported = &vertices_reported;
+    switch (model->family) {
+    case GC_MODEL_FIFO: s = gc_model_fifo_run(model, &run, out, err); break;
+    case GC_MODEL_LRU: s = gc_model_lru_run(model, &run, out, err); break;
+    case GC_MODEL_DIRECT_VALUE: s = gc_model_direct_value_run(model, &run, out, err); break;
+    case GC_MODEL_DIRECT_POSITION: s = gc_model_direct_position_run(model, &run, out, err); break;
+    case GC_MODEL_NVIDIA: s = gc_model_nvidia_run(model, &run, out, err); break;
+    case GC_MODEL_MESHOPT: s = gc_model_meshopt_run(model, &run, out, err); break;
+    case GC_MODEL_REUSE: s = gc_model_reuse_run(model, &run, out, err); break;
+    case GC_MODEL_BATCH: s = gc_model_batch_run(model, &run, out, err); break;
+    case GC_MODEL_LLVMPIPE: s = gc_model_llvmpipe_run(model, &run, out, err); break;
+    default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
+    }
+    if (s)
+        goto done_trace;
+
+    /* Models with per-vertex state count the vertices they saw; the others need a pass. */
+    if (!vertices_reported) {
+        vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
+        if (s)
+            goto done_trace;
+    }
+
+    if (dense_counts) {
+        s = collect_per_vertex(&run, dense_counts, options->per_vertex, err);
+        if (s)
+            goto done_trace;
+    }
+
+    out->indices = draw->index_count;
+    out->primitives = primitives;
+    out->vertices = vertices;
+    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
+    out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
+
+done_trace:
+    free(bridge.buffer);
+done:
+    free(dense_counts);
+    free(map.indices);
+    free(map.values);
+    return s;
+}

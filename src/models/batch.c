@@ -1,0 +1,130 @@
+/* batch[:slots=32,prims=0] — seed 004's data assembler (NVIDIA patent 8,237,725):
+ *  - primitives are gathered into batches of vertex slots; a primitive's indices
+ *    are looked up in the current batch and only new ones take a slot;
+ *  - primitives never span batches: one that does not fit flushes the batch and
+ *    starts the next; at most `prims` primitives per batch when non-zero;
+ *  - a batch whose slots are all full is flushed at once (the patent's step
+ *    "if all of the slots ... are full ... flushes");
+ *  - a per-vertex state change (a position p in the index stream: the state changes
+ *    before index p) flushes the slots unless they are empty ("that action is not
+ *    repeated"); if it falls inside a primitive, the assembler enters map mode and
+ *    copies into the next batch the vertices of that primitive received before the
+ *    change (the anchors a strip, fan, loop or polygon still needs); the map-mode
+ *    batch runs until its next flush, after which normal mode resumes.
+ * Each slot written is one vertex shader invocation. */
+#include "models.h"
+
+#include <stdlib.h>
+
+typedef struct batch_state {
+    uint32_t* batch_of;   /* vertex -> number of the batch holding it (0 = none) */
+    uint32_t* slot_vertex;
+    uint32_t slots, prim_limit;
+    uint32_t current;     /* number of the open batch, from 1 */
+    uint32_t fill, prims;
+    bool map_mode;
+    gc_stats* out;
+    uint32_t* per_vertex;
+} batch_state;
+
+static void flush(batch_state* s)
+{
+    if (s->fill == 0 && s->prims == 0)
+        return;
+    s->out->batches++;
+    s->out->slots_filled += s->fill;
+    s->out->map_mode_batches += s->map_mode;
+    s->map_mode = false;
+    s->current++;
+    s->fill = 0;
+    s->prims = 0;
+}
+
+static void write_slot(batch_state* s, uint32_t id)
+{
+    s->batch_of[id] = s->current;
+    s->slot_vertex[s->fill++] = id;
+    s->out->invocations++;
+    if (s->per_vertex)
+        s->per_vertex[id]++;
+}
+
+gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    batch_state s = {0};
+    s.slots = m->p[0];
+    s.prim_limit = m->p[1];
+    s.current = 1;
+    s.out = out;
+    s.per_vertex = run->per_vertex;
+    s.batch_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.slot_vertex = gc_alloc_array(s.slots, sizeof(uint32_t), false);
+    int64_t* line = run->trace ? gc_alloc_array(s.slots, sizeof(int64_t), false) : NULL;
+    if (!s.batch_of || !s.slot_vertex || (run->trace && !line)) {
+        free(s.batch_of);
+        free(s.slot_vertex);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "batch: out of memory for %u vertices", run->vertex_count);
+    }
+    const uint64_t* changes = run->state_changes;
+    size_t next_change = 0;
+
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, true);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            const size_t* pos = chunk.positions + p * chunk.arity;
+            size_t first = pos[0], completes = pos[0];
+            for (unsigned j = 1; j < chunk.arity; ++j) {
+                first = pos[j] < first ? pos[j] : first;
+                completes = pos[j] > completes ? pos[j] : completes;
+            }
+            /* State changes up to the index that completes this primitive. */
+            while (next_change < run->state_change_count && changes[next_change] <= completes) {
+                uint64_t at = changes[next_change++];
+                if (s.fill > 0 || s.prims > 0)
+                    out->state_change_flushes++;
+                flush(&s);
+                if (first < at) {
+                    /* Map mode: carry the vertices received before the change. */
+                    s.map_mode = true;
+                    for (unsigned j = 0; j < chunk.arity; ++j)
+                        if (pos[j] < at && s.batch_of[v[j]] != s.current)
+                            write_slot(&s, v[j]);
+                }
+            }
+            uint32_t unique[4];
+            unsigned count = gc_unique_vertices(v, chunk.arity, unique);
+            unsigned misses = 0;
+            for (unsigned j = 0; j < count; ++j)
+                misses += s.batch_of[unique[j]] != s.current;
+            if ((s.prim_limit && s.prims == s.prim_limit) || s.fill + misses > s.slots)
+                flush(&s);
+            for (unsigned j = 0; j < count; ++j)
+                if (s.batch_of[unique[j]] != s.current)
+                    write_slot(&s, unique[j]);
+            s.prims++;
+            if (run->trace) {
+                for (uint32_t i = 0; i < s.slots; ++i)
+                    line[i] = i < s.fill ? (int64_t)s.slot_vertex[i] : -1;
+            }
+            if (s.fill == s.slots)
+                flush(&s);
+            if (run->trace) {
+                /* Shown as the slots held this primitive, even if a full batch was just flushed. */
+                gc_run_trace(run, chunk.first_primitive + p, line, s.slots);
+            }
+        }
+    }
+    /* Changes after the last primitive still flush what is pending. */
+    if (next_change < run->state_change_count && (s.fill > 0 || s.prims > 0))
+        out->state_change_flushes++;
+    flush(&s);
+    out->has_batches = 1;
+    free(s.batch_of);
+    free(s.slot_vertex);
+    free(line);
+    return GC_OK;
+}

@@ -1,0 +1,56 @@
+/* direct-position:N — seed 000's second "CPU cache-ish" policy: a missing vertex
+ * is written to slot (position of the index in the stream) modulo N; a lookup
+ * searches every slot. For strips and fans the position is that of the index the
+ * primitive takes the vertex from. */
+#include "models.h"
+
+#include <stdlib.h>
+
+#define EMPTY UINT32_MAX
+
+gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    const uint32_t n = m->p[0];
+    uint32_t* slots = gc_alloc_array(n, sizeof(uint32_t), false);
+    uint32_t* slot_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true); /* slot + 1, 0 = absent */
+    int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
+    if (!slots || !slot_of || (run->trace && !line)) {
+        free(slots);
+        free(slot_of);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "direct-position: out of memory for %u vertices", run->vertex_count);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        slots[i] = EMPTY;
+    uint64_t invocations = 0;
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, true);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            const size_t* pos = chunk.positions + p * chunk.arity;
+            for (unsigned j = 0; j < chunk.arity; ++j) {
+                uint32_t id = v[j];
+                if (slot_of[id])
+                    continue;
+                uint32_t slot = (uint32_t)(pos[j] % n);
+                if (slots[slot] != EMPTY)
+                    slot_of[slots[slot]] = 0;
+                slots[slot] = id;
+                slot_of[id] = slot + 1;
+                invocations++;
+                if (run->per_vertex)
+                    run->per_vertex[id]++;
+            }
+            if (run->trace)
+                gc_run_trace_slots(run, chunk.first_primitive + p, slots, n, EMPTY, line);
+        }
+    }
+    out->invocations = invocations;
+    out->has_batches = 0;
+    free(slots);
+    free(slot_of);
+    free(line);
+    return GC_OK;
+}

@@ -1,0 +1,47 @@
+/* direct-value:N — seed 000's first "CPU cache-ish" policy: the slot of a vertex
+ * is its index value modulo N; a lookup compares that one slot. */
+#include "models.h"
+
+#include <stdlib.h>
+
+#define EMPTY UINT32_MAX
+
+gc_status gc_model_direct_value_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    const uint32_t n = m->p[0];
+    uint32_t* slots = gc_alloc_array(n, sizeof(uint32_t), false);
+    int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
+    if (!slots || (run->trace && !line)) {
+        free(slots);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "direct-value: out of memory for %u slots", n);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        slots[i] = EMPTY;
+    uint64_t invocations = 0;
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, false);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            for (unsigned j = 0; j < chunk.arity; ++j) {
+                /* The slot follows the index value the application wrote, not our dense id. */
+                uint32_t slot = gc_run_value(run, v[j]) % n;
+                if (slots[slot] != v[j]) {
+                    slots[slot] = v[j];
+                    invocations++;
+                    if (run->per_vertex)
+                        run->per_vertex[v[j]]++;
+                }
+            }
+            if (run->trace)
+                gc_run_trace_slots(run, chunk.first_primitive + p, slots, n, EMPTY, line);
+        }
+    }
+    out->invocations = invocations;
+    out->has_batches = 0;
+    free(slots);
+    free(line);
+    return GC_OK;
+}

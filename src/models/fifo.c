@@ -1,0 +1,77 @@
+/* fifo:N — a FIFO of insertions: a miss writes the next slot round-robin, a hit
+ * changes nothing (seeds 000, 001, 002). Vertices are looked up one at a time in
+ * primitive order.
+ *
+ * Implementation: a per-vertex insertion stamp. `stamp` counts misses; a vertex
+ * is cached while fewer than N misses happened since it was inserted. The slot
+ * a vertex occupies is its stamp modulo N, so the ring is only kept for tracing. */
+#include "models.h"
+
+#include <stdlib.h>
+
+static void fifo_trace(const gc_run* run, uint64_t primitive, const uint32_t* ring, uint32_t n, uint32_t written,
+                       int64_t* line)
+{
+    for (uint32_t i = 0; i < n; ++i)
+        line[i] = i < written ? (int64_t)ring[i] : -1;
+    gc_run_trace(run, primitive, line, n);
+}
+
+gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    const uint32_t n = m->p[0];
+    uint32_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    uint32_t* ring = run->trace ? gc_alloc_array(n, sizeof(uint32_t), false) : NULL;
+    int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
+    if (!stamps || (run->trace && (!ring || !line))) {
+        free(stamps);
+        free(ring);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "fifo: out of memory for %u vertices", run->vertex_count);
+    }
+    /* Stamps start at n + 1 so that the zeroed array reads as "never inserted". */
+    const uint32_t first = n + 1;
+    uint32_t stamp = first;
+    uint32_t* per_vertex = run->per_vertex;
+
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, false);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        const uint32_t* v = chunk.vertices;
+        size_t total = chunk.count * chunk.arity;
+        if (!per_vertex && !run->trace) {
+            /* Hot path: the whole chunk is one stream of lookups. Storing only on a miss
+             * keeps a shared vertex's stamp out of the store buffer of its next lookup. */
+            for (size_t i = 0; i < total; ++i) {
+                uint32_t id = v[i];
+                if (stamp - stamps[id] > n)
+                    stamps[id] = stamp++;
+            }
+            continue;
+        }
+        for (size_t p = 0; p < chunk.count; ++p) {
+            for (unsigned j = 0; j < chunk.arity; ++j) {
+                uint32_t id = v[p * chunk.arity + j];
+                if (stamp - stamps[id] > n) {
+                    if (ring)
+                        ring[(stamp - first) % n] = id;
+                    stamps[id] = stamp++;
+                    if (per_vertex)
+                        per_vertex[id]++;
+                }
+            }
+            if (run->trace) {
+                uint32_t written = stamp - first;
+                fifo_trace(run, chunk.first_primitive + p, ring, n, written < n ? written : n, line);
+            }
+        }
+    }
+    out->invocations = stamp - first;
+    out->has_batches = 0;
+    gc_run_report_vertices(run, stamps);
+    free(stamps);
+    free(ring);
+    free(line);
+    return GC_OK;
+}

@@ -1,0 +1,179 @@
+/* llvmpipe[:segment=1024,map=256] — what Mesa's gallium draw module (used by llvmpipe
+ * and lavapipe) does with an indexed draw, from Mesa 22.3's source and checked against
+ * lavapipe with the probe (docs/models/llvmpipe.md):
+ *
+ *  - with primitive restart, the draw is cut at every restart index into separate
+ *    draws (draw_pt.c, draw_pt_arrays_restart);
+ *  - each draw is trimmed to whole primitives and split into segments of at most
+ *    `segment` indices (draw_split_tmp.h): a strip segment keeps an even number of
+ *    triangles and the next one starts 2 indices back (`first - incr`), a fan or
+ *    polygon segment after the first re-reads the fan's first index in its first
+ *    place, a line loop's segments hold at most segment-1 and the last one re-reads
+ *    the first index to close the loop;
+ *  - within a segment, a direct-mapped table of `map` entries keyed by index value
+ *    mod `map` decides whether the vertex was already fetched (draw_pt_vsplit.c,
+ *    vsplit_add_cache); the table is cleared at every segment. Every miss is one
+ *    vertex shader invocation. */
+#include "models.h"
+
+#include <stdlib.h>
+
+#define EMPTY UINT32_MAX
+
+typedef struct llvmpipe_state {
+    const gc_run* run;
+    uint32_t map_size;
+    uint32_t* table;   /* dense id per slot, EMPTY when clear */
+    bool has_max_fetch;
+    uint64_t invocations;
+    uint64_t primitive; /* primitives traced so far */
+    uint64_t segments;
+    int64_t* line;
+} llvmpipe_state;
+
+/* First and increment of a topology in indices (draw_pt_split_prim). */
+static void split_prim(gc_topology t, unsigned* first, unsigned* incr)
+{
+    switch (t) {
+    case GC_POINT_LIST: *first = 1, *incr = 1; break;
+    case GC_LINE_LIST: *first = 2, *incr = 2; break;
+    case GC_LINE_STRIP:
+    case GC_LINE_LOOP: *first = 2, *incr = 1; break;
+    case GC_TRIANGLE_LIST: *first = 3, *incr = 3; break;
+    case GC_QUAD_LIST: *first = 4, *incr = 4; break;
+    default: *first = 3, *incr = 1; break; /* strips, fans, polygons */
+    }
+}
+
+/* draw_pt_trim_count: whole primitives only. */
+static size_t trim_count(size_t count, unsigned first, unsigned incr)
+{
+    if (count < first)
+        return 0;
+    return count - (count - first) % incr;
+}
+
+static void clear_table(llvmpipe_state* st)
+{
+    for (uint32_t i = 0; i < st->map_size; ++i)
+        st->table[i] = EMPTY;
+    st->has_max_fetch = false;
+}
+
+/* vsplit_add_cache: one fetch element through the direct-mapped table. */
+static void add_element(llvmpipe_state* st, uint32_t id)
+{
+    const gc_run* run = st->run;
+    uint32_t value = gc_run_value(run, id);
+    uint32_t slot = value % st->map_size;
+    /* The table starts filled with ~0, so the value ~0 must be forced to miss once. */
+    if (id == EMPTY && !st->has_max_fetch) {
+        st->table[slot] = 0;
+        st->has_max_fetch = true;
+    }
+    if (st->table[slot] != id) {
+        st->table[slot] = id;
+        st->invocations++;
+        if (run->per_vertex)
+            run->per_vertex[id]++;
+    }
+}
+
+/* One segment: `count` elements from position `start`; if `spoken`, the first is
+ * replaced by the element at `spoken_pos`; if `close`, the element at `close_pos`
+ * is appended. Primitives end every `incr` elements from element first-1. */
+static void run_segment(llvmpipe_state* st, size_t start, size_t count, bool spoken, size_t spoken_pos, bool close,
+                        size_t close_pos, unsigned first, unsigned incr)
+{
+    const uint32_t* idx = st->run->draw.indices;
+    clear_table(st);
+    st->segments++;
+    for (size_t i = 0; i < count; ++i) {
+        add_element(st, (spoken && i == 0) ? idx[spoken_pos] : idx[start + i]);
+        if (st->run->trace && i + 1 >= first && (i + 1 - first) % incr == 0)
+            gc_run_trace_slots(st->run, st->primitive++, st->table, st->map_size, EMPTY, st->line);
+    }
+    if (close) {
+        add_element(st, idx[close_pos]);
+        if (st->run->trace)
+            gc_run_trace_slots(st->run, st->primitive++, st->table, st->map_size, EMPTY, st->line);
+    }
+}
+
+#define SPLIT_AFTER 1u
+#define SPLIT_BEFORE 2u
+
+/* One restart-free draw of `count` indices from `start` (draw_split_tmp.h). */
+static void run_draw(llvmpipe_state* st, gc_topology t, size_t start, size_t count, size_t segment)
+{
+    unsigned first, incr;
+    split_prim(t, &first, &incr);
+    count = trim_count(count, first, incr);
+    if (count < first)
+        return;
+    if (count <= segment) {
+        run_segment(st, start, count, false, 0, false, 0, first, incr);
+        return;
+    }
+    const size_t rollback = first - incr;
+    unsigned flags = SPLIT_AFTER;
+    size_t seg_start = 0, seg_max;
+    if (t == GC_LINE_LOOP) {
+        seg_max = trim_count(segment - 1 < count ? segment - 1 : count, first, incr);
+        while (seg_start < count) {
+            size_t remaining = count - seg_start;
+            size_t n = remaining > seg_max ? seg_max : remaining;
+            if (remaining <= seg_max)
+                flags &= ~SPLIT_AFTER;
+            run_segment(st, start + seg_start, n, false, 0, flags == SPLIT_BEFORE, start, first, incr);
+            seg_start += remaining > seg_max ? seg_max - rollback : remaining;
+            flags |= SPLIT_BEFORE;
+        }
+        return;
+    }
+    bool fan = t == GC_TRIANGLE_FAN || t == GC_POLYGON;
+    seg_max = trim_count(segment < count ? segment : count, first, incr);
+    if (t == GC_TRIANGLE_STRIP && seg_max < count && !(((seg_max - first) / incr) & 1))
+        seg_max -= incr; /* an even number of triangles per segment keeps the winding */
+    while (seg_start < count) {
+        size_t remaining = count - seg_start;
+        size_t n = remaining > seg_max ? seg_max : remaining;
+        run_segment(st, start + seg_start, n, fan && (flags & SPLIT_BEFORE), start, false, 0, first, incr);
+        seg_start += remaining > seg_max ? seg_max - rollback : remaining;
+        flags |= SPLIT_BEFORE;
+    }
+}
+
+gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    llvmpipe_state st = {0};
+    st.run = run;
+    st.map_size = m->p[1];
+    st.table = gc_alloc_array(st.map_size, sizeof(uint32_t), false);
+    st.line = run->trace ? gc_alloc_array(st.map_size, sizeof(int64_t), false) : NULL;
+    if (!st.table || (run->trace && !st.line)) {
+        free(st.table);
+        free(st.line);
+        return gc_fail(err, GC_ERR_NOMEM, "llvmpipe: out of memory for a fetch table of %u entries", st.map_size);
+    }
+    const gc_draw* d = &run->draw;
+    const size_t segment = m->p[0];
+    if (d->restart_enabled) {
+        size_t run_start = 0;
+        for (size_t i = 0; i <= d->index_count; ++i) {
+            if (i == d->index_count || d->indices[i] == d->restart_value) {
+                if (i > run_start)
+                    run_draw(&st, d->topology, run_start, i - run_start, segment);
+                run_start = i + 1;
+            }
+        }
+    } else {
+        run_draw(&st, d->topology, 0, d->index_count, segment);
+    }
+    out->invocations = st.invocations;
+    out->has_batches = 1; /* segments */
+    out->batches = st.segments;
+    free(st.table);
+    free(st.line);
+    return GC_OK;
+}

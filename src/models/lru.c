@@ -1,0 +1,118 @@
+/* lru:N — least recently used: a hit moves the vertex to the front, a miss
+ * evicts the entry used longest ago (seed 000's "last-use cache"; seed 002's
+ * LRU hypothesis). Vertices are looked up one at a time in primitive order.
+ *
+ * Implementation: N nodes in a doubly linked recency list and a per-vertex node
+ * reference, so every lookup is O(1) whatever N. */
+#include "models.h"
+
+#include <stdlib.h>
+
+#define NONE UINT32_MAX
+
+typedef struct lru_state {
+    uint32_t* node_of;  /* vertex -> node + 1, 0 when not cached */
+    uint32_t* vertex;   /* node -> vertex */
+    uint32_t* prev;     /* towards the most recent */
+    uint32_t* next;     /* towards the least recent */
+    uint32_t head, tail, used, capacity;
+} lru_state;
+
+static void unlink_node(lru_state* s, uint32_t node)
+{
+    uint32_t p = s->prev[node], n = s->next[node];
+    if (p != NONE)
+        s->next[p] = n;
+    else
+        s->head = n;
+    if (n != NONE)
+        s->prev[n] = p;
+    else
+        s->tail = p;
+}
+
+static void push_front(lru_state* s, uint32_t node)
+{
+    s->prev[node] = NONE;
+    s->next[node] = s->head;
+    if (s->head != NONE)
+        s->prev[s->head] = node;
+    s->head = node;
+    if (s->tail == NONE)
+        s->tail = node;
+}
+
+/* Returns 1 on a miss. */
+static inline int lru_access(lru_state* s, uint32_t id)
+{
+    uint32_t ref = s->node_of[id];
+    if (ref) {
+        uint32_t node = ref - 1;
+        if (node != s->head) {
+            unlink_node(s, node);
+            push_front(s, node);
+        }
+        return 0;
+    }
+    uint32_t node;
+    if (s->used < s->capacity) {
+        node = s->used++;
+    } else {
+        node = s->tail;
+        s->node_of[s->vertex[node]] = 0;
+        unlink_node(s, node);
+    }
+    s->vertex[node] = id;
+    s->node_of[id] = node + 1;
+    push_front(s, node);
+    return 1;
+}
+
+gc_status gc_model_lru_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    lru_state s = {0};
+    s.capacity = m->p[0];
+    s.head = s.tail = NONE;
+    s.node_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.vertex = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
+    s.prev = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
+    s.next = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
+    int64_t* line = run->trace ? gc_alloc_array(s.capacity, sizeof(int64_t), false) : NULL;
+    gc_status status = GC_OK;
+    if (!s.node_of || !s.vertex || !s.prev || !s.next || (run->trace && !line)) {
+        status = gc_fail(err, GC_ERR_NOMEM, "lru: out of memory for %u vertices", run->vertex_count);
+        goto done;
+    }
+    uint64_t invocations = 0;
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, false);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            for (unsigned j = 0; j < chunk.arity; ++j) {
+                if (lru_access(&s, v[j])) {
+                    invocations++;
+                    if (run->per_vertex)
+                        run->per_vertex[v[j]]++;
+                }
+            }
+            if (run->trace) {
+                /* Least recently used first, most recent last. */
+                size_t k = 0;
+                for (uint32_t node = s.tail; node != NONE; node = s.prev[node])
+                    line[k++] = s.vertex[node];
+                gc_run_trace(run, chunk.first_primitive + p, line, k);
+            }
+        }
+    }
+    out->invocations = invocations;
+    out->has_batches = 0;
+done:
+    free(s.node_of);
+    free(s.vertex);
+    free(s.prev);
+    free(s.next);
+    free(line);
+    return status;
+}

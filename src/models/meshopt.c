@@ -1,0 +1,138 @@
+/* meshopt:C,W,P — the model of meshoptimizer 0.18's meshopt_analyzeVertexCache
+ * (cache size C, warp size W, primitive group size P; 0 = no limit), reproduced
+ * for its exact counts, quirks included:
+ *  - a vertex is cached while fewer than C vertices were transformed after it
+ *    within the current warp (a FIFO of C inside the warp);
+ *  - before a primitive, the warp is flushed when P primitives are already in it,
+ *    or when its misses would overflow W; those misses are counted per corner, so
+ *    a degenerate (a, a, b) with a and b uncached counts 3 for that check;
+ *  - the stamps are 32-bit and wrap as meshoptimizer's do.
+ * Lines and points go through the same rules with 1 or 2 corners. */
+#include "models.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct meshopt_params {
+    uint32_t cache, warp, group;
+} meshopt_params;
+
+/* The plain triangle list: the loop that must beat meshoptimizer's own. */
+static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
+                              uint64_t* warps_out)
+{
+    uint32_t stamp = k.cache + 1;
+    uint32_t warp_fill = 0, group_fill = 0;
+    uint64_t warps = 0, misses = 0;
+    for (size_t t = 0; t < triangles; ++t) {
+        uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
+        uint32_t ma = stamp - stamps[a] > k.cache;
+        uint32_t mb = stamp - stamps[b] > k.cache;
+        uint32_t mc = stamp - stamps[c] > k.cache;
+        if (GC_UNLIKELY((k.group && group_fill == k.group) || (k.warp && warp_fill + ma + mb + mc > k.warp))) {
+            warps += warp_fill > 0;
+            warp_fill = 0;
+            group_fill = 0;
+            stamp += k.cache + 1;
+            ma = 1; /* after a flush nothing is cached */
+        }
+        /* Re-test b and c after a's insertion: a degenerate corner hits its own new entry. */
+        if (ma) {
+            stamps[a] = stamp++;
+        }
+        mb = stamp - stamps[b] > k.cache;
+        if (mb) {
+            stamps[b] = stamp++;
+        }
+        mc = stamp - stamps[c] > k.cache;
+        if (mc) {
+            stamps[c] = stamp++;
+        }
+        warp_fill += ma + mb + mc;
+        misses += ma + mb + mc;
+        group_fill++;
+    }
+    warps += warp_fill > 0;
+    *warps_out = warps;
+    return misses;
+}
+
+gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    const meshopt_params k = {m->p[0], m->p[1], m->p[2]};
+    uint32_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    uint32_t* ring = run->trace ? gc_alloc_array(k.cache, sizeof(uint32_t), false) : NULL;
+    int64_t* line = run->trace ? gc_alloc_array(k.cache, sizeof(int64_t), false) : NULL;
+    if (!stamps || (run->trace && (!ring || !line))) {
+        free(stamps);
+        free(ring);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "meshopt: out of memory for %u vertices", run->vertex_count);
+    }
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, false);
+
+    uint64_t invocations = 0, warps = 0, flushes = 0;
+    if (!run->per_vertex && !run->trace && chunker.contiguous && run->draw.topology == GC_TRIANGLE_LIST) {
+        invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps);
+        out->invocations = invocations;
+        out->has_batches = 1;
+        out->batches = warps;
+        gc_run_report_vertices(run, stamps);
+        free(stamps);
+        return GC_OK;
+    }
+
+    uint32_t stamp = k.cache + 1;
+    uint32_t flush_stamp = stamp; /* stamp at the last flush: ring slots count from here */
+    uint32_t warp_fill = 0, group_fill = 0;
+    if (ring)
+        memset(ring, 0xff, k.cache * sizeof(uint32_t));
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            const uint32_t* v = chunk.vertices + p * chunk.arity;
+            uint32_t corner_misses = 0;
+            for (unsigned j = 0; j < chunk.arity; ++j)
+                corner_misses += stamp - stamps[v[j]] > k.cache;
+            if ((k.group && group_fill == k.group) || (k.warp && warp_fill + corner_misses > k.warp)) {
+                warps += warp_fill > 0;
+                warp_fill = 0;
+                group_fill = 0;
+                flushes++;
+                stamp += k.cache + 1;
+                flush_stamp = stamp;
+                if (ring)
+                    memset(ring, 0xff, k.cache * sizeof(uint32_t));
+            }
+            for (unsigned j = 0; j < chunk.arity; ++j) {
+                uint32_t id = v[j];
+                if (stamp - stamps[id] > k.cache) {
+                    if (ring)
+                        ring[(stamp - flush_stamp) % k.cache] = id;
+                    stamps[id] = stamp++;
+                    invocations++;
+                    warp_fill++;
+                    if (run->per_vertex)
+                        run->per_vertex[id]++;
+                }
+            }
+            group_fill++;
+            if (run->trace) {
+                for (uint32_t i = 0; i < k.cache; ++i)
+                    line[i] = ring[i] == UINT32_MAX ? -1 : (int64_t)ring[i];
+                gc_run_trace(run, chunk.first_primitive + p, line, k.cache);
+            }
+        }
+    }
+    warps += warp_fill > 0;
+    out->invocations = invocations;
+    out->has_batches = 1;
+    out->batches = warps;
+    out->resets = flushes;
+    gc_run_report_vertices(run, stamps);
+    free(stamps);
+    free(ring);
+    free(line);
+    return GC_OK;
+}

@@ -1,0 +1,82 @@
+/* Internal interface of the model families (src/models/): what the driver (analyze.c)
+ * hands a model run, the helpers a model uses, and one entry point per family. Not
+ * installed. */
+#ifndef GPUCACHE_MODELS_H
+#define GPUCACHE_MODELS_H
+
+#include "../internal.h"
+
+/* Everything a model run needs besides the model itself. */
+typedef struct gc_run {
+    gc_draw draw;              /* indices rewritten to dense ids when the input was sparse */
+    uint32_t vertex_count;     /* dense ids are below this */
+    const uint32_t* values;    /* dense id -> original index value, NULL when identity */
+    uint32_t* per_vertex;      /* dense-indexed invocation counts, or NULL */
+    gc_trace_fn trace;         /* receives dense ids; the driver translates */
+    void* trace_user;
+    const uint64_t* state_changes;
+    size_t state_change_count;
+    uint64_t* vertices_seen;   /* a model with per-vertex state reports here the vertices it saw */
+    bool* vertices_reported;   /* ... and sets this; otherwise the driver counts them */
+} gc_run;
+
+/* The original index value of a dense id. */
+static inline uint32_t gc_run_value(const gc_run* run, uint32_t id)
+{
+    return run->values ? run->values[id] : id;
+}
+
+/* Reports one trace line, if tracing. */
+static inline void gc_run_trace(const gc_run* run, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    if (run->trace)
+        run->trace(run->trace_user, primitive, entries, count);
+}
+
+/* One function per model family, each in its own source file. Each fills
+ * invocations, batches/resets and the family-specific counters of *out. */
+gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_lru_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_direct_value_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+
+/* Reports the distinct vertices a model saw: those whose per-vertex state is non-zero
+ * (the way meshoptimizer counts them), saving the driver a pass over the indices. */
+static inline void gc_run_report_vertices(const gc_run* run, const uint32_t* state)
+{
+    uint64_t c = 0;
+    for (uint32_t i = 0; i < run->vertex_count; ++i)
+        c += state[i] != 0;
+    *run->vertices_seen = c;
+    *run->vertices_reported = true;
+}
+
+/* Distinct unique vertices of one primitive, in first-appearance order; returns how many. */
+static inline unsigned gc_unique_vertices(const uint32_t* v, unsigned arity, uint32_t* out)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < arity; ++i) {
+        unsigned j = 0;
+        while (j < n && out[j] != v[i])
+            ++j;
+        if (j == n)
+            out[n++] = v[i];
+    }
+    return n;
+}
+
+/* Reports a fixed-slot cache to the trace: `empty` marks an unused slot, shown as -1. */
+static inline void gc_run_trace_slots(const gc_run* run, uint64_t primitive, const uint32_t* slots, uint32_t n,
+                                      uint32_t empty, int64_t* line)
+{
+    for (uint32_t i = 0; i < n; ++i)
+        line[i] = slots[i] == empty ? -1 : (int64_t)slots[i];
+    gc_run_trace(run, primitive, line, n);
+}
+
+#endif

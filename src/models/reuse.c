@@ -1,0 +1,80 @@
+/* reuse:W,F,T — seed 002's warp hypothesis (after Giesen's "trip through the graphics
+ * pipeline"): vertices are gathered into a warp of at most W vertices; each index
+ * of a triangle is compared only with the last F vertices added to the current
+ * warp (F = 0: the whole warp); the warp is dispatched (flushed) before a triangle
+ * whose unique misses would overflow W, or when T triangles are already buffered
+ * (T = 0: no limit). Unlike meshopt's analyzer, a degenerate triangle's repeated
+ * corner counts once in the overflow test. */
+#include "models.h"
+
+#include <stdlib.h>
+
+gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    const uint32_t warp = m->p[0], window = m->p[1] ? m->p[1] : m->p[0], limit = m->p[2];
+    /* A vertex is in the window while fewer than `window` vertices joined the warp
+     * after it; a flush moves the stamp past every window. 64-bit stamps: flushes
+     * advance them by window + 1, which 32 bits could not hold for long draws. */
+    uint64_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint64_t), true);
+    uint32_t* members = run->trace ? gc_alloc_array(warp, sizeof(uint32_t), false) : NULL;
+    int64_t* line = run->trace ? gc_alloc_array(warp, sizeof(int64_t), false) : NULL;
+    if (!stamps || (run->trace && (!members || !line))) {
+        free(stamps);
+        free(members);
+        free(line);
+        return gc_fail(err, GC_ERR_NOMEM, "reuse: out of memory for %u vertices", run->vertex_count);
+    }
+    uint64_t stamp = (uint64_t)window + 1; /* zeroed stamps read as "never seen" */
+    uint64_t invocations = 0, warps = 0, flushes = 0;
+    uint32_t fill = 0, triangles = 0;
+    gc_chunker chunker;
+    gc_chunk chunk;
+    gc_chunker_init(&chunker, &run->draw, false);
+    while (gc_chunker_next(&chunker, &chunk)) {
+        for (size_t p = 0; p < chunk.count; ++p) {
+            uint32_t unique[4];
+            bool miss[4];
+            unsigned count = gc_unique_vertices(chunk.vertices + p * chunk.arity, chunk.arity, unique);
+            unsigned misses = 0;
+            for (unsigned j = 0; j < count; ++j) {
+                miss[j] = stamp - stamps[unique[j]] > window;
+                misses += miss[j];
+            }
+            if ((limit && triangles == limit) || fill + misses > warp) {
+                warps += fill > 0;
+                fill = 0;
+                triangles = 0;
+                flushes++;
+                stamp += (uint64_t)window + 1;
+                for (unsigned j = 0; j < count; ++j)
+                    miss[j] = true;
+            }
+            for (unsigned j = 0; j < count; ++j) {
+                if (!miss[j])
+                    continue;
+                stamps[unique[j]] = stamp++;
+                if (members)
+                    members[fill] = unique[j];
+                fill++;
+                invocations++;
+                if (run->per_vertex)
+                    run->per_vertex[unique[j]]++;
+            }
+            triangles++;
+            if (run->trace) {
+                for (uint32_t i = 0; i < warp; ++i)
+                    line[i] = i < fill ? (int64_t)members[i] : -1;
+                gc_run_trace(run, chunk.first_primitive + p, line, warp);
+            }
+        }
+    }
+    warps += fill > 0;
+    out->invocations = invocations;
+    out->has_batches = 1;
+    out->batches = warps;
+    out->resets = flushes;
+    free(stamps);
+    free(members);
+    free(line);
+    return GC_OK;
+}

@@ -1,0 +1,189 @@
+/* forsyth — Tom Forsyth, "Linear-Speed Vertex Cache Optimisation" (2006), with his
+ * published constants: CacheDecayPower 1.5, LastTriScore 0.75, ValenceBoostScale 2.0,
+ * ValenceBoostPower 0.5, and a modelled LRU cache of `cache_size` entries (his 32).
+ *
+ * Each vertex has a score from its position in the modelled cache and its number of
+ * remaining triangles; a triangle's score is the sum of its vertices'. After emitting the
+ * best triangle, the cache is updated and the next one is the best among the remaining
+ * triangles of the cached vertices. Two choices keep it linear on any input:
+ *  - each vertex keeps its triangles in a list from which emitted ones are dropped when
+ *    the list is next scanned (each entry is dropped once: O(1) per triangle in all), and
+ *    only the first VALENCE_SCAN (32) remaining ones are scored per step: a vertex used by
+ *    100,000 triangles costs as much as one used by 32. Every triangle of an ordinary mesh
+ *    is scanned (valences are far below 32), so the order is Forsyth's there;
+ *  - when no cached vertex has triangles left, the next triangle is one of the most
+ *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
+ *    else the first remaining one in input order. Forsyth rescans every triangle for the
+ *    best score there, which is quadratic on meshes with many dead ends. */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALENCE_SCAN 32
+
+/* Per vertex, side by side (one cache line for all a step reads): its score, its place in
+ * the modelled cache (-1: not cached), its remaining triangles, and the length of its
+ * triangle list, which may still hold emitted triangles (removed when next scanned). */
+typedef struct forsyth_vertex {
+    float score;
+    int32_t position;
+    uint32_t live, listed;
+} forsyth_vertex;
+
+static bool is_emitted(const uint64_t* emitted, size_t t)
+{
+    return emitted[t / 64] >> (t % 64) & 1;
+}
+
+static float score_of(const gc_forsyth_scores* sc, const forsyth_vertex* fv)
+{
+    if (fv->live == 0)
+        return -1.0f;
+    return (fv->position < 0 ? 0.0f : sc->position[fv->position]) +
+           sc->live[fv->live < sc->live_count ? fv->live : sc->live_count - 1];
+}
+
+gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* order, uint32_t* out, gc_error* err)
+{
+    if (cache_size < 4 || cache_size > GC_FORSYTH_MAX_CACHE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: cache size %u is outside [4, %u]", cache_size,
+                       GC_FORSYTH_MAX_CACHE);
+    /* Forsyth's published curves. Valences past the table (a fan's hub) score as its last
+     * entry, 2 / sqrt(63): they differ from his formula by less than 0.25 and only where a
+     * vertex has 63 triangles or more left. */
+    gc_forsyth_scores sc;
+    memset(&sc, 0, sizeof sc);
+    sc.cache_size = cache_size;
+    for (uint32_t p = 0; p < cache_size; ++p)
+        sc.position[p] = p < 3 ? 0.75f /* LastTriScore: the triangle just drawn */
+                               : powf(1.0f - (float)(p - 3) / (float)(cache_size - 3), 1.5f);
+    sc.live_count = GC_FORSYTH_MAX_LIVE;
+    for (uint32_t n = 1; n < GC_FORSYTH_MAX_LIVE; ++n)
+        sc.live[n] = 2.0f * powf((float)n, -0.5f); /* ValenceBoostScale * n^-ValenceBoostPower */
+    return gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &sc, order, out, err);
+}
+
+gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    const uint32_t cache_size = scores->cache_size;
+    if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
+        scores->live_count > GC_FORSYTH_MAX_LIVE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
+    if (s)
+        return s;
+    forsyth_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
+    uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true); /* bits */
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    if (!vert || !emitted || !dead_end) {
+        free(vert), free(emitted), free(dead_end);
+        gc_adjacency_free(&adj);
+        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
+                       vertex_count);
+    }
+    uint32_t* list = adj.triangles;
+    const uint32_t* list_start = adj.offsets;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        vert[v].live = vert[v].listed = list_start[v + 1] - list_start[v];
+        vert[v].position = -1;
+        vert[v].score = score_of(scores, &vert[v]);
+    }
+
+    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t cache_count = 0;
+    size_t cursor = 0, written = 0, dead_top = 0;
+    int64_t best = -1;
+    /* The first triangle: the best score overall (one linear scan). */
+    float best_score = -1.0f;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        float sc = vert[indices[3 * t]].score + vert[indices[3 * t + 1]].score + vert[indices[3 * t + 2]].score;
+        if (sc > best_score) {
+            best_score = sc;
+            best = (int64_t)t;
+        }
+    }
+    while (best >= 0) {
+        uint32_t t = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * t;
+        emitted[t / 64] |= 1ull << (t % 64);
+        if (out)
+            memcpy(out + 3 * written, tv, 3 * sizeof *out);
+        order[written++] = t;
+        for (int c = 0; c < 3; ++c) {
+            dead_end[dead_top++] = tv[c];
+            vert[tv[c]].live--; /* its list entry goes when the list is next scanned */
+        }
+        /* LRU update: the triangle's vertices first, then the old order. */
+        uint32_t n = 0;
+        for (int c = 0; c < 3; ++c) {
+            bool dup = false;
+            for (uint32_t k = 0; k < n; ++k)
+                dup |= next_cache[k] == tv[c];
+            if (!dup)
+                next_cache[n++] = tv[c];
+        }
+        for (uint32_t k = 0; k < cache_count; ++k) {
+            uint32_t v = cache[k];
+            if (v != tv[0] && v != tv[1] && v != tv[2])
+                next_cache[n++] = v;
+        }
+        for (uint32_t k = 0; k < n; ++k) {
+            forsyth_vertex* fv = &vert[next_cache[k]];
+            fv->position = k < cache_size ? (int32_t)k : -1;
+            fv->score = score_of(scores, fv);
+        }
+        cache_count = n < cache_size ? n : cache_size;
+        memcpy(cache, next_cache, cache_count * sizeof *cache);
+        /* The next triangle: the best among the cached vertices' remaining triangles. */
+        best = -1;
+        best_score = -1.0f;
+        for (uint32_t k = 0; k < cache_count; ++k) {
+            uint32_t v = cache[k];
+            forsyth_vertex* fv = &vert[v];
+            if (fv->live == 0)
+                continue; /* finished (its list holds emitted triangles only) */
+            uint32_t* entries = list + list_start[v];
+            uint32_t scanned = 0;
+            for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
+                uint32_t u = entries[a];
+                if (is_emitted(emitted, u)) {
+                    /* an emitted triangle: drop it (the last entry takes its place) */
+                    entries[a] = entries[--fv->listed];
+                    continue;
+                }
+                float sc = vert[indices[3 * u]].score + vert[indices[3 * u + 1]].score + vert[indices[3 * u + 2]].score;
+                if (sc > best_score) {
+                    best_score = sc;
+                    best = u;
+                }
+                ++a, ++scanned;
+            }
+        }
+        while (best < 0 && dead_top > 0) {
+            uint32_t d = dead_end[--dead_top];
+            for (uint32_t a = 0; vert[d].live > 0 && a < vert[d].listed && best < 0;)
+                if (is_emitted(emitted, list[list_start[d] + a]))
+                    list[list_start[d] + a] = list[list_start[d] + --vert[d].listed];
+                else
+                    best = list[list_start[d] + a];
+        }
+        if (best < 0) {
+            while (cursor < triangle_count && is_emitted(emitted, cursor))
+                ++cursor;
+            if (cursor < triangle_count)
+                best = (int64_t)cursor;
+        }
+    }
+    free(vert), free(emitted), free(dead_end);
+    gc_adjacency_free(&adj);
+    if (written != triangle_count)
+        return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
+    return GC_OK;
+}

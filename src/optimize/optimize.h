@@ -1,0 +1,73 @@
+/* Internal interface of the optimizers (src/optimize/): the adjacency and live-triangle
+ * helpers every optimizer uses (adjacency.c) and one entry point per optimizer, called by
+ * the dispatcher (optimize.c). Not installed. */
+#ifndef GPUCACHE_OPTIMIZE_H
+#define GPUCACHE_OPTIMIZE_H
+
+#include "../internal.h"
+
+/* Vertex -> triangle adjacency of a triangle list (CSR): the triangles of vertex v are
+ * triangles[offsets[v] .. offsets[v+1]), one entry per corner (a degenerate triangle
+ * appears twice in its repeated vertex's list). */
+typedef struct gc_adjacency {
+    uint32_t* offsets;   /* vertex_count + 1 */
+    uint32_t* triangles; /* 3 * triangle count */
+} gc_adjacency;
+
+gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             gc_adjacency* out, gc_error* err);
+void gc_adjacency_free(gc_adjacency* a);
+
+/* Each vertex's remaining (not yet emitted) triangles, kept compact: those of v are
+ * adj.triangles[adj.offsets[v] .. adj.offsets[v] + live[v]). An emitted triangle leaves
+ * its vertices' lists in O(1) through a back-pointer per corner, whatever the valence. */
+typedef struct gc_live_triangles {
+    gc_adjacency adj;
+    uint32_t* live; /* per vertex: remaining triangles (corners) */
+    uint32_t* slot; /* per corner: its entry in its vertex's list, UINT32_MAX once removed */
+} gc_live_triangles;
+
+gc_status gc_live_triangles_init(gc_live_triangles* lt, const uint32_t* indices, size_t triangle_count,
+                                 uint32_t vertex_count, gc_error* err);
+/* Removes triangle t (its three corners) from its vertices' lists. */
+void gc_live_triangles_remove(gc_live_triangles* lt, const uint32_t* indices, uint32_t t);
+void gc_live_triangles_free(gc_live_triangles* lt);
+
+/* The optimizers, one file each. Each writes the triangle ids in their new order to
+ * `order` (triangle_count entries); gc_optimize validates, dispatches, checks that the
+ * ids are a permutation and writes the triangles out. Tipsify and Forsyth also write each
+ * triangle's indices to `out` (when not NULL) as they emit it: the indices are at hand
+ * then, and reading them again in a second pass, in the new order, costs a cache miss per
+ * triangle on a large mesh. */
+gc_status gc_opt_tipsify(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* order, uint32_t* out, gc_error* err);
+gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                         uint32_t* order, uint32_t* out, gc_error* err);
+
+/* Forsyth's algorithm with any score tables: a vertex at position p of the modelled LRU
+ * cache (cache_size entries) scores position[p] (0 outside it), plus live[min(n,
+ * live_count - 1)] for n remaining triangles (live[0] is not used: a vertex with no
+ * triangles left scores -1). gc_opt_forsyth fills them with Forsyth's published curves;
+ * auto also runs a table tuned on the vertex cache models (auto.c). */
+#define GC_FORSYTH_MAX_CACHE 256
+#define GC_FORSYTH_MAX_LIVE 64
+typedef struct gc_forsyth_scores {
+    uint32_t cache_size, live_count;
+    float position[GC_FORSYTH_MAX_CACHE];
+    float live[GC_FORSYTH_MAX_LIVE];
+} gc_forsyth_scores;
+gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
+
+/* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
+ * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
+ * swaps triangles between warps that share vertices while the sum of the warps' distinct
+ * vertices goes down (or stays and their vertices get more concentrated), at most
+ * `passes` passes. Used by auto. */
+gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             uint32_t max_vertices, uint32_t max_triangles, unsigned passes, uint32_t* order,
+                             gc_error* err);
+gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                      const gc_optimize_options* options, uint32_t* order, gc_error* err);
+
+#endif

@@ -1,0 +1,145 @@
+/* Printing what models did with a draw (see model_report.h), for analyze and demo. */
+#define _POSIX_C_SOURCE 200809L
+#include "model_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ trace */
+
+void trace_line(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    trace_sink* t = user;
+    if (t->json) {
+        sb_printf(t->out, t->first ? "[" : ", [");
+        t->first = 0;
+    } else {
+        sb_printf(t->out, "%llu: [", (unsigned long long)primitive);
+    }
+    for (size_t i = 0; i < count; ++i)
+        sb_printf(t->out, i ? ", %lld" : "%lld", (long long)entries[i]);
+    sb_printf(t->out, t->json ? "]" : "]\n");
+}
+
+static int compare_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* Median seconds of `repeat` plain passes (no per-vertex counts, no trace). */
+gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyze_options* base, long repeat,
+                            double* seconds, gc_error* err)
+{
+    double* samples = malloc((size_t)repeat * sizeof *samples);
+    if (!samples) {
+        snprintf(err->message, sizeof err->message, "out of memory for %ld timing samples", repeat);
+        err->code = GC_ERR_NOMEM;
+        return GC_ERR_NOMEM;
+    }
+    gc_analyze_options o = {0};
+    o.state_changes = base->state_changes;
+    o.state_change_count = base->state_change_count;
+    for (long i = 0; i < repeat; ++i) {
+        gc_stats st;
+        double t0 = now_seconds();
+        gc_status s = gc_analyze(m, d, &o, &st, err);
+        samples[i] = now_seconds() - t0;
+        if (s) {
+            free(samples);
+            return s;
+        }
+    }
+    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
+    *seconds = repeat % 2 ? samples[repeat / 2] : 0.5 * (samples[repeat / 2 - 1] + samples[repeat / 2]);
+    free(samples);
+    return GC_OK;
+}
+
+void print_table_header(FILE* f, int with_layout)
+{
+    if (with_layout)
+        fprintf(f, "%-10s ", "layout");
+    fprintf(f, "%-32s %12s %9s %9s %9s\n", "model", "invocations", "ACMR", "ATVR", "batches");
+}
+
+void print_table_row(FILE* f, const char* layout, const model_result* r)
+{
+    if (layout)
+        fprintf(f, "%-10s ", layout);
+    char name[96];
+    snprintf(name, sizeof name, "%s", r->model.name);
+    for (size_t i = 0; i < gc_preset_count(); ++i) {
+        /* A preset: show what it stands for. */
+        const char *pname, *spec, *source;
+        gc_preset_get(i, &pname, &spec, &source);
+        if (strcmp(pname, r->model.name) == 0)
+            snprintf(name, sizeof name, "%s (%s)", pname, spec);
+    }
+    fprintf(f, "%-32s %12llu %9.4f %9.4f ", name, (unsigned long long)r->stats.invocations, r->stats.acmr,
+            r->stats.atvr);
+    if (r->stats.has_batches)
+        fprintf(f, "%9llu", (unsigned long long)r->stats.batches);
+    else
+        fprintf(f, "%9s", "-");
+    if (r->seconds >= 0)
+        fprintf(f, "  %.6f s", r->seconds);
+    fprintf(f, "\n");
+}
+
+void json_model(strbuf* j, const model_result* r)
+{
+    const gc_stats* s = &r->stats;
+    sb_printf(j, "{\"model\": ");
+    sb_json_string(j, r->model.name);
+    sb_printf(j, ", \"family\": \"%s\", \"invocations\": %llu, \"acmr\": %.9g, \"atvr\": %.9g, \"batches\": ",
+              gc_model_family_name(r->model.family), (unsigned long long)s->invocations, s->acmr, s->atvr);
+    if (s->has_batches)
+        sb_printf(j, "%llu", (unsigned long long)s->batches);
+    else
+        sb_printf(j, "null");
+    if (r->seconds >= 0)
+        sb_printf(j, ", \"seconds\": %.9g", r->seconds);
+    else
+        sb_printf(j, ", \"seconds\": null");
+    if (r->model.family == GC_MODEL_NVIDIA)
+        sb_printf(j, ", \"resets\": %llu", (unsigned long long)s->resets);
+    if (r->model.family == GC_MODEL_MESHOPT || r->model.family == GC_MODEL_REUSE)
+        sb_printf(j, ", \"flushes\": %llu", (unsigned long long)s->resets);
+    if (r->model.family == GC_MODEL_BATCH) {
+        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * r->model.p[0]) : 0.0;
+        sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": %.9g",
+                  (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, fill);
+    }
+    if (r->trace.data)
+        sb_printf(j, ", \"trace\": [%s]", r->trace.data);
+    sb_printf(j, "}");
+}
+
+/* Per-vertex CSV: index, then one column of invocation counts per model. */
+int write_per_vertex_csv(const char* path, const model_result* results, int count)
+{
+    atomic_file af;
+    if (atomic_open(&af, path) != 0) {
+        fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
+        return EXIT_DATA;
+    }
+    fprintf(af.f, "index");
+    for (int i = 0; i < count; ++i)
+        fprintf(af.f, ",%s", results[i].model.name);
+    fprintf(af.f, "\n");
+    size_t rows = count ? results[0].per_vertex.count : 0;
+    for (size_t v = 0; v < rows; ++v) {
+        fprintf(af.f, "%u", results[0].per_vertex.values[v]);
+        for (int i = 0; i < count; ++i)
+            fprintf(af.f, ",%u", results[i].per_vertex.counts[v]);
+        fprintf(af.f, "\n");
+    }
+    if (atomic_commit(&af) != 0) {
+        fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
+        return EXIT_DATA;
+    }
+    return 0;
+}
