@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 gc_status gc_fail(gc_error* err, gc_status code, const char* fmt, ...)
 {
@@ -316,4 +317,10 @@ const char* gc_parse_result_text(gc_parse_result r)
     case GC_PARSE_RANGE: return "is out of range";
     default: return "is not a number";
     }
+}
+
+bool gc_has_extension(const char* path, const char* ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
 }

@@ -89,4 +89,8 @@ bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value);
 bool gc_u32_vec_reserve(gc_u32_vec* v, size_t capacity);
 
 
+/* True when path ends in "." ext, case-insensitively (common.c: the format readers, the
+ * glTF checks and the output checks all pick by it). */
+bool gc_has_extension(const char* path, const char* ext);
+
 #endif

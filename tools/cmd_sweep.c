@@ -202,7 +202,7 @@ int cmd_sweep(int argc, char** argv)
             m->device = 1;
             m->device_index = (uint32_t)idx;
             if (!s.have_device) {
-                if (backend_open(&s.device, (uint32_t)idx, NULL, &err))
+                if (gc_backend_open(&s.device, (uint32_t)idx, NULL, &err))
                     return fail_with(&err);
                 s.have_device = 1;
             }
@@ -324,6 +324,6 @@ out:
         free(s.meshes[i].indices);
     free(s.rows);
     if (s.have_device)
-        backend_close(&s.device);
+        gc_backend_close(&s.device);
     return status;
 }

@@ -151,9 +151,9 @@ static void* worker(void* arg)
             row* r = &s->rows[job * s->model_count + k];
             gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
             if (s->models[k].device) {
-                measurement meas;
+                gc_measurement meas;
                 pthread_mutex_lock(&s->lock);
-                st = backend_measure(&s->device, &d, 1, &meas, &err);
+                st = gc_backend_measure(&s->device, &d, 1, &meas, &err);
                 pthread_mutex_unlock(&s->lock);
                 if (st)
                     break;
@@ -164,7 +164,7 @@ static void* worker(void* arg)
                 r->vertices = meas.count;
                 r->atvr = meas.count ? (double)meas.invocations / (double)meas.count : 0.0;
                 r->acmr = n ? (double)meas.invocations / (double)(n / 3) : 0.0;
-                measurement_free(&meas);
+                gc_measurement_free(&meas);
             } else {
                 gc_stats stt;
                 if ((st = gc_analyze(&s->models[k].model, &d, NULL, &stt, &err)))

@@ -21,8 +21,6 @@ static inline void gc_mesh_set(gc_mesh* out, uint32_t* indices, size_t count, bo
     *out = m;
 }
 
-/* True when path ends in "." ext, case-insensitively. */
-bool gc_has_extension(const char* path, const char* ext);
 
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);

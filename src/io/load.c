@@ -5,14 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-
-bool gc_has_extension(const char* path, const char* ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
 
 gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err)
 {
