@@ -18,6 +18,60 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+size_t cache_count(const sweep* s)
+{
+    return (size_t)(s->cache_hi - s->cache_lo + 1);
+}
+
+/* "gpucache: sweep: N%, S s left" on a terminal, at most four times a second. */
+static void show_progress(void* user, uint64_t done, uint64_t total)
+{
+    sweep* s = user;
+    double now = now_seconds();
+    if (!s->progress || (now - s->last_progress < 0.25 && done != total))
+        return;
+    s->last_progress = now;
+    double frac = (double)done / (double)total;
+    double left = frac > 0 ? (now - s->start) * (1 - frac) / frac : 0;
+    fprintf(stderr, "\rgpucache: sweep: %3.0f%%, %.0f s left   ", 100.0 * frac, left);
+    if (done == total)
+        fprintf(stderr, "\n");
+}
+
+gc_status sweep_run(sweep* s, long threads)
+{
+    gc_sweep_mesh meshes[MAX_MESHES];
+    for (size_t i = 0; i < s->mesh_count; ++i) {
+        const sweep_mesh* m = &s->meshes[i];
+        gc_sweep_mesh g = {m->name, m->is_grid, m->width, m->height, m->indices, m->count, m->vertices};
+        meshes[i] = g;
+    }
+    gc_model models[MAX_SWEEP_MODELS];
+    int on_device[MAX_SWEEP_MODELS];
+    for (size_t k = 0; k < s->model_count; ++k) {
+        models[k] = s->models[k].model;
+        on_device[k] = s->models[k].device;
+    }
+    gc_sweep g = {0};
+    g.meshes = meshes;
+    g.mesh_count = s->mesh_count;
+    g.layouts = s->layouts;
+    g.layout_count = s->layout_count;
+    g.cache_lo = s->cache_lo;
+    g.cache_hi = s->cache_hi;
+    g.models = models;
+    g.on_device = on_device;
+    g.model_count = s->model_count;
+    g.device = s->have_device ? &s->device : NULL;
+    g.threads = (unsigned)threads;
+    g.progress = show_progress;
+    g.progress_user = s;
+    s->start = now_seconds();
+    s->progress = isatty(2);
+    return gc_sweep_run(&g, s->rows, &s->err);
+}
 
 static int load_mesh(const char* spec, sweep_mesh* m)
 {
@@ -178,8 +232,8 @@ int cmd_sweep(int argc, char** argv)
     char* save = NULL;
     for (char* tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int found = -1;
-        for (int l = 0; l < L_COUNT; ++l)
-            if (!strcmp(tok, layout_names[l]))
+        for (int l = 0; l < GC_LAYOUT_COUNT; ++l)
+            if (!strcmp(tok, gc_sweep_layout_name((layout)l)))
                 found = l;
         if (found < 0)
             return usage_error("unknown layout '%s' (optimal, striped, tipsify, forsyth, auto, original)", tok);
@@ -237,8 +291,7 @@ int cmd_sweep(int argc, char** argv)
         status = EXIT_DATA;
         goto out;
     }
-    sweep_run(&s, threads);
-    if (s.failed) {
+    if (sweep_run(&s, threads)) {
         status = fail_with(&s.err);
         goto out;
     }
@@ -259,7 +312,7 @@ int cmd_sweep(int argc, char** argv)
                     continue;
                 size_t per_mesh = s.layout_count * cache_count(&s);
                 csv_field(af.f, s.meshes[job / per_mesh].name);
-                fprintf(af.f, ",%s,%u,", layout_names[s.layouts[(job % per_mesh) / cache_count(&s)]],
+                fprintf(af.f, ",%s,%u,", gc_sweep_layout_name(s.layouts[(job % per_mesh) / cache_count(&s)]),
                         s.cache_lo + (uint32_t)(job % cache_count(&s)));
                 csv_field(af.f, s.models[k].device ? "device" : s.models[k].model.name);
                 fprintf(af.f, ",%llu,%.6f,%.6f,%llu,%llu\n", (unsigned long long)r->invocations, r->atvr, r->acmr,
@@ -284,7 +337,7 @@ int cmd_sweep(int argc, char** argv)
                 sb_printf(&j, "%s{\"mesh\": ", first ? "" : ", ");
                 sb_json_string(&j, s.meshes[job / per_mesh].name);
                 sb_printf(&j, ", \"layout\": \"%s\", \"cache\": %u, \"model\": ",
-                          layout_names[s.layouts[(job % per_mesh) / cache_count(&s)]],
+                          gc_sweep_layout_name(s.layouts[(job % per_mesh) / cache_count(&s)]),
                           s.cache_lo + (uint32_t)(job % cache_count(&s)));
                 sb_json_string(&j, s.models[k].device ? "device" : s.models[k].model.name);
                 sb_printf(&j, ", \"invocations\": %llu, \"atvr\": %.6f, \"acmr\": %.6f}",
@@ -314,7 +367,7 @@ int cmd_sweep(int argc, char** argv)
                     }
                     if (at)
                         printf("%-24s %-32s %-9s %10u %8.4f\n", s.meshes[mi].name, s.models[k].label,
-                               layout_names[s.layouts[li]], at, best);
+                               gc_sweep_layout_name(s.layouts[li]), at, best);
                 }
     }
     if (plot_path)

@@ -1,19 +1,18 @@
 /* gpucache sweep's experiment (see cmd_sweep.c): the meshes, layouts, cache sizes and
- * models of a sweep, its job engine (sweep_jobs.c) and its plot (sweep_plot.c). */
+ * models of a sweep as the command holds them, run by the library's gc_sweep_run
+ * (src/probe/sweep.c), and its plot (sweep_plot.c). */
 #ifndef GPUCACHE_SWEEP_H
 #define GPUCACHE_SWEEP_H
 
 #include "gpucache/gpucache.h"
 #include "gpucache/gpucache_probe.h"
 
-#include <pthread.h>
 #include <stddef.h>
 
 #define MAX_MESHES 16
 #define MAX_SWEEP_MODELS 16
 
-typedef enum layout { L_OPTIMAL, L_STRIPED, L_TIPSIFY, L_FORSYTH, L_AUTO, L_ORIGINAL, L_COUNT } layout;
-extern const char* const layout_names[L_COUNT];
+typedef gc_sweep_layout layout;
 
 typedef struct sweep_mesh {
     char name[256];
@@ -31,38 +30,30 @@ typedef struct sweep_model {
     uint32_t device_index;
 } sweep_model;
 
-typedef struct row {
-    uint64_t invocations, triangles, vertices;
-    double atvr, acmr;
-    int valid;
-} row;
+typedef gc_sweep_row row;
 
 typedef struct sweep {
     sweep_mesh meshes[MAX_MESHES];
     size_t mesh_count;
-    layout layouts[L_COUNT];
+    layout layouts[GC_LAYOUT_COUNT];
     size_t layout_count;
     uint32_t cache_lo, cache_hi;
     sweep_model models[MAX_SWEEP_MODELS];
     size_t model_count;
     gc_backend device;   /* opened when a model is "device" */
     int have_device;
-    pthread_mutex_t lock; /* job queue, progress, the device, the memory budget */
-    pthread_cond_t memory_freed;
-    size_t memory_budget, memory_used; /* bytes of job working memory, see job_memory */
-    size_t next_job, done_jobs, job_count;
+    size_t job_count;
     row* rows;        /* job * model_count + model */
-    int failed;
     gc_error err;
-    double start, last_progress;
+    double start, last_progress; /* the progress line */
     int progress;
 } sweep;
 
 /* Cache sizes in the sweep's range. */
 size_t cache_count(const sweep* s);
-/* Runs every job on `threads` threads (0: one per core, at most 64); s->failed and s->err
- * tell whether one failed. */
-void sweep_run(sweep* s, long threads);
+/* Runs every job through gc_sweep_run on `threads` threads (0: one per core, at most 64),
+ * with a progress line at a terminal; on failure s->err tells why. */
+gc_status sweep_run(sweep* s, long threads);
 /* The script's name beside a plot: OUT.png -> OUT.gp. */
 void script_path(const char* plot_path, char* gp_path, size_t gp_size);
 /* Writes OUT.gp beside plot_path and runs gnuplot on it; prints and returns an exit status

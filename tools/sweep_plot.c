@@ -58,7 +58,8 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
     fprintf(f, "set multiplot layout %zu,%zu\n", rows_n, cols);
     fprintf(f, "set grid\nset key top right opaque box\nset xlabel 'target cache size'\nset ylabel 'ATVR'\n");
     fprintf(f, "set xrange [%u:%u]\nset yrange [1:*]\n", s->cache_lo, s->cache_hi);
-    static const char* const colors[L_COUNT] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#666666"};
+    static const char* const colors[GC_LAYOUT_COUNT] = {"#1b9e77", "#d95f02", "#7570b3",
+                                                        "#e7298a", "#66a61e", "#666666"};
     for (size_t mi = 0; mi < s->mesh_count; ++mi)
         for (size_t k = 0; k < s->model_count; ++k) {
             char title[600];
@@ -70,10 +71,10 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
             int first = 1;
             for (size_t li = 0; li < s->layout_count; ++li) {
                 layout l = s->layouts[li];
-                if ((l == L_OPTIMAL || l == L_STRIPED) && !s->meshes[mi].is_grid)
+                if ((l == GC_LAYOUT_OPTIMAL || l == GC_LAYOUT_STRIPED) && !s->meshes[mi].is_grid)
                     continue;
                 fprintf(f, "%s$d_%zu_%zu_%zu with lines lw 2 lc rgb '%s' title '%s'", first ? "" : ", ", mi, li, k,
-                        colors[l], layout_names[l]);
+                        colors[l], gc_sweep_layout_name(l));
                 first = 0;
             }
             fprintf(f, "\n");

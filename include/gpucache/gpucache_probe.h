@@ -154,6 +154,62 @@ typedef struct gc_measurements {
 gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
 void gc_measurements_free(gc_measurements* in);
 
+/* ---------------------------------------------------------------- sweeps */
+
+/* Seed 002's experiment on any model: for each mesh, layout and target cache size, the
+ * index buffer is built (grids are generated in the layout, meshes reordered by the
+ * optimizer with that cache size) and analyzed under every model, or measured on a device. */
+typedef enum gc_sweep_layout {
+    GC_LAYOUT_OPTIMAL,  /* seed 002's optimal grid order (grids only) */
+    GC_LAYOUT_STRIPED,  /* stripes as wide as the cache (grids only) */
+    GC_LAYOUT_TIPSIFY,  /* tipsify with that cache size */
+    GC_LAYOUT_FORSYTH,  /* forsyth with that cache size (4 to 256) */
+    GC_LAYOUT_AUTO,     /* auto for a FIFO of that size */
+    GC_LAYOUT_ORIGINAL, /* the mesh as given */
+    GC_LAYOUT_COUNT
+} gc_sweep_layout;
+
+/* "optimal", "striped", "tipsify", "forsyth", "auto", "original". */
+const char* gc_sweep_layout_name(gc_sweep_layout layout);
+
+typedef struct gc_sweep_mesh {
+    const char* name;        /* for messages */
+    int is_grid;             /* a generated grid of width x height quads: grid layouts apply */
+    uint32_t width, height;
+    const uint32_t* indices; /* its triangle list (a grid's in row-major order) */
+    size_t count;
+    uint32_t vertices;       /* largest index + 1 */
+} gc_sweep_mesh;
+
+typedef struct gc_sweep_row {
+    uint64_t invocations, triangles, vertices;
+    double atvr, acmr;
+    int valid; /* 0: the layout does not apply (a grid layout on a mesh file, forsyth off 4..256) */
+} gc_sweep_row;
+
+typedef struct gc_sweep {
+    const gc_sweep_mesh* meshes;
+    size_t mesh_count;
+    const gc_sweep_layout* layouts;
+    size_t layout_count;
+    uint32_t cache_lo, cache_hi; /* every target cache size in [cache_lo, cache_hi], 3..4096 */
+    const gc_model* models;      /* analyzed with gc_analyze ... */
+    const int* on_device;        /* ... or, where on_device[k] is set (may be NULL), measured on device */
+    size_t model_count;
+    gc_backend* device;          /* one draw at a time */
+    unsigned threads;            /* 0: one per core, at most 64 */
+    gc_progress_fn progress;     /* jobs done and their total, from any worker; may be NULL */
+    void* progress_user;
+} gc_sweep;
+
+/* Runs every job (mesh, layout, cache size) on the sweep's threads and writes the rows:
+ * rows[job * model_count + k] for model k, jobs numbered mesh-major, then layout, then
+ * cache size; the rows are the same for any thread count. Jobs share one budget of working
+ * memory, that of one optimizing job on the largest mesh (at least 64 MiB), so threads do
+ * not multiply it. Cost: one build (generate or optimize) per job plus one analysis per job
+ * and model. The first failure stops the sweep and is reported. */
+gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_error* err);
+
 #ifdef __cplusplus
 }
 #endif

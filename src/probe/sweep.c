@@ -1,9 +1,9 @@
-/* The job engine of gpucache sweep: each job (mesh, layout, cache size) builds its index
- * buffer and analyzes (or measures) it under every model; jobs run on every core and
- * write their own rows, so the output is the same for any thread count. */
+/* Sweeps (gc_sweep_run, see gpucache_probe.h): each job (mesh, layout, cache size) builds
+ * its index buffer and analyzes (or measures) it under every model; jobs run on every core
+ * and write their own rows, so the rows are the same for any thread count. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
-#include "sweep.h"
+#include "../internal.h"
+#include "gpucache/gpucache_probe.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -11,9 +11,31 @@
 #include <string.h>
 #include <unistd.h>
 
-const char* const layout_names[L_COUNT] = {"optimal", "striped", "tipsify", "forsyth", "auto", "original"};
+typedef gc_sweep_layout layout;
+typedef gc_sweep_mesh sweep_mesh;
+typedef gc_sweep_row row;
 
-size_t cache_count(const sweep* s)
+static const char* const layout_names[GC_LAYOUT_COUNT] = {"optimal", "striped", "tipsify", "forsyth", "auto",
+                                                          "original"};
+
+const char* gc_sweep_layout_name(gc_sweep_layout l)
+{
+    return (unsigned)l < GC_LAYOUT_COUNT ? layout_names[l] : "";
+}
+
+/* A running sweep: the caller's description and the workers' shared state. */
+typedef struct sweep {
+    const gc_sweep* in;
+    row* rows;
+    pthread_mutex_t lock; /* job queue, progress, the device, the memory budget */
+    pthread_cond_t memory_freed;
+    size_t memory_budget, memory_used; /* bytes of job working memory, see job_memory */
+    size_t next_job, done_jobs, job_count;
+    int failed;
+    gc_error err;
+} sweep;
+
+static size_t cache_count(const gc_sweep* s)
 {
     return (size_t)(s->cache_hi - s->cache_lo + 1);
 }
@@ -29,22 +51,22 @@ static gc_status job_nomem(gc_error* err, const sweep_mesh* m, layout l, size_t 
 
 /* Builds the buffer of one job into *out (malloc'd); returns its index count, 0 when the
  * layout does not apply (grid layouts on a mesh file). */
-static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32_t cache, uint32_t** out, size_t* n,
+static gc_status build_job(const sweep_mesh* m, layout l, uint32_t cache, uint32_t** out, size_t* n,
                            gc_error* err)
 {
     *out = NULL;
     *n = 0;
-    if (l == L_OPTIMAL || l == L_STRIPED) {
+    if (l == GC_LAYOUT_OPTIMAL || l == GC_LAYOUT_STRIPED) {
         if (!m->is_grid)
             return GC_OK;
-        gc_grid_layout g = l == L_OPTIMAL ? GC_GRID_OPTIMAL : GC_GRID_STRIPED;
+        gc_grid_layout g = l == GC_LAYOUT_OPTIMAL ? GC_GRID_OPTIMAL : GC_GRID_STRIPED;
         size_t count = gc_grid_index_count(m->width, m->height, g, cache);
         *out = malloc(count * sizeof **out);
         if (!*out)
             return job_nomem(err, m, l, count);
         return gc_grid_generate(m->width, m->height, g, cache, *out, n, err);
     }
-    if (l == L_ORIGINAL) {
+    if (l == GC_LAYOUT_ORIGINAL) {
         *n = m->count; /* the caller reads m->indices itself: no copy */
         return GC_OK;
     }
@@ -53,7 +75,7 @@ static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32
         return job_nomem(err, m, l, m->count);
     gc_optimize_options o = {0};
     gc_model target;
-    gc_optimizer alg = l == L_TIPSIFY ? GC_OPT_TIPSIFY : l == L_FORSYTH ? GC_OPT_FORSYTH : GC_OPT_AUTO;
+    gc_optimizer alg = l == GC_LAYOUT_TIPSIFY ? GC_OPT_TIPSIFY : l == GC_LAYOUT_FORSYTH ? GC_OPT_FORSYTH : GC_OPT_AUTO;
     if (alg == GC_OPT_FORSYTH && (cache < 4 || cache > 256)) {
         free(*out);
         *out = NULL;
@@ -71,7 +93,6 @@ static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32
     } else {
         o.cache_size = cache;
     }
-    (void)s;
     *n = m->count;
     return gc_optimize(alg, m->indices, m->count, m->vertices, &o, *out, err);
 }
@@ -87,7 +108,7 @@ static gc_status build_job(const sweep* s, const sweep_mesh* m, layout l, uint32
 
 static size_t job_memory(const sweep_mesh* m, layout l)
 {
-    size_t per = l == L_ORIGINAL || l == L_OPTIMAL || l == L_STRIPED ? JOB_BYTES_PER_INDEX_COPY
+    size_t per = l == GC_LAYOUT_ORIGINAL || l == GC_LAYOUT_OPTIMAL || l == GC_LAYOUT_STRIPED ? JOB_BYTES_PER_INDEX_COPY
                                                                       : JOB_BYTES_PER_INDEX_OPTIMIZE;
     return m->count > SIZE_MAX / per ? SIZE_MAX : m->count * per;
 }
@@ -113,23 +134,12 @@ static void release_memory(sweep* s, size_t bytes)
     pthread_mutex_unlock(&s->lock);
 }
 
-static void show_progress(sweep* s)
-{
-    double now = now_seconds();
-    if (!s->progress || (now - s->last_progress < 0.25 && s->done_jobs != s->job_count))
-        return;
-    s->last_progress = now;
-    double frac = (double)s->done_jobs / (double)s->job_count;
-    double left = frac > 0 ? (now - s->start) * (1 - frac) / frac : 0;
-    fprintf(stderr, "\rgpucache: sweep: %3.0f%%, %.0f s left   ", 100.0 * frac, left);
-    if (s->done_jobs == s->job_count)
-        fprintf(stderr, "\n");
-}
-
 static void* worker(void* arg)
 {
     sweep* s = arg;
-    const size_t per_mesh = s->layout_count * cache_count(s);
+    const gc_sweep* in = s->in;
+    const size_t caches = cache_count(in);
+    const size_t per_mesh = in->layout_count * caches;
     for (;;) {
         pthread_mutex_lock(&s->lock);
         size_t job = s->next_job++;
@@ -137,23 +147,23 @@ static void* worker(void* arg)
         pthread_mutex_unlock(&s->lock);
         if (stop || job >= s->job_count)
             return NULL;
-        const sweep_mesh* m = &s->meshes[job / per_mesh];
-        layout l = s->layouts[(job % per_mesh) / cache_count(s)];
-        uint32_t cache = s->cache_lo + (uint32_t)(job % cache_count(s));
+        const sweep_mesh* m = &in->meshes[job / per_mesh];
+        layout l = in->layouts[(job % per_mesh) / caches];
+        uint32_t cache = in->cache_lo + (uint32_t)(job % caches);
         uint32_t* buf;
         size_t n;
         gc_error err = {0};
         size_t memory = job_memory(m, l);
         reserve_memory(s, memory);
-        gc_status st = build_job(s, m, l, cache, &buf, &n, &err);
-        const uint32_t* indices = l == L_ORIGINAL ? m->indices : buf;
-        for (size_t k = 0; !st && n && k < s->model_count; ++k) {
-            row* r = &s->rows[job * s->model_count + k];
+        gc_status st = build_job(m, l, cache, &buf, &n, &err);
+        const uint32_t* indices = l == GC_LAYOUT_ORIGINAL ? m->indices : buf;
+        for (size_t k = 0; !st && n && k < in->model_count; ++k) {
+            row* r = &s->rows[job * in->model_count + k];
             gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
-            if (s->models[k].device) {
+            if (in->on_device && in->on_device[k]) {
                 gc_measurement meas;
                 pthread_mutex_lock(&s->lock);
-                st = gc_backend_measure(&s->device, &d, 1, &meas, &err);
+                st = gc_backend_measure(in->device, &d, 1, &meas, &err);
                 pthread_mutex_unlock(&s->lock);
                 if (st)
                     break;
@@ -167,7 +177,7 @@ static void* worker(void* arg)
                 gc_measurement_free(&meas);
             } else {
                 gc_stats stt;
-                if ((st = gc_analyze(&s->models[k].model, &d, NULL, &stt, &err)))
+                if ((st = gc_analyze(&in->models[k], &d, NULL, &stt, &err)))
                     break;
                 r->invocations = stt.invocations;
                 r->triangles = stt.primitives;
@@ -188,37 +198,58 @@ static void* worker(void* arg)
                          m->name, layout_names[l], cache);
         }
         s->done_jobs++;
-        show_progress(s);
+        if (in->progress)
+            in->progress(in->progress_user, s->done_jobs, s->job_count);
         pthread_mutex_unlock(&s->lock);
     }
 }
 
-/* Runs every job on `threads` threads (0: one per core, at most 64), within one budget of
- * working memory (see job_memory). */
-void sweep_run(sweep* s, long threads)
+gc_status gc_sweep_run(const gc_sweep* in, gc_sweep_row* rows, gc_error* err)
 {
+    if (!in || !rows || (in->mesh_count && !in->meshes) || (in->layout_count && !in->layouts) ||
+        (in->model_count && !in->models) || in->cache_lo < 3 || in->cache_hi < in->cache_lo || in->cache_hi > 4096)
+        return gc_fail(err, GC_ERR_USAGE, "sweep: meshes, layouts, models and cache sizes in [3, 4096] needed");
+    for (size_t k = 0; k < in->model_count; ++k)
+        if (in->on_device && in->on_device[k] && !in->device)
+            return gc_fail(err, GC_ERR_USAGE, "sweep: a model measured on a device, and no device");
+    for (size_t i = 0; i < in->layout_count; ++i)
+        if ((unsigned)in->layouts[i] >= GC_LAYOUT_COUNT)
+            return gc_fail(err, GC_ERR_USAGE, "sweep: unknown layout %d", (int)in->layouts[i]);
+    sweep s;
+    memset(&s, 0, sizeof s);
+    s.in = in;
+    s.rows = rows;
+    s.job_count = in->mesh_count * in->layout_count * cache_count(in);
+    memset(rows, 0, s.job_count * in->model_count * sizeof *rows);
+    long threads = in->threads;
     if (threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         threads = cpus > 0 ? (cpus > 64 ? 64 : cpus) : 1;
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->memory_freed, NULL);
-    s->memory_budget = MEMORY_BUDGET_FLOOR;
-    for (size_t i = 0; i < s->mesh_count; ++i) {
-        size_t largest = job_memory(&s->meshes[i], L_AUTO);
-        if (largest > s->memory_budget)
-            s->memory_budget = largest;
+    if (threads > 64)
+        threads = 64;
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_cond_init(&s.memory_freed, NULL);
+    s.memory_budget = MEMORY_BUDGET_FLOOR;
+    for (size_t i = 0; i < in->mesh_count; ++i) {
+        size_t largest = job_memory(&in->meshes[i], GC_LAYOUT_AUTO);
+        if (largest > s.memory_budget)
+            s.memory_budget = largest;
     }
-    s->start = now_seconds();
-    s->progress = isatty(2);
     pthread_t workers[64];
     long started = 0;
     for (long t = 1; t < threads; ++t)
-        if (pthread_create(&workers[started], NULL, worker, s) == 0)
+        if (pthread_create(&workers[started], NULL, worker, &s) == 0)
             started++;
-    worker(s);
+    worker(&s);
     for (long t = 0; t < started; ++t)
         pthread_join(workers[t], NULL);
-    pthread_cond_destroy(&s->memory_freed);
-    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s.memory_freed);
+    pthread_mutex_destroy(&s.lock);
+    if (s.failed) {
+        if (err)
+            *err = s.err;
+        return s.err.code ? s.err.code : GC_ERR_NOMEM;
+    }
+    return GC_OK;
 }
