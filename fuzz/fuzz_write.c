@@ -9,6 +9,12 @@
 
 static const char* const formats[] = {"obj", "ply", "txt"};
 
+static int compare_u64(const void* a, const void* b)
+{
+    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return (x > y) - (x < y);
+}
+
 static uint64_t next_random(uint64_t* s)
 {
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
@@ -91,32 +97,24 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         uint32_t* tri2 = triangles_of(&back, out_path, &n2);
         if (!tri2 || n2 != n)
             abort();
-        /* one-to-one renaming: old id -> new id and back, each consistent */
-        uint32_t top = 0, top2 = 0;
-        for (size_t i = 0; i < n; ++i) {
-            top = tri[i] > top ? tri[i] : top;
-            top2 = tri2[i] > top2 ? tri2[i] : top2;
-        }
-        uint32_t* fwd = malloc(((size_t)top + 1) * sizeof *fwd);
-        uint32_t* bwd = malloc(((size_t)top2 + 1) * sizeof *bwd);
-        if (!fwd || !bwd)
+        /* one-to-one renaming: each old id maps to one new id and back. Checked on sorted
+         * (old, new) pairs, so that memory follows the index count, not the largest value. */
+        uint64_t* pairs = malloc((n ? n : 1) * sizeof *pairs);
+        if (!pairs)
             abort();
-        memset(fwd, 0xFF, ((size_t)top + 1) * sizeof *fwd);
-        memset(bwd, 0xFF, ((size_t)top2 + 1) * sizeof *bwd);
-        for (size_t i = 0; i < n; ++i) {
-            if (fwd[tri[i]] == UINT32_MAX && bwd[tri2[i]] == UINT32_MAX) {
-                fwd[tri[i]] = tri2[i];
-                bwd[tri2[i]] = tri[i];
-            } else if (fwd[tri[i]] != tri2[i] || bwd[tri2[i]] != tri[i]) {
-                abort(); /* a triangle changed */
-            }
+        for (int side = 0; side < 2; ++side) {
+            for (size_t i = 0; i < n; ++i)
+                pairs[i] = side ? (uint64_t)tri2[i] << 32 | tri[i] : (uint64_t)tri[i] << 32 | tri2[i];
+            qsort(pairs, n, sizeof *pairs, compare_u64);
+            for (size_t i = 1; i < n; ++i)
+                if (pairs[i] >> 32 == pairs[i - 1] >> 32 && pairs[i] != pairs[i - 1])
+                    abort(); /* a vertex renamed two ways: a triangle changed */
         }
+        free(pairs);
         if (!reorder)
             for (size_t i = 0; i < n; ++i)
                 if (tri[i] != tri2[i] && m.topology == GC_TRIANGLE_LIST && strcmp(ext, "obj") != 0)
                     abort(); /* without renumbering, index values are kept */
-        free(fwd);
-        free(bwd);
         free(tri2);
         gc_mesh_free(&back);
         remove(out_path);
