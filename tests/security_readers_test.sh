@@ -241,4 +241,22 @@ printf 'ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\npropert
 expect 1 "lies.ply: byte" limited "$BIN" optimize -a tipsify --reorder-vertices lies.ply -o lies-out.ply
 no_file lies-out.ply
 
+# fuzz_write's finding: vertex statements do not close a run of faces, and a face after
+# them may use them (here by a relative index). The rewritten faces must come after every
+# vertex they use: placed where the run's first face was, `f -1 2 3` became `f 6 2 3`
+# before vertex 6 existed, and the output did not load. Hand-checked: the output keeps the
+# 2 triangles and vertex 6 is defined before any face.
+printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\ng b\nf 2 5 3\nv 3 3 3\nf -1 2 3\n# end\n' >interleaved.obj
+rm -f interleaved-out.obj
+for alg in tipsify forsyth auto; do
+    if expect 0 "" "$BIN" optimize -a $alg interleaved.obj -o interleaved-out.obj; then
+        expect 0 "triangle-list, 6 indices, 2 primitives" "$BIN" analyze -m fifo:4 interleaved-out.obj
+        first_face=$(grep -n '^f ' interleaved-out.obj | head -n 1 | cut -d: -f1)
+        sixth_vertex=$(grep -n '^v ' interleaved-out.obj | sed -n 6p | cut -d: -f1)
+        if [ -n "$first_face" ] && [ -n "$sixth_vertex" ] && [ "$sixth_vertex" -lt "$first_face" ]; then pass; else
+            fail "interleaved-out.obj ($alg): a face before the vertex it uses: $(cat interleaved-out.obj)"
+        fi
+    fi
+done
+
 finish

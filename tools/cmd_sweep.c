@@ -20,11 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-size_t cache_count(const sweep* s)
-{
-    return (size_t)(s->cache_hi - s->cache_lo + 1);
-}
-
 /* "gpucache: sweep: N%, S s left" on a terminal, at most four times a second. */
 static void show_progress(void* user, uint64_t done, uint64_t total)
 {

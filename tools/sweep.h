@@ -50,7 +50,10 @@ typedef struct sweep {
 } sweep;
 
 /* Cache sizes in the sweep's range. */
-size_t cache_count(const sweep* s);
+static inline size_t cache_count(const sweep* s)
+{
+    return (size_t)(s->cache_hi - s->cache_lo + 1);
+}
 /* Runs every job through gc_sweep_run on `threads` threads (0: one per core, at most 64),
  * with a progress line at a terminal; on failure s->err tells why. */
 gc_status sweep_run(sweep* s, long threads);

@@ -447,48 +447,68 @@ gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* opt, const 
     size_t run_count = o.run_count ? o.run_count : 1;
 
     /* Second pass: every line as it was, except that each run's face lines give way to
-     * its triangles, written where the run's first face was. */
+     * its triangles, written where the run's last face was. Not the first: vertex
+     * statements may stand between a run's faces (they do not close it), and a face after
+     * them may use those vertices, so the triangles go where every vertex they use has
+     * been defined. A first look through the file counts each run's face lines. */
     FILE* in = fopen(in_path, "rb");
     if (!in) {
         obj_parser_free(&o);
         return gc_fail(err, GC_ERR_IO, "%s: cannot open", in_path);
     }
+    size_t* face_lines = gc_alloc_array(run_count, sizeof *face_lines, true);
+    if (!face_lines) {
+        fclose(in);
+        obj_parser_free(&o);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the face counts of %zu runs", in_path, run_count);
+    }
     FILE* f = out->file;
     char* line = NULL;
     size_t cap = 0;
     ssize_t len;
-    size_t run = 0, run_first = 0;
-    bool in_run = false;
-    while (!s && (len = getline(&line, &cap, in)) >= 0) {
-        const char* p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        bool face = p[0] == 'f' && (p[1] == ' ' || p[1] == '\t');
-        /* the loader's rule (parse_obj): what does not close a run */
-        bool keeps_run = face || *p == '#' || *p == '\n' || *p == '\r' || *p == 0 ||
-                         (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t' || p[1] == 'p')) ||
-                         (p[0] == 'v' && (p[1] == 't' || p[1] == 'n') && (p[2] == ' ' || p[2] == '\t'));
-        if (face) {
-            if (!in_run) {
-                if (run >= run_count) {
-                    s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
-                    break;
+    for (int pass = 0; pass < 2 && !s; ++pass) {
+        size_t run = 0, run_first = 0, seen = 0;
+        bool in_run = false;
+        if (pass == 1 && fseek(in, 0, SEEK_SET) != 0)
+            s = gc_fail(err, GC_ERR_IO, "%s: cannot read it again", in_path);
+        while (!s && (len = getline(&line, &cap, in)) >= 0) {
+            const char* p = line;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            bool face = p[0] == 'f' && (p[1] == ' ' || p[1] == '\t');
+            /* the loader's rule (parse_obj): what does not close a run */
+            bool keeps_run = face || *p == '#' || *p == '\n' || *p == '\r' || *p == 0 ||
+                             (p[0] == 'v' && (p[1] == ' ' || p[1] == '\t' || p[1] == 'p')) ||
+                             (p[0] == 'v' && (p[1] == 't' || p[1] == 'n') && (p[2] == ' ' || p[2] == '\t'));
+            if (face) {
+                if (!in_run) {
+                    if (run >= run_count) {
+                        s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
+                        break;
+                    }
+                    run++;
+                    seen = 0;
+                    in_run = true;
                 }
-                s = write_run(&o, indices + 3 * run_first, run_first, runs[run], f, in_path, err);
-                run_first += runs[run];
-                run++;
-                in_run = true;
+                if (pass == 0)
+                    face_lines[run - 1]++;
+                else if (++seen == face_lines[run - 1]) {
+                    s = write_run(&o, indices + 3 * run_first, run_first, runs[run - 1], f, in_path, err);
+                    run_first += runs[run - 1];
+                }
+                continue;
             }
-            continue;
+            if (!keeps_run)
+                in_run = false;
+            if (pass == 1)
+                fwrite(line, 1, (size_t)len, f);
         }
-        if (!keeps_run)
-            in_run = false;
-        fwrite(line, 1, (size_t)len, f);
+        if (!s && run != run_count)
+            s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
     }
+    free(face_lines);
     free(line);
     fclose(in);
-    if (!s && run != run_count)
-        s = gc_fail(err, GC_ERR_DATA, "%s: the file changed while it was rewritten", in_path);
     obj_parser_free(&o);
     return s;
 }
