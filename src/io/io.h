@@ -24,6 +24,12 @@ static inline void gc_mesh_set(gc_mesh* out, uint32_t* indices, size_t count, bo
 
 /* Format readers, one file each. `path` names the file in messages. */
 gc_status gc_load_text(gc_reader* r, const gc_load_options* o, gc_mesh* out, gc_error* err);
+/* The text formats' tokens (text index lists, state-change files): skips separators
+ * (whitespace, commas) and "#" comments, then reads one token into `token` (cut to
+ * GC_TEXT_TOKEN - 1 bytes and NUL-terminated; *length is its whole length) and the line it
+ * starts on. Returns 1 with a token, 0 at the end of the input, or a negated error code. */
+#define GC_TEXT_TOKEN 32
+int gc_text_token(gc_reader* r, char* token, size_t* length, uint64_t* line, gc_error* err);
 gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);

@@ -7,41 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_separator(int c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '\f' || c == '\v';
-}
-
 /* Reads the next position. Returns 1 with *value set, 0 at the end, or an error code
  * (negated) with err filled. */
 static int next_position(gc_reader* r, size_t index_count, uint64_t* value, uint64_t* token_line, gc_error* err)
 {
-    int c;
-    for (;;) {
-        c = gc_reader_peek(r);
-        if (c < 0)
-            return r->error ? -gc_fail(err, GC_ERR_IO, "%s: read error", r->what) : 0;
-        if (c == '#') {
-            while ((c = gc_reader_peek(r)) >= 0 && c != '\n')
-                gc_reader_get(r);
-            continue;
-        }
-        if (!is_separator(c))
-            break;
-        gc_reader_get(r);
-    }
-    uint64_t line = r->line;
+    char token[GC_TEXT_TOKEN];
+    size_t len;
+    uint64_t line;
+    int got = gc_text_token(r, token, &len, &line, err);
+    if (got <= 0)
+        return got;
     *token_line = line;
-    char token[32];
-    size_t len = 0;
-    while ((c = gc_reader_peek(r)) >= 0 && !is_separator(c) && c != '#') {
-        if (len < sizeof token - 1)
-            token[len] = (char)c;
-        len++;
-        gc_reader_get(r);
-    }
-    token[len < sizeof token ? len : sizeof token - 1] = 0;
-    if (len >= sizeof token)
+    if (len >= GC_TEXT_TOKEN)
         return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s...' is not a position", r->what, (unsigned long long)line,
                         token);
     gc_parse_result pr = gc_parse_u64(token, len, 0, 0, UINT64_MAX, value);

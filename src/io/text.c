@@ -1,15 +1,18 @@
-/* Text index lists (.txt, .idx, standard input) and state-change files:
- * whitespace- or comma-separated unsigned integers, "#" to the end of a line.
- * "-1" stands for 0xFFFFFFFF, the usual way to write a primitive restart. */
+/* Text index lists (.txt, .idx, standard input): whitespace- or comma-separated
+ * unsigned integers, "#" to the end of a line. "-1" stands for 0xFFFFFFFF, the usual way
+ * to write a primitive restart. State-change files (state_changes.c) share the syntax
+ * through gc_text_token. */
 #include "io.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads the next number. Returns 1 with *value set, 0 at the end, or an error code
- * (negated) with err filled. `limit` is the largest value accepted. */
-static int next_number(gc_reader* r, uint64_t limit, bool allow_minus_one, uint64_t* value, uint64_t* token_line,
-                       gc_error* err)
+static bool is_separator(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '\f' || c == '\v';
+}
+
+int gc_text_token(gc_reader* r, char* token, size_t* length, uint64_t* line, gc_error* err)
 {
     int c;
     for (;;) {
@@ -21,26 +24,37 @@ static int next_number(gc_reader* r, uint64_t limit, bool allow_minus_one, uint6
                 gc_reader_get(r);
             continue;
         }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '\f' || c == '\v') {
-            gc_reader_get(r);
-            continue;
-        }
-        break;
+        if (!is_separator(c))
+            break;
+        gc_reader_get(r);
     }
-    uint64_t line = r->line;
-    if (token_line)
-        *token_line = line;
-    char token[32];
+    *line = r->line;
     size_t len = 0;
-    while ((c = gc_reader_peek(r)) >= 0 && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != ',' &&
-           c != '#' && c != '\f' && c != '\v') {
-        if (len < sizeof token - 1)
+    while ((c = gc_reader_peek(r)) >= 0 && !is_separator(c) && c != '#') {
+        if (len < GC_TEXT_TOKEN - 1)
             token[len] = (char)c;
         len++;
         gc_reader_get(r);
     }
-    token[len < sizeof token ? len : sizeof token - 1] = 0;
-    if (len >= sizeof token)
+    token[len < GC_TEXT_TOKEN ? len : GC_TEXT_TOKEN - 1] = 0;
+    *length = len;
+    return 1;
+}
+
+/* Reads the next number. Returns 1 with *value set, 0 at the end, or an error code
+ * (negated) with err filled. `limit` is the largest value accepted. */
+static int next_number(gc_reader* r, uint64_t limit, bool allow_minus_one, uint64_t* value, uint64_t* token_line,
+                       gc_error* err)
+{
+    char token[GC_TEXT_TOKEN];
+    size_t len;
+    uint64_t line;
+    int got = gc_text_token(r, token, &len, &line, err);
+    if (got <= 0)
+        return got;
+    if (token_line)
+        *token_line = line;
+    if (len >= GC_TEXT_TOKEN)
         return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s...' is not an index", r->what, (unsigned long long)line,
                         token);
     if (allow_minus_one && strcmp(token, "-1") == 0) {
@@ -50,17 +64,14 @@ static int next_number(gc_reader* r, uint64_t limit, bool allow_minus_one, uint6
     if (token[0] == '-')
         return -gc_fail(err, GC_ERR_DATA, "%s:%llu: negative index '%s' (only -1, a restart, is allowed)", r->what,
                         (unsigned long long)line, token);
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; ++i) {
-        if (token[i] < '0' || token[i] > '9')
-            return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s' is not an index", r->what, (unsigned long long)line,
-                            token);
-        v = v * 10 + (uint64_t)(token[i] - '0');
-        if (v > limit)
-            return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s' is larger than %llu", r->what,
-                            (unsigned long long)line, token, (unsigned long long)limit);
-    }
-    *value = v;
+    /* the one number parser (common.c): digits only, overflow checked before each one */
+    gc_parse_result pr = gc_parse_u64(token, len, 0, 0, limit, value);
+    if (pr == GC_PARSE_RANGE)
+        return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s' is larger than %llu", r->what, (unsigned long long)line,
+                        token, (unsigned long long)limit);
+    if (pr != GC_PARSE_OK)
+        return -gc_fail(err, GC_ERR_DATA, "%s:%llu: '%s' is not an index", r->what, (unsigned long long)line,
+                        token);
     return 1;
 }
 
