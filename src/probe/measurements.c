@@ -716,30 +716,23 @@ static int read_case(jreader* r, gc_measurements* in, size_t i)
     return status ? -1 : 0;
 }
 
+/* The cases array, through read_array: each element is a case. */
+typedef struct cases_reader {
+    gc_measurements* in;
+    size_t capacity;
+} cases_reader;
+
+static int case_element(jreader* r, void* user, size_t k)
+{
+    cases_reader* c = user;
+    (void)k; /* the cases are counted in in->count, which add_case advances */
+    return add_case(r, c->in, &c->capacity) || read_case(r, c->in, c->in->count - 1) ? -1 : 0;
+}
+
 static int read_cases(jreader* r, gc_measurements* in)
 {
-    size_t capacity = 0;
-    if (expect(r, '[', "'[' expected"))
-        return -1;
-    skip_ws(r);
-    if (r->c == ']') {
-        advance(r);
-        return 0;
-    }
-    for (;;) {
-        if (add_case(r, in, &capacity) || read_case(r, in, in->count - 1))
-            return -1;
-        skip_ws(r);
-        if (r->c == ',') {
-            advance(r);
-            continue;
-        }
-        if (r->c == ']') {
-            advance(r);
-            return 0;
-        }
-        return syntax(r, "',' or ']' expected");
-    }
+    cases_reader c = {in, 0};
+    return read_array(r, case_element, &c);
 }
 
 /* The document: an object whose "cases" are read as they come; of the other members
