@@ -132,14 +132,16 @@ static uint32_t resolve(obj_parser* o, const char** s, uint64_t count, const cha
         gc_fail(err, GC_ERR_DATA, "%s:%llu: bad %s reference '%.20s'", o->path, (unsigned long long)o->line, kind, *s);
         return 0;
     }
+    /* the digits run to the next '/', blank or end of line; the one number parser reads them */
+    size_t digits = 0;
+    while (isdigit((unsigned char)p[digits]))
+        digits++;
     uint64_t v = 0;
-    while (isdigit((unsigned char)*p)) {
-        v = v * 10 + (uint64_t)(*p++ - '0');
-        if (v > UINT32_MAX) {
-            gc_fail(err, GC_ERR_DATA, "%s:%llu: %s index too large", o->path, (unsigned long long)o->line, kind);
-            return 0;
-        }
+    if (gc_parse_u64(p, digits, 0, 0, UINT32_MAX, &v) != GC_PARSE_OK) {
+        gc_fail(err, GC_ERR_DATA, "%s:%llu: %s index too large", o->path, (unsigned long long)o->line, kind);
+        return 0;
     }
+    p += digits;
     *s = p;
     if (v == 0) {
         gc_fail(err, GC_ERR_DATA, "%s:%llu: %s index 0 (OBJ indices start at 1)", o->path,

@@ -183,22 +183,10 @@ static int split_words(char* line, char** words, int max)
     }
 }
 
-/* A decimal count: digits only, checked against overflow. */
+/* A decimal count: digits only, through the one number parser (overflow refused). */
 static bool parse_count(const char* s, uint64_t* out)
 {
-    uint64_t v = 0;
-    if (!*s)
-        return false;
-    for (; *s; ++s) {
-        if (*s < '0' || *s > '9')
-            return false;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
+    return gc_parse_u64(s, strlen(s), 0, 0, UINT64_MAX, out) == GC_PARSE_OK;
 }
 
 /* Parses the header into p (elements, format, the vertex and face elements) and
