@@ -75,11 +75,6 @@ static bool inside(const char* root, const char* resolved)
     return strncmp(resolved, root, n) == 0 && resolved[n] == '/';
 }
 
-static int hex_digit(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* Why a glTF URI may not be followed, or NULL when it is a relative path inside the
  * folder. Percent escapes are decoded first, as a reader would. */
 static const char* uri_problem(const char* uri)
@@ -89,7 +84,7 @@ static const char* uri_problem(const char* uri)
     for (const char* p = uri; *p; ++p) {
         int c = (unsigned char)*p;
         if (c == '%') {
-            int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+            int hi = gc_hex_digit(p[1]), lo = hi < 0 ? -1 : gc_hex_digit(p[2]);
             if (lo < 0)
                 return "has a malformed percent escape";
             c = hi * 16 + lo;

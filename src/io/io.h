@@ -41,6 +41,12 @@ struct aiScene;
 gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
 #endif
 
+/* The value of a hexadecimal digit, or -1 (percent escapes in glTF URIs). */
+static inline int gc_hex_digit(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
  * buffer and image URIs name (output.c). None for "-". Free with gc_free_names. */
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);

@@ -224,11 +224,6 @@ static char* join(const char* dir, const char* name, size_t name_len)
     return p;
 }
 
-static int hex_value(int c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* Every "uri" string of a glTF JSON text that names a file (not a data: URI), as a path
  * beside `dir`, both as written and percent-decoded. Conservative: a name too many only
  * ever makes an output refused, never an input missed. */
@@ -262,7 +257,7 @@ static bool gltf_uris(const char* json, size_t n, const char* dir, char*** list,
                     unsigned v = 0;
                     bool ok = true;
                     for (int k = 0; k < 4; ++k) {
-                        int h = hex_value((unsigned char)json[at + k]);
+                        int h = gc_hex_digit((unsigned char)json[at + k]);
                         ok = ok && h >= 0;
                         v = v * 16 + (unsigned)(h < 0 ? 0 : h);
                     }
@@ -292,8 +287,8 @@ static bool gltf_uris(const char* json, size_t n, const char* dir, char*** list,
             size_t d = 0;
             for (size_t k = 0; k < len; ++k) {
                 int h1, h2;
-                if (s[k] == '%' && k + 2 < len && (h1 = hex_value((unsigned char)s[k + 1])) >= 0 &&
-                    (h2 = hex_value((unsigned char)s[k + 2])) >= 0) {
+                if (s[k] == '%' && k + 2 < len && (h1 = gc_hex_digit((unsigned char)s[k + 1])) >= 0 &&
+                    (h2 = gc_hex_digit((unsigned char)s[k + 2])) >= 0) {
                     s[d++] = (char)(h1 * 16 + h2);
                     k += 2;
                 } else {
