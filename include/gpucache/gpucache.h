@@ -240,6 +240,137 @@ typedef struct gc_stats {
 gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
                      gc_stats* out, gc_error* err);
 
+/* ------------------------------------------------------ model state machines */
+
+/* Every model's rule is stated once, as an incremental state machine (a gc_sim_rule, in
+ * the family's own file under src/models/). gc_analyze may run a faster loop written for
+ * one family; tests prove each such loop identical to the state machine. The optimizer,
+ * and any caller who wants to try orders, drive the state machine: feed primitives one at
+ * a time, learn which vertices each one shades, save the state and roll back to it.
+ *
+ * A state machine's state is two parts, so that a save costs what the next primitives
+ * write, not the size of the cache:
+ *  - a fixed block of `state_bytes` (counters, fill levels), copied on save;
+ *  - 32-bit words, zero at reset: `words_per_vertex` for each vertex id, then
+ *    `extra_words(params)` more (slot tables). The rule reads them directly and writes
+ *    them only through gc_sim_set, which logs the old value while a save is open. */
+
+/* One primitive as a state machine receives it. */
+typedef struct gc_sim_primitive {
+    uint32_t vertices[4];           /* vertex ids, below the machine's vertex count */
+    uint64_t positions[4];          /* position in the index stream of each vertex */
+    unsigned count;                 /* 1 to 4: the topology's arity */
+    uint64_t number;                /* the primitive's number in the draw, from 0 */
+    const uint64_t* state_changes;  /* state changes (index positions: a change before that
+                                       index) at or before the primitive's last index and
+                                       after the previous primitive's, ascending */
+    size_t state_change_count;
+} gc_sim_primitive;
+
+/* The invocations of corner j of a primitive within a gc_sim_feed's *shaded, and the
+ * amount a rule adds for one: a byte per corner. */
+#define GC_SIM_SHADE(j) (1u << (8u * (j)))
+#define GC_SIM_SHADED(shaded, j) (((shaded) >> (8u * (j))) & 0xFFu)
+
+/* What a rule's functions see. */
+typedef struct gc_sim_context {
+    void* state;             /* the rule's fixed block */
+    uint32_t* words;         /* per-vertex words, then the extra words; write with gc_sim_set */
+    uint32_t vertex_count;
+    const uint32_t* values;  /* vertex id -> index value, NULL when the id is the value */
+    const void* params;      /* what the machine was created with */
+    gc_topology topology;
+    struct gc_sim* sim;
+} gc_sim_context;
+
+/* A model's rule. Functions marked optional may be NULL. */
+typedef struct gc_sim_rule {
+    const char* name;
+    size_t state_bytes;          /* size of the fixed block */
+    uint32_t words_per_vertex;   /* at most 4 */
+    /* optional: words beyond the per-vertex ones (a slot table), for these params */
+    size_t (*extra_words)(const void* params);
+    /* optional: sets the fixed block after the words were zeroed (it is zeroed too) */
+    void (*reset)(gc_sim_context* c);
+    /* optional: a restart-free run of `index_count` indices begins at `first_position`;
+       the primitives fed next belong to it (llvmpipe cuts runs into segments) */
+    void (*begin_run)(gc_sim_context* c, uint64_t first_position, uint64_t index_count);
+    /* the rule: the invocations the primitive costs; adds GC_SIM_SHADE(j) to *shaded (zero
+       on entry) each time corner j's vertex is shaded (a vertex repeated in the primitive
+       and shaded once: its first corner) */
+    uint32_t (*feed)(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded);
+    /* optional: the draw ends; `pending_state_changes` came after its last primitive */
+    void (*finish)(gc_sim_context* c, size_t pending_state_changes);
+    /* optional: fills the counters of *out other than invocations (batches, resets, ...) */
+    void (*stats)(const gc_sim_context* c, gc_stats* out);
+    /* optional: how far cached vertex `id` is through its time in the cache, in [0, 1)
+       (0 when the rule cannot say); the optimizer prefers to reuse old entries */
+    float (*age)(const gc_sim_context* c, uint32_t id);
+} gc_sim_rule;
+
+typedef struct gc_sim gc_sim;
+
+/* Creates the state machine of a built-in model for vertex ids below `vertex_count`, reset
+ * for a triangle list.
+ * `values` (may be NULL: identity) maps ids to the index values that value-keyed rules
+ * (direct-value, llvmpipe) hash; it must outlive the machine. Memory: the model's words
+ * per vertex (1 to 2) times 4 bytes per vertex, plus its slot tables. */
+gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
+                        gc_error* err);
+
+/* Creates a state machine for a rule of the caller's (examples/custom_model.c shows one);
+ * `params` is handed to the rule as is and must outlive the machine. */
+gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
+                               const uint32_t* values, gc_sim** out, gc_error* err);
+
+/* Frees a machine (NULL is fine). */
+void gc_sim_destroy(gc_sim* sim);
+
+/* Back to the state of a fresh machine, for primitives of `topology`. O(vertex count). */
+void gc_sim_reset(gc_sim* sim, gc_topology topology);
+
+/* Announces a restart-free run of indices (see gc_sim_rule.begin_run). Callers feeding a
+ * plain triangle list call it once, with the list's position and length. */
+void gc_sim_begin_run(gc_sim* sim, uint64_t first_position, uint64_t index_count);
+
+/* Feeds one primitive; returns the invocations it costs and sets *shaded (may be NULL) to
+ * who was shaded: GC_SIM_SHADED(*shaded, j) times corner j's vertex. */
+uint32_t gc_sim_feed(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
+
+/* Ends the draw (see gc_sim_rule.finish). */
+void gc_sim_finish(gc_sim* sim, size_t pending_state_changes);
+
+/* Invocations so far, and the rule's other counters. Only invocations, batches, resets,
+ * has_batches, state_change_flushes, map_mode_batches and slots_filled are set. */
+void gc_sim_stats(const gc_sim* sim, gc_stats* out);
+
+/* How far cached vertex `id` is through its time in the cache, in [0, 1); 0 when the rule
+ * does not say. */
+float gc_sim_age(const gc_sim* sim, uint32_t id);
+
+/* Opens a save point: the state now, to which gc_sim_restore returns. A new save replaces
+ * the previous one. Costs the fixed block's copy; each later word write costs a log entry
+ * (12 bytes) until the next save or gc_sim_release. */
+void gc_sim_save(gc_sim* sim);
+
+/* Returns to the last save point, which stays open. O(words written since). GC_ERR_NOMEM
+ * if the log could not grow (the state is then undefined until gc_sim_reset). */
+gc_status gc_sim_restore(gc_sim* sim, gc_error* err);
+
+/* Closes the save point: later writes are not logged. */
+void gc_sim_release(gc_sim* sim);
+
+/* Writes word `word` of the machine's words (for rules): logs the old value while a save
+ * point is open. */
+void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value);
+
+/* Runs a whole draw through a machine, from a reset, as gc_analyze does (the same stats,
+ * per-vertex counts when asked; no trace: GC_ERR_UNSUPPORTED). Index values must be below
+ * the machine's vertex count (GC_ERR_DATA otherwise). With a built-in model's machine it
+ * gives exactly gc_analyze's numbers; with a custom rule it is the way to analyze one. */
+gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
+                         gc_error* err);
+
 /* ------------------------------------------------------------- index data */
 
 /* An index buffer loaded from a file, owned by the caller (free with gc_mesh_free). */

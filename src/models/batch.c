@@ -128,3 +128,104 @@ gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time: one word per vertex, the number of the batch
+ * holding it. */
+typedef struct batch_sim {
+    uint32_t slots, prim_limit, current, fill, prims;
+    bool map_mode;
+    uint64_t batches, slots_filled, map_mode_batches, state_change_flushes;
+} batch_sim;
+
+static void batch_sim_reset(gc_sim_context* c)
+{
+    batch_sim* s = c->state;
+    const gc_model* m = c->params;
+    s->slots = m->p[0], s->prim_limit = m->p[1];
+    s->current = 1;
+}
+
+static void batch_sim_flush(batch_sim* s)
+{
+    if (s->fill == 0 && s->prims == 0)
+        return;
+    s->batches++;
+    s->slots_filled += s->fill;
+    s->map_mode_batches += s->map_mode;
+    s->map_mode = false;
+    s->current++;
+    s->fill = 0;
+    s->prims = 0;
+}
+
+static uint32_t batch_write(gc_sim_context* c, batch_sim* s, const gc_sim_primitive* p, unsigned j, unsigned* shaded)
+{
+    gc_sim_write(c, p->vertices[j], s->current);
+    s->fill++;
+    *shaded += GC_SIM_SHADE(j);
+    return 1;
+}
+
+static uint32_t batch_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    batch_sim* s = c->state;
+    uint64_t first = p->positions[0];
+    for (unsigned j = 1; j < p->count; ++j)
+        first = p->positions[j] < first ? p->positions[j] : first;
+    uint32_t written = 0;
+    for (size_t i = 0; i < p->state_change_count; ++i) {
+        uint64_t at = p->state_changes[i];
+        if (s->fill > 0 || s->prims > 0)
+            s->state_change_flushes++;
+        batch_sim_flush(s);
+        if (first < at) {
+            s->map_mode = true;
+            for (unsigned j = 0; j < p->count; ++j)
+                if (p->positions[j] < at && c->words[p->vertices[j]] != s->current)
+                    written += batch_write(c, s, p, j, shaded);
+        }
+    }
+    unsigned corner[4], count = 0, misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        bool repeated = false;
+        for (unsigned k = 0; k < count; ++k)
+            repeated |= p->vertices[corner[k]] == p->vertices[j];
+        if (!repeated) {
+            corner[count++] = j;
+            misses += c->words[p->vertices[j]] != s->current;
+        }
+    }
+    if ((s->prim_limit && s->prims == s->prim_limit) || s->fill + misses > s->slots)
+        batch_sim_flush(s);
+    for (unsigned k = 0; k < count; ++k)
+        if (c->words[p->vertices[corner[k]]] != s->current)
+            written += batch_write(c, s, p, corner[k], shaded);
+    s->prims++;
+    if (s->fill == s->slots)
+        batch_sim_flush(s);
+    return written;
+}
+
+static void batch_finish(gc_sim_context* c, size_t pending)
+{
+    batch_sim* s = c->state;
+    if (pending && (s->fill > 0 || s->prims > 0))
+        s->state_change_flushes++;
+    batch_sim_flush(s);
+}
+
+static void batch_stats(const gc_sim_context* c, gc_stats* out)
+{
+    const batch_sim* s = c->state;
+    out->has_batches = 1;
+    out->batches = s->batches;
+    out->slots_filled = s->slots_filled;
+    out->map_mode_batches = s->map_mode_batches;
+    out->state_change_flushes = s->state_change_flushes;
+}
+
+const gc_sim_rule gc_rule_batch = {
+    "batch", sizeof(batch_sim), 1, NULL, batch_sim_reset, NULL, batch_feed, batch_finish, batch_stats, NULL,
+};

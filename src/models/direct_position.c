@@ -54,3 +54,37 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Words: per vertex its slot + 1 (0: absent), then
+ * per slot the vertex id + 1 (0: empty). */
+static size_t direct_position_extra(const void* params)
+{
+    return ((const gc_model*)params)->p[0];
+}
+
+static uint32_t direct_position_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    const uint32_t n = ((const gc_model*)c->params)->p[0];
+    const size_t slots = c->vertex_count;
+    uint32_t misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t id = p->vertices[j];
+        if (c->words[id])
+            continue;
+        uint32_t slot = (uint32_t)(p->positions[j] % n);
+        uint32_t old = c->words[slots + slot];
+        if (old)
+            gc_sim_write(c, old - 1, 0);
+        gc_sim_write(c, slots + slot, id + 1);
+        gc_sim_write(c, id, slot + 1);
+        *shaded += GC_SIM_SHADE(j);
+        misses++;
+    }
+    return misses;
+}
+
+const gc_sim_rule gc_rule_direct_position = {
+    "direct-position", 0, 1, direct_position_extra, NULL, NULL, direct_position_feed, NULL, NULL, NULL,
+};

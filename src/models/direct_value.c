@@ -45,3 +45,31 @@ gc_status gc_model_direct_value_run(const gc_model* m, const gc_run* run, gc_sta
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Words: per slot, the vertex id + 1 (0: empty). */
+static size_t direct_value_extra(const void* params)
+{
+    return ((const gc_model*)params)->p[0];
+}
+
+static uint32_t direct_value_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    const uint32_t n = ((const gc_model*)c->params)->p[0];
+    uint32_t misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t id = p->vertices[j];
+        uint32_t slot = gc_sim_value(c, id) % n;
+        if (c->words[slot] != id + 1) {
+            gc_sim_write(c, slot, id + 1);
+            *shaded += GC_SIM_SHADE(j);
+            misses++;
+        }
+    }
+    return misses;
+}
+
+const gc_sim_rule gc_rule_direct_value = {
+    "direct-value", 0, 0, direct_value_extra, NULL, NULL, direct_value_feed, NULL, NULL, NULL,
+};

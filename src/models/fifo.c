@@ -75,3 +75,43 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time: one word per vertex, its insertion stamp. */
+typedef struct fifo_sim {
+    uint32_t size, stamp;
+} fifo_sim;
+
+static void fifo_reset(gc_sim_context* c)
+{
+    fifo_sim* s = c->state;
+    s->size = ((const gc_model*)c->params)->p[0];
+    s->stamp = s->size + 1;
+}
+
+static uint32_t fifo_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    fifo_sim* s = c->state;
+    uint32_t misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t id = p->vertices[j];
+        if (s->stamp - c->words[id] > s->size) {
+            gc_sim_write(c, id, s->stamp++);
+            *shaded += GC_SIM_SHADE(j);
+            misses++;
+        }
+    }
+    return misses;
+}
+
+static float fifo_age(const gc_sim_context* c, uint32_t id)
+{
+    const fifo_sim* s = c->state;
+    uint32_t age = s->stamp - 1 - c->words[id];
+    return age < s->size ? (float)age / (float)s->size : 0.0f;
+}
+
+const gc_sim_rule gc_rule_fifo = {
+    "fifo", sizeof(fifo_sim), 1, NULL, fifo_reset, NULL, fifo_feed, NULL, NULL, fifo_age,
+};

@@ -177,3 +177,120 @@ gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* 
     free(st.line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Segments of a run hold whole primitives: with
+ * `step` = seg_max - (first - incr) = P * incr indices between segment starts, segment j
+ * holds primitives j*P .. j*P + P - 1 of the run, so a primitive's segment follows from its
+ * number in the run. A segment's first primitive fetches all its elements in stream order
+ * (a fan's first element is the spoken one, the run's first index, which has the lowest
+ * position); the others fetch the elements past the last one fetched. A split line loop's
+ * closing line re-reads the run's first index. Words: per slot, the vertex id + 1. */
+typedef struct llvmpipe_sim {
+    uint32_t segment, map;
+    uint64_t run_start, in_run;      /* the run's first position; primitives fed in it */
+    uint64_t per_segment;            /* P: primitives per segment, 0 when the run is one segment */
+    uint64_t loop_lines;             /* a split line loop: its primitives before the closing one */
+    uint64_t current;                /* segment of the last primitive, + 1 (0: none yet) */
+    uint64_t last_fetched;           /* position of the last element fetched in the segment */
+    uint64_t segments;
+} llvmpipe_sim;
+
+static size_t llvmpipe_extra(const void* params)
+{
+    return ((const gc_model*)params)->p[1];
+}
+
+static void llvmpipe_sim_reset(gc_sim_context* c)
+{
+    llvmpipe_sim* s = c->state;
+    const gc_model* m = c->params;
+    s->segment = m->p[0], s->map = m->p[1];
+}
+
+static void llvmpipe_begin_run(gc_sim_context* c, uint64_t first_position, uint64_t index_count)
+{
+    llvmpipe_sim* s = c->state;
+    const gc_topology t = c->topology;
+    unsigned first, incr;
+    split_prim(t, &first, &incr);
+    uint64_t count = trim_count(index_count, first, incr);
+    s->run_start = first_position;
+    s->in_run = 0;
+    s->current = 0;
+    s->per_segment = 0;
+    s->loop_lines = 0;
+    if (count < first || count <= s->segment)
+        return;
+    uint64_t seg_max;
+    if (t == GC_LINE_LOOP) {
+        seg_max = trim_count(s->segment - 1 < count ? s->segment - 1 : count, first, incr);
+        s->loop_lines = count - 1;
+    } else {
+        seg_max = trim_count(s->segment < count ? s->segment : count, first, incr);
+        if (t == GC_TRIANGLE_STRIP && seg_max < count && !(((seg_max - first) / incr) & 1))
+            seg_max -= incr;
+    }
+    s->per_segment = (seg_max - first) / incr + 1;
+}
+
+static uint32_t llvmpipe_fetch(gc_sim_context* c, llvmpipe_sim* s, const gc_sim_primitive* p, unsigned j,
+                               unsigned* shaded)
+{
+    uint32_t id = p->vertices[j];
+    uint32_t slot = gc_sim_value(c, id) % s->map;
+    if (c->words[slot] == id + 1)
+        return 0;
+    gc_sim_write(c, slot, id + 1);
+    *shaded += GC_SIM_SHADE(j);
+    return 1;
+}
+
+static uint32_t llvmpipe_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    llvmpipe_sim* s = c->state;
+    const uint64_t k = s->in_run++;
+    const bool closing = s->loop_lines && k == s->loop_lines;
+    uint64_t segment = s->per_segment ? (closing ? k - 1 : k) / s->per_segment : 0;
+    bool fresh = s->current != segment + 1;
+    if (fresh) {
+        for (uint32_t i = 0; i < s->map; ++i)
+            if (c->words[i])
+                gc_sim_write(c, i, 0);
+        s->current = segment + 1;
+        s->segments++;
+    }
+    /* The corners in stream order. */
+    unsigned order[4];
+    for (unsigned j = 0; j < p->count; ++j) {
+        unsigned at = j;
+        while (at > 0 && p->positions[order[at - 1]] > p->positions[j]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = j;
+    }
+    uint32_t misses = 0;
+    uint64_t last = fresh ? 0 : s->last_fetched;
+    for (unsigned i = 0; i < p->count; ++i) {
+        unsigned j = order[i];
+        uint64_t at = p->positions[j];
+        if (fresh || at > s->last_fetched || (closing && at == s->run_start))
+            misses += llvmpipe_fetch(c, s, p, j, shaded);
+        last = at > last ? at : last;
+    }
+    s->last_fetched = last;
+    return misses;
+}
+
+static void llvmpipe_stats(const gc_sim_context* c, gc_stats* out)
+{
+    out->has_batches = 1;
+    out->batches = ((const llvmpipe_sim*)c->state)->segments;
+}
+
+const gc_sim_rule gc_rule_llvmpipe = {
+    "llvmpipe", sizeof(llvmpipe_sim), 0, llvmpipe_extra, llvmpipe_sim_reset, llvmpipe_begin_run, llvmpipe_feed,
+    NULL, llvmpipe_stats, NULL,
+};

@@ -116,3 +116,86 @@ done:
     free(line);
     return status;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Words: per vertex its node + 1 (0: not cached),
+ * then per node its vertex, previous and next (NONE at the ends). */
+typedef struct lru_sim {
+    uint32_t capacity, head, tail, used;
+} lru_sim;
+
+#define SIM_VERTEX(c, node) ((c)->vertex_count + 3 * (size_t)(node))
+
+static size_t lru_extra(const void* params)
+{
+    return 3 * (size_t)((const gc_model*)params)->p[0];
+}
+
+static void lru_reset(gc_sim_context* c)
+{
+    lru_sim* s = c->state;
+    s->capacity = ((const gc_model*)c->params)->p[0];
+    s->head = s->tail = NONE;
+}
+
+static void sim_unlink(gc_sim_context* c, lru_sim* s, uint32_t node)
+{
+    size_t at = SIM_VERTEX(c, node);
+    uint32_t p = c->words[at + 1], n = c->words[at + 2];
+    if (p != NONE)
+        gc_sim_write(c, SIM_VERTEX(c, p) + 2, n);
+    else
+        s->head = n;
+    if (n != NONE)
+        gc_sim_write(c, SIM_VERTEX(c, n) + 1, p);
+    else
+        s->tail = p;
+}
+
+static void sim_push_front(gc_sim_context* c, lru_sim* s, uint32_t node)
+{
+    size_t at = SIM_VERTEX(c, node);
+    gc_sim_write(c, at + 1, NONE);
+    gc_sim_write(c, at + 2, s->head);
+    if (s->head != NONE)
+        gc_sim_write(c, SIM_VERTEX(c, s->head) + 1, node);
+    s->head = node;
+    if (s->tail == NONE)
+        s->tail = node;
+}
+
+static uint32_t lru_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    lru_sim* s = c->state;
+    uint32_t misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t id = p->vertices[j];
+        uint32_t ref = c->words[id];
+        if (ref) {
+            if (ref - 1 != s->head) {
+                sim_unlink(c, s, ref - 1);
+                sim_push_front(c, s, ref - 1);
+            }
+            continue;
+        }
+        uint32_t node;
+        if (s->used < s->capacity) {
+            node = s->used++;
+        } else {
+            node = s->tail;
+            gc_sim_write(c, c->words[SIM_VERTEX(c, node)], 0);
+            sim_unlink(c, s, node);
+        }
+        gc_sim_write(c, SIM_VERTEX(c, node), id);
+        gc_sim_write(c, id, node + 1);
+        sim_push_front(c, s, node);
+        *shaded += GC_SIM_SHADE(j);
+        misses++;
+    }
+    return misses;
+}
+
+const gc_sim_rule gc_rule_lru = {
+    "lru", sizeof(lru_sim), 1, lru_extra, lru_reset, NULL, lru_feed, NULL, NULL, NULL,
+};

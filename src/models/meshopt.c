@@ -19,11 +19,11 @@ typedef struct meshopt_params {
 
 /* The plain triangle list: the loop that must beat meshoptimizer's own. */
 static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
-                              uint64_t* warps_out)
+                              uint64_t* warps_out, uint64_t* flushes_out)
 {
     uint32_t stamp = k.cache + 1;
     uint32_t warp_fill = 0, group_fill = 0;
-    uint64_t warps = 0, misses = 0;
+    uint64_t warps = 0, misses = 0, flushes = 0;
     for (size_t t = 0; t < triangles; ++t) {
         uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
         uint32_t ma = stamp - stamps[a] > k.cache;
@@ -33,6 +33,7 @@ static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* s
             warps += warp_fill > 0;
             warp_fill = 0;
             group_fill = 0;
+            flushes++;
             stamp += k.cache + 1;
             ma = 1; /* after a flush nothing is cached */
         }
@@ -54,6 +55,7 @@ static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* s
     }
     warps += warp_fill > 0;
     *warps_out = warps;
+    *flushes_out = flushes;
     return misses;
 }
 
@@ -75,10 +77,11 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
 
     uint64_t invocations = 0, warps = 0, flushes = 0;
     if (!run->per_vertex && !run->trace && chunker.contiguous && run->draw.topology == GC_TRIANGLE_LIST) {
-        invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps);
+        invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps, &flushes);
         out->invocations = invocations;
         out->has_batches = 1;
         out->batches = warps;
+        out->resets = flushes;
         gc_run_report_vertices(run, stamps);
         free(stamps);
         return GC_OK;
@@ -136,3 +139,66 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time: one word per vertex, its stamp. */
+typedef struct meshopt_sim {
+    meshopt_params k;
+    uint32_t stamp, warp_fill, group_fill;
+    uint64_t warps, flushes;
+} meshopt_sim;
+
+static void meshopt_sim_reset(gc_sim_context* c)
+{
+    meshopt_sim* s = c->state;
+    const gc_model* m = c->params;
+    s->k = (meshopt_params){m->p[0], m->p[1], m->p[2]};
+    s->stamp = s->k.cache + 1;
+}
+
+static uint32_t meshopt_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    meshopt_sim* s = c->state;
+    uint32_t corner_misses = 0;
+    for (unsigned j = 0; j < p->count; ++j)
+        corner_misses += s->stamp - c->words[p->vertices[j]] > s->k.cache;
+    if ((s->k.group && s->group_fill == s->k.group) || (s->k.warp && s->warp_fill + corner_misses > s->k.warp)) {
+        s->warps += s->warp_fill > 0;
+        s->warp_fill = 0;
+        s->group_fill = 0;
+        s->flushes++;
+        s->stamp += s->k.cache + 1;
+    }
+    uint32_t misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t id = p->vertices[j];
+        if (s->stamp - c->words[id] > s->k.cache) {
+            gc_sim_write(c, id, s->stamp++);
+            *shaded += GC_SIM_SHADE(j);
+            misses++;
+        }
+    }
+    s->warp_fill += misses;
+    s->group_fill++;
+    return misses;
+}
+
+static void meshopt_stats(const gc_sim_context* c, gc_stats* out)
+{
+    const meshopt_sim* s = c->state;
+    out->has_batches = 1;
+    out->batches = s->warps + (s->warp_fill > 0);
+    out->resets = s->flushes;
+}
+
+static float meshopt_age(const gc_sim_context* c, uint32_t id)
+{
+    const meshopt_sim* s = c->state;
+    uint32_t age = s->stamp - 1 - c->words[id];
+    return age < s->k.cache ? (float)age / (float)(s->k.cache + 1) : 0.0f;
+}
+
+const gc_sim_rule gc_rule_meshopt = {
+    "meshopt", sizeof(meshopt_sim), 1, NULL, meshopt_sim_reset, NULL, meshopt_feed, NULL, meshopt_stats, meshopt_age,
+};

@@ -79,4 +79,51 @@ static inline void gc_run_trace_slots(const gc_run* run, uint64_t primitive, con
     gc_run_trace(run, primitive, line, n);
 }
 
+/* ------------------------------------------------------------ state machines */
+
+/* A state machine (gc_sim_*, sim.c). Rules reach it through gc_sim_context.sim. */
+struct gc_sim {
+    const gc_sim_rule* rule;
+    gc_sim_context ctx;
+    gc_model model;          /* a built-in model's parameters (ctx.params points here) */
+    size_t word_count;
+    uint64_t invocations;
+    /* the save point */
+    unsigned char* saved_state;
+    uint64_t saved_invocations;
+    bool recording;
+    size_t* log_word;
+    uint32_t* log_old;
+    size_t log_count, log_capacity;
+    bool log_failed;
+};
+
+/* Grows the log; false when out of memory (then the write is not logged). */
+bool gc_sim_log_grow(struct gc_sim* s);
+
+/* gc_sim_set for the built-in rules, inlined. */
+static inline void gc_sim_write(gc_sim_context* c, size_t word, uint32_t value)
+{
+    struct gc_sim* s = c->sim;
+    if (s->recording) {
+        if (GC_UNLIKELY(s->log_count == s->log_capacity) && !gc_sim_log_grow(s)) {
+            s->log_failed = true;
+        } else {
+            s->log_word[s->log_count] = word;
+            s->log_old[s->log_count++] = c->words[word];
+        }
+    }
+    c->words[word] = value;
+}
+
+/* The index value of a vertex id, for value-keyed rules. */
+static inline uint32_t gc_sim_value(const gc_sim_context* c, uint32_t id)
+{
+    return c->values ? c->values[id] : id;
+}
+
+/* The rules of the built-in families, each beside its family's fast loop. */
+extern const gc_sim_rule gc_rule_fifo, gc_rule_lru, gc_rule_direct_value, gc_rule_direct_position,
+    gc_rule_nvidia, gc_rule_meshopt, gc_rule_reuse, gc_rule_batch, gc_rule_llvmpipe;
+
 #endif

@@ -184,3 +184,81 @@ done:
     free(line);
     return status;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Words: per vertex its tag (epoch, slot), then per
+ * slot the first primitive that cannot match it and its insertion + life. */
+typedef struct nvidia_sim {
+    uint32_t size, idle, life, epoch, next;
+    uint64_t resets;
+} nvidia_sim;
+
+static size_t nvidia_extra(const void* params)
+{
+    return 2 * (size_t)((const gc_model*)params)->p[0];
+}
+
+static void nvidia_sim_reset(gc_sim_context* c)
+{
+    nvidia_sim* s = c->state;
+    const gc_model* m = c->params;
+    s->size = m->p[0], s->idle = m->p[1], s->life = m->p[2];
+    s->epoch = 1;
+}
+
+static uint32_t nvidia_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    nvidia_sim* s = c->state;
+    uint32_t* expires = c->words + c->vertex_count;
+    const size_t life_end = c->vertex_count + s->size;
+    const uint32_t prim = (uint32_t)p->number;
+    int32_t hit[4];
+    unsigned corner[4], count = 0, misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        bool repeated = false;
+        for (unsigned k = 0; k < count; ++k)
+            repeated |= p->vertices[corner[k]] == p->vertices[j];
+        if (repeated)
+            continue;
+        uint32_t tag = c->words[p->vertices[j]];
+        uint32_t slot = tag & ((1u << SLOT_BITS) - 1);
+        hit[count] = (tag >> SLOT_BITS) == s->epoch && prim < expires[slot] ? (int32_t)slot : -1;
+        misses += hit[count] < 0;
+        corner[count++] = j;
+    }
+    if (s->next + misses > s->size) {
+        if (++s->epoch == EPOCH_LIMIT) {
+            for (uint32_t i = 0; i < c->vertex_count; ++i)
+                gc_sim_write(c, i, 0);
+            s->epoch = 1;
+        }
+        s->next = 0;
+        s->resets++;
+        for (unsigned k = 0; k < count; ++k)
+            hit[k] = -1;
+        misses = count;
+    }
+    const uint32_t idle_end = end_of(prim, s->idle);
+    for (unsigned k = 0; k < count; ++k) {
+        uint32_t slot = (uint32_t)hit[k];
+        if (hit[k] < 0) {
+            slot = s->next++;
+            gc_sim_write(c, p->vertices[corner[k]], s->epoch << SLOT_BITS | slot);
+            gc_sim_write(c, life_end + slot, end_of(prim, s->life));
+            *shaded += GC_SIM_SHADE(corner[k]);
+        }
+        uint32_t le = c->words[life_end + slot];
+        gc_sim_write(c, c->vertex_count + slot, idle_end < le ? idle_end : le);
+    }
+    return misses;
+}
+
+static void nvidia_stats(const gc_sim_context* c, gc_stats* out)
+{
+    out->resets = ((const nvidia_sim*)c->state)->resets;
+}
+
+const gc_sim_rule gc_rule_nvidia = {
+    "nvidia", sizeof(nvidia_sim), 1, nvidia_extra, nvidia_sim_reset, NULL, nvidia_feed, NULL, nvidia_stats, NULL,
+};

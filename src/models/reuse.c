@@ -78,3 +78,72 @@ gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out
     free(line);
     return GC_OK;
 }
+
+/* ------------------------------------------------------------ state machine */
+
+/* The same rule one primitive at a time. Words per vertex: the number of the warp it joined
+ * (0: none) and its place in that warp. A vertex is in the compare window while fewer than
+ * `window` vertices joined the warp after it. */
+typedef struct reuse_sim {
+    uint32_t warp, window, limit;
+    uint32_t current, fill, triangles;
+    uint64_t warps, flushes;
+} reuse_sim;
+
+static void reuse_sim_reset(gc_sim_context* c)
+{
+    reuse_sim* s = c->state;
+    const gc_model* m = c->params;
+    s->warp = m->p[0], s->window = m->p[1] ? m->p[1] : m->p[0], s->limit = m->p[2];
+    s->current = 1;
+}
+
+static uint32_t reuse_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    reuse_sim* s = c->state;
+    unsigned corner[4], count = 0, misses = 0;
+    bool miss[4];
+    for (unsigned j = 0; j < p->count; ++j) {
+        bool repeated = false;
+        for (unsigned k = 0; k < count; ++k)
+            repeated |= p->vertices[corner[k]] == p->vertices[j];
+        if (repeated)
+            continue;
+        const uint32_t* w = c->words + 2 * (size_t)p->vertices[j];
+        miss[count] = !(w[0] == s->current && s->fill - w[1] <= s->window);
+        misses += miss[count];
+        corner[count++] = j;
+    }
+    if ((s->limit && s->triangles == s->limit) || s->fill + misses > s->warp) {
+        s->warps += s->fill > 0;
+        s->fill = 0;
+        s->triangles = 0;
+        s->flushes++;
+        s->current++;
+        for (unsigned k = 0; k < count; ++k)
+            miss[k] = true;
+        misses = count;
+    }
+    for (unsigned k = 0; k < count; ++k) {
+        if (!miss[k])
+            continue;
+        size_t at = 2 * (size_t)p->vertices[corner[k]];
+        gc_sim_write(c, at, s->current);
+        gc_sim_write(c, at + 1, s->fill++);
+        *shaded += GC_SIM_SHADE(corner[k]);
+    }
+    s->triangles++;
+    return misses;
+}
+
+static void reuse_stats(const gc_sim_context* c, gc_stats* out)
+{
+    const reuse_sim* s = c->state;
+    out->has_batches = 1;
+    out->batches = s->warps + (s->fill > 0);
+    out->resets = s->flushes;
+}
+
+const gc_sim_rule gc_rule_reuse = {
+    "reuse", sizeof(reuse_sim), 2, NULL, reuse_sim_reset, NULL, reuse_feed, NULL, reuse_stats, NULL,
+};

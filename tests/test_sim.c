@@ -1,0 +1,223 @@
+/* Each family's fast loop in gc_analyze against its state machine (gc_analyze_sim), on
+ * random streams of every topology, with and without restart, with state changes: the
+ * same invocations, counters and per-vertex counts. And the save point: a rollback gives
+ * back the state exactly. */
+#include "test_util.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((rng_state >> 33) % n);
+}
+
+static const char* const specs[] = {
+    "fifo:1",   "fifo:3",      "fifo:16",        "lru:1",          "lru:4",         "lru:32",
+    "direct-value:1", "direct-value:7", "direct-value:32", "direct-position:1", "direct-position:5",
+    "direct-position:32", "nvidia", "nvidia:size=4,idle=2,life=3", "nvidia:size=8,idle=0,life=0",
+    "nvidia:size=6,idle=5,life=0", "meshopt:3,0,0", "meshopt:4,6,3", "meshopt:32,32,32", "meshopt:16,32,32",
+    "meshopt:14,64,128", "meshopt:8,4,0", "reuse:4,2,3", "reuse:32,16,32", "reuse:6,0,0", "reuse:5,5,1",
+    "batch", "batch:slots=4,prims=0", "batch:slots=5,prims=2", "batch:slots=9,prims=1", "llvmpipe",
+    "llvmpipe:segment=8,map=4", "llvmpipe:segment=9,map=16", "llvmpipe:segment=12,map=3",
+    "llvmpipe:segment=16,map=1", "llvmpipe:segment=31,map=256",
+};
+
+static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes, size_t change_count,
+                    uint32_t vertex_count, const char* what)
+{
+    gc_analyze_options o = {0};
+    gc_per_vertex fast_pv, sim_pv;
+    o.per_vertex = &fast_pv;
+    o.state_changes = changes;
+    o.state_change_count = change_count;
+    gc_stats fast, slow, plain;
+    gc_error err;
+    if (gc_analyze(m, d, &o, &fast, &err))
+        fail_msg("%s %s: %s", m->name, what, err.message);
+    /* the loop without per-vertex counts, which some families specialize */
+    if (gc_analyze(m, d, change_count ? &(gc_analyze_options){.state_changes = changes, .state_change_count = change_count} : NULL,
+                   &plain, &err))
+        fail_msg("%s %s: %s", m->name, what, err.message);
+    gc_sim* sim;
+    if (gc_sim_create(m, vertex_count, NULL, &sim, &err))
+        fail_msg("%s: %s", m->name, err.message);
+    o.per_vertex = &sim_pv;
+    if (gc_analyze_sim(sim, d, &o, &slow, &err))
+        fail_msg("%s %s: %s", m->name, what, err.message);
+    gc_sim_destroy(sim);
+    if (fast.invocations != slow.invocations || plain.invocations != slow.invocations)
+        fail_msg("%s %s: invocations %llu (fast), %llu (fast, no per-vertex), %llu (state machine)", m->name, what,
+                 (unsigned long long)fast.invocations, (unsigned long long)plain.invocations,
+                 (unsigned long long)slow.invocations);
+    assert_int_equal(fast.has_batches, slow.has_batches);
+    if (fast.batches != slow.batches || plain.batches != slow.batches)
+        fail_msg("%s %s: batches %llu / %llu / %llu", m->name, what, (unsigned long long)fast.batches,
+                 (unsigned long long)plain.batches, (unsigned long long)slow.batches);
+    if (fast.resets != slow.resets || plain.resets != slow.resets)
+        fail_msg("%s %s: resets %llu / %llu / %llu", m->name, what, (unsigned long long)fast.resets,
+                 (unsigned long long)plain.resets, (unsigned long long)slow.resets);
+    assert_int_equal(fast.state_change_flushes, slow.state_change_flushes);
+    assert_int_equal(fast.map_mode_batches, slow.map_mode_batches);
+    assert_int_equal(fast.slots_filled, slow.slots_filled);
+    assert_int_equal(fast.primitives, slow.primitives);
+    assert_int_equal(fast_pv.count, sim_pv.count);
+    for (size_t i = 0; i < fast_pv.count; ++i) {
+        assert_int_equal(fast_pv.values[i], sim_pv.values[i]);
+        if (fast_pv.counts[i] != sim_pv.counts[i])
+            fail_msg("%s %s: vertex %u shaded %u times (fast), %u (state machine)", m->name, what,
+                     fast_pv.values[i], fast_pv.counts[i], sim_pv.counts[i]);
+    }
+    gc_per_vertex_free(&fast_pv);
+    gc_per_vertex_free(&sim_pv);
+}
+
+/* A random stream: `n` indices below `vertices`, mostly near the previous ones (so that
+ * caches hit), with restarts sprinkled in when `restart`. */
+static size_t random_stream(uint32_t* idx, size_t n, uint32_t vertices, bool restart, gc_topology t)
+{
+    unsigned arity = gc_topology_arity(t);
+    size_t k = 0;
+    uint32_t base = 0;
+    while (k < n) {
+        if (restart && k > 0 && rnd(16) == 0 && idx[k - 1] != UINT32_MAX) {
+            idx[k++] = UINT32_MAX;
+            continue;
+        }
+        /* lists must hold whole primitives between restarts: write one at a time */
+        unsigned group = (t == GC_POINT_LIST || t == GC_LINE_LIST || t == GC_TRIANGLE_LIST || t == GC_QUAD_LIST)
+                             ? arity
+                             : 1;
+        if (k + group > n)
+            break;
+        for (unsigned j = 0; j < group; ++j) {
+            if (rnd(8) == 0)
+                base = rnd(vertices);
+            idx[k++] = rnd(4) == 0 ? rnd(vertices) : (base + rnd(6)) % vertices;
+        }
+    }
+    return k;
+}
+
+static void every_family_every_topology(void** state)
+{
+    (void)state;
+    enum { MAX = 5000 };
+    uint32_t* idx = malloc(MAX * sizeof *idx);
+    uint64_t changes[64];
+    assert_non_null(idx);
+    const size_t lengths[] = {0, 1, 2, 3, 7, 30, 257, 1023, 1024, 1025, 2049, 3100};
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
+        gc_model m = model_of(specs[sp]);
+        for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
+            unsigned arity = gc_topology_arity((gc_topology)t);
+            /* a warp, batch or cache must hold one primitive (gc_analyze refuses otherwise) */
+            if ((m.family == GC_MODEL_NVIDIA && m.p[0] < arity) || (m.family == GC_MODEL_MESHOPT && m.p[1] && m.p[1] < arity) ||
+                (m.family == GC_MODEL_REUSE && m.p[0] < arity) || (m.family == GC_MODEL_BATCH && m.p[0] < arity))
+                continue;
+            for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
+                for (int restart = 0; restart < 2; ++restart) {
+                    uint32_t vertices = 2 + rnd(lengths[li] / 2 + 40);
+                    size_t n = random_stream(idx, lengths[li], vertices, restart, (gc_topology)t);
+                    gc_draw d = {idx, n, (gc_topology)t, restart, UINT32_MAX};
+                    size_t change_count = 0;
+                    if (m.family == GC_MODEL_BATCH && n > 0) {
+                        /* ascending positions, some repeated, some past the end */
+                        uint64_t at = 0;
+                        change_count = rnd(20);
+                        for (size_t c = 0; c < change_count; ++c) {
+                            at += rnd(2) ? rnd((uint32_t)n / 8 + 2) : 0;
+                            changes[c] = at;
+                        }
+                    }
+                    char what[96];
+                    snprintf(what, sizeof what, "%s, %zu indices, restart %d", gc_topology_name((gc_topology)t), n,
+                             restart);
+                    compare(&m, &d, change_count ? changes : NULL, change_count, vertices, what);
+                }
+            }
+        }
+    }
+    free(idx);
+}
+
+/* Feeding a stretch after a save and restoring gives back the exact state: the rest of
+ * the stream then costs what it costs without the detour. */
+static void save_and_restore(void** state)
+{
+    (void)state;
+    enum { N = 3 * 600, V = 300 };
+    uint32_t idx[N];
+    for (size_t i = 0; i < N; ++i)
+        idx[i] = (uint32_t)((i / 3 + rnd(12)) % V);
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
+        gc_model m = model_of(specs[sp]);
+        gc_sim *a, *b;
+        gc_error err;
+        assert_int_equal(gc_sim_create(&m, V, NULL, &a, &err), GC_OK);
+        assert_int_equal(gc_sim_create(&m, V, NULL, &b, &err), GC_OK);
+        gc_sim_begin_run(a, 0, N);
+        gc_sim_begin_run(b, 0, N);
+        for (size_t t = 0; t < N / 3; ++t) {
+            gc_sim_primitive p = {{idx[3 * t], idx[3 * t + 1], idx[3 * t + 2]}, {3 * t, 3 * t + 1, 3 * t + 2}, 3, t,
+                                  NULL, 0};
+            if (t % 50 == 10) {
+                /* a detour: 20 other triangles, then back */
+                gc_sim_save(a);
+                for (size_t u = 0; u < 20; ++u) {
+                    size_t o = (t * 7 + u * 13) % (N / 3);
+                    gc_sim_primitive q = {{idx[3 * o], idx[3 * o + 2], idx[3 * o + 1]}, {3 * t, 3 * t + 1, 3 * t + 2},
+                                          3, t, NULL, 0};
+                    gc_sim_feed(a, &q, NULL);
+                }
+                assert_int_equal(gc_sim_restore(a, &err), GC_OK);
+                gc_sim_release(a);
+            }
+            unsigned sa, sb;
+            uint32_t ca = gc_sim_feed(a, &p, &sa), cb = gc_sim_feed(b, &p, &sb);
+            if (ca != cb || sa != sb)
+                fail_msg("%s: triangle %zu costs %u after a rollback, %u without", m.name, t, ca, cb);
+        }
+        gc_stats x, y;
+        gc_sim_finish(a, 0);
+        gc_sim_finish(b, 0);
+        gc_sim_stats(a, &x);
+        gc_sim_stats(b, &y);
+        assert_int_equal(x.invocations, y.invocations);
+        assert_int_equal(x.batches, y.batches);
+        assert_int_equal(x.resets, y.resets);
+        gc_sim_destroy(a);
+        gc_sim_destroy(b);
+    }
+}
+
+/* Value-keyed rules hash the index value, not the id: with a values table, ids 0 and 1
+ * standing for values 0 and 4 collide in a 4-entry direct-value cache. */
+static void values_table(void** state)
+{
+    (void)state;
+    gc_model m = model_of("direct-value:4");
+    static const uint32_t values[] = {0, 4};
+    gc_sim* s;
+    gc_error err;
+    assert_int_equal(gc_sim_create(&m, 2, values, &s, &err), GC_OK);
+    static const uint32_t idx[] = {0, 1, 0, 1};
+    gc_draw d = {idx, 4, GC_POINT_LIST, 0, 0};
+    gc_stats st;
+    assert_int_equal(gc_analyze_sim(s, &d, NULL, &st, &err), GC_OK);
+    assert_int_equal(st.invocations, 4);
+    gc_sim_destroy(s);
+    assert_int_equal(gc_sim_create(&m, 2, NULL, &s, &err), GC_OK);
+    assert_int_equal(gc_analyze_sim(s, &d, NULL, &st, &err), GC_OK);
+    assert_int_equal(st.invocations, 2);
+    gc_sim_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_family_every_topology),
+        cmocka_unit_test(save_and_restore),
+        cmocka_unit_test(values_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
