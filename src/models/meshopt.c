@@ -195,8 +195,8 @@ static void meshopt_stats(const gc_sim_context* c, gc_stats* out)
 static float meshopt_age(const gc_sim_context* c, uint32_t id)
 {
     const meshopt_sim* s = c->state;
-    uint32_t age = s->stamp - 1 - c->words[id];
-    return age < s->k.cache ? (float)age / (float)(s->k.cache + 1) : 0.0f;
+    uint32_t age = s->stamp - c->words[id];
+    return age <= s->k.cache ? (float)age / (float)(s->k.cache + 1) : 0.0f;
 }
 
 const gc_sim_rule gc_rule_meshopt = {

@@ -32,233 +32,72 @@
 
 /* ------------------------------------------------------------- emulators */
 
-typedef enum sim_kind { SIM_FIFO, SIM_MESHOPT, SIM_NVIDIA } sim_kind;
+/* The targets' own state machines (gc_sim, src/models/): auto states no rule itself. */
+typedef struct sims {
+    gc_sim* sim[MAX_TARGETS];
+    size_t count;
+} sims;
 
-typedef struct sim {
-    sim_kind kind;
-    uint32_t size, warp, group, idle, life; /* per kind */
-    uint32_t* stamp;    /* FIFO/meshopt: insertion time; nvidia: insertion primitive + 1 */
-    uint32_t* last_use; /* nvidia: last primitive using the vertex */
-    uint32_t* epoch_of; /* nvidia: reset epoch of the insertion */
-    uint64_t time;      /* FIFO: insertions; meshopt: transform counter */
-    uint32_t warp_fill, group_fill;
-    uint32_t fill, epoch; /* nvidia: slots written since the reset, resets so far */
-    uint32_t prim;
-} sim;
-
-static bool sim_init(sim* s, const gc_model* m, uint32_t vertex_count)
+static void sims_free(sims* t)
 {
-    memset(s, 0, sizeof *s);
-    switch (m->family) {
-    case GC_MODEL_MESHOPT:
-        s->kind = SIM_MESHOPT;
-        s->size = m->p[0], s->warp = m->p[1], s->group = m->p[2];
-        s->time = (uint64_t)s->size + 1;
-        break;
-    case GC_MODEL_NVIDIA:
-        s->kind = SIM_NVIDIA;
-        s->size = m->p[0], s->idle = m->p[1], s->life = m->p[2];
-        s->epoch = 1;
-        break;
-    case GC_MODEL_BATCH:
-    case GC_MODEL_REUSE:
-    case GC_MODEL_LLVMPIPE:
-        s->kind = SIM_FIFO;
-        s->size = m->family == GC_MODEL_LLVMPIPE ? 256 : m->p[0];
-        break;
-    default:
-        s->kind = SIM_FIFO;
-        s->size = m->p[0];
-        break;
-    }
-    s->stamp = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-    if (s->kind == SIM_NVIDIA) {
-        s->last_use = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-        s->epoch_of = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-        return s->stamp && s->last_use && s->epoch_of;
-    }
-    return s->stamp != NULL;
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_destroy(t->sim[k]);
+    t->count = 0;
 }
 
-static void sim_free(sim* s)
+/* One fresh machine per target, each told of one triangle list of `triangle_count`. */
+static gc_status sims_init(sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
+                           size_t triangle_count, gc_error* err)
 {
-    free(s->stamp);
-    free(s->last_use);
-    free(s->epoch_of);
-}
-
-/* One emulator per target, fresh. *count says how many need sims_free, even on failure
- * (false: out of memory). */
-static bool sims_init(sim* sims, size_t* count, const gc_model* targets, size_t target_count,
-                      uint32_t vertex_count)
-{
-    bool ok = true;
-    for (*count = 0; ok && *count < target_count; ++*count)
-        ok = sim_init(&sims[*count], &targets[*count], vertex_count);
-    return ok;
-}
-
-static void sims_free(sim* sims, size_t count)
-{
-    for (size_t k = 0; k < count; ++k)
-        sim_free(&sims[k]);
-}
-
-/* Whether v is cached, one test per kind: the emulators' inner loops call these directly
- * (a call through the dispatcher below for every corner took half of the local search's
- * time). */
-static inline bool fifo_cached(const sim* s, uint32_t v)
-{
-    return s->stamp[v] != 0 && s->time - s->stamp[v] < s->size;
-}
-
-static inline bool meshopt_cached(const sim* s, uint32_t v)
-{
-    return s->time - s->stamp[v] <= s->size;
-}
-
-/* nvidia: written since the last reset and not expired */
-static inline bool nvidia_cached(const sim* s, uint32_t v)
-{
-    if (s->epoch_of[v] != s->epoch)
-        return false;
-    if (s->life && s->prim >= s->stamp[v] - 1 + s->life)
-        return false;
-    if (s->idle && s->prim >= s->last_use[v] + s->idle)
-        return false;
-    return true;
-}
-
-static inline bool sim_cached(const sim* s, uint32_t v)
-{
-    switch (s->kind) {
-    case SIM_FIFO: return fifo_cached(s, v);
-    case SIM_MESHOPT: return meshopt_cached(s, v);
-    default: return nvidia_cached(s, v);
-    }
-}
-
-/* Whether cached vertex v is still cached after `inserted` more insertions (FIFO, meshopt). */
-static bool sim_cached_after(const sim* s, uint32_t v, uint32_t inserted)
-{
-    uint64_t age = s->time + inserted - s->stamp[v];
-    return s->kind == SIM_FIFO ? age < s->size : age <= s->size;
-}
-
-/* How far a cached vertex is through its time in the cache, in [0, 1). Only FIFO-like
- * caches (FIFO, and the FIFO inside meshoptimizer's warps) have an age that says when the
- * vertex will be dropped; nvidia's lifetimes are per primitive and count 0 here. */
-static float sim_age(const sim* s, uint32_t v)
-{
-    switch (s->kind) {
-    case SIM_FIFO: return (float)(s->time - s->stamp[v]) / (float)s->size;
-    case SIM_MESHOPT: return (float)(s->time - s->stamp[v]) / (float)(s->size + 1);
-    default: return 0.0f;
-    }
-}
-
-/* The invocations the triangle (a, b, c) would cost now; adds to *age the ages of its
- * cached corners whose bit is set in `keep` (those whose vertex has more triangles left). */
-static uint32_t sim_cost(const sim* s, uint32_t a, uint32_t b, uint32_t c, unsigned keep, float* age)
-{
-    const uint32_t ma = !sim_cached(s, a), mb = !sim_cached(s, b), mc = !sim_cached(s, c);
-    const uint32_t distinct = 1 + (b != a) + (c != a && c != b);
-    uint32_t misses = ma + (b != a && mb) + (c != a && c != b && mc);
-    if (s->kind != SIM_NVIDIA && misses && misses < distinct) {
-        /* Corner by corner, as the exact models: an insertion may push a later corner of the
-         * same triangle out of a FIFO. */
-        uint32_t in = ma;
-        uint32_t xb = b != a && (mb || !sim_cached_after(s, b, in));
-        in += xb;
-        uint32_t xc = c != a && c != b && (mc || !sim_cached_after(s, c, in));
-        misses = ma + xb + xc;
-    }
-    if (keep && s->kind != SIM_NVIDIA) {
-        if ((keep & 1) && !ma)
-            *age += sim_age(s, a);
-        if ((keep & 2) && !mb)
-            *age += sim_age(s, b);
-        if ((keep & 4) && !mc)
-            *age += sim_age(s, c);
-    }
-    switch (s->kind) {
-    case SIM_MESHOPT:
-        /* meshoptimizer counts the flush check per corner */
-        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + ma + mb + mc > s->warp))
-            return distinct; /* a new warp: nothing cached */
-        return misses;
-    case SIM_NVIDIA: return s->fill + misses > s->size ? distinct : misses; /* a reset: every vertex misses */
-    default: return misses;
-    }
-}
-
-/* Writes that a window of the local search has to take back: each overwritten per-vertex
- * word, in order. */
-typedef struct undo_log {
-    uint32_t** where;
-    uint32_t* old;
-    size_t count, capacity;
-} undo_log;
-
-static inline void set_word(uint32_t* where, uint32_t value, undo_log* log)
-{
-    if (log) {
-        log->where[log->count] = where;
-        log->old[log->count++] = *where;
-    }
-    *where = value;
-}
-
-/* Emits (a, b, c) and returns the invocations it cost, corner by corner as the exact models
- * count: what sim_cost predicted. With `log`, every per-vertex word written is recorded
- * first (at most 9 per triangle). */
-static uint32_t sim_emit(sim* s, uint32_t a, uint32_t b, uint32_t c, undo_log* log)
-{
-    uint32_t inserted = 0;
-    const uint32_t v[3] = {a, b, c};
-    switch (s->kind) {
-    case SIM_FIFO:
-        for (int k = 0; k < 3; ++k)
-            if (!fifo_cached(s, v[k]))
-                set_word(&s->stamp[v[k]], (uint32_t)++s->time, log), inserted++;
-        break;
-    case SIM_MESHOPT: {
-        /* as meshopt_analyzeVertexCache: flush checks count corners */
-        uint32_t corners = !meshopt_cached(s, a) + !meshopt_cached(s, b) + !meshopt_cached(s, c);
-        if ((s->group && s->group_fill == s->group) || (s->warp && s->warp_fill + corners > s->warp)) {
-            s->warp_fill = s->group_fill = 0;
-            s->time += s->size + 1;
+    t->count = 0;
+    for (size_t k = 0; k < target_count; ++k) {
+        gc_status s = gc_sim_create(&targets[k], vertex_count, NULL, &t->sim[k], err);
+        if (s) {
+            sims_free(t);
+            return s;
         }
-        for (int k = 0; k < 3; ++k)
-            if (!meshopt_cached(s, v[k])) {
-                set_word(&s->stamp[v[k]], (uint32_t)s->time++, log);
-                s->warp_fill++;
-                inserted++;
-            }
-        s->group_fill++;
-        break;
+        t->count++;
+        gc_sim_begin_run(t->sim[k], 0, 3 * (uint64_t)triangle_count);
     }
-    default: {
-        uint32_t misses =
-            !nvidia_cached(s, a) + (b != a && !nvidia_cached(s, b)) + (c != a && c != b && !nvidia_cached(s, c));
-        if (s->fill + misses > s->size) {
-            s->epoch++;
-            s->fill = 0;
-        }
-        for (int k = 0; k < 3; ++k) {
-            if (!nvidia_cached(s, v[k])) {
-                set_word(&s->epoch_of[v[k]], s->epoch, log);
-                set_word(&s->stamp[v[k]], s->prim + 1, log);
-                s->fill++;
-                inserted++;
-            }
-            set_word(&s->last_use[v[k]], s->prim, log);
-        }
-        s->prim++;
-        break;
+    return GC_OK;
+}
+
+/* Triangle (a, b, c) as the primitive at `number` of a triangle list. */
+static inline gc_sim_primitive triangle_at(const uint32_t* tv, uint64_t number)
+{
+    gc_sim_primitive p = {{tv[0], tv[1], tv[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
+    return p;
+}
+
+/* Feeds a triangle to every target; the invocations, summed. */
+static uint32_t sims_feed(sims* t, const gc_sim_primitive* p)
+{
+    uint32_t cost = 0;
+    for (size_t k = 0; k < t->count; ++k)
+        cost += gc_sim_feed(t->sim[k], p, NULL);
+    return cost;
+}
+
+static void sims_save(sims* t)
+{
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_save(t->sim[k]);
+}
+
+static gc_status sims_restore(sims* t, gc_error* err)
+{
+    for (size_t k = 0; k < t->count; ++k) {
+        gc_status s = gc_sim_restore(t->sim[k], err);
+        if (s)
+            return s;
     }
-    }
-    return inserted;
+    return GC_OK;
+}
+
+static void sims_release(sims* t)
+{
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_release(t->sim[k]);
 }
 
 /* ---------------------------------------------------------------- greedy */
@@ -271,16 +110,16 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
         return s;
-    sim sims[MAX_TARGETS];
-    size_t sim_count = 0;
-    bool ok = sims_init(sims, &sim_count, targets, target_count, vertex_count);
+    sims t = {0};
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!ok || !dead_end || !emitted) {
+    if (!dead_end || !emitted) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
     }
+    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, err)))
+        goto done;
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
 
@@ -292,32 +131,47 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     size_t dead_top = 0, written = 0, input_cursor = 0;
-    for (size_t step = 0; step < triangle_count; ++step) {
+    for (size_t step = 0; step < triangle_count && !s; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
-        for (uint32_t r = 0; r < recent_count; ++r) {
+        if (recent_count)
+            sims_save(&t);
+        for (uint32_t r = 0; r < recent_count && !s; ++r) {
             uint32_t v = recent[r];
             uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-                uint32_t t = lists.adj.triangles[a];
-                const uint32_t* tv = indices + 3 * t;
+            for (uint32_t a = first[v]; a < first[v] + scan && !s; ++a) {
+                uint32_t tri = lists.adj.triangles[a];
+                const uint32_t* tv = indices + 3 * tri;
                 float valence = 0.0f, age = 0.0f;
-                unsigned keep = 0;
                 for (int c = 0; c < 3; ++c) {
                     uint32_t l = live[tv[c]];
                     valence += l < 64 ? boost[l] : 0.0f;
-                    keep |= (unsigned)(l > 1 && gamma != 0.0f) << c;
                 }
+                /* Each target's cost, and the ages of the corners it had cached whose vertex
+                 * has more triangles left (read before the feed changes them). */
+                gc_sim_primitive p = triangle_at(tv, step);
                 uint32_t misses = 0;
-                for (size_t k = 0; k < sim_count; ++k)
-                    misses += sim_cost(&sims[k], tv[0], tv[1], tv[2], keep, &age);
+                for (size_t k = 0; k < t.count; ++k) {
+                    float ages[3] = {0.0f, 0.0f, 0.0f};
+                    if (gamma != 0.0f)
+                        for (int c = 0; c < 3; ++c)
+                            ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
+                    unsigned shaded;
+                    misses += gc_sim_feed(t.sim[k], &p, &shaded);
+                    for (int c = 0; c < 3; ++c)
+                        age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
+                }
+                s = sims_restore(&t, err);
                 float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && t < (uint32_t)best)) {
-                    best = t;
+                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                    best = tri;
                     best_score = score;
                 }
             }
         }
+        sims_release(&t);
+        if (s)
+            break;
         if (best < 0) {
             while (dead_top > 0 && best < 0) {
                 uint32_t d = dead_end[--dead_top];
@@ -330,13 +184,13 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
                 best = (int64_t)input_cursor;
             }
         }
-        uint32_t t = (uint32_t)best;
-        const uint32_t* tv = indices + 3 * t;
-        emitted[t] = 1;
-        for (size_t k = 0; k < sim_count; ++k)
-            sim_emit(&sims[k], tv[0], tv[1], tv[2], NULL);
-        order[written++] = t;
-        gc_live_triangles_remove(&lists, indices, t);
+        uint32_t tri = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * tri;
+        emitted[tri] = 1;
+        gc_sim_primitive p = triangle_at(tv, step);
+        sims_feed(&t, &p);
+        order[written++] = tri;
+        gc_live_triangles_remove(&lists, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         /* Recent vertices: the triangle's first, then the previous ones. */
@@ -358,7 +212,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         recent_count = n;
     }
 done:
-    sims_free(sims, sim_count);
+    sims_free(&t);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
@@ -367,94 +221,59 @@ done:
 
 /* ------------------------------------------------------------ local search */
 
-/* The targets' emulators (the greedy's, with their per-vertex state) replay windows of the
- * order from the state at a position; what a window wrote is undone from the log, so a
- * try costs its length whatever the cache size. */
-typedef struct window_state {
-    sim* sims;
-    size_t count;
-    sim saved[MAX_TARGETS];
-    undo_log log;
-} window_state;
-
-/* Emits triangle t into every target; returns the invocations it costs, summed. */
-static uint32_t window_emit(window_state* w, const uint32_t* t, undo_log* log)
+/* The cost of the window order[i .. end) with order[i + d] brought to the front (d = 0: as
+ * it is), replayed from the machines' state at i and stopped once it reaches `limit`. */
+static uint32_t window_cost(sims* t, const uint32_t* indices, const uint32_t* order, size_t i, size_t end,
+                            size_t d, uint32_t limit)
 {
-    uint32_t cost = 0;
-    for (size_t k = 0; k < w->count; ++k)
-        cost += sim_emit(&w->sims[k], t[0], t[1], t[2], log);
+    gc_sim_primitive p = triangle_at(indices + 3 * (size_t)order[i + d], i);
+    uint32_t cost = sims_feed(t, &p);
+    size_t at = i + 1;
+    for (size_t j = i; j < end && cost < limit; ++j) {
+        if (j == i + d)
+            continue;
+        p = triangle_at(indices + 3 * (size_t)order[j], at++);
+        cost += sims_feed(t, &p);
+    }
     return cost;
 }
 
-static void window_begin(window_state* w)
-{
-    memcpy(w->saved, w->sims, w->count * sizeof *w->sims);
-    w->log.count = 0;
-}
-
-static void window_undo(window_state* w)
-{
-    for (size_t i = w->log.count; i-- > 0;)
-        *w->log.where[i] = w->log.old[i];
-    w->log.count = 0;
-    memcpy(w->sims, w->saved, w->count * sizeof *w->sims);
-}
-
 /* Move descent: at each position, bringing forward one of the next REACH triangles is kept
- * when the invocations of the next WINDOW triangles, replayed from the emulators' state
+ * when the invocations of the next WINDOW triangles, replayed from the machines' state
  * before the position, go down. Linear: a bounded window per position. */
 static gc_status window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
                                      uint32_t vertex_count, const gc_model* targets, size_t target_count,
                                      unsigned passes, gc_error* err)
 {
     enum { WINDOW = 32, REACH = 8 };
-    window_state w;
-    memset(&w, 0, sizeof w);
-    sim sims[MAX_TARGETS];
-    w.sims = sims;
-    /* each try replays at most WINDOW triangles, each writing at most 9 words per target */
-    w.log.capacity = (size_t)WINDOW * 9 * target_count;
-    w.log.where = gc_alloc_array(w.log.capacity, sizeof *w.log.where, false);
-    w.log.old = gc_alloc_array(w.log.capacity, sizeof *w.log.old, false);
     gc_status s = GC_OK;
-    if (!w.log.where || !w.log.old)
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search's log of %zu entries",
-                    w.log.capacity);
     for (unsigned pass = 0; pass < passes && !s; ++pass) {
-        if (!sims_init(sims, &w.count, targets, target_count, vertex_count)) {
-            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the local search's caches of %u vertices",
-                        vertex_count);
-        } else {
-            for (size_t i = 0; i + 1 < triangle_count; ++i) {
-                size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-                window_begin(&w);
-                uint32_t best = 0;
-                for (size_t j = i; j < end; ++j)
-                    best += window_emit(&w, indices + 3 * (size_t)order[j], &w.log);
-                window_undo(&w);
-                size_t best_d = 0;
-                for (size_t d = 1; d <= REACH && i + d < end; ++d) {
-                    window_begin(&w);
-                    uint32_t cost = window_emit(&w, indices + 3 * (size_t)order[i + d], &w.log);
-                    for (size_t j = i; j < end && cost < best; ++j)
-                        if (j != i + d)
-                            cost += window_emit(&w, indices + 3 * (size_t)order[j], &w.log);
-                    window_undo(&w);
-                    if (cost < best)
-                        best = cost, best_d = d;
-                }
-                if (best_d) {
-                    uint32_t t = order[i + best_d];
-                    memmove(order + i + 1, order + i, best_d * sizeof *order);
-                    order[i] = t;
-                }
-                window_emit(&w, indices + 3 * (size_t)order[i], NULL);
+        sims t;
+        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, err)))
+            break;
+        for (size_t i = 0; i + 1 < triangle_count && !s; ++i) {
+            size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
+            sims_save(&t);
+            uint32_t best = window_cost(&t, indices, order, i, end, 0, UINT32_MAX);
+            s = sims_restore(&t, err);
+            size_t best_d = 0;
+            for (size_t d = 1; d <= REACH && i + d < end && !s; ++d) {
+                uint32_t cost = window_cost(&t, indices, order, i, end, d, best);
+                s = sims_restore(&t, err);
+                if (cost < best)
+                    best = cost, best_d = d;
             }
+            sims_release(&t);
+            if (best_d) {
+                uint32_t moved = order[i + best_d];
+                memmove(order + i + 1, order + i, best_d * sizeof *order);
+                order[i] = moved;
+            }
+            gc_sim_primitive p = triangle_at(indices + 3 * (size_t)order[i], i);
+            sims_feed(&t, &p);
         }
-        sims_free(sims, w.count);
+        sims_free(&t);
     }
-    free(w.log.where);
-    free(w.log.old);
     return s;
 }
 
@@ -648,14 +467,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, refine_passes, candidate,
                          expanded, &best_cost, order, err);
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
-    /* Every target needs an exact emulator: FIFO, meshopt or nvidia (LRU is searched as a
-     * FIFO of its size; the exact check decides). */
-    bool window_models = true;
-    for (size_t k = 0; k < target_count; ++k) {
-        gc_model_family f = targets[k].family;
-        window_models &= f == GC_MODEL_FIFO || f == GC_MODEL_LRU || f == GC_MODEL_MESHOPT || f == GC_MODEL_NVIDIA;
-    }
-    if (!s && ls_passes && window_models) {
+    if (!s && ls_passes) {
         memcpy(candidate, order, triangle_count * sizeof *order);
         s = window_local_search(indices, candidate, triangle_count, vertex_count, targets, target_count, ls_passes,
                                 err);
