@@ -200,6 +200,8 @@ int cmd_optimize(int argc, char** argv)
     for (size_t r = 0; r < run_count; ++r) {
         prog.run = r;
         size_t len = runs[r] * 3;
+        options.stream_position = at;
+        options.stream_length = n;
         if (gc_optimize(algorithm, tri + at, len, (uint32_t)vertex_count, &options, out + at, &err)) {
             if (prog.shown)
                 fprintf(stderr, "\n");

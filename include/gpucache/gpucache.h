@@ -504,6 +504,10 @@ typedef struct gc_optimize_options {
     unsigned effort;           /* auto: 0 = default (1); more tries more orders */
     gc_progress_fn progress;   /* auto: called as candidate orders are scored; may be NULL */
     void* progress_user;
+    uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
+                                  mesh that holds several), for rules keyed by position (llvmpipe's
+                                  segments); 0 for a list drawn alone */
+    uint64_t stream_length;    /* auto: indices of the whole draw; 0: the list is the whole draw */
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" to the enum; GC_ERR_USAGE for anything else. */

@@ -36,7 +36,13 @@
 typedef struct sims {
     gc_sim* sim[MAX_TARGETS];
     size_t count;
+    uint64_t base; /* the number of the list's first triangle in the draw */
 } sims;
+
+/* Where the list sits in the draw (gc_optimize_options.stream_position, stream_length). */
+typedef struct stream_place {
+    uint64_t position, length;
+} stream_place;
 
 static void sims_free(sims* t)
 {
@@ -47,9 +53,11 @@ static void sims_free(sims* t)
 
 /* One fresh machine per target, each told of one triangle list of `triangle_count`. */
 static gc_status sims_init(sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
-                           size_t triangle_count, gc_error* err)
+                           size_t triangle_count, const stream_place* place, gc_error* err)
 {
     t->count = 0;
+    t->base = place->position / 3;
+    uint64_t length = place->length ? place->length : 3 * (uint64_t)triangle_count;
     for (size_t k = 0; k < target_count; ++k) {
         gc_status s = gc_sim_create(&targets[k], vertex_count, NULL, &t->sim[k], err);
         if (s) {
@@ -57,14 +65,15 @@ static gc_status sims_init(sims* t, const gc_model* targets, size_t target_count
             return s;
         }
         t->count++;
-        gc_sim_begin_run(t->sim[k], 0, 3 * (uint64_t)triangle_count);
+        gc_sim_begin_run(t->sim[k], 0, length);
     }
     return GC_OK;
 }
 
-/* Triangle (a, b, c) as the primitive at `number` of a triangle list. */
-static inline gc_sim_primitive triangle_at(const uint32_t* tv, uint64_t number)
+/* Triangle (a, b, c) as the list's primitive `step`. */
+static inline gc_sim_primitive triangle_at(const sims* t, const uint32_t* tv, uint64_t step)
 {
+    const uint64_t number = t->base + step;
     gc_sim_primitive p = {{tv[0], tv[1], tv[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
     return p;
 }
@@ -103,8 +112,8 @@ static void sims_release(sims* t)
 /* ---------------------------------------------------------------- greedy */
 
 static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, float beta, float gamma,
-                              uint32_t recent_limit, uint32_t* order, gc_error* err)
+                              const gc_model* targets, size_t target_count, const stream_place* place, float beta,
+                              float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
     gc_live_triangles lists;
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
@@ -118,7 +127,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
                     triangle_count, vertex_count);
         goto done;
     }
-    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, err)))
+    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, err)))
         goto done;
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
@@ -149,7 +158,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
                 }
                 /* Each target's cost, and the ages of the corners it had cached whose vertex
                  * has more triangles left (read before the feed changes them). */
-                gc_sim_primitive p = triangle_at(tv, step);
+                gc_sim_primitive p = triangle_at(&t, tv, step);
                 uint32_t misses = 0;
                 for (size_t k = 0; k < t.count; ++k) {
                     float ages[3] = {0.0f, 0.0f, 0.0f};
@@ -187,7 +196,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         uint32_t tri = (uint32_t)best;
         const uint32_t* tv = indices + 3 * tri;
         emitted[tri] = 1;
-        gc_sim_primitive p = triangle_at(tv, step);
+        gc_sim_primitive p = triangle_at(&t, tv, step);
         sims_feed(&t, &p);
         order[written++] = tri;
         gc_live_triangles_remove(&lists, indices, tri);
@@ -226,13 +235,13 @@ done:
 static uint32_t window_cost(sims* t, const uint32_t* indices, const uint32_t* order, size_t i, size_t end,
                             size_t d, uint32_t limit)
 {
-    gc_sim_primitive p = triangle_at(indices + 3 * (size_t)order[i + d], i);
+    gc_sim_primitive p = triangle_at(t, indices + 3 * (size_t)order[i + d], i);
     uint32_t cost = sims_feed(t, &p);
     size_t at = i + 1;
     for (size_t j = i; j < end && cost < limit; ++j) {
         if (j == i + d)
             continue;
-        p = triangle_at(indices + 3 * (size_t)order[j], at++);
+        p = triangle_at(t, indices + 3 * (size_t)order[j], at++);
         cost += sims_feed(t, &p);
     }
     return cost;
@@ -243,13 +252,13 @@ static uint32_t window_cost(sims* t, const uint32_t* indices, const uint32_t* or
  * before the position, go down. Linear: a bounded window per position. */
 static gc_status window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
                                      uint32_t vertex_count, const gc_model* targets, size_t target_count,
-                                     unsigned passes, gc_error* err)
+                                     const stream_place* place, unsigned passes, gc_error* err)
 {
     enum { WINDOW = 32, REACH = 8 };
     gc_status s = GC_OK;
     for (unsigned pass = 0; pass < passes && !s; ++pass) {
         sims t;
-        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, err)))
+        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, err)))
             break;
         for (size_t i = 0; i + 1 < triangle_count && !s; ++i) {
             size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
@@ -269,7 +278,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
                 memmove(order + i + 1, order + i, best_d * sizeof *order);
                 order[i] = moved;
             }
-            gc_sim_primitive p = triangle_at(indices + 3 * (size_t)order[i], i);
+            gc_sim_primitive p = triangle_at(&t, indices + 3 * (size_t)order[i], i);
             sims_feed(&t, &p);
         }
         sims_free(&t);
@@ -290,12 +299,23 @@ static const gc_forsyth_scores tuned_scores = {
      0.332f, 0.194f},
     {0.0f, 1.095f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.186f}};
 
-/* Sum of the targets' exact invocations for an order. */
-static gc_status order_cost(const uint32_t* order, size_t index_count, const gc_model* targets, size_t target_count,
-                            uint64_t* cost, gc_error* err)
+/* Sum of the targets' exact invocations for an order: gc_analyze's fast loops for a list
+ * drawn alone, the state machines fed at the list's place in its draw otherwise. */
+static gc_status order_cost(const uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
+                            size_t target_count, const stream_place* place, uint64_t* cost, gc_error* err)
 {
     gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
     *cost = 0;
+    if (place->position != 0 || (place->length != 0 && place->length != index_count)) {
+        sims t;
+        gc_status s = sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, err);
+        for (size_t i = 0; !s && i < index_count / 3; ++i) {
+            gc_sim_primitive p = triangle_at(&t, order + 3 * i, i);
+            *cost += sims_feed(&t, &p);
+        }
+        sims_free(&t);
+        return s;
+    }
     for (size_t i = 0; i < target_count; ++i) {
         gc_stats st;
         gc_status s = gc_analyze(&targets[i], &d, NULL, &st, err);
@@ -307,14 +327,15 @@ static gc_status order_cost(const uint32_t* order, size_t index_count, const gc_
 }
 
 /* Scores `candidate` with the exact emulators and makes it the order if it costs less. */
-static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, const uint32_t* candidate,
-                                uint32_t* expanded, const gc_model* targets, size_t target_count, uint64_t* best_cost,
-                                uint32_t* order, gc_error* err)
+static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const uint32_t* candidate, uint32_t* expanded, const gc_model* targets,
+                                size_t target_count, const stream_place* place, uint64_t* best_cost, uint32_t* order,
+                                gc_error* err)
 {
     for (size_t t = 0; t < triangle_count; ++t)
         memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
     uint64_t cost = 0;
-    gc_status s = order_cost(expanded, triangle_count * 3, targets, target_count, &cost, err);
+    gc_status s = order_cost(expanded, triangle_count * 3, vertex_count, targets, target_count, place, &cost, err);
     if (!s && cost < *best_cost) {
         *best_cost = cost;
         memcpy(order, candidate, triangle_count * sizeof *order);
@@ -338,14 +359,16 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
 
 /* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
 static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, unsigned passes, uint32_t* candidate,
-                              uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
+                              const gc_model* targets, size_t target_count, const stream_place* place,
+                              unsigned passes, uint32_t* candidate, uint32_t* expanded, uint64_t* best_cost,
+                              uint32_t* order, gc_error* err)
 {
     memcpy(candidate, order, triangle_count * sizeof *order);
     gc_status s = gc_opt_warp_refine(indices, triangle_count, vertex_count, targets[0].p[1], targets[0].p[2], passes,
                                      candidate, err);
     if (!s)
-        s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, best_cost, order, err);
+        s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count, place,
+                           best_cost, order, err);
     return s;
 }
 
@@ -426,8 +449,40 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         tipsify_sizes[0] = largest;
         tipsify_count = 1;
     }
+    /* Patches for the rules that cut the work into pieces whose cost is their distinct
+     * vertices (patches.c): llvmpipe's segments (aligned with the draw's), batches of
+     * slots, warps. One per such target. */
+    uint32_t patch_limits[MAX_TARGETS][3]; /* triangles, first piece, vertices */
+    size_t patch_count = 0;
+    const stream_place place = {options->stream_position, options->stream_length};
+    for (size_t i = 0; i < target_count; ++i) {
+        const gc_model* m = &targets[i];
+        uint32_t tri = 0, first = 0, verts = 0;
+        switch (m->family) {
+        case GC_MODEL_LLVMPIPE: {
+            /* a triangle list's segments hold floor(segment / 3) triangles from the draw's start */
+            tri = m->p[0] / 3;
+            uint64_t length = place.length ? place.length : n;
+            if (length <= m->p[0])
+                continue; /* one segment: nothing to cut */
+            first = tri - (uint32_t)((place.position / 3) % tri);
+            break;
+        }
+        case GC_MODEL_BATCH: tri = m->p[1], verts = m->p[0]; break;
+        case GC_MODEL_MESHOPT: tri = m->p[2], verts = m->p[1]; break;
+        case GC_MODEL_REUSE: tri = m->p[2], verts = m->p[0]; break;
+        default: continue;
+        }
+        if (tri == 0 && verts == 0)
+            continue;
+        patch_limits[patch_count][0] = tri;
+        patch_limits[patch_count][1] = first;
+        patch_limits[patch_count][2] = verts;
+        patch_count++;
+    }
     /* ... the tuned Forsyth order, and with more effort Forsyth's own (32). */
-    size_t total = greedy_variants + tipsify_count + 1 + (effort > 1);
+    const size_t forsyth_at = greedy_variants + tipsify_count + patch_count;
+    size_t total = forsyth_at + 1 + (effort > 1);
     uint64_t best_cost = UINT64_MAX;
     gc_status s = GC_OK;
     uint64_t seed = options->seed;
@@ -440,19 +495,22 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                 beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
                 gamma *= 0.75f + 0.5f * (float)((seed >> 16) & 0xFFFF) / 65535.0f;
             }
-            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, beta, gamma,
+            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, &place, beta, gamma,
                              weights[v].recent, candidate, err);
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
                                NULL, err);
-        } else if (v == greedy_variants + tipsify_count) {
+        } else if (v < forsyth_at) {
+            const uint32_t* l = patch_limits[v - greedy_variants - tipsify_count];
+            s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], candidate, err);
+        } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
         } else {
             s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
         }
         if (!s)
-            s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, &best_cost, order,
-                               err);
+            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                               &place, &best_cost, order, err);
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
     }
@@ -464,19 +522,19 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
     if (!s && warp_sets)
-        s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, refine_passes, candidate,
-                         expanded, &best_cost, order, err);
+        s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
+                         candidate, expanded, &best_cost, order, err);
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
     if (!s && ls_passes) {
         memcpy(candidate, order, triangle_count * sizeof *order);
-        s = window_local_search(indices, candidate, triangle_count, vertex_count, targets, target_count, ls_passes,
-                                err);
+        s = window_local_search(indices, candidate, triangle_count, vertex_count, targets, target_count, &place,
+                                ls_passes, err);
         if (!s)
-            s = keep_if_better(indices, triangle_count, candidate, expanded, targets, target_count, &best_cost, order,
-                               err);
+            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                               &place, &best_cost, order, err);
         if (!s && warp_sets)
-            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, refine_passes, candidate,
-                             expanded, &best_cost, order, err);
+            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
+                             candidate, expanded, &best_cost, order, err);
     }
     free(candidate);
     free(expanded);

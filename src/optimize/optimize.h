@@ -67,6 +67,12 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
 gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              uint32_t max_vertices, uint32_t max_triangles, unsigned passes, uint32_t* order,
                              gc_error* err);
+/* Patches (patches.c): cuts the list into consecutive pieces of at most patch_triangles
+ * triangles (0: no limit; the first piece first_patch, 0: the same) and patch_vertices
+ * distinct vertices (0: no limit), each grown as a compact patch of the surface. */
+gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                         uint32_t patch_triangles, uint32_t first_patch, uint32_t patch_vertices, uint32_t* order,
+                         gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 
