@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define MAX_TARGETS 16
@@ -183,6 +184,8 @@ int cmd_optimize(int argc, char** argv)
         status = EXIT_DATA;
         goto out;
     }
+    const char* dot = strrchr(path, '.');
+    const int is_obj = dot && strcasecmp(dot, ".obj") == 0;
     /* Each run of faces that shares render state is reordered on its own. */
     size_t single = n / 3;
     const size_t* runs = (in.mesh.runs && draw.topology == GC_TRIANGLE_LIST) ? in.mesh.runs : &single;
@@ -200,6 +203,8 @@ int cmd_optimize(int argc, char** argv)
     for (size_t r = 0; r < run_count; ++r) {
         prog.run = r;
         size_t len = runs[r] * 3;
+        /* an OBJ reader numbers vertices in order of first use, as --reorder-vertices does */
+        options.first_use_numbering = reorder || is_obj;
         options.stream_position = at;
         options.stream_length = n;
         if (gc_optimize(algorithm, tri + at, len, (uint32_t)vertex_count, &options, out + at, &err)) {

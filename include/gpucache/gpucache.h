@@ -508,6 +508,10 @@ typedef struct gc_optimize_options {
                                   mesh that holds several), for rules keyed by position (llvmpipe's
                                   segments); 0 for a list drawn alone */
     uint64_t stream_length;    /* auto: indices of the whole draw; 0: the list is the whole draw */
+    int first_use_numbering;   /* auto: non-zero when the vertices will be numbered in order of first
+                                  use afterwards (gc_reorder_vertices, --reorder-vertices, or a format
+                                  whose reader numbers them so, as OBJ's): value-keyed rules
+                                  (direct-value, llvmpipe) are then scored with that numbering */
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" to the enum; GC_ERR_USAGE for anything else. */

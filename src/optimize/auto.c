@@ -42,6 +42,7 @@ typedef struct sims {
 /* Where the list sits in the draw (gc_optimize_options.stream_position, stream_length). */
 typedef struct stream_place {
     uint64_t position, length;
+    uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
 } stream_place;
 
 static void sims_free(sims* t)
@@ -53,13 +54,13 @@ static void sims_free(sims* t)
 
 /* One fresh machine per target, each told of one triangle list of `triangle_count`. */
 static gc_status sims_init(sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
-                           size_t triangle_count, const stream_place* place, gc_error* err)
+                           size_t triangle_count, const stream_place* place, const uint32_t* values, gc_error* err)
 {
     t->count = 0;
     t->base = place->position / 3;
     uint64_t length = place->length ? place->length : 3 * (uint64_t)triangle_count;
     for (size_t k = 0; k < target_count; ++k) {
-        gc_status s = gc_sim_create(&targets[k], vertex_count, NULL, &t->sim[k], err);
+        gc_status s = gc_sim_create(&targets[k], vertex_count, values, &t->sim[k], err);
         if (s) {
             sims_free(t);
             return s;
@@ -127,7 +128,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
                     triangle_count, vertex_count);
         goto done;
     }
-    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, err)))
+    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
         goto done;
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
@@ -258,7 +259,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
     gc_status s = GC_OK;
     for (unsigned pass = 0; pass < passes && !s; ++pass) {
         sims t;
-        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, err)))
+        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
             break;
         for (size_t i = 0; i + 1 < triangle_count && !s; ++i) {
             size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
@@ -306,9 +307,24 @@ static gc_status order_cost(const uint32_t* order, size_t index_count, uint32_t 
 {
     gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
     *cost = 0;
-    if (place->position != 0 || (place->length != 0 && place->length != index_count)) {
+    const uint32_t* values = NULL;
+    if (place->numbering) {
+        /* The numbering the output will have: first use, as gc_reorder_vertices gives. */
+        uint32_t* number = place->numbering;
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            number[v] = UINT32_MAX;
+        uint32_t next = 0;
+        for (size_t i = 0; i < index_count; ++i)
+            if (number[order[i]] == UINT32_MAX)
+                number[order[i]] = next++;
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            if (number[v] == UINT32_MAX)
+                number[v] = next++;
+        values = number;
+    }
+    if (values || place->position != 0 || (place->length != 0 && place->length != index_count)) {
         sims t;
-        gc_status s = sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, err);
+        gc_status s = sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, values, err);
         for (size_t i = 0; !s && i < index_count / 3; ++i) {
             gc_sim_primitive p = triangle_at(&t, order + 3 * i, i);
             *cost += sims_feed(&t, &p);
@@ -454,7 +470,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * slots, warps. One per such target. */
     uint32_t patch_limits[MAX_TARGETS][3]; /* triangles, first piece, vertices */
     size_t patch_count = 0;
-    const stream_place place = {options->stream_position, options->stream_length};
+    stream_place place = {options->stream_position, options->stream_length, NULL};
+    bool value_keyed = false;
+    for (size_t i = 0; i < target_count; ++i)
+        value_keyed |= targets[i].family == GC_MODEL_LLVMPIPE || targets[i].family == GC_MODEL_DIRECT_VALUE;
+    if (options->first_use_numbering && value_keyed) {
+        place.numbering = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
+        if (!place.numbering) {
+            free(candidate);
+            free(expanded);
+            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the numbering of %u vertices", vertex_count);
+        }
+    }
     for (size_t i = 0; i < target_count; ++i) {
         const gc_model* m = &targets[i];
         uint32_t tri = 0, first = 0, verts = 0;
@@ -538,5 +565,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     free(candidate);
     free(expanded);
+    free(place.numbering);
     return s;
 }
