@@ -339,3 +339,120 @@ done:
     free(map.values);
     return s;
 }
+
+/* ------------------------------------------------------- state machine driver */
+
+/* gc_analyze_sim: a whole draw through one state machine, run by run (each restart-free
+ * run announced first), primitive by primitive, with the state changes each must see. */
+
+gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
+                         gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!s || !draw || !out)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_sim: null argument");
+    if (options->trace)
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "gc_analyze_sim: no trace from a state machine");
+    memset(out, 0, sizeof *out);
+    uint64_t primitives = 0;
+    gc_status st = gc_draw_validate(draw, "input", &primitives, err);
+    if (st)
+        return st;
+    const uint32_t vertex_count = s->ctx.vertex_count;
+    for (size_t i = 0; i < draw->index_count; ++i) {
+        uint32_t v = draw->indices[i];
+        if (!(draw->restart_enabled && v == draw->restart_value) && v >= vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the machine's %u vertices", i, v,
+                           vertex_count);
+    }
+    uint32_t* counts = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
+    unsigned char* referenced = gc_alloc_array(vertex_count ? vertex_count : 1, 1, true);
+    if (!counts || !referenced) {
+        free(counts);
+        free(referenced);
+        return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_sim: out of memory for %u vertices", vertex_count);
+    }
+    gc_sim_reset(s, draw->topology);
+    const uint64_t* changes = options->state_changes;
+    const size_t change_count = options->state_change_count;
+    size_t next_change = 0;
+    uint64_t number = 0;
+    /* Each restart-free run is assembled on its own, so that the machine hears of it first. */
+    size_t run_start = 0;
+    for (size_t i = 0; i <= draw->index_count; ++i) {
+        if (i < draw->index_count && !(draw->restart_enabled && draw->indices[i] == draw->restart_value))
+            continue;
+        if (i > run_start) {
+            gc_draw run = *draw;
+            run.indices = draw->indices + run_start;
+            run.index_count = i - run_start;
+            run.restart_enabled = 0;
+            gc_sim_begin_run(s, run_start, run.index_count);
+            gc_assembler a;
+            gc_assembler_init(&a, &run);
+            gc_primitive prim;
+            while (gc_assembler_next(&a, &prim)) {
+                gc_sim_primitive p;
+                memset(&p, 0, sizeof p);
+                p.count = prim.count;
+                p.number = number++;
+                uint64_t completes = 0;
+                for (unsigned j = 0; j < prim.count; ++j) {
+                    p.vertices[j] = prim.vertices[j];
+                    p.positions[j] = run_start + prim.positions[j];
+                    completes = p.positions[j] > completes ? p.positions[j] : completes;
+                    referenced[prim.vertices[j]] = 1;
+                }
+                p.state_changes = changes + next_change;
+                while (next_change < change_count && changes[next_change] <= completes)
+                    next_change++;
+                p.state_change_count = (size_t)(changes + next_change - p.state_changes);
+                unsigned shaded = 0;
+                gc_sim_feed(s, &p, &shaded);
+                for (unsigned j = 0; j < prim.count; ++j)
+                    counts[prim.vertices[j]] += GC_SIM_SHADED(shaded, j);
+            }
+        }
+        run_start = i + 1;
+    }
+    gc_sim_finish(s, change_count - next_change);
+    gc_sim_stats(s, out);
+    uint64_t vertices = 0;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        vertices += referenced[v];
+    out->indices = draw->index_count;
+    out->primitives = primitives;
+    out->vertices = vertices;
+    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
+    out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
+    st = GC_OK;
+    gc_per_vertex* pv = options->per_vertex;
+    if (pv) {
+        memset(pv, 0, sizeof *pv);
+        /* Every index value but the restart has a row, drawn or not (as gc_analyze). */
+        unsigned char* present = referenced;
+        for (size_t i = 0; i < draw->index_count; ++i)
+            if (!(draw->restart_enabled && draw->indices[i] == draw->restart_value))
+                present[draw->indices[i]] = 1;
+        size_t n = 0;
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            n += present[v];
+        pv->values = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
+        pv->counts = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
+        if (!pv->values || !pv->counts) {
+            gc_per_vertex_free(pv);
+            st = gc_fail(err, GC_ERR_NOMEM, "gc_analyze_sim: out of memory for per-vertex counts");
+        } else {
+            for (uint32_t v = 0; v < vertex_count; ++v)
+                if (present[v]) {
+                    pv->values[pv->count] = gc_sim_value(&s->ctx, v);
+                    pv->counts[pv->count++] = counts[v];
+                }
+        }
+    }
+    free(counts);
+    free(referenced);
+    return st;
+}

@@ -98,6 +98,10 @@ struct gc_sim {
     bool log_failed;
 };
 
+/* Creates a machine for a rule: a built-in model's (model, params NULL) or a caller's. */
+gc_status gc_sim_create_rule(const gc_sim_rule* rule, const gc_model* model, const void* params,
+                             uint32_t vertex_count, const uint32_t* values, struct gc_sim** out, gc_error* err);
+
 /* Grows the log; false when out of memory (then the write is not logged). */
 bool gc_sim_log_grow(struct gc_sim* s);
 

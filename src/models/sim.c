@@ -1,28 +1,13 @@
-/* The state machines of the models (gc_sim_*): creation, the save point and its log, and
- * the driver that runs a whole draw through one (gc_analyze_sim). The rules themselves
- * live in each family's file; this file knows none of them but by name. */
+/* The state machines of the models (gc_sim_*): creation, the save point and its log. The
+ * rules live in each family's file and reach this one through gc_sim_write; the table of
+ * the built-in rules is rules.c, the driver that runs a whole draw through a machine is
+ * gc_analyze_sim in analyze.c. */
 #include "models.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const gc_sim_rule* builtin_rule(gc_model_family family)
-{
-    switch (family) {
-    case GC_MODEL_FIFO: return &gc_rule_fifo;
-    case GC_MODEL_LRU: return &gc_rule_lru;
-    case GC_MODEL_DIRECT_VALUE: return &gc_rule_direct_value;
-    case GC_MODEL_DIRECT_POSITION: return &gc_rule_direct_position;
-    case GC_MODEL_NVIDIA: return &gc_rule_nvidia;
-    case GC_MODEL_MESHOPT: return &gc_rule_meshopt;
-    case GC_MODEL_REUSE: return &gc_rule_reuse;
-    case GC_MODEL_BATCH: return &gc_rule_batch;
-    case GC_MODEL_LLVMPIPE: return &gc_rule_llvmpipe;
-    default: return NULL;
-    }
-}
-
-static gc_status create(const gc_sim_rule* rule, const gc_model* model, const void* params, uint32_t vertex_count,
+gc_status gc_sim_create_rule(const gc_sim_rule* rule, const gc_model* model, const void* params, uint32_t vertex_count,
                         const uint32_t* values, gc_sim** out, gc_error* err)
 {
     *out = NULL;
@@ -56,20 +41,12 @@ static gc_status create(const gc_sim_rule* rule, const gc_model* model, const vo
     return GC_OK;
 }
 
-gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
-                        gc_error* err)
-{
-    if (!model || !out || !builtin_rule(model->family))
-        return gc_fail(err, GC_ERR_USAGE, "gc_sim_create: bad model");
-    return create(builtin_rule(model->family), model, NULL, vertex_count, values, out, err);
-}
-
 gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
                                const uint32_t* values, gc_sim** out, gc_error* err)
 {
     if (!out)
         return gc_fail(err, GC_ERR_USAGE, "gc_sim_create_custom: null argument");
-    return create(rule, NULL, params, vertex_count, values, out, err);
+    return gc_sim_create_rule(rule, NULL, params, vertex_count, values, out, err);
 }
 
 void gc_sim_destroy(gc_sim* s)
@@ -178,118 +155,4 @@ void gc_sim_release(gc_sim* s)
 void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value)
 {
     gc_sim_write(c, word, value);
-}
-
-/* ------------------------------------------------------------------ driver */
-
-gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
-                         gc_error* err)
-{
-    static const gc_analyze_options no_options;
-    if (!options)
-        options = &no_options;
-    if (!s || !draw || !out)
-        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_sim: null argument");
-    if (options->trace)
-        return gc_fail(err, GC_ERR_UNSUPPORTED, "gc_analyze_sim: no trace from a state machine");
-    memset(out, 0, sizeof *out);
-    uint64_t primitives = 0;
-    gc_status st = gc_draw_validate(draw, "input", &primitives, err);
-    if (st)
-        return st;
-    const uint32_t vertex_count = s->ctx.vertex_count;
-    for (size_t i = 0; i < draw->index_count; ++i) {
-        uint32_t v = draw->indices[i];
-        if (!(draw->restart_enabled && v == draw->restart_value) && v >= vertex_count)
-            return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the machine's %u vertices", i, v,
-                           vertex_count);
-    }
-    uint32_t* counts = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
-    unsigned char* referenced = gc_alloc_array(vertex_count ? vertex_count : 1, 1, true);
-    if (!counts || !referenced) {
-        free(counts);
-        free(referenced);
-        return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_sim: out of memory for %u vertices", vertex_count);
-    }
-    gc_sim_reset(s, draw->topology);
-    const uint64_t* changes = options->state_changes;
-    const size_t change_count = options->state_change_count;
-    size_t next_change = 0;
-    uint64_t number = 0;
-    /* Each restart-free run is assembled on its own, so that the machine hears of it first. */
-    size_t run_start = 0;
-    for (size_t i = 0; i <= draw->index_count; ++i) {
-        if (i < draw->index_count && !(draw->restart_enabled && draw->indices[i] == draw->restart_value))
-            continue;
-        if (i > run_start) {
-            gc_draw run = *draw;
-            run.indices = draw->indices + run_start;
-            run.index_count = i - run_start;
-            run.restart_enabled = 0;
-            gc_sim_begin_run(s, run_start, run.index_count);
-            gc_assembler a;
-            gc_assembler_init(&a, &run);
-            gc_primitive prim;
-            while (gc_assembler_next(&a, &prim)) {
-                gc_sim_primitive p;
-                memset(&p, 0, sizeof p);
-                p.count = prim.count;
-                p.number = number++;
-                uint64_t completes = 0;
-                for (unsigned j = 0; j < prim.count; ++j) {
-                    p.vertices[j] = prim.vertices[j];
-                    p.positions[j] = run_start + prim.positions[j];
-                    completes = p.positions[j] > completes ? p.positions[j] : completes;
-                    referenced[prim.vertices[j]] = 1;
-                }
-                p.state_changes = changes + next_change;
-                while (next_change < change_count && changes[next_change] <= completes)
-                    next_change++;
-                p.state_change_count = (size_t)(changes + next_change - p.state_changes);
-                unsigned shaded = 0;
-                gc_sim_feed(s, &p, &shaded);
-                for (unsigned j = 0; j < prim.count; ++j)
-                    counts[prim.vertices[j]] += GC_SIM_SHADED(shaded, j);
-            }
-        }
-        run_start = i + 1;
-    }
-    gc_sim_finish(s, change_count - next_change);
-    gc_sim_stats(s, out);
-    uint64_t vertices = 0;
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        vertices += referenced[v];
-    out->indices = draw->index_count;
-    out->primitives = primitives;
-    out->vertices = vertices;
-    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
-    out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
-    st = GC_OK;
-    gc_per_vertex* pv = options->per_vertex;
-    if (pv) {
-        memset(pv, 0, sizeof *pv);
-        /* Every index value but the restart has a row, drawn or not (as gc_analyze). */
-        unsigned char* present = referenced;
-        for (size_t i = 0; i < draw->index_count; ++i)
-            if (!(draw->restart_enabled && draw->indices[i] == draw->restart_value))
-                present[draw->indices[i]] = 1;
-        size_t n = 0;
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            n += present[v];
-        pv->values = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
-        pv->counts = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
-        if (!pv->values || !pv->counts) {
-            gc_per_vertex_free(pv);
-            st = gc_fail(err, GC_ERR_NOMEM, "gc_analyze_sim: out of memory for per-vertex counts");
-        } else {
-            for (uint32_t v = 0; v < vertex_count; ++v)
-                if (present[v]) {
-                    pv->values[pv->count] = gc_sim_value(&s->ctx, v);
-                    pv->counts[pv->count++] = counts[v];
-                }
-        }
-    }
-    free(counts);
-    free(referenced);
-    return st;
 }

@@ -300,6 +300,16 @@ static const gc_forsyth_scores tuned_scores = {
      0.332f, 0.194f},
     {0.0f, 1.095f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.186f}};
 
+/* The score table meshoptimizer 0.18's meshopt_optimizeVertexCache uses (kVertexScoreTable
+ * in its vcacheoptimizer.cpp: 16 cache positions, 1..8 remaining triangles), run through
+ * our Forsyth (forsyth.c), whose structure is the same: as a candidate, it keeps auto from
+ * losing to meshoptimizer's order where the targets' own searches do worse. */
+static const gc_forsyth_scores meshopt_scores = {
+    16, 9,
+    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.726f, 0.847f, 0.882f, 0.867f, 0.799f, 0.642f, 0.613f, 0.600f, 0.568f,
+     0.372f, 0.234f},
+    {0.0f, 0.995f, 0.713f, 0.450f, 0.404f, 0.059f, 0.005f, 0.147f, 0.006f}};
+
 /* Sum of the targets' exact invocations for an order: gc_analyze's fast loops for a list
  * drawn alone, the state machines fed at the list's place in its draw otherwise. */
 static gc_status order_cost(const uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
@@ -397,6 +407,26 @@ static uint32_t target_cache_size(const gc_model* m)
     }
 }
 
+/* llvmpipe's segments (limits as auto's patch_limits: triangles, first piece, vertices,
+ * map): triangles swapped between neighbouring segments while their distinct vertices go
+ * down (warp_refine.c, segments of at most `map` vertices, when they start with the draw's),
+ * then within each segment the earlier vertices first, and with first-use numbering the
+ * order with the fewest table conflicts (patches.c). */
+static gc_status polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const uint32_t* l, const stream_place* place, unsigned effort, uint32_t* candidate,
+                                 gc_error* err)
+{
+    gc_status s = GC_OK;
+    if (l[1] == l[0])
+        s = gc_opt_warp_refine(indices, triangle_count, vertex_count, l[3], l[0], 2 + 2 * (effort - 1), candidate,
+                               err);
+    if (!s)
+        s = gc_opt_earlier_first(indices, triangle_count, vertex_count, l[0], l[1], candidate, err);
+    if (!s && place->numbering)
+        s = gc_opt_value_keyed_pieces(indices, triangle_count, vertex_count, l[0], l[1], l[3], candidate, err);
+    return s;
+}
+
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err)
 {
@@ -468,7 +498,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* Patches for the rules that cut the work into pieces whose cost is their distinct
      * vertices (patches.c): llvmpipe's segments (aligned with the draw's), batches of
      * slots, warps. One per such target. */
-    uint32_t patch_limits[MAX_TARGETS][3]; /* triangles, first piece, vertices */
+    uint32_t patch_limits[MAX_TARGETS][4]; /* triangles, first piece, vertices, llvmpipe's map */
     size_t patch_count = 0;
     stream_place place = {options->stream_position, options->stream_length, NULL};
     bool value_keyed = false;
@@ -482,9 +512,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the numbering of %u vertices", vertex_count);
         }
     }
+    /* (With three targets or more at the default effort, only llvmpipe's: a compromise
+     * between several targets is not a patch order, and time is short there.) */
     for (size_t i = 0; i < target_count; ++i) {
         const gc_model* m = &targets[i];
-        uint32_t tri = 0, first = 0, verts = 0;
+        uint32_t tri = 0, first = 0, verts = 0, map = 0;
+        if (effort == 1 && target_count >= 3 && m->family != GC_MODEL_LLVMPIPE)
+            continue;
         switch (m->family) {
         case GC_MODEL_LLVMPIPE: {
             /* a triangle list's segments hold floor(segment / 3) triangles from the draw's start */
@@ -493,6 +527,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             if (length <= m->p[0])
                 continue; /* one segment: nothing to cut */
             first = tri - (uint32_t)((place.position / 3) % tri);
+            map = m->p[1];
             break;
         }
         case GC_MODEL_BATCH: tri = m->p[1], verts = m->p[0]; break;
@@ -505,11 +540,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         patch_limits[patch_count][0] = tri;
         patch_limits[patch_count][1] = first;
         patch_limits[patch_count][2] = verts;
+        patch_limits[patch_count][3] = map;
         patch_count++;
     }
-    /* ... the tuned Forsyth order, and with more effort Forsyth's own (32). */
+    /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
     const size_t forsyth_at = greedy_variants + tipsify_count + patch_count;
-    size_t total = forsyth_at + 1 + (effort > 1);
+    size_t total = forsyth_at + 2 + (effort > 1);
     uint64_t best_cost = UINT64_MAX;
     gc_status s = GC_OK;
     uint64_t seed = options->seed;
@@ -529,9 +565,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                                NULL, err);
         } else if (v < forsyth_at) {
             const uint32_t* l = patch_limits[v - greedy_variants - tipsify_count];
-            s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], candidate, err);
+            s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], 0, candidate, err);
+            if (!s && l[3]) {
+                /* llvmpipe: the patches as they are, then polished */
+                s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                                   &place, &best_cost, order, err);
+                if (!s)
+                    s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, candidate, err);
+            }
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
+        } else if (v == forsyth_at + 1) {
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &meshopt_scores, candidate, NULL, err);
         } else {
             s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
         }
@@ -540,6 +585,16 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                                &place, &best_cost, order, err);
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
+    }
+    /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
+    for (size_t k = 0; k < patch_count && !s; ++k) {
+        if (!patch_limits[k][3])
+            continue;
+        memcpy(candidate, order, triangle_count * sizeof *order);
+        s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, candidate, err);
+        if (!s)
+            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                               &place, &best_cost, order, err);
     }
     /* Improvements of the winner, each kept only if the exact emulators agree that it is
      * better: for warp models whose cost is a sum over warps (warp_set_targets), swaps

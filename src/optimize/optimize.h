@@ -70,9 +70,22 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
 /* Patches (patches.c): cuts the list into consecutive pieces of at most patch_triangles
  * triangles (0: no limit; the first piece first_patch, 0: the same) and patch_vertices
  * distinct vertices (0: no limit), each grown as a compact patch of the surface. */
+#define GC_PATCH_SEED_LAST 1u /* seed from the previous patch's last vertex with triangles left,
+                                 not the one with the fewest */
+#define GC_PATCH_NEWEST 2u    /* among vertices that close as many triangles, the newest, not the oldest */
 gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                         uint32_t patch_triangles, uint32_t first_patch, uint32_t patch_vertices, uint32_t* order,
-                         gc_error* err);
+                         uint32_t patch_triangles, uint32_t first_patch, uint32_t patch_vertices, unsigned style,
+                         uint32_t* order, gc_error* err);
+/* Reorders within each piece of `order` (pieces as gc_opt_patches cuts them) so that the
+ * triangles using vertices of earlier pieces come first (patches.c). */
+gc_status gc_opt_earlier_first(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               uint32_t piece_triangles, uint32_t first_piece, uint32_t* order, gc_error* err);
+/* For a value-keyed table cleared every piece (llvmpipe's index % map), with vertices
+ * numbered in order of first use: reorders within each piece, piece after piece, choosing
+ * among a few orders the one with the fewest misses (patches.c). */
+gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    uint32_t piece_triangles, uint32_t first_piece, uint32_t map, uint32_t* order,
+                                    gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 

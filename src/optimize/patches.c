@@ -17,7 +17,7 @@
  * the patch's new ones are numbered, which keeps value-keyed tables (llvmpipe's index %
  * 256) from mapping an old and a new vertex to one slot while both are in use.
  *
- * Time O(triangles + the valences of the vertices that join each patch); memory: the live
+ * Time O(triangles), at most PATCH_SCAN triangles looked at per vertex joining a patch; memory: the live
  * triangle lists (adjacency.c) plus 13 bytes per vertex, 1 per triangle, and queues
  * bounded by one patch's candidates. */
 #include "optimize.h"
@@ -45,6 +45,8 @@ static bool queue_push(queue* q, uint32_t item)
 }
 
 #define GAIN_LEVELS 8 /* vertices that close 7 triangles or more share the top level */
+#define PATCH_SCAN 64  /* remaining triangles of a vertex looked at: a hub's are not all
+                          scanned each time it joins a patch, which keeps a fan linear */
 
 typedef struct patcher {
     const uint32_t* indices;
@@ -63,6 +65,7 @@ typedef struct patcher {
     uint32_t* order;
     size_t written;
     uint32_t vertices; /* in the current patch */
+    unsigned style;    /* GC_PATCH_* */
     bool failed;
 } patcher;
 
@@ -89,7 +92,8 @@ static void join(patcher* p, uint32_t x)
     p->vertices++;
     p->failed |= !queue_push(&p->members, x);
     const uint32_t* list = p->lists.adj.triangles + p->lists.adj.offsets[x];
-    for (uint32_t i = 0; i < p->lists.live[x]; ++i) {
+    const uint32_t scan = p->lists.live[x] < PATCH_SCAN ? p->lists.live[x] : PATCH_SCAN;
+    for (uint32_t i = 0; i < scan; ++i) {
         uint32_t which[3];
         unsigned n = outside(p, list[i], which);
         if (n == 0) {
@@ -131,12 +135,13 @@ static int64_t next_triangle(patcher* p, unsigned* brings)
     for (int g = GAIN_LEVELS - 1; g >= 1; --g) {
         queue* q = &p->by_gain[g];
         while (q->head < q->tail) {
-            uint32_t w = q->items[q->head++];
+            uint32_t w = (p->style & GC_PATCH_NEWEST) ? q->items[--q->tail] : q->items[q->head++];
             if (p->mark[w] == p->patch || p->gain_patch[w] != p->patch || level(p->gain[w]) != (unsigned)g)
                 continue;
             /* one of the triangles w closes; the others follow as closed ones */
             const uint32_t* list = p->lists.adj.triangles + p->lists.adj.offsets[w];
-            for (uint32_t i = 0; i < p->lists.live[w]; ++i)
+            const uint32_t scan = p->lists.live[w] < PATCH_SCAN ? p->lists.live[w] : PATCH_SCAN;
+            for (uint32_t i = 0; i < scan; ++i)
                 if (outside(p, list[i], which) == 1) {
                     *brings = 1;
                     return list[i];
@@ -163,6 +168,8 @@ static uint32_t seed(patcher* p, size_t* cursor)
         uint32_t live = p->lists.live[v];
         if (live > 0 && live < best_live)
             best = v, best_live = live;
+        if (live > 0 && (p->style & GC_PATCH_SEED_LAST))
+            break;
     }
     if (best != UINT32_MAX)
         return p->lists.adj.triangles[p->lists.adj.offsets[best]];
@@ -189,11 +196,12 @@ static void earlier_first(patcher* p, size_t start, uint32_t* scratch)
 }
 
 gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                         uint32_t patch_triangles, uint32_t first_patch, uint32_t patch_vertices, uint32_t* order,
-                         gc_error* err)
+                         uint32_t patch_triangles, uint32_t first_patch, uint32_t patch_vertices, unsigned style,
+                         uint32_t* order, gc_error* err)
 {
     patcher p;
     memset(&p, 0, sizeof p);
+    p.style = style;
     p.indices = indices;
     p.order = order;
     gc_status s = gc_live_triangles_init(&p.lists, indices, triangle_count, vertex_count, err);
@@ -260,5 +268,157 @@ done:
     free(p.gain_patch);
     free(scratch);
     gc_live_triangles_free(&p.lists);
+    return s;
+}
+
+gc_status gc_opt_earlier_first(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               uint32_t piece_triangles, uint32_t first_piece, uint32_t* order, gc_error* err)
+{
+    if (piece_triangles == 0 || triangle_count == 0)
+        return GC_OK;
+    patcher p;
+    memset(&p, 0, sizeof p);
+    p.indices = indices;
+    p.order = order;
+    p.written = 0;
+    p.used_before = gc_alloc_array(vertex_count ? vertex_count : 1, 1, true);
+    uint32_t* scratch = gc_alloc_array(piece_triangles, sizeof(uint32_t), false);
+    gc_status s = GC_OK;
+    if (!p.used_before || !scratch) {
+        s = gc_fail(err, GC_ERR_NOMEM, "patches: out of memory for %u vertices", vertex_count);
+        goto done;
+    }
+    size_t start = 0;
+    uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
+    while (start < triangle_count) {
+        p.written = start + size < triangle_count ? start + size : triangle_count;
+        earlier_first(&p, start, scratch);
+        /* the piece's vertices are earlier for the next ones */
+        for (size_t i = start; i < p.written; ++i)
+            for (int c = 0; c < 3; ++c)
+                p.used_before[indices[3 * (size_t)order[i] + c]] = 1;
+        start = p.written;
+        size = piece_triangles;
+    }
+done:
+    free(p.used_before);
+    free(scratch);
+    return s;
+}
+
+/* ---------------------------------------------------------------- llvmpipe */
+
+/* The misses of one piece under a fresh direct-mapped table of `map` entries keyed by the
+ * vertices' first-use numbers, the piece's new vertices numbered from `next` in the order
+ * given; `number` holds the numbers of earlier pieces' vertices (UINT32_MAX: none yet) and
+ * is left as it was. `table` holds `map` entries. */
+static uint32_t piece_misses(const uint32_t* indices, const uint32_t* piece, size_t count, uint32_t* number,
+                             uint32_t next, uint32_t map, uint32_t* table, uint32_t* fresh)
+{
+    for (uint32_t i = 0; i < map; ++i)
+        table[i] = UINT32_MAX;
+    uint32_t misses = 0, added = 0;
+    for (size_t t = 0; t < count; ++t)
+        for (int c = 0; c < 3; ++c) {
+            uint32_t v = indices[3 * (size_t)piece[t] + c];
+            if (number[v] == UINT32_MAX) {
+                number[v] = next + added;
+                fresh[added++] = v;
+            }
+            uint32_t slot = number[v] % map;
+            if (table[slot] != v)
+                table[slot] = v, misses++;
+        }
+    for (uint32_t i = 0; i < added; ++i)
+        number[fresh[i]] = UINT32_MAX;
+    return misses;
+}
+
+typedef struct keyed {
+    uint32_t key, triangle;
+} keyed;
+
+static int compare_keyed(const void* a, const void* b)
+{
+    const keyed *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    uint32_t piece_triangles, uint32_t first_piece, uint32_t map, uint32_t* order,
+                                    gc_error* err)
+{
+    if (piece_triangles == 0 || triangle_count == 0 || map == 0)
+        return GC_OK;
+    uint32_t* number = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
+    uint32_t* table = gc_alloc_array(map, sizeof(uint32_t), false);
+    uint32_t* fresh = gc_alloc_array(3 * (size_t)piece_triangles, sizeof(uint32_t), false);
+    uint32_t* variant = gc_alloc_array(piece_triangles, sizeof(uint32_t), false);
+    uint32_t* best = gc_alloc_array(piece_triangles, sizeof(uint32_t), false);
+    keyed* keys = gc_alloc_array(piece_triangles, sizeof(keyed), false);
+    gc_status s = GC_OK;
+    if (!number || !table || !fresh || !variant || !best || !keys) {
+        s = gc_fail(err, GC_ERR_NOMEM, "pieces: out of memory for %u vertices", vertex_count);
+        goto done;
+    }
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        number[v] = UINT32_MAX;
+    uint32_t next = 0;
+    size_t start = 0;
+    uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
+    while (start < triangle_count) {
+        const size_t count = start + size < triangle_count ? size : triangle_count - start;
+        uint32_t* piece = order + start;
+        /* Variants: as it is; each triangle keyed by the earliest slot an earlier vertex of
+         * it would clash with (the new vertex numbered there, (number - next) mod map):
+         * the triangles with the nearest clash first, those with no earlier vertex last. */
+        memcpy(best, piece, count * sizeof *best);
+        uint32_t best_misses = piece_misses(indices, best, count, number, next, map, table, fresh);
+        for (int kind = 0; kind < 2; ++kind) {
+            for (size_t t = 0; t < count; ++t) {
+                const uint32_t* tv = indices + 3 * (size_t)piece[t];
+                uint32_t key = UINT32_MAX;
+                for (int c = 0; c < 3; ++c) {
+                    if (number[tv[c]] == UINT32_MAX)
+                        continue;
+                    uint32_t clash = (number[tv[c]] - next) % map;
+                    uint32_t k = kind == 0 ? clash : 0;
+                    key = k < key ? k : key;
+                }
+                keys[t].key = key;
+                keys[t].triangle = piece[t];
+            }
+            /* qsort is not stable: the position breaks ties */
+            for (size_t t = 0; t < count; ++t)
+                keys[t].key = keys[t].key == UINT32_MAX ? UINT32_MAX : keys[t].key * (uint32_t)piece_triangles + (uint32_t)t;
+            for (size_t t = 0; t < count; ++t)
+                if (keys[t].key == UINT32_MAX)
+                    keys[t].key = UINT32_MAX - (uint32_t)(count - t);
+            qsort(keys, count, sizeof *keys, compare_keyed);
+            for (size_t t = 0; t < count; ++t)
+                variant[t] = keys[t].triangle;
+            uint32_t misses = piece_misses(indices, variant, count, number, next, map, table, fresh);
+            if (misses < best_misses) {
+                best_misses = misses;
+                memcpy(best, variant, count * sizeof *best);
+            }
+        }
+        memcpy(piece, best, count * sizeof *best);
+        for (size_t t = 0; t < count; ++t)
+            for (int c = 0; c < 3; ++c) {
+                uint32_t v = indices[3 * (size_t)piece[t] + c];
+                if (number[v] == UINT32_MAX)
+                    number[v] = next++;
+            }
+        start += count;
+        size = piece_triangles;
+    }
+done:
+    free(number);
+    free(table);
+    free(fresh);
+    free(variant);
+    free(best);
+    free(keys);
     return s;
 }

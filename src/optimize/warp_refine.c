@@ -26,7 +26,8 @@
 #define REFINE_SCAN 32   /* triangles of a vertex looked at for neighbouring warps */
 #define REFINE_ROUNDS 8  /* swaps tried per pair of warps and pass */
 #define REFINE_NEIGHBOURS 16 /* later warps compared with each warp, at most */
-#define REFINE_MAX_WARP 256
+#define REFINE_TOUCHING 64   /* triangles of a warp that touch the other, looked at per round */
+#define REFINE_MAX_WARP 65536 /* llvmpipe's segments: 341 triangles, 256 vertices */
 
 typedef struct refine_state {
     const uint32_t* indices;
@@ -81,14 +82,21 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
         int64_t best = 0;
         uint32_t best_i = 0, best_j = 0;
         int best_da = 0, best_db = 0;
-        for (uint32_t i = start[a]; i < start[a + 1]; ++i) {
+        /* the triangles of each that touch the other, at most REFINE_TOUCHING: a pair of
+         * segments around one hub (a fan) would otherwise cost the product of their sizes */
+        uint32_t touching_a[REFINE_TOUCHING], touching_b[REFINE_TOUCHING], na = 0, nb = 0;
+        for (uint32_t i = start[a]; i < start[a + 1] && na < REFINE_TOUCHING; ++i)
+            if (touches(r->count_b, idx + 3 * (size_t)r->order[i]))
+                touching_a[na++] = i;
+        for (uint32_t j = start[b]; j < start[b + 1] && nb < REFINE_TOUCHING; ++j)
+            if (touches(r->count_a, idx + 3 * (size_t)r->order[j]))
+                touching_b[nb++] = j;
+        for (uint32_t ia = 0; ia < na; ++ia) {
+            const uint32_t i = touching_a[ia];
             const uint32_t* x = idx + 3 * (size_t)r->order[i];
-            if (!touches(r->count_b, x))
-                continue;
-            for (uint32_t j = start[b]; j < start[b + 1]; ++j) {
+            for (uint32_t ib = 0; ib < nb; ++ib) {
+                const uint32_t j = touching_b[ib];
                 const uint32_t* y = idx + 3 * (size_t)r->order[j];
-                if (!touches(r->count_a, y))
-                    continue;
                 int square = 0;
                 int da = corners_update(r->count_a, x, -1, &square) + corners_update(r->count_a, y, 1, &square);
                 int db = corners_update(r->count_b, y, -1, &square) + corners_update(r->count_b, x, 1, &square);
