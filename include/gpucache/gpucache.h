@@ -318,7 +318,8 @@ typedef struct gc_sim gc_sim;
 gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
                         gc_error* err);
 
-/* Creates a state machine for a rule of the caller's (examples/custom_model.c shows one);
+/* Creates a state machine for a rule of the caller's (examples/custom_model/ shows one;
+ * docs/models/custom.md says how to write one);
  * `params` is handed to the rule as is and must outlive the machine. */
 gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
                                const uint32_t* values, gc_sim** out, gc_error* err);
