@@ -302,8 +302,8 @@ static const gc_forsyth_scores tuned_scores = {
 
 /* The score table meshoptimizer 0.18's meshopt_optimizeVertexCache uses (kVertexScoreTable
  * in its vcacheoptimizer.cpp: 16 cache positions, 1..8 remaining triangles), run through
- * our Forsyth (forsyth.c), whose structure is the same: as a candidate, it keeps auto from
- * losing to meshoptimizer's order where the targets' own searches do worse. */
+ * meshoptimizer's variant of the algorithm (score_table.c): as a candidate, it keeps auto
+ * from losing to meshoptimizer's order where the targets' own searches do worse. */
 static const gc_forsyth_scores meshopt_scores = {
     16, 9,
     {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.726f, 0.847f, 0.882f, 0.867f, 0.799f, 0.642f, 0.613f, 0.600f, 0.568f,
@@ -576,7 +576,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
         } else if (v == forsyth_at + 1) {
-            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &meshopt_scores, candidate, NULL, err);
+            s = gc_opt_score_table(indices, triangle_count, vertex_count, &meshopt_scores, candidate, err);
+            if (s == GC_ERR_LIMIT) { /* a hub: this candidate would not be linear */
+                s = GC_OK;
+                if (options->progress)
+                    options->progress(options->progress_user, v + 1, total);
+                continue;
+            }
         } else {
             s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
         }

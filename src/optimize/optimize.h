@@ -86,6 +86,12 @@ gc_status gc_opt_earlier_first(const uint32_t* indices, size_t triangle_count, u
 gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     uint32_t piece_triangles, uint32_t first_piece, uint32_t map, uint32_t* order,
                                     gc_error* err);
+/* meshoptimizer's variant of Forsyth's algorithm with a table of 16 cache positions
+ * (score_table.c); GC_ERR_LIMIT when a vertex has more than SCORE_TABLE_MAX_VALENCE
+ * triangles, as its time grows with the valences. */
+#define SCORE_TABLE_MAX_VALENCE 256
+gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, gc_error* err);
 

@@ -1,0 +1,126 @@
+/* score table — the variant of Forsyth's algorithm that meshoptimizer's
+ * meshopt_optimizeVertexCache runs (vcacheoptimizer.cpp, versions 0.18 and later),
+ * restated here so that auto can weigh meshoptimizer's own order against the targets':
+ *  - vertex score = cache[1 + position] + live[min(remaining triangles, 8)] from a table
+ *    (auto passes meshoptimizer's published one), a modelled cache of 16 entries;
+ *  - the order starts with triangle 0; after each triangle the cache becomes its three
+ *    corners followed by the old entries not among them, and every vertex of that list
+ *    (those pushed past the 16th included, at position -1) has its score updated and the
+ *    change added to the running score of each of its remaining triangles; the next
+ *    triangle is the first met with the highest running score;
+ *  - an emitted triangle leaves its corners' lists by swapping in the list's last entry;
+ *  - when no listed vertex has triangles left, the next is the first remaining one in
+ *    input order.
+ * Running scores are sums of float differences, as meshoptimizer keeps them, so that ties
+ * break the same way. Every step scans the listed vertices' whole lists: O(triangles x
+ * valence), so auto runs it only when no vertex has more than SCORE_TABLE_MAX_VALENCE
+ * triangles (gc_opt_score_table refuses others with GC_ERR_LIMIT). */
+#include "optimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static float vertex_score(const gc_forsyth_scores* t, int position, uint32_t live)
+{
+    uint32_t clamped = live < t->live_count - 1 ? live : t->live_count - 1;
+    return (position < 0 ? 0.0f : t->position[position]) + t->live[clamped];
+}
+
+gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    enum { CACHE = 16 };
+    if (table->cache_size != CACHE || table->live_count < 2 || table->live_count > GC_FORSYTH_MAX_LIVE)
+        return gc_fail(err, GC_ERR_USAGE, "score table: a table of 16 cache positions is needed");
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
+    if (s)
+        return s;
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        if (adj.offsets[v + 1] - adj.offsets[v] > SCORE_TABLE_MAX_VALENCE) {
+            gc_adjacency_free(&adj);
+            return gc_fail(err, GC_ERR_LIMIT, "score table: vertex %u has more than %d triangles", v,
+                           SCORE_TABLE_MAX_VALENCE);
+        }
+    uint32_t* count = gc_alloc_array(vertex_count, sizeof(uint32_t), false); /* listed triangles */
+    uint32_t* live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
+    float* vscore = gc_alloc_array(vertex_count, sizeof(float), false);
+    float* tscore = gc_alloc_array(triangle_count, sizeof(float), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    if (!count || !live || !vscore || !tscore || !emitted) {
+        s = gc_fail(err, GC_ERR_NOMEM, "score table: out of memory for %zu triangles", triangle_count);
+        goto done;
+    }
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        count[v] = live[v] = adj.offsets[v + 1] - adj.offsets[v];
+        vscore[v] = vertex_score(table, -1, live[v]);
+    }
+    for (size_t t = 0; t < triangle_count; ++t)
+        tscore[t] = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
+
+    uint32_t cache[CACHE + 3], next[CACHE + 3];
+    size_t cache_count = 0, cursor = 1, written = 0;
+    uint64_t current = 0;
+    while (current != UINT64_MAX) {
+        const uint32_t* tv = indices + 3 * current;
+        order[written++] = (uint32_t)current;
+        emitted[current] = 1;
+        tscore[current] = 0.0f;
+        size_t n = 0;
+        next[n++] = tv[0];
+        next[n++] = tv[1];
+        next[n++] = tv[2];
+        for (size_t i = 0; i < cache_count; ++i)
+            if (cache[i] != tv[0] && cache[i] != tv[1] && cache[i] != tv[2])
+                next[n++] = cache[i];
+        memcpy(cache, next, n * sizeof *cache);
+        cache_count = n > CACHE ? CACHE : n;
+        for (int c = 0; c < 3; ++c)
+            live[tv[c]]--;
+        for (int c = 0; c < 3; ++c) {
+            uint32_t* list = adj.triangles + adj.offsets[tv[c]];
+            for (uint32_t i = 0; i < count[tv[c]]; ++i)
+                if (list[i] == current) {
+                    list[i] = list[--count[tv[c]]];
+                    break;
+                }
+        }
+        uint64_t best = UINT64_MAX;
+        float best_score = 0.0f;
+        for (size_t i = 0; i < n; ++i) {
+            uint32_t v = cache[i];
+            float score = vertex_score(table, i >= CACHE ? -1 : (int)i, live[v]);
+            float diff = score - vscore[v];
+            vscore[v] = score;
+            const uint32_t* list = adj.triangles + adj.offsets[v];
+            for (uint32_t k = 0; k < count[v]; ++k) {
+                uint32_t t = list[k];
+                float ts = tscore[t] + diff;
+                if (best_score < ts) {
+                    best = t;
+                    best_score = ts;
+                }
+                tscore[t] = ts;
+            }
+        }
+        current = best;
+        if (current == UINT64_MAX) {
+            while (cursor < triangle_count && emitted[cursor])
+                ++cursor;
+            if (cursor < triangle_count)
+                current = cursor;
+        }
+    }
+    if (written != triangle_count)
+        s = gc_fail(err, GC_ERR_DATA, "score table: emitted %zu of %zu triangles", written, triangle_count);
+done:
+    free(count);
+    free(live);
+    free(vscore);
+    free(tscore);
+    free(emitted);
+    gc_adjacency_free(&adj);
+    return s;
+}
