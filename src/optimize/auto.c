@@ -475,6 +475,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * most of the time: at the default effort it is left out there. */
     if (effort == 1 && target_count >= 3)
         greedy_variants = 0;
+    /* A lone llvmpipe target: three greedy orders, each polished below (its segments are
+     * decided by a percent or two between them; a lone target leaves the time for it). */
+    if (effort == 1 && target_count == 1 && targets[0].family == GC_MODEL_LLVMPIPE)
+        greedy_variants = 3;
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
@@ -589,6 +593,17 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (!s)
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
+        /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
+         * by a percent or two there, and the polish keeps what is best in each */
+        for (size_t k = 0; k < patch_count && !s && v < greedy_variants; ++k) {
+            if (!patch_limits[k][3])
+                continue;
+            s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, candidate,
+                                err);
+            if (!s)
+                s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                                   &place, &best_cost, order, err);
+        }
         if (options->progress)
             options->progress(options->progress_user, v + 1, total);
     }
