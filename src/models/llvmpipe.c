@@ -239,7 +239,9 @@ static uint32_t llvmpipe_fetch(gc_sim_context* c, llvmpipe_sim* s, const gc_sim_
                                unsigned* shaded)
 {
     uint32_t id = p->vertices[j];
-    uint32_t slot = gc_sim_value(c, id) % s->map;
+    uint32_t value = gc_sim_value(c, id);
+    /* a power-of-two table (256, the driver's) by mask: this is the optimizer's inner loop */
+    uint32_t slot = (s->map & (s->map - 1)) == 0 ? value & (s->map - 1) : value % s->map;
     if (c->words[slot] == id + 1)
         return 0;
     gc_sim_write(c, slot, id + 1);

@@ -132,6 +132,10 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         goto done;
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
+    /* which targets' rules say how old a cached vertex is (fifo, meshopt) */
+    bool has_age[MAX_TARGETS];
+    for (size_t k = 0; k < t.count; ++k)
+        has_age[k] = targets[k].family == GC_MODEL_FIFO || targets[k].family == GC_MODEL_MESHOPT;
 
     float boost[64];
     boost[0] = 0.0f;
@@ -163,7 +167,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
                 uint32_t misses = 0;
                 for (size_t k = 0; k < t.count; ++k) {
                     float ages[3] = {0.0f, 0.0f, 0.0f};
-                    if (gamma != 0.0f)
+                    if (gamma != 0.0f && has_age[k])
                         for (int c = 0; c < 3; ++c)
                             ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
                     unsigned shaded;
@@ -310,9 +314,10 @@ static const gc_forsyth_scores meshopt_scores = {
      0.372f, 0.234f},
     {0.0f, 0.995f, 0.713f, 0.450f, 0.404f, 0.059f, 0.005f, 0.147f, 0.006f}};
 
-/* Sum of the targets' exact invocations for an order: gc_analyze's fast loops for a list
- * drawn alone, the state machines fed at the list's place in its draw otherwise. */
-static gc_status order_cost(const uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
+/* Sum of the targets' exact invocations for an order (the triangle list `order`, scratch:
+ * it may be renumbered): gc_analyze's fast loops for a list drawn alone, the state
+ * machines fed at the list's place in its draw otherwise. */
+static gc_status order_cost(uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
                             size_t target_count, const stream_place* place, uint64_t* cost, gc_error* err)
 {
     gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
@@ -331,6 +336,12 @@ static gc_status order_cost(const uint32_t* order, size_t index_count, uint32_t 
             if (number[v] == UINT32_MAX)
                 number[v] = next++;
         values = number;
+    }
+    if (values && place->position == 0 && (place->length == 0 || place->length == index_count)) {
+        /* a list drawn alone: the fast loops, on the list renumbered in place (it is scratch) */
+        for (size_t i = 0; i < index_count; ++i)
+            order[i] = values[order[i]];
+        values = NULL;
     }
     if (values || place->position != 0 || (place->length != 0 && place->length != index_count)) {
         sims t;
@@ -409,15 +420,15 @@ static uint32_t target_cache_size(const gc_model* m)
 
 /* llvmpipe's segments (limits as auto's patch_limits: triangles, first piece, vertices,
  * map): triangles swapped between neighbouring segments while their distinct vertices go
- * down (warp_refine.c, segments of at most `map` vertices, when they start with the draw's),
- * then within each segment the earlier vertices first, and with first-use numbering the
+ * down (warp_refine.c, segments of at most `map` vertices, when they start with the draw's;
+ * with `refine`: it takes most of the time, so only the winner gets it), then within each segment the earlier vertices first, and with first-use numbering the
  * order with the fewest table conflicts (patches.c). */
 static gc_status polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const uint32_t* l, const stream_place* place, unsigned effort, uint32_t* candidate,
-                                 gc_error* err)
+                                 const uint32_t* l, const stream_place* place, unsigned effort, bool refine,
+                                 uint32_t* candidate, gc_error* err)
 {
     gc_status s = GC_OK;
-    if (l[1] == l[0])
+    if (refine && l[1] == l[0])
         s = gc_opt_warp_refine(indices, triangle_count, vertex_count, l[3], l[0], 2 + 2 * (effort - 1), candidate,
                                err);
     if (!s)
@@ -575,7 +586,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                 s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                    &place, &best_cost, order, err);
                 if (!s)
-                    s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, candidate, err);
+                    s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, false, candidate,
+                                        err);
             }
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
@@ -598,8 +610,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         for (size_t k = 0; k < patch_count && !s && v < greedy_variants; ++k) {
             if (!patch_limits[k][3])
                 continue;
-            s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, candidate,
-                                err);
+            s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, false,
+                                candidate, err);
             if (!s)
                 s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                    &place, &best_cost, order, err);
@@ -612,7 +624,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (!patch_limits[k][3])
             continue;
         memcpy(candidate, order, triangle_count * sizeof *order);
-        s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, candidate, err);
+        s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true, candidate,
+                            err);
         if (!s)
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
