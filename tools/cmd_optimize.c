@@ -123,9 +123,17 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("optimize needs -o OUTPUT%s", "");
     gc_error err = {0};
     /* Before any work: the output's format and folder, and no file of the output (a .gltf's
-     * .bin too) replacing a file of the input. */
+     * .bin too) replacing a file of the input; nor one replacing a fit result given with
+     * -m @FILE. */
     if (gc_mesh_write_check(path, out_path, &err))
         return fail_with(&err);
+    const char* inputs[1 + MAX_TARGETS] = {strcmp(path, "-") ? path : NULL};
+    size_t input_count = 1;
+    for (size_t i = 0; i < target_count; ++i)
+        if (model_arg_file(target_specs[i]))
+            inputs[input_count++] = model_arg_file(target_specs[i]);
+    if (input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
+        return input_status;
     gc_optimizer algorithm;
     if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
         return fail_with(&err);
@@ -133,7 +141,7 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
     gc_model targets[MAX_TARGETS];
     for (size_t i = 0; i < target_count; ++i)
-        if (gc_model_parse(target_specs[i], &targets[i], &err))
+        if (model_arg(target_specs[i], &targets[i], &err))
             return fail_with(&err);
 
     input in;
