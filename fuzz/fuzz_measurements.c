@@ -1,7 +1,11 @@
 /* Measurement files (JSON) as `gpucache fit` reads them; the cases then go to the fitter
- * with a few candidate models. */
+ * with a few candidate models. The same bytes as a fit result (-m @FILE, the same
+ * streaming reader): a model it accepts must be one that its own name parses back to. */
 #include "gpucache/gpucache_probe.h"
 #include "fuzz_util.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
@@ -26,5 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             gc_fit(in.cases, in.count, &o, 3, best, &found, &err);
     }
     gc_measurements_free(&in);
+    gc_model fitted, again;
+    gc_error fit_err;
+    if (gc_model_load_fitted(path, &fitted, &fit_err) == GC_OK &&
+        (gc_model_parse(fitted.name, &again, &fit_err) != GC_OK || again.family != fitted.family ||
+         memcmp(again.p, fitted.p, sizeof again.p) != 0))
+        abort();
     return 0;
 }

@@ -261,6 +261,62 @@ static void other_formats_through_assimp(void** state)
     gc_mesh_free(&m);
 }
 
+/* gc_mesh_write_remap: the old-to-new map that the written numbering came from, and its
+ * refusals before anything is written. */
+static void write_remap(void** state)
+{
+    (void)state;
+    char in_path[1024], out_path[1024];
+    snprintf(in_path, sizeof in_path, "%s", write_text("remap-in.txt", "0 1 2\n"));
+    snprintf(out_path, sizeof out_path, "%s/remap-out.txt", GPUCACHE_TEST_TMP);
+    /* vertices 0..6, 1 and 5 unused; first use in the written order: 6 3 0 2 4 */
+    static const uint32_t tri[] = {6, 3, 0, 0, 3, 2, 4, 2, 3};
+    uint32_t* map = NULL;
+    size_t count = 0;
+    gc_error err;
+    remove(out_path);
+    if (gc_mesh_write_remap(in_path, NULL, tri, 9, 1, out_path, &map, &count, &err) != GC_OK)
+        fail_msg("%s", err.message);
+    static const uint32_t expected[] = {2, UINT32_MAX, 3, 1, 4, UINT32_MAX, 0};
+    assert_int_equal(count, 7);
+    assert_memory_equal(map, expected, sizeof expected);
+    gc_mesh m = load_ok(out_path, NULL);
+    assert_int_equal(m.index_count, 9);
+    for (size_t i = 0; i < 9; ++i)
+        assert_int_equal(m.indices[i], map[tri[i]]);
+    gc_mesh_free(&m);
+    free(map);
+    /* refused before writing: no renumbering, a sparse buffer, a mesh format */
+    remove(out_path);
+    assert_int_equal(gc_mesh_write_remap(in_path, NULL, tri, 9, 0, out_path, &map, &count, &err), GC_ERR_USAGE);
+    assert_non_null(strstr(err.message, "--reorder-vertices"));
+    assert_null(map);
+    assert_int_equal(count, 0);
+    static const uint32_t sparse[] = {0, 1, 4000000};
+    assert_int_equal(gc_mesh_write_remap(in_path, NULL, sparse, 3, 1, out_path, &map, &count, &err), GC_ERR_LIMIT);
+    assert_non_null(strstr(err.message, "remap-in.txt"));
+    assert_non_null(strstr(err.message, "4000000"));
+    assert_null(map);
+    FILE* f = fopen(out_path, "rb");
+    assert_null(f);
+    char obj_path[1024], obj_out[1024];
+    snprintf(obj_path, sizeof obj_path, "%s", write_text("remap.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"));
+    snprintf(obj_out, sizeof obj_out, "%s/remap-out.obj", GPUCACHE_TEST_TMP);
+    static const uint32_t one[] = {0, 1, 2};
+    assert_int_equal(gc_mesh_write_remap(obj_path, NULL, one, 3, 1, obj_out, &map, &count, &err), GC_ERR_USAGE);
+    assert_non_null(strstr(err.message, "index buffers"));
+    assert_int_equal(gc_mesh_remap_check(obj_path, 1, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_mesh_remap_check(in_path, 1, &err), GC_OK);
+    assert_int_equal(gc_mesh_remap_check("-", 1, &err), GC_OK);
+    assert_int_equal(gc_mesh_remap_check(in_path, 0, &err), GC_ERR_USAGE);
+    /* without a map, the same file as gc_mesh_write */
+    assert_int_equal(gc_mesh_write_remap(in_path, NULL, tri, 9, 1, out_path, NULL, NULL, &err), GC_OK);
+    m = load_ok(out_path, NULL);
+    static const uint32_t renumbered[] = {0, 1, 2, 2, 1, 3, 4, 3, 1};
+    assert_memory_equal(m.indices, renumbered, sizeof renumbered);
+    gc_mesh_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +327,7 @@ int main(void)
         cmocka_unit_test(ply_binary),
         cmocka_unit_test(state_changes),
         cmocka_unit_test(other_formats_through_assimp),
+        cmocka_unit_test(write_remap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

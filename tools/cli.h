@@ -64,6 +64,13 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
 int load_draw(const char* path, const gc_load_options* lo, const char* topology_name, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
 
+/* A -m argument as a model: the one place where every command turns one into a gc_model.
+ * "@FILE" is the best model of a fit result (`gpucache fit --json`, read with
+ * gc_model_load_fitted), anything else a model spec or a preset (gc_model_parse). */
+gc_status model_arg(const char* arg, gc_model* out, gc_error* err);
+/* The FILE of an "@FILE" model argument, else NULL (outputs are checked against it). */
+const char* model_arg_file(const char* arg);
+
 /* The one INPUT after the options: sets *path, or prints a usage error and returns EXIT_USAGE. */
 int one_input(int argc, char** argv, const char* command, const char** path);
 

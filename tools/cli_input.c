@@ -182,6 +182,17 @@ int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* ve
     return 0;
 }
 
+gc_status model_arg(const char* arg, gc_model* out, gc_error* err)
+{
+    const char* file = model_arg_file(arg);
+    return file ? gc_model_load_fitted(file, out, err) : gc_model_parse(arg, out, err);
+}
+
+const char* model_arg_file(const char* arg)
+{
+    return arg && arg[0] == '@' ? arg + 1 : NULL;
+}
+
 int one_input(int argc, char** argv, const char* command, const char** path)
 {
     if (optind >= argc) {

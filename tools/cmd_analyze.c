@@ -76,9 +76,14 @@ int cmd_analyze(int argc, char** argv)
     if (input_status)
         return input_status;
     if (per_vertex_path) {
-        /* before any work: the CSV's folder, and not over the mesh or the state file */
-        const char* inputs[] = {strcmp(path, "-") ? path : NULL, state_path};
-        if ((input_status = check_output(per_vertex_path, inputs, 2)) != 0)
+        /* before any work: the CSV's folder, and not over the mesh, the state file or a
+         * fit result given with -m @FILE */
+        const char* inputs[2 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
+        size_t input_count = 2;
+        for (int i = 0; i < model_count; ++i)
+            if (model_arg_file(model_specs[i]))
+                inputs[input_count++] = model_arg_file(model_specs[i]);
+        if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
             return input_status;
     }
 
@@ -96,7 +101,7 @@ int cmd_analyze(int argc, char** argv)
     }
     int status = 0;
     for (int i = 0; i < model_count; ++i) {
-        if (gc_model_parse(model_specs[i], &results[i].model, &err)) {
+        if (model_arg(model_specs[i], &results[i].model, &err)) {
             status = fail_with(&err);
             goto out_results;
         }

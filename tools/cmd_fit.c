@@ -79,7 +79,7 @@ int cmd_fit(int argc, char** argv)
     gc_error err = {0};
     gc_model models[MAX_FIT_MODELS];
     for (size_t i = 0; i < model_count; ++i)
-        if (gc_model_parse(model_specs[i], &models[i], &err))
+        if (model_arg(model_specs[i], &models[i], &err))
             return fail_with(&err);
     if (threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -130,6 +130,12 @@ int cmd_introspect(int argc, char** argv)
     if (input_status)
         return input_status;
     gc_error err = {0};
+    gc_model model; /* -m @FILE: the fit result's best model, handed on as its spec */
+    if (model_spec) {
+        if (model_arg(model_spec, &model, &err))
+            return fail_with(&err);
+        model_spec = model.name;
+    }
     input in;
     gc_draw draw;
     uint64_t primitives = 0;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_TARGETS 16
@@ -49,9 +50,26 @@ static int analyze_all(const uint32_t* idx, size_t n, gc_stats* stats, gc_model*
     return 0;
 }
 
+/* Whether two output paths name one file, existing or not: the same file by device and
+ * inode, or the same name in the same folder (compared by device and inode). */
+static int same_output(const char* a, const char* b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char* na = strrchr(a, '/');
+    const char* nb = strrchr(b, '/');
+    if (strcmp(na ? na + 1 : a, nb ? nb + 1 : b) != 0)
+        return 0;
+    char da[4096], db[4096];
+    snprintf(da, sizeof da, "%.*s", na ? (int)(na - a) + 1 : 1, na ? a : ".");
+    snprintf(db, sizeof db, "%.*s", nb ? (int)(nb - b) + 1 : 1, nb ? b : ".");
+    return stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cmd_optimize(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS };
+    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP };
     static const struct option long_options[] = {
         {"algorithm", required_argument, NULL, 'a'},
         {"model", required_argument, NULL, 'm'},
@@ -62,6 +80,7 @@ int cmd_optimize(int argc, char** argv)
         {"seed", required_argument, NULL, OPT_SEED},
         {"effort", required_argument, NULL, OPT_EFFORT},
         {"reorder-vertices", no_argument, NULL, OPT_REORDER},
+        {"remap", required_argument, NULL, OPT_REMAP},
         {"positions", no_argument, NULL, OPT_POSITIONS},
         {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},
@@ -71,6 +90,7 @@ int cmd_optimize(int argc, char** argv)
     const char* out_path = NULL;
     const char* topology_name = NULL;
     const char* restart_text = NULL;
+    const char* remap_path = NULL;
     const char* target_specs[MAX_TARGETS];
     size_t target_count = 0;
     long cache = 0, effort = 0;
@@ -107,6 +127,7 @@ int cmd_optimize(int argc, char** argv)
                 return usage_error("--effort needs a level in [1, 4], not '%s'", optarg);
             break;
         case OPT_REORDER: reorder = 1; break;
+        case OPT_REMAP: remap_path = optarg; break;
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_JSON: json = 1; break;
         case 'h': print_help(stdout); return 0;
@@ -122,11 +143,30 @@ int cmd_optimize(int argc, char** argv)
         return input_status;
     if (!out_path)
         return usage_error("optimize needs -o OUTPUT%s", "");
+    if (remap_path && !reorder)
+        return usage_error("--remap writes the map of renumbered vertices: it needs --reorder-vertices%s", "");
     gc_error err = {0};
     /* Before any work: the output's format and folder, and no file of the output (a .gltf's
-     * .bin too) replacing a file of the input. */
+     * .bin too) replacing a file of the input; nor one replacing a fit result given with
+     * -m @FILE; the same for the vertex map, which is not the output either. */
     if (gc_mesh_write_check(path, out_path, &err))
         return fail_with(&err);
+    const char* inputs[1 + MAX_TARGETS] = {strcmp(path, "-") ? path : NULL};
+    size_t input_count = 1;
+    for (size_t i = 0; i < target_count; ++i)
+        if (model_arg_file(target_specs[i]))
+            inputs[input_count++] = model_arg_file(target_specs[i]);
+    if (input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
+        return input_status;
+    if (remap_path) {
+        if (gc_mesh_remap_check(path, reorder, &err))
+            return fail_with(&err);
+        if ((input_status = check_output(remap_path, inputs, input_count)) != 0)
+            return input_status;
+        if (same_output(remap_path, out_path))
+            return usage_error("--remap %s: is the output (-o) too; the vertex map needs a file of its own",
+                               remap_path);
+    }
     gc_optimizer algorithm;
     if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
         return fail_with(&err);
@@ -134,7 +174,7 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
     gc_model targets[MAX_TARGETS];
     for (size_t i = 0; i < target_count; ++i)
-        if (gc_model_parse(target_specs[i], &targets[i], &err))
+        if (model_arg(target_specs[i], &targets[i], &err))
             return fail_with(&err);
 
     input in;
@@ -178,6 +218,14 @@ int cmd_optimize(int argc, char** argv)
     if ((status = compact_indices(tri, n, &values, &dense_count)) != 0)
         goto out;
     uint64_t vertex_count = dense_count; /* the largest index + 1, or the compacted count */
+    if (remap_path && values) { /* gc_mesh_write_remap would refuse it: say so before the work */
+        fprintf(stderr, "gpucache: %s: index values up to %u in %zu indices: a vertex map with one entry per value "
+                        "would be longer than 2 x indices + 65536 (--remap)\n",
+                path, values[dense_count - 1], n);
+        free(values);
+        status = EXIT_DATA;
+        goto out;
+    }
     out = malloc((n ? n : 1) * sizeof *out);
     if (!out) {
         fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
@@ -242,13 +290,38 @@ int cmd_optimize(int argc, char** argv)
         (status = analyze_all(out, n, after, presets, preset_count)))
         goto out;
 
-    /* an interruption while the temporaries exist takes effect once they are renamed or gone */
+    /* an interruption while the temporaries exist takes effect once they are renamed or gone;
+     * the vertex map's temporary exists before the output is written, so that a folder that
+     * cannot take it fails before the output appears */
+    atomic_file map_file;
+    if (remap_path && atomic_open(&map_file, remap_path) != 0) {
+        status = fail_with(&map_file.err);
+        goto out;
+    }
+    uint32_t* map = NULL;
+    size_t map_count = 0;
     signals_hold();
-    gc_status written = gc_mesh_write(path, &lo, out, n, reorder, out_path, &err);
+    gc_status written = remap_path ? gc_mesh_write_remap(path, &lo, out, n, reorder, out_path, &map, &map_count, &err)
+                                   : gc_mesh_write(path, &lo, out, n, reorder, out_path, &err);
     signals_release();
     if (written) {
+        if (remap_path)
+            atomic_abort(&map_file);
         status = fail_with(&err);
         goto out;
+    }
+    if (remap_path) {
+        /* one little-endian uint32 per input vertex: its new number, 0xFFFFFFFF if unused */
+        for (size_t v = 0; v < map_count; ++v) {
+            unsigned char b[4] = {(unsigned char)map[v], (unsigned char)(map[v] >> 8), (unsigned char)(map[v] >> 16),
+                                  (unsigned char)(map[v] >> 24)};
+            fwrite(b, 1, 4, map_file.f);
+        }
+        free(map);
+        if (atomic_commit(&map_file) != 0) {
+            status = fail_with(&map_file.err);
+            goto out;
+        }
     }
     if (json) {
         strbuf j = {0};

@@ -152,24 +152,36 @@ int cmd_probe(int argc, char** argv)
     }
     if (list)
         return list_devices();
+    /* --model @FILE: the fit result's best model, handed on as its spec once the outputs
+     * are checked (against the file too) */
+    const char* model_file = model_arg_file(model_spec);
+    gc_model model;
+    gc_error merr = {0};
     if (suite) {
         if (optind < argc)
             return usage_error("probe --suite takes no INPUT, got '%s'", argv[optind]);
         if (!out_path)
             return usage_error("probe --suite needs -o FILE.json%s", "");
-        int checked = check_output(out_path, NULL, 0); /* before any work */
+        int checked = check_output(out_path, &model_file, model_file ? 1 : 0); /* before any work */
         if (checked)
             return checked;
-        return run_suite((uint32_t)device, model_spec, out_path);
+        if (model_spec && model_arg(model_spec, &model, &merr))
+            return fail_with(&merr);
+        return run_suite((uint32_t)device, model_spec ? model.name : NULL, out_path);
     }
     const char* path;
     int input_status = one_input(argc, argv, "probe", &path);
     if (input_status)
         return input_status;
     if (per_vertex_path) {
-        const char* inputs[] = {strcmp(path, "-") ? path : NULL};
-        if ((input_status = check_output(per_vertex_path, inputs, 1)) != 0) /* before any work */
+        const char* inputs[] = {strcmp(path, "-") ? path : NULL, model_file};
+        if ((input_status = check_output(per_vertex_path, inputs, 2)) != 0) /* before any work */
             return input_status;
+    }
+    if (model_spec) {
+        if (model_arg(model_spec, &model, &merr))
+            return fail_with(&merr);
+        model_spec = model.name;
     }
 
     gc_error err = {0};

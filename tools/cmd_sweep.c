@@ -202,15 +202,23 @@ int cmd_sweep(int argc, char** argv)
         model_specs[s.model_count++] = "intel";
     if (plot_path && !has_ext(plot_path, "png") && !has_ext(plot_path, "svg"))
         return usage_error("--plot %s: the plot is a .png or an .svg", plot_path);
-    /* Before any work: every output's folder, and none of them over a mesh file. */
+    /* Before any work: every output's folder, and none of them over a mesh file or a fit
+     * result given with -m @FILE. */
     {
         char gp[4200];
-        int checked = csv_path ? check_output(csv_path, mesh_specs, mesh_spec_count) : 0;
+        const char* inputs[MAX_MESHES + MAX_SWEEP_MODELS];
+        size_t input_count = 0;
+        for (size_t i = 0; i < mesh_spec_count; ++i)
+            inputs[input_count++] = mesh_specs[i];
+        for (size_t k = 0; k < s.model_count; ++k)
+            if (model_arg_file(model_specs[k]))
+                inputs[input_count++] = model_arg_file(model_specs[k]);
+        int checked = csv_path ? check_output(csv_path, inputs, input_count) : 0;
         if (!checked && plot_path)
-            checked = check_output(plot_path, mesh_specs, mesh_spec_count);
+            checked = check_output(plot_path, inputs, input_count);
         if (!checked && plot_path) {
             script_path(plot_path, gp, sizeof gp);
-            checked = check_output(gp, mesh_specs, mesh_spec_count);
+            checked = check_output(gp, inputs, input_count);
         }
         if (checked)
             return checked;
@@ -259,7 +267,7 @@ int cmd_sweep(int argc, char** argv)
             snprintf(label, sizeof label, "%s (measured)", s.device.device);
             memcpy(m->label, label, sizeof label);
         } else {
-            if (gc_model_parse(spec, &m->model, &err))
+            if (model_arg(spec, &m->model, &err))
                 return fail_with(&err);
             /* built aside: label and model name live in the same struct */
             char label[sizeof m->label];

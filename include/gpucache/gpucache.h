@@ -417,6 +417,23 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
 
+/* gc_mesh_write, and with `remap` non-NULL also the vertex map the output's numbering came
+ * from: (*remap)[old] = the number vertex `old` has in the written file, UINT32_MAX for a
+ * value no index uses, for old below *remap_count = the largest index value + 1 (the input's
+ * vertices, as far as an index buffer tells). Free *remap with free(). A map is given only
+ * with `reorder_vertices` and for index-buffer inputs (.txt/.idx/.u16/.u32, "-"): GC_ERR_USAGE
+ * otherwise (gc_mesh_remap_check), and only for dense values (largest + 1 at most
+ * 2 x index_count + 65536, so that it follows the index count): GC_ERR_LIMIT otherwise; both
+ * are refused before anything is written. Costs 4 bytes per map entry beyond gc_mesh_write;
+ * on failure *remap is NULL and *remap_count 0. */
+gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                              size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
+                              size_t* remap_count, gc_error* err);
+
+/* Checks, before any work, that gc_mesh_write_remap can give a vertex map for `in_path`:
+ * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
+gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
+
 /* Checks gc_mesh_write's arguments before any work: the output keeps the input's format,
  * and every file the output consists of (a .gltf's .bin too) passes gc_output_check
  * against every file the input consists of (a glTF's external buffers and images too).

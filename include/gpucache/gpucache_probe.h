@@ -154,6 +154,24 @@ typedef struct gc_measurements {
 gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
 void gc_measurements_free(gc_measurements* in);
 
+/* ---------------------------------------------------------- fitted models */
+
+/* The most a fit result file may hold: `gpucache fit --json --top 1000` on the suite writes
+ * about 5 MB. */
+#define GC_FITTED_MAX_BYTES ((uint64_t)64 << 20)
+
+/* The best model of a fit result (the JSON `gpucache fit --json` prints): the "model" spec
+ * of the first, top-ranked element of its "best" array, parsed with gc_model_parse (its
+ * "family", when present, must agree). The file is streamed and checked whole as JSON;
+ * other members are checked for syntax and skipped, not stored, so memory stays at about
+ * 3 MiB at most whatever the file (strings of at most 1 MiB, nesting of at most 256
+ * levels); time is linear in its size, at most GC_FITTED_MAX_BYTES. On failure *out is
+ * zeroed and err is one line naming the file (and line:column where there is one):
+ * GC_ERR_IO (cannot open or read), GC_ERR_LIMIT (larger than GC_FITTED_MAX_BYTES),
+ * GC_ERR_DATA (not JSON, not a fit result, no candidates, a best model that does not parse),
+ * GC_ERR_NOMEM, or GC_ERR_USAGE for an empty path. */
+gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* err);
+
 /* ---------------------------------------------------------------- sweeps */
 
 /* Seed 002's experiment on any model: for each mesh, layout and target cache size, the

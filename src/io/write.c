@@ -58,28 +58,43 @@ static int compare_u32(const void* a, const void* b)
 }
 
 /* For raw, text and PLY output: the indices renumbered by first use (*out), and the
- * order of the used vertices: (*order)[new] = old value, *used of them. Memory follows
+ * order of the used vertices: (*order)[new] = old value, *used of them; with old_to_new,
+ * also the map (*old_to_new)[old] = new (UINT32_MAX: unused), largest index + 1 long,
+ * which only dense values have (see dense_values). Memory follows
  * the index count, never the largest value (a 24-byte file may hold 4000000000): values
  * far above the count are first replaced by their rank among the distinct values
  * (sorted, 4 bytes per index), so that the first-use table is as long as the distinct
  * values, not as the largest one. At most 16 bytes per index, the output included. */
-static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** order, size_t* used,
-                          gc_error* err)
+/* The largest index value + 1 (0 for no indices) in *domain; true when the values are
+ * dense enough for tables indexed by value: at most 2 n + 65536 of them, every id in 32
+ * bits (the value 0xFFFFFFFF goes the sparse way too). */
+static bool dense_values(const uint32_t* indices, size_t n, uint64_t* domain)
 {
-    *out = *order = NULL;
-    *used = 0;
     uint64_t max = 0;
     for (size_t i = 0; i < n; ++i)
         max = indices[i] > max ? indices[i] : max;
+    *domain = n ? max + 1 : 0;
+    return !(max + 1 > 2 * (uint64_t)n + 65536 || max == UINT32_MAX);
+}
+
+static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** order, size_t* used,
+                          uint32_t** old_to_new, gc_error* err)
+{
+    *out = *order = NULL;
+    *used = 0;
+    uint64_t domain64 = 0;
+    bool dense = dense_values(indices, n, &domain64);
+    if (old_to_new && !dense)
+        return gc_fail(err, GC_ERR_LIMIT, "index values up to %llu are too sparse for a vertex map",
+                       (unsigned long long)(domain64 - 1));
     uint32_t* values = NULL; /* rank -> value when sparse, else NULL (the identity) */
     uint32_t* remap = NULL;
-    size_t domain = n ? (size_t)max + 1 : 0;
+    size_t domain = (size_t)domain64;
     gc_status s = GC_OK;
     *out = gc_alloc_array(n, sizeof(uint32_t), false);
     if (!*out)
         s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering the vertices of %zu indices", n);
-    /* dense ids must fit in 32 bits: the value 0xFFFFFFFF goes the sparse way too */
-    if (!s && (max + 1 > 2 * (uint64_t)n + 65536 || max == UINT32_MAX)) {
+    if (!s && !dense) {
         values = gc_alloc_array(n, sizeof(uint32_t), false);
         if (!values) {
             s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering the vertices of %zu indices", n);
@@ -122,6 +137,10 @@ static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uin
             if (remap[r] != UINT32_MAX)
                 (*order)[remap[r]] = values ? values[r] : (uint32_t)r;
         *used = count;
+        if (old_to_new) { /* dense: remap is indexed by the old value itself */
+            *old_to_new = remap;
+            remap = NULL;
+        }
     }
     free(values);
     free(remap);
@@ -181,17 +200,55 @@ gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_erro
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err)
 {
+    return gc_mesh_write_remap(in_path, options, indices, index_count, reorder_vertices, out_path, NULL, NULL, err);
+}
+
+gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err)
+{
+    if (!in_path)
+        return gc_fail(err, GC_ERR_USAGE, "no input file given");
+    const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
+    if (!reorder_vertices)
+        return gc_fail(err, GC_ERR_USAGE, "a vertex map comes only with renumbered vertices (--reorder-vertices)");
+    if (strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32"))
+        return gc_fail(err, GC_ERR_USAGE,
+                       "%s: a vertex map is written for index buffers (.txt, .idx, .u16, .u32), not for .%s files",
+                       in_path, fin);
+    return GC_OK;
+}
+
+gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                              size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap_out,
+                              size_t* remap_count, gc_error* err)
+{
+    if (remap_out)
+        *remap_out = NULL;
+    if (remap_count)
+        *remap_count = 0;
     gc_status s = gc_mesh_write_check(in_path, out_path, err);
     if (s)
         return s;
+    uint64_t domain = 0;
+    if (remap_out) {
+        if (!remap_count)
+            return gc_fail(err, GC_ERR_USAGE, "a vertex map needs remap_count");
+        if ((s = gc_mesh_remap_check(in_path, reorder_vertices, err)))
+            return s;
+        if (!dense_values(indices, index_count, &domain))
+            return gc_fail(err, GC_ERR_LIMIT,
+                           "%s: index values up to %llu in %zu indices: a vertex map with one entry per value "
+                           "would be longer than 2 x indices + 65536",
+                           in_path, (unsigned long long)(domain - 1), index_count);
+    }
     const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
     uint32_t* renumbered = NULL;
     uint32_t* remap = NULL; /* PLY: the used vertices' order, remap[new] = old (see renumber) */
+    uint32_t* old_to_new = NULL; /* remap_out: (old_to_new)[old] = new */
     size_t used = 0;
     bool assimp = strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32") && strcmp(fin, "obj") &&
                   strcmp(fin, "ply");
     if (reorder_vertices && !assimp && strcmp(fin, "obj")) {
-        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, err)))
+        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, remap_out ? &old_to_new : NULL, err)))
             return s;
         indices = renumbered;
     }
@@ -205,6 +262,7 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
         if (s) {
             free(renumbered);
             free(remap);
+            free(old_to_new);
             return s;
         }
         FILE* f = af.file;
@@ -227,5 +285,11 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
     }
     free(renumbered);
     free(remap);
+    if (!s && remap_out) { /* the very map the output's numbering came from */
+        *remap_out = old_to_new;
+        *remap_count = (size_t)domain;
+        old_to_new = NULL;
+    }
+    free(old_to_new);
     return s;
 }

@@ -41,6 +41,9 @@ typedef struct jreader {
     unsigned long line, column; /* of the current byte */
     bool failed;               /* the message is in err */
     gc_error* err;
+    uint64_t limit;            /* bytes that may be read, 0: no limit */
+    uint64_t bytes;            /* bytes read so far (counted only with a limit) */
+    bool over;                 /* more than limit bytes: the reader stopped */
 } jreader;
 
 static void advance(jreader* r)
@@ -51,6 +54,18 @@ static void advance(jreader* r)
     }
     r->c = getc(r->f);
     r->column++;
+    if (r->limit && r->c >= 0 && ++r->bytes > r->limit) {
+        r->over = true; /* reads as the end of the file; syntax() names the limit */
+        r->c = -1;
+    }
+}
+
+static int over_limit(jreader* r)
+{
+    r->failed = true;
+    gc_fail(r->err, GC_ERR_LIMIT, "%s: more than %llu bytes: too large to read", r->path,
+            (unsigned long long)r->limit);
+    return -1;
 }
 
 /* Sets the message (the file, line and column, what was expected and found); returns -1. */
@@ -58,6 +73,8 @@ static int syntax(jreader* r, const char* what)
 {
     if (r->failed)
         return -1;
+    if (r->over)
+        return over_limit(r);
     r->failed = true;
     if (r->c < 0)
         gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found the end of the file", r->path, r->line, r->column, what);
@@ -806,7 +823,7 @@ gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* 
         fclose(f);
         return gc_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
     }
-    jreader r = {f, path, 0, 1, 0, false, e};
+    jreader r = {.f = f, .path = path, .line = 1, .err = e};
     r.c = getc(f);
     r.column = 1;
     bool have_cases = false;
@@ -822,4 +839,161 @@ gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* 
     json_t* device = json_object_get((json_t*)in->root, "device");
     in->device = json_is_string(device) ? json_string_value(device) : NULL;
     return GC_OK;
+}
+
+/* ------------------------------------------------------------ fitted models */
+
+/* Calls member(r, user, key) for each member of the object at the current position, the
+ * reader on the member's value. */
+typedef int (*member_fn)(jreader* r, void* user, const char* key);
+
+static int read_object(jreader* r, member_fn member, void* user)
+{
+    if (expect(r, '{', "'{' expected"))
+        return -1;
+    skip_ws(r);
+    if (r->c == '}') {
+        advance(r);
+        return 0;
+    }
+    for (;;) {
+        text key = {0};
+        skip_ws(r);
+        int status = read_string(r, &key) || expect(r, ':', "':' expected") ? -1 : 0;
+        if (!status) {
+            skip_ws(r);
+            status = member(r, user, key.data ? key.data : "");
+        }
+        free(key.data);
+        if (status)
+            return -1;
+        skip_ws(r);
+        if (r->c == ',') {
+            advance(r);
+            continue;
+        }
+        if (r->c == '}') {
+            advance(r);
+            return 0;
+        }
+        return syntax(r, "',' or '}' expected");
+    }
+}
+
+/* What a fit result holds that gc_model_load_fitted uses: the first candidate of "best". */
+typedef struct fitted_reader {
+    bool have_best;           /* a "best" array was read */
+    size_t candidates;        /* its elements */
+    bool first_is_object;
+    unsigned long line, column; /* where the first candidate starts */
+    text model, family;       /* its "model" and "family" strings, when they are strings */
+    bool have_model, have_family;
+} fitted_reader;
+
+static int candidate_member(jreader* r, void* user, const char* key)
+{
+    fitted_reader* fr = user;
+    if (!strcmp(key, "model") && r->c == '"' && !fr->have_model) {
+        fr->have_model = true;
+        return read_string(r, &fr->model);
+    }
+    if (!strcmp(key, "family") && r->c == '"' && !fr->have_family) {
+        fr->have_family = true;
+        return read_string(r, &fr->family);
+    }
+    return skip_value(r, 0);
+}
+
+static int candidate_element(jreader* r, void* user, size_t k)
+{
+    fitted_reader* fr = user;
+    fr->candidates = k + 1;
+    skip_ws(r);
+    if (k == 0) {
+        fr->line = r->line;
+        fr->column = r->column;
+        fr->first_is_object = r->c == '{';
+    }
+    if (k > 0 || r->c != '{')
+        return skip_value(r, 0);
+    return read_object(r, candidate_member, fr);
+}
+
+static int fitted_member(jreader* r, void* user, const char* key)
+{
+    fitted_reader* fr = user;
+    if (!strcmp(key, "best") && r->c == '[' && !fr->have_best) {
+        fr->have_best = true;
+        return read_array(r, candidate_element, fr);
+    }
+    return skip_value(r, 0);
+}
+
+static int read_fitted(jreader* r, fitted_reader* fr)
+{
+    skip_ws(r);
+    if ((r->c == '{' ? read_object(r, fitted_member, fr) : skip_value(r, 0)))
+        return -1;
+    skip_ws(r);
+    if (r->c >= 0)
+        return syntax(r, "the end of the file expected");
+    if (r->over)
+        return over_limit(r);
+    if (ferror(r->f)) {
+        r->failed = true;
+        gc_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
+        return -1;
+    }
+    return 0;
+}
+
+gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || !*path)
+        return gc_fail(e, GC_ERR_USAGE, "no fit result file given");
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    jreader r = {.f = f, .path = path, .line = 1, .err = e, .limit = GC_FITTED_MAX_BYTES};
+    r.c = getc(f);
+    r.column = 1;
+    if (r.c >= 0)
+        r.bytes = 1;
+    fitted_reader fr;
+    memset(&fr, 0, sizeof fr);
+    int status = read_fitted(&r, &fr);
+    fclose(f);
+    gc_status s = GC_OK;
+    if (status)
+        s = e ? e->code : GC_ERR_DATA;
+    else if (!fr.have_best)
+        s = gc_fail(e, GC_ERR_DATA,
+                    "%s: not a fit result (no \"best\" array; write one with 'gpucache fit --json')", path);
+    else if (fr.candidates == 0)
+        s = gc_fail(e, GC_ERR_DATA, "%s: the fit result has no candidates (\"best\" is empty)", path);
+    else if (!fr.first_is_object)
+        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate (\"best\"[0]) is not an object: not a fit result",
+                    path, fr.line, fr.column);
+    else if (!fr.have_model)
+        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate has no \"model\" string: not a fit result", path,
+                    fr.line, fr.column);
+    if (!s) {
+        gc_error parse_err = {0};
+        const char* spec = fr.model.data ? fr.model.data : "";
+        if (gc_model_parse(spec, out, &parse_err)) {
+            s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best model does not parse: %s", path, fr.line, fr.column,
+                        parse_err.message);
+        } else if (fr.have_family && strcmp(fr.family.data ? fr.family.data : "", gc_model_family_name(out->family))) {
+            s = gc_fail(e, GC_ERR_DATA,
+                        "%s:%lu:%lu: the best model '%s' is a %s model, but its \"family\" says '%.100s'", path,
+                        fr.line, fr.column, out->name, gc_model_family_name(out->family),
+                        fr.family.data ? fr.family.data : "");
+        }
+    }
+    free(fr.model.data);
+    free(fr.family.data);
+    if (s)
+        memset(out, 0, sizeof *out);
+    return s;
 }

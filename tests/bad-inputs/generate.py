@@ -100,6 +100,20 @@ add("nul-in-header.ply", HDR.replace("element face 1", "element face 1\0 2"), 1,
 cases.append(("nul-in-header.ply", 1, "nul-in-header.ply:7: control byte 0x00 in the header", "optimize -a tipsify {} -o out.ply"))
 add("tab-header.ply", HDR.replace("vertex 3", "vertex 4").replace("element face 1", "element\tface\t1") + "0 0 0\n1 0 0\n0 1 0\n1 1 0\n4 0 1 3 2\n", 0, "", "optimize -a tipsify {} -o out.ply")
 add("unused-trailing.ply", HDR.replace("vertex 3", "vertex 5") + "0 0 0\n1 0 0\n0 1 0\n7 7 7\n8 8 8\n3 2 1 0\n", 0, "", "optimize -a tipsify --reorder-vertices {} -o out.ply")
+# issue 16: a fit result (gpucache fit --json) given as -m @FILE: the best candidate's
+# "model" is the model; anything else is one line naming the file, before any output.
+cases.append(("# issue 16: fit results given as -m @FILE", 0, "", ""))
+FIT = "analyze -m @{} grid:3x3"
+add("fit-truncated.json", '{"best": [{"model": "fifo:16"', 1, "fit-truncated.json:1:30: ',' or '}' expected, found the end of the file", FIT)
+add("fit-not-fit.json", '{"cases": [], "best": {"model": "fifo:16"}}', 1, 'fit-not-fit.json: not a fit result (no "best" array', FIT)
+add("fit-empty.json", '{"best": []}', 1, 'fit-empty.json: the fit result has no candidates ("best" is empty)', FIT)
+cases.append(("fit-empty.json", 1, "fit-empty.json: the fit result has no candidates", "sweep --mesh grid:4x4 -a tipsify --cache 4..5 -m @{}"))
+add("fit-bad-model.json", '{"best": [{"model": "fifo:0", "family": "fifo"}, {"model": "fifo:16"}]}', 1, "fit-bad-model.json:1:11: the best model does not parse: model 'fifo:0'", FIT)
+cases.append(("fit-bad-model.json", 1, "fit-bad-model.json:1:11: the best model does not parse", "introspect -m @{} grid:3x3"))
+add("fit-no-model.json", '{"best": [{"family": "fifo", "exact": 3}]}', 1, 'fit-no-model.json:1:11: the best candidate has no "model" string', FIT)
+add("fit-not-object.json", '{"best": ["fifo:16"]}', 1, 'fit-not-object.json:1:11: the best candidate ("best"[0]) is not an object', FIT)
+add("fit-family.json", '{"best": [{"model": "fifo:16", "family": "lru"}]}', 1, "fit-family.json:1:11: the best model 'fifo:16' is a fifo model, but its \"family\" says 'lru'", FIT)
+add("fit-ok.json", '{"best": [{"model": "lru:8", "family": "lru", "wrong": [{"case": 1}]}, {"model": "bogus"}], "other": [1, {"a": null}]}', 0, "", FIT)
 with open("MANIFEST", "w") as f:
     f.write("# file|exit status|text the one error line must contain|command ({} = the file)\n")
     for name, code, sub, cmd in cases:
