@@ -141,7 +141,8 @@ static void every_family_every_topology(void** state)
 }
 
 /* Feeding a stretch after a save and restoring gives back the exact state: the rest of
- * the stream then costs what it costs without the detour. */
+ * the stream then costs what it costs without the detour. And gc_sim_peek prices each
+ * triangle as the feed then does, whether the rule has its own peek or not. */
 static void save_and_restore(void** state)
 {
     (void)state;
@@ -172,8 +173,13 @@ static void save_and_restore(void** state)
                 assert_int_equal(gc_sim_restore(a, &err), GC_OK);
                 gc_sim_release(a);
             }
+            /* a peek prices the triangle as the feed will, and changes nothing */
+            unsigned sp, sp2;
+            uint32_t cp = gc_sim_peek(a, &p, &sp), cp2 = gc_sim_peek(a, &p, &sp2);
             unsigned sa, sb;
             uint32_t ca = gc_sim_feed(a, &p, &sa), cb = gc_sim_feed(b, &p, &sb);
+            if (cp != ca || sp != sa || cp2 != ca || sp2 != sa)
+                fail_msg("%s: triangle %zu priced %u (shaded %x), fed %u (shaded %x)", m.name, t, cp, sp, ca, sa);
             if (ca != cb || sa != sb)
                 fail_msg("%s: triangle %zu costs %u after a rollback, %u without", m.name, t, ca, cb);
         }

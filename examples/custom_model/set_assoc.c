@@ -96,5 +96,5 @@ const gc_sim_rule set_assoc_rule = {
     .words_per_vertex = 0,
     .extra_words = set_assoc_extra_words,
     .feed = set_assoc_feed,
-    .age = set_assoc_age,
+    .age = set_assoc_age, NULL,
 };

@@ -306,6 +306,9 @@ typedef struct gc_sim_rule {
     /* optional: how far cached vertex `id` is through its time in the cache, in [0, 1)
        (0 when the rule cannot say); the optimizer prefers to reuse old entries */
     float (*age)(const gc_sim_context* c, uint32_t id);
+    /* optional: what feed would return and set for p, leaving the state as it is (a search
+       prices many primitives for each it feeds); tests prove it equal to feed */
+    uint32_t (*peek)(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded);
 } gc_sim_rule;
 
 typedef struct gc_sim gc_sim;
@@ -337,6 +340,10 @@ void gc_sim_begin_run(gc_sim* sim, uint64_t first_position, uint64_t index_count
 /* Feeds one primitive; returns the invocations it costs and sets *shaded (may be NULL) to
  * who was shaded: GC_SIM_SHADED(*shaded, j) times corner j's vertex. */
 uint32_t gc_sim_feed(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
+
+/* What gc_sim_feed would return and set for the primitive now, the state left as it is:
+ * the rule's peek, or a feed undone (nested in any open save point, which stays as it was). */
+uint32_t gc_sim_peek(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
 
 /* Ends the draw (see gc_sim_rule.finish). */
 void gc_sim_finish(gc_sim* sim, size_t pending_state_changes);

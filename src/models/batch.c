@@ -227,5 +227,5 @@ static void batch_stats(const gc_sim_context* c, gc_stats* out)
 }
 
 const gc_sim_rule gc_rule_batch = {
-    "batch", sizeof(batch_sim), 1, NULL, batch_sim_reset, NULL, batch_feed, batch_finish, batch_stats, NULL,
+    "batch", sizeof(batch_sim), 1, NULL, batch_sim_reset, NULL, batch_feed, batch_finish, batch_stats, NULL, NULL,
 };

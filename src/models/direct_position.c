@@ -86,5 +86,5 @@ static uint32_t direct_position_feed(gc_sim_context* c, const gc_sim_primitive* 
 }
 
 const gc_sim_rule gc_rule_direct_position = {
-    "direct-position", 0, 1, direct_position_extra, NULL, NULL, direct_position_feed, NULL, NULL, NULL,
+    "direct-position", 0, 1, direct_position_extra, NULL, NULL, direct_position_feed, NULL, NULL, NULL, NULL,
 };

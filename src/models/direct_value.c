@@ -71,5 +71,5 @@ static uint32_t direct_value_feed(gc_sim_context* c, const gc_sim_primitive* p, 
 }
 
 const gc_sim_rule gc_rule_direct_value = {
-    "direct-value", 0, 0, direct_value_extra, NULL, NULL, direct_value_feed, NULL, NULL, NULL,
+    "direct-value", 0, 0, direct_value_extra, NULL, NULL, direct_value_feed, NULL, NULL, NULL, NULL,
 };

@@ -113,5 +113,5 @@ static float fifo_age(const gc_sim_context* c, uint32_t id)
 }
 
 const gc_sim_rule gc_rule_fifo = {
-    "fifo", sizeof(fifo_sim), 1, NULL, fifo_reset, NULL, fifo_feed, NULL, NULL, fifo_age,
+    "fifo", sizeof(fifo_sim), 1, NULL, fifo_reset, NULL, fifo_feed, NULL, NULL, fifo_age, NULL,
 };

@@ -235,33 +235,29 @@ static void llvmpipe_begin_run(gc_sim_context* c, uint64_t first_position, uint6
     s->per_segment = (seg_max - first) / incr + 1;
 }
 
-static uint32_t llvmpipe_fetch(gc_sim_context* c, llvmpipe_sim* s, const gc_sim_primitive* p, unsigned j,
-                               unsigned* shaded)
-{
-    uint32_t id = p->vertices[j];
-    uint32_t value = gc_sim_value(c, id);
-    /* a power-of-two table (256, the driver's) by mask: this is the optimizer's inner loop */
-    uint32_t slot = (s->map & (s->map - 1)) == 0 ? value & (s->map - 1) : value % s->map;
-    if (c->words[slot] == id + 1)
-        return 0;
-    gc_sim_write(c, slot, id + 1);
-    *shaded += GC_SIM_SHADE(j);
-    return 1;
-}
+/* Slots written while a primitive is only priced (gc_sim_peek): the table stays as it is. */
+typedef struct pending {
+    uint32_t slot[4], entry[4];
+    unsigned count;
+} pending;
 
-static uint32_t llvmpipe_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+/* One primitive, written to the table (`commit`) or only priced. */
+static uint32_t llvmpipe_step(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, bool commit)
 {
     llvmpipe_sim* s = c->state;
-    const uint64_t k = s->in_run++;
+    const uint64_t k = s->in_run;
     const bool closing = s->loop_lines && k == s->loop_lines;
     uint64_t segment = s->per_segment ? (closing ? k - 1 : k) / s->per_segment : 0;
     bool fresh = s->current != segment + 1;
-    if (fresh) {
-        for (uint32_t i = 0; i < s->map; ++i)
-            if (c->words[i])
-                gc_sim_write(c, i, 0);
-        s->current = segment + 1;
-        s->segments++;
+    if (commit) {
+        s->in_run++;
+        if (fresh) {
+            for (uint32_t i = 0; i < s->map; ++i)
+                if (c->words[i])
+                    gc_sim_write(c, i, 0);
+            s->current = segment + 1;
+            s->segments++;
+        }
     }
     /* The corners in stream order. */
     unsigned order[4];
@@ -273,17 +269,47 @@ static uint32_t llvmpipe_feed(gc_sim_context* c, const gc_sim_primitive* p, unsi
         }
         order[at] = j;
     }
+    pending written = {{0}, {0}, 0};
     uint32_t misses = 0;
     uint64_t last = fresh ? 0 : s->last_fetched;
     for (unsigned i = 0; i < p->count; ++i) {
         unsigned j = order[i];
         uint64_t at = p->positions[j];
-        if (fresh || at > s->last_fetched || (closing && at == s->run_start))
-            misses += llvmpipe_fetch(c, s, p, j, shaded);
         last = at > last ? at : last;
+        if (!(fresh || at > s->last_fetched || (closing && at == s->run_start)))
+            continue;
+        /* vsplit_add_cache: the slot of the index value, a miss unless it holds this vertex
+         * (a power-of-two table, the driver's 256, by mask: the optimizer's inner loop) */
+        uint32_t id = p->vertices[j], value = gc_sim_value(c, id);
+        uint32_t slot = (s->map & (s->map - 1)) == 0 ? value & (s->map - 1) : value % s->map;
+        uint32_t held = !commit && fresh ? 0 : c->words[slot]; /* priced: a fresh segment is empty */
+        for (unsigned w = 0; w < written.count; ++w)
+            if (written.slot[w] == slot)
+                held = written.entry[w];
+        if (held == id + 1)
+            continue;
+        if (commit) {
+            gc_sim_write(c, slot, id + 1);
+        } else {
+            written.slot[written.count] = slot;
+            written.entry[written.count++] = id + 1;
+        }
+        *shaded += GC_SIM_SHADE(j);
+        misses++;
     }
-    s->last_fetched = last;
+    if (commit)
+        s->last_fetched = last;
     return misses;
+}
+
+static uint32_t llvmpipe_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return llvmpipe_step(c, p, shaded, true);
+}
+
+static uint32_t llvmpipe_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return llvmpipe_step(c, p, shaded, false);
 }
 
 static void llvmpipe_stats(const gc_sim_context* c, gc_stats* out)
@@ -294,5 +320,5 @@ static void llvmpipe_stats(const gc_sim_context* c, gc_stats* out)
 
 const gc_sim_rule gc_rule_llvmpipe = {
     "llvmpipe", sizeof(llvmpipe_sim), 0, llvmpipe_extra, llvmpipe_sim_reset, llvmpipe_begin_run, llvmpipe_feed,
-    NULL, llvmpipe_stats, NULL,
+    NULL, llvmpipe_stats, NULL, llvmpipe_peek,
 };

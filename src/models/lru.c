@@ -197,5 +197,5 @@ static uint32_t lru_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
 }
 
 const gc_sim_rule gc_rule_lru = {
-    "lru", sizeof(lru_sim), 1, lru_extra, lru_reset, NULL, lru_feed, NULL, NULL, NULL,
+    "lru", sizeof(lru_sim), 1, lru_extra, lru_reset, NULL, lru_feed, NULL, NULL, NULL, NULL,
 };

@@ -200,5 +200,5 @@ static float meshopt_age(const gc_sim_context* c, uint32_t id)
 }
 
 const gc_sim_rule gc_rule_meshopt = {
-    "meshopt", sizeof(meshopt_sim), 1, NULL, meshopt_sim_reset, NULL, meshopt_feed, NULL, meshopt_stats, meshopt_age,
+    "meshopt", sizeof(meshopt_sim), 1, NULL, meshopt_sim_reset, NULL, meshopt_feed, NULL, meshopt_stats, meshopt_age, NULL,
 };

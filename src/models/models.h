@@ -90,6 +90,7 @@ struct gc_sim {
     uint64_t invocations;
     /* the save point */
     unsigned char* saved_state;
+    unsigned char* peek_state; /* gc_sim_peek's copy of the fixed block */
     uint64_t saved_invocations;
     bool recording;
     size_t* log_word;

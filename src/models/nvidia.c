@@ -260,5 +260,5 @@ static void nvidia_stats(const gc_sim_context* c, gc_stats* out)
 }
 
 const gc_sim_rule gc_rule_nvidia = {
-    "nvidia", sizeof(nvidia_sim), 1, nvidia_extra, nvidia_sim_reset, NULL, nvidia_feed, NULL, nvidia_stats, NULL,
+    "nvidia", sizeof(nvidia_sim), 1, nvidia_extra, nvidia_sim_reset, NULL, nvidia_feed, NULL, nvidia_stats, NULL, NULL,
 };

@@ -145,5 +145,5 @@ static void reuse_stats(const gc_sim_context* c, gc_stats* out)
 }
 
 const gc_sim_rule gc_rule_reuse = {
-    "reuse", sizeof(reuse_sim), 2, NULL, reuse_sim_reset, NULL, reuse_feed, NULL, reuse_stats, NULL,
+    "reuse", sizeof(reuse_sim), 2, NULL, reuse_sim_reset, NULL, reuse_feed, NULL, reuse_stats, NULL, NULL,
 };

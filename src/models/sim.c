@@ -27,7 +27,8 @@ gc_status gc_sim_create_rule(const gc_sim_rule* rule, const gc_model* model, con
     s->ctx.words = gc_alloc_array(s->word_count ? s->word_count : 1, sizeof(uint32_t), true);
     s->ctx.state = calloc(1, rule->state_bytes ? rule->state_bytes : 1);
     s->saved_state = calloc(1, rule->state_bytes ? rule->state_bytes : 1);
-    if (!s->ctx.words || !s->ctx.state || !s->saved_state || extra > GC_MAX_INDICES) {
+    s->peek_state = calloc(1, rule->state_bytes ? rule->state_bytes : 1);
+    if (!s->ctx.words || !s->ctx.state || !s->saved_state || !s->peek_state || extra > GC_MAX_INDICES) {
         gc_sim_destroy(s);
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the state of %u vertices", rule->name,
                        vertex_count);
@@ -56,6 +57,7 @@ void gc_sim_destroy(gc_sim* s)
     free(s->ctx.words);
     free(s->ctx.state);
     free(s->saved_state);
+    free(s->peek_state);
     free(s->log_word);
     free(s->log_old);
     free(s);
@@ -85,6 +87,32 @@ uint32_t gc_sim_feed(gc_sim* s, const gc_sim_primitive* p, unsigned* shaded)
     unsigned mask = 0;
     uint32_t n = s->rule->feed(&s->ctx, p, &mask);
     s->invocations += n;
+    if (shaded)
+        *shaded = mask;
+    return n;
+}
+
+uint32_t gc_sim_peek(gc_sim* s, const gc_sim_primitive* p, unsigned* shaded)
+{
+    unsigned mask = 0;
+    uint32_t n;
+    if (s->rule->peek) {
+        n = s->rule->peek(&s->ctx, p, &mask);
+    } else {
+        /* a feed undone: the fixed block copied aside, the words from the log */
+        const bool recording = s->recording;
+        const size_t mark = s->log_count;
+        const uint64_t invocations = s->invocations;
+        memcpy(s->peek_state, s->ctx.state, s->rule->state_bytes);
+        s->recording = true;
+        n = s->rule->feed(&s->ctx, p, &mask);
+        for (size_t i = s->log_count; i-- > mark;)
+            s->ctx.words[s->log_word[i]] = s->log_old[i];
+        s->log_count = mark;
+        memcpy(s->ctx.state, s->peek_state, s->rule->state_bytes);
+        s->invocations = invocations;
+        s->recording = recording;
+    }
     if (shaded)
         *shaded = mask;
     return n;
