@@ -277,17 +277,42 @@ int cmd_optimize(int argc, char** argv)
     if (prog.shown)
         fprintf(stderr, "\rgpucache: optimize: done in %.1f s            \n", seconds);
 
-    /* Before and after under every preset. */
+    /* Before and after under every preset, then under each target (-m). The output is
+     * analyzed as it will be numbered: in order of first use where the vertices are
+     * renumbered (--reorder-vertices) or an OBJ reader numbers them so, which value-keyed
+     * models (direct-value, llvmpipe) see. */
     size_t preset_count = gc_preset_count();
-    gc_model presets[16];
-    gc_stats before[16], after[16];
+    gc_model presets[16 + MAX_TARGETS];
+    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
     for (size_t i = 0; i < preset_count && i < 16; ++i) {
         const char *name, *spec, *source;
         gc_preset_get(i, &name, &spec, &source);
         gc_model_parse(name, &presets[i], &err);
     }
-    if ((status = analyze_all(tri, n, before, presets, preset_count)) ||
-        (status = analyze_all(out, n, after, presets, preset_count)))
+    for (size_t i = 0; i < target_count; ++i)
+        presets[preset_count + i] = targets[i];
+    const size_t row_count = preset_count + target_count;
+    if ((status = analyze_all(tri, n, before, presets, row_count)))
+        goto out;
+    if (reorder || is_obj) {
+        /* `tri` is free now: the output, renumbered as it will be read */
+        uint64_t domain = 0;
+        for (size_t i = 0; i < n; ++i)
+            domain = out[i] + 1ull > domain ? out[i] + 1ull : domain;
+        uint32_t* remap = malloc((domain ? domain : 1) * sizeof *remap);
+        uint32_t used = 0;
+        memcpy(tri, out, n * sizeof *tri);
+        if (!remap || gc_reorder_vertices(tri, n, (uint32_t)domain, remap, &used, &err)) {
+            free(remap);
+            fprintf(stderr, "gpucache: %s: out of memory renumbering the output for its report\n", path);
+            status = EXIT_DATA;
+            goto out;
+        }
+        free(remap);
+    } else {
+        memcpy(tri, out, n * sizeof *tri);
+    }
+    if ((status = analyze_all(tri, n, after, presets, row_count)))
         goto out;
 
     /* an interruption while the temporaries exist takes effect once they are renamed or gone;
@@ -331,12 +356,18 @@ int cmd_optimize(int argc, char** argv)
         sb_json_string(&j, out_path);
         sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
                   gc_optimizer_name(algorithm), n / 3, run_count, seconds);
-        for (size_t i = 0; i < preset_count; ++i)
+        for (size_t i = 0; i < row_count; ++i) {
+            if (i == preset_count)
+                sb_printf(&j, "], \"targets\": [");
             sb_printf(&j,
                       "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
                       "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
-                      i ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations, before[i].atvr,
-                      before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr, after[i].acmr);
+                      i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
+                      before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
+                      after[i].acmr);
+        }
+        if (target_count == 0)
+            sb_printf(&j, "], \"targets\": [");
         sb_printf(&j, "]}\n");
         if (!j.failed)
             fputs(j.data, stdout);
@@ -347,11 +378,15 @@ int cmd_optimize(int argc, char** argv)
         if (draw.topology != GC_TRIANGLE_LIST)
             printf("(the %s input was converted to a triangle list)\n", gc_topology_name(draw.topology));
         printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
-        for (size_t i = 0; i < preset_count; ++i) {
-            const char *pname, *spec, *source;
-            gc_preset_get(i, &pname, &spec, &source);
+        for (size_t i = 0; i < row_count; ++i) {
             char label[96];
-            snprintf(label, sizeof label, "%s (%s)", pname, spec);
+            if (i < preset_count) {
+                const char *pname, *spec, *source;
+                gc_preset_get(i, &pname, &spec, &source);
+                snprintf(label, sizeof label, "%s (%s)", pname, spec);
+            } else {
+                snprintf(label, sizeof label, "target %s", presets[i].name);
+            }
             double change = before[i].invocations
                                 ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
                                       (double)before[i].invocations
