@@ -212,6 +212,24 @@ int cmd_optimize(int argc, char** argv)
     uint32_t* fitted = realloc(tri, (n ? n : 1) * sizeof *tri);
     if (fitted)
         tri = fitted;
+    /* Before and after under every preset, then under each target (-m). The output is
+     * analyzed as it will be numbered: in order of first use where the vertices are
+     * renumbered (--reorder-vertices) or an OBJ reader numbers them so, which value-keyed
+     * models (direct-value, llvmpipe) see. The input first, with its own index values. */
+    size_t preset_count = gc_preset_count();
+    gc_model presets[16 + MAX_TARGETS];
+    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
+    for (size_t i = 0; i < preset_count && i < 16; ++i) {
+        const char *name, *spec, *source;
+        gc_preset_get(i, &name, &spec, &source);
+        gc_model_parse(name, &presets[i], &err);
+    }
+    for (size_t i = 0; i < target_count; ++i)
+        presets[preset_count + i] = targets[i];
+    const size_t row_count = preset_count + target_count;
+    if ((status = analyze_all(tri, n, before, presets, row_count)))
+        goto out;
+
     /* Sparse index values are renumbered for the optimizer and restored after it. */
     uint32_t* values = NULL;
     uint32_t dense_count = 0;
@@ -265,55 +283,34 @@ int cmd_optimize(int argc, char** argv)
         at += len;
         show_progress(&prog, 1, 1);
     }
-    if (values) {
-        for (size_t i = 0; i < n; ++i) {
-            tri[i] = values[tri[i]];
-            out[i] = values[out[i]];
-        }
-        free(values);
-        values = NULL;
-    }
-    double seconds = now_seconds() - prog.start;
-    if (prog.shown)
-        fprintf(stderr, "\rgpucache: optimize: done in %.1f s            \n", seconds);
-
-    /* Before and after under every preset, then under each target (-m). The output is
-     * analyzed as it will be numbered: in order of first use where the vertices are
-     * renumbered (--reorder-vertices) or an OBJ reader numbers them so, which value-keyed
-     * models (direct-value, llvmpipe) see. */
-    size_t preset_count = gc_preset_count();
-    gc_model presets[16 + MAX_TARGETS];
-    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
-    for (size_t i = 0; i < preset_count && i < 16; ++i) {
-        const char *name, *spec, *source;
-        gc_preset_get(i, &name, &spec, &source);
-        gc_model_parse(name, &presets[i], &err);
-    }
-    for (size_t i = 0; i < target_count; ++i)
-        presets[preset_count + i] = targets[i];
-    const size_t row_count = preset_count + target_count;
-    if ((status = analyze_all(tri, n, before, presets, row_count)))
-        goto out;
+    /* The output as it will be read, in `tri` (free now): renumbered in first-use order
+     * (on the dense ids, so that sparse values cost nothing), or with its own values. */
     if (reorder || is_obj) {
-        /* `tri` is free now: the output, renumbered as it will be read */
-        uint64_t domain = 0;
-        for (size_t i = 0; i < n; ++i)
-            domain = out[i] + 1ull > domain ? out[i] + 1ull : domain;
-        uint32_t* remap = malloc((domain ? domain : 1) * sizeof *remap);
+        uint32_t* remap = malloc(((size_t)vertex_count ? (size_t)vertex_count : 1) * sizeof *remap);
         uint32_t used = 0;
         memcpy(tri, out, n * sizeof *tri);
-        if (!remap || gc_reorder_vertices(tri, n, (uint32_t)domain, remap, &used, &err)) {
+        if (!remap || gc_reorder_vertices(tri, n, (uint32_t)vertex_count, remap, &used, &err)) {
             free(remap);
+            free(values);
             fprintf(stderr, "gpucache: %s: out of memory renumbering the output for its report\n", path);
             status = EXIT_DATA;
             goto out;
         }
         free(remap);
-    } else {
-        memcpy(tri, out, n * sizeof *tri);
     }
+    if (values) {
+        for (size_t i = 0; i < n; ++i)
+            out[i] = values[out[i]];
+        free(values);
+        values = NULL;
+    }
+    if (!(reorder || is_obj))
+        memcpy(tri, out, n * sizeof *tri);
     if ((status = analyze_all(tri, n, after, presets, row_count)))
         goto out;
+    double seconds = now_seconds() - prog.start;
+    if (prog.shown)
+        fprintf(stderr, "\rgpucache: optimize: done in %.1f s            \n", seconds);
 
     /* an interruption while the temporaries exist takes effect once they are renamed or gone;
      * the vertex map's temporary exists before the output is written, so that a folder that

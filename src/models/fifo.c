@@ -90,19 +90,33 @@ static void fifo_reset(gc_sim_context* c)
     s->stamp = s->size + 1;
 }
 
-static uint32_t fifo_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+/* One primitive, on the machine (`commit`) or only priced. */
+static uint32_t fifo_step(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, bool commit)
 {
-    fifo_sim* s = c->state;
+    fifo_sim s = *(fifo_sim*)c->state;
+    gc_sim_overlay o = {{0}, {0}, 0, commit};
     uint32_t misses = 0;
     for (unsigned j = 0; j < p->count; ++j) {
         uint32_t id = p->vertices[j];
-        if (s->stamp - c->words[id] > s->size) {
-            gc_sim_write(c, id, s->stamp++);
+        if (s.stamp - gc_sim_read(c, &o, id) > s.size) {
+            gc_sim_put(c, &o, id, s.stamp++);
             *shaded += GC_SIM_SHADE(j);
             misses++;
         }
     }
+    if (commit)
+        *(fifo_sim*)c->state = s;
     return misses;
+}
+
+static uint32_t fifo_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return fifo_step(c, p, shaded, true);
+}
+
+static uint32_t fifo_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return fifo_step(c, p, shaded, false);
 }
 
 static float fifo_age(const gc_sim_context* c, uint32_t id)
@@ -113,5 +127,5 @@ static float fifo_age(const gc_sim_context* c, uint32_t id)
 }
 
 const gc_sim_rule gc_rule_fifo = {
-    "fifo", sizeof(fifo_sim), 1, NULL, fifo_reset, NULL, fifo_feed, NULL, NULL, fifo_age, NULL,
+    "fifo", sizeof(fifo_sim), 1, NULL, fifo_reset, NULL, fifo_feed, NULL, NULL, fifo_age, fifo_peek,
 };

@@ -7,6 +7,7 @@
 #include "models.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE UINT32_MAX
 
@@ -196,6 +197,60 @@ static uint32_t lru_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     return misses;
 }
 
+/* The price of a primitive, the state left as it is. The vertices the primitive touches go
+ * to the front in the order of their last touch; the victim of a miss in a full cache is the
+ * least recent untouched vertex (from the tail: at most 4 misses, skipping at most 4 touched
+ * ones, so 8 tail entries suffice), else the oldest touched one. */
+static bool listed(const uint32_t* list, unsigned count, uint32_t v)
+{
+    for (unsigned i = 0; i < count; ++i)
+        if (list[i] == v)
+            return true;
+    return false;
+}
+
+static uint32_t lru_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    const lru_sim* s = c->state;
+    uint32_t tail[8], front[4], evicted[8];
+    unsigned tails = 0, fronts = 0, evictions = 0, next_tail = 0;
+    for (uint32_t node = s->tail; node != NONE && tails < 8; node = c->words[SIM_VERTEX(c, node) + 1])
+        tail[tails++] = c->words[SIM_VERTEX(c, node)];
+    uint32_t used = s->used, misses = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        uint32_t v = p->vertices[j];
+        unsigned at = 0;
+        while (at < fronts && front[at] != v)
+            ++at;
+        if (at < fronts) { /* touched already: to the end of the front */
+            memmove(front + at, front + at + 1, (fronts - at - 1) * sizeof *front);
+            front[fronts - 1] = v;
+            continue;
+        }
+        if (c->words[v] && !listed(evicted, evictions, v)) { /* a hit */
+            front[fronts++] = v;
+            continue;
+        }
+        misses++;
+        *shaded += GC_SIM_SHADE(j);
+        if (used < s->capacity) {
+            used++;
+        } else {
+            while (next_tail < tails && listed(front, fronts, tail[next_tail]))
+                next_tail++;
+            if (next_tail < tails) {
+                evicted[evictions++] = tail[next_tail++];
+            } else { /* only touched vertices are left: the oldest goes */
+                evicted[evictions++] = front[0];
+                memmove(front, front + 1, (fronts - 1) * sizeof *front);
+                fronts--;
+            }
+        }
+        front[fronts++] = v;
+    }
+    return misses;
+}
+
 const gc_sim_rule gc_rule_lru = {
-    "lru", sizeof(lru_sim), 1, lru_extra, lru_reset, NULL, lru_feed, NULL, NULL, NULL, NULL,
+    "lru", sizeof(lru_sim), 1, lru_extra, lru_reset, NULL, lru_feed, NULL, NULL, NULL, lru_peek,
 };

@@ -157,31 +157,45 @@ static void meshopt_sim_reset(gc_sim_context* c)
     s->stamp = s->k.cache + 1;
 }
 
-static uint32_t meshopt_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+/* One primitive, on the machine (`commit`) or only priced. */
+static uint32_t meshopt_step(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, bool commit)
 {
-    meshopt_sim* s = c->state;
+    meshopt_sim s = *(meshopt_sim*)c->state;
+    gc_sim_overlay o = {{0}, {0}, 0, commit};
     uint32_t corner_misses = 0;
     for (unsigned j = 0; j < p->count; ++j)
-        corner_misses += s->stamp - c->words[p->vertices[j]] > s->k.cache;
-    if ((s->k.group && s->group_fill == s->k.group) || (s->k.warp && s->warp_fill + corner_misses > s->k.warp)) {
-        s->warps += s->warp_fill > 0;
-        s->warp_fill = 0;
-        s->group_fill = 0;
-        s->flushes++;
-        s->stamp += s->k.cache + 1;
+        corner_misses += s.stamp - c->words[p->vertices[j]] > s.k.cache;
+    if ((s.k.group && s.group_fill == s.k.group) || (s.k.warp && s.warp_fill + corner_misses > s.k.warp)) {
+        s.warps += s.warp_fill > 0;
+        s.warp_fill = 0;
+        s.group_fill = 0;
+        s.flushes++;
+        s.stamp += s.k.cache + 1;
     }
     uint32_t misses = 0;
     for (unsigned j = 0; j < p->count; ++j) {
         uint32_t id = p->vertices[j];
-        if (s->stamp - c->words[id] > s->k.cache) {
-            gc_sim_write(c, id, s->stamp++);
+        if (s.stamp - gc_sim_read(c, &o, id) > s.k.cache) {
+            gc_sim_put(c, &o, id, s.stamp++);
             *shaded += GC_SIM_SHADE(j);
             misses++;
         }
     }
-    s->warp_fill += misses;
-    s->group_fill++;
+    s.warp_fill += misses;
+    s.group_fill++;
+    if (commit)
+        *(meshopt_sim*)c->state = s;
     return misses;
+}
+
+static uint32_t meshopt_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return meshopt_step(c, p, shaded, true);
+}
+
+static uint32_t meshopt_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return meshopt_step(c, p, shaded, false);
 }
 
 static void meshopt_stats(const gc_sim_context* c, gc_stats* out)
@@ -200,5 +214,6 @@ static float meshopt_age(const gc_sim_context* c, uint32_t id)
 }
 
 const gc_sim_rule gc_rule_meshopt = {
-    "meshopt", sizeof(meshopt_sim), 1, NULL, meshopt_sim_reset, NULL, meshopt_feed, NULL, meshopt_stats, meshopt_age, NULL,
+    "meshopt", sizeof(meshopt_sim), 1, NULL, meshopt_sim_reset, NULL, meshopt_feed, NULL, meshopt_stats, meshopt_age,
+    meshopt_peek,
 };

@@ -121,6 +121,35 @@ static inline void gc_sim_write(gc_sim_context* c, size_t word, uint32_t value)
     c->words[word] = value;
 }
 
+/* Word writes of a primitive that is only priced (gc_sim_peek): a rule states its step
+ * once, writing through gc_sim_put and reading through gc_sim_read; with `commit` the
+ * writes go to the machine, otherwise to the overlay, which later reads of the same step
+ * see. Room for 4 corners of 2 words each. */
+typedef struct gc_sim_overlay {
+    size_t word[8];
+    uint32_t value[8];
+    unsigned count;
+    bool commit;
+} gc_sim_overlay;
+
+static inline uint32_t gc_sim_read(const gc_sim_context* c, const gc_sim_overlay* o, size_t word)
+{
+    for (unsigned i = o->count; i-- > 0;)
+        if (o->word[i] == word)
+            return o->value[i];
+    return c->words[word];
+}
+
+static inline void gc_sim_put(gc_sim_context* c, gc_sim_overlay* o, size_t word, uint32_t value)
+{
+    if (o->commit) {
+        gc_sim_write(c, word, value);
+    } else {
+        o->word[o->count] = word;
+        o->value[o->count++] = value;
+    }
+}
+
 /* The index value of a vertex id, for value-keyed rules. */
 static inline uint32_t gc_sim_value(const gc_sim_context* c, uint32_t id)
 {
