@@ -433,7 +433,7 @@ static gc_status polish_segments(const uint32_t* indices, size_t triangle_count,
 }
 
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* order, gc_error* err)
+                      const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -452,12 +452,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
     const size_t n = triangle_count * 3;
     uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
-    uint32_t* expanded = gc_alloc_array(n, sizeof(uint32_t), false);
-    if (!candidate || !expanded) {
-        free(candidate);
-        free(expanded);
+    uint32_t* expanded = scratch; /* each candidate as a triangle list, to be scored */
+    if (!candidate)
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    }
 
     /* The variants. Effort 1: the greedy, and Tipsify for the largest FIFO-like target
      * (a big FIFO is served best by Tipsify's fans at its size). Each more effort adds two
@@ -519,7 +516,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         place.numbering = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
         if (!place.numbering) {
             free(candidate);
-            free(expanded);
             return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the numbering of %u vertices", vertex_count);
         }
     }
@@ -656,7 +652,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                              candidate, expanded, &best_cost, order, err);
     }
     free(candidate);
-    free(expanded);
     free(place.numbering);
     return s;
 }

@@ -135,7 +135,7 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
         s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order, out,
                            err);
     else if (algorithm == GC_OPT_AUTO)
-        s = gc_opt_auto(indices, triangles, vertex_count, options, order, err);
+        s = gc_opt_auto(indices, triangles, vertex_count, options, order, out, err); /* out: its scratch */
     else
         s = gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
     /* Never lose a triangle: the ids must be a permutation, whatever the algorithm did.

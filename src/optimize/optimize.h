@@ -92,7 +92,9 @@ gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_cou
 #define SCORE_TABLE_MAX_VALENCE 256
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
+/* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
+ * written after), for the candidate orders it scores. */
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* order, gc_error* err);
+                      const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 
 #endif

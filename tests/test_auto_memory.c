@@ -1,0 +1,73 @@
+/* Issue 16: auto uses no more than 16 bytes per index beyond its input and output, on the
+ * 6M-index grid (1000 x 1000 quads, triangles shuffled), for the default targets and lone
+ * targets of every family. Each target runs in a child process, whose peak resident size
+ * (getrusage) is read before and after gc_optimize, with input and output already touched:
+ * the growth is what auto allocated and touched. Not run under the sanitizers (their
+ * shadow memory and quarantine are counted too). */
+#define _POSIX_C_SOURCE 200809L
+#include "gpucache/gpucache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long peak_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* In the child: 0 when within the budget. */
+static int measure(const char* target)
+{
+    const uint32_t side = 1000;
+    gc_error err;
+    size_t n = gc_grid_index_count(side, side, GC_GRID_ROWMAJOR, 0), written = 0;
+    uint32_t* idx = malloc(n * sizeof *idx);
+    uint32_t* out = malloc(n * sizeof *out);
+    if (!idx || !out || gc_grid_generate(side, side, GC_GRID_ROWMAJOR, 0, idx, &written, &err))
+        return 2;
+    gc_shuffle_triangles(idx, n, 3);
+    memset(out, 1, n * sizeof *out);
+    gc_model m;
+    gc_optimize_options o = {0};
+    if (target) {
+        if (gc_model_parse(target, &m, &err))
+            return 2;
+        o.targets = &m;
+        o.target_count = 1;
+        o.first_use_numbering = m.family == GC_MODEL_LLVMPIPE || m.family == GC_MODEL_DIRECT_VALUE;
+    }
+    long before = peak_kb();
+    if (gc_optimize(GC_OPT_AUTO, idx, n, (side + 1) * (side + 1), &o, out, &err)) {
+        printf("%s: %s\n", target ? target : "defaults", err.message);
+        return 2;
+    }
+    double per_index = (double)(peak_kb() - before) * 1024.0 / (double)n;
+    printf("auto %-20s %zu indices: %.2f bytes per index beyond input and output\n", target ? target : "(defaults)",
+           n, per_index);
+    fflush(stdout); /* the child leaves through _exit */
+    return per_index <= 16.0 ? 0 : 1;
+}
+
+int main(void)
+{
+    static const char* const targets[] = {NULL, "llvmpipe", "nvidia", "nvidia-pascal", "lru:16", "reuse:32,16,32"};
+    int failed = 0;
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; ++i) {
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0)
+            _exit(measure(targets[i]));
+        int status = 0;
+        if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            printf("FAIL: %s\n", targets[i] ? targets[i] : "(defaults)");
+            failed++;
+        }
+    }
+    return failed ? 1 : 0;
+}
