@@ -1,25 +1,23 @@
-/* auto — gpucache's own optimizer: it minimizes the emulated invocations of the models
- * the user targets (default: intel, nvidia-kepler, nvidia-pascal and amd-gcn together).
+/* auto — gpucache's own optimizer: it minimizes the invocations of the models the user
+ * targets (default: intel, nvidia-kepler, nvidia-pascal and amd-gcn together), driving each
+ * target's own state machine (gc_sim, src/models/): it states no rule itself.
  *
- * 1. Target-aware greedy. Triangles are emitted one by one while small emulators of the
- *    targets run alongside: FIFO, meshoptimizer's warps (meshopt:C,W,P) and seed 000's
- *    NVIDIA rules exactly, corner by corner; other families through a FIFO of their size.
- *    The next triangle is, among the remaining triangles of the 5 to 10 most recently used
- *    vertices, the one with the fewest misses summed over the targets, less two bonuses:
- *    one (weight `beta`) for finishing vertices (Forsyth's valence boost), one (weight
- *    `gamma`) for using cached vertices that are close to eviction and still have
- *    triangles left (use them before the cache drops them: Tipsify's idea, scored with the
- *    targets' own caches). Dead ends go back to the most recent vertex with triangles left
- *    (Tipsify's dead-end stack), then to input order. Each step scores a bounded number of
- *    candidates: linear time.
- * 2. Selection. The greedy (more variants of its bonus weights with more `effort`; the
- *    seed perturbs them), Forsyth's algorithm with a score table tuned on the vertex cache
- *    models (below), Tipsify at the largest FIFO target's size (at every target's size
- *    with more effort) and, with more effort, Forsyth's own order are scored with the
- *    exact emulators (gc_analyze); the order with the fewest invocations summed over the
- *    targets wins. Deterministic for a given seed.
- * 3. With more effort, a local search over short windows (window_local_search), scored by
- *    the same emulators, replayed and undone. */
+ * 1. Target-aware greedy. Triangles are emitted one by one while the targets' machines run
+ *    alongside. The next triangle is, among the remaining triangles of the 5 to 10 most
+ *    recently used vertices, the one with the fewest invocations summed over the targets
+ *    (priced with gc_sim_peek), less two bonuses: one (weight `beta`) for finishing vertices
+ *    (Forsyth's valence boost), one (weight `gamma`) for using cached vertices that are close
+ *    to eviction and still have triangles left (gc_sim_age). Dead ends go back to the most
+ *    recent vertex with triangles left (Tipsify's dead-end stack), then to input order.
+ * 2. Selection. The greedy (more variants with more `effort`; the seed perturbs them),
+ *    Forsyth's algorithm with a score table tuned on the vertex cache models, meshoptimizer's
+ *    variant with its own table (score_table.c), patches for the rules that cut the work into
+ *    pieces (patches.c: llvmpipe's segments, batches, warps), Tipsify for large FIFOs, are
+ *    scored with the exact rules, value-keyed ones with the numbering the output will have;
+ *    the order with the fewest invocations summed over the targets wins. For llvmpipe the
+ *    candidates and the winner are polished for its segments and its table.
+ * 3. With more effort, a local search over short windows, replayed and rolled back
+ *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps. */
 #include "optimize.h"
 
 #include <math.h>
