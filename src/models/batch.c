@@ -187,16 +187,10 @@ static uint32_t batch_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
                     written += batch_write(c, s, p, j, shaded);
         }
     }
-    unsigned corner[4], count = 0, misses = 0;
-    for (unsigned j = 0; j < p->count; ++j) {
-        bool repeated = false;
-        for (unsigned k = 0; k < count; ++k)
-            repeated |= p->vertices[corner[k]] == p->vertices[j];
-        if (!repeated) {
-            corner[count++] = j;
-            misses += c->words[p->vertices[j]] != s->current;
-        }
-    }
+    unsigned corner[4], misses = 0;
+    const unsigned count = gc_sim_unique_corners(p, corner);
+    for (unsigned k = 0; k < count; ++k)
+        misses += c->words[p->vertices[corner[k]]] != s->current;
     if ((s->prim_limit && s->prims == s->prim_limit) || s->fill + misses > s->slots)
         batch_sim_flush(s);
     for (unsigned k = 0; k < count; ++k)

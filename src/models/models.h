@@ -150,6 +150,21 @@ static inline void gc_sim_put(gc_sim_context* c, gc_sim_overlay* o, size_t word,
     }
 }
 
+/* The corners of p whose vertex no earlier corner has, in order, to corner[]; returns how
+ * many (the rules that look each distinct vertex up once). */
+static inline unsigned gc_sim_unique_corners(const gc_sim_primitive* p, unsigned* corner)
+{
+    unsigned count = 0;
+    for (unsigned j = 0; j < p->count; ++j) {
+        bool repeated = false;
+        for (unsigned k = 0; k < count; ++k)
+            repeated |= p->vertices[corner[k]] == p->vertices[j];
+        if (!repeated)
+            corner[count++] = j;
+    }
+    return count;
+}
+
 /* The index value of a vertex id, for value-keyed rules. */
 static inline uint32_t gc_sim_value(const gc_sim_context* c, uint32_t id)
 {

@@ -214,18 +214,13 @@ static uint32_t nvidia_feed(gc_sim_context* c, const gc_sim_primitive* p, unsign
     const size_t life_end = c->vertex_count + s->size;
     const uint32_t prim = (uint32_t)p->number;
     int32_t hit[4];
-    unsigned corner[4], count = 0, misses = 0;
-    for (unsigned j = 0; j < p->count; ++j) {
-        bool repeated = false;
-        for (unsigned k = 0; k < count; ++k)
-            repeated |= p->vertices[corner[k]] == p->vertices[j];
-        if (repeated)
-            continue;
-        uint32_t tag = c->words[p->vertices[j]];
+    unsigned corner[4], misses = 0;
+    const unsigned count = gc_sim_unique_corners(p, corner);
+    for (unsigned k = 0; k < count; ++k) {
+        uint32_t tag = c->words[p->vertices[corner[k]]];
         uint32_t slot = tag & ((1u << SLOT_BITS) - 1);
-        hit[count] = (tag >> SLOT_BITS) == s->epoch && prim < expires[slot] ? (int32_t)slot : -1;
-        misses += hit[count] < 0;
-        corner[count++] = j;
+        hit[k] = (tag >> SLOT_BITS) == s->epoch && prim < expires[slot] ? (int32_t)slot : -1;
+        misses += hit[k] < 0;
     }
     if (s->next + misses > s->size) {
         if (++s->epoch == EPOCH_LIMIT) {

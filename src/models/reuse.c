@@ -101,18 +101,13 @@ static void reuse_sim_reset(gc_sim_context* c)
 static uint32_t reuse_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
     reuse_sim* s = c->state;
-    unsigned corner[4], count = 0, misses = 0;
+    unsigned corner[4], misses = 0;
     bool miss[4];
-    for (unsigned j = 0; j < p->count; ++j) {
-        bool repeated = false;
-        for (unsigned k = 0; k < count; ++k)
-            repeated |= p->vertices[corner[k]] == p->vertices[j];
-        if (repeated)
-            continue;
-        const uint32_t* w = c->words + 2 * (size_t)p->vertices[j];
-        miss[count] = !(w[0] == s->current && s->fill - w[1] <= s->window);
-        misses += miss[count];
-        corner[count++] = j;
+    const unsigned count = gc_sim_unique_corners(p, corner);
+    for (unsigned k = 0; k < count; ++k) {
+        const uint32_t* w = c->words + 2 * (size_t)p->vertices[corner[k]];
+        miss[k] = !(w[0] == s->current && s->fill - w[1] <= s->window);
+        misses += miss[k];
     }
     if ((s->limit && s->triangles == s->limit) || s->fill + misses > s->warp) {
         s->warps += s->fill > 0;
