@@ -1,7 +1,9 @@
 /* Every model and every optimizer on arbitrary index buffers and topologies, checking the
  * invariants: each model's invocations are at least the distinct vertices its primitives
- * reference and equal to its per-vertex sum; each optimizer's output is a reordering of
- * its input triangles (checked here again, independently of the library's own check). */
+ * reference and equal to its per-vertex sum, and equal, with the per-vertex counts and the
+ * batches and resets, to what the model's state machine (gc_analyze_sim) counts; each
+ * optimizer's output is a reordering of its input triangles (checked here again,
+ * independently of the library's own check), auto's for a lone target of any family too. */
 #include "gpucache/gpucache.h"
 
 #include <stdio.h>
@@ -51,6 +53,28 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             sum += pv.counts[i];
         if (sum != st.invocations || st.invocations < st.vertices)
             abort();
+        /* the fast loop against the state machine, where the values are dense enough */
+        uint32_t largest = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (!(restart && idx[i] == UINT32_MAX))
+                largest = idx[i] > largest ? idx[i] : largest;
+        gc_sim* sim = NULL;
+        if (largest < 1u << 16 && gc_sim_create(&m, largest + 1, NULL, &sim, &err) == GC_OK) {
+            gc_per_vertex spv = {0};
+            gc_analyze_options so = {0};
+            so.per_vertex = &spv;
+            gc_stats sst;
+            if (gc_analyze_sim(sim, &d, &so, &sst, &err) != GC_OK)
+                abort();
+            if (sst.invocations != st.invocations || sst.batches != st.batches || sst.resets != st.resets ||
+                spv.count != pv.count)
+                abort();
+            for (size_t i = 0; i < pv.count; ++i)
+                if (spv.values[i] != pv.values[i] || spv.counts[i] != pv.counts[i])
+                    abort();
+            gc_per_vertex_free(&spv);
+            gc_sim_destroy(sim);
+        }
         gc_per_vertex_free(&pv);
     }
     /* optimizers on the triangles the draw makes */
@@ -73,6 +97,23 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                     if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
                         abort();
                 }
+            /* auto for a lone target of any family (patches, llvmpipe's polish, numbering) */
+            if (vertices <= 1u << 20) {
+                gc_model target;
+                if (gc_model_parse(specs[data[0] % (sizeof specs / sizeof specs[0])], &target, &err) != GC_OK)
+                    abort();
+                gc_optimize_options oo = {0};
+                oo.targets = &target;
+                oo.target_count = 1;
+                oo.first_use_numbering = data[1] & 2;
+                oo.stream_position = 3 * (size_t)(data[1] % 5);
+                oo.stream_length = oo.stream_position + tn + 3 * (size_t)(data[0] % 3);
+                gc_status r = gc_optimize(GC_OPT_AUTO, tri, tn, vertices, &oo, out, &err);
+                if (r != GC_OK && r != GC_ERR_USAGE) /* usage: a warp smaller than a triangle */
+                    abort();
+                if (r == GC_OK && gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
+                    abort();
+            }
             /* auto for one warp model whose cache holds the warp: its swaps between warps */
             if (vertices <= 1u << 20) {
                 char spec[64];

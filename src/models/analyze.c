@@ -405,10 +405,11 @@ gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_option
                     completes = p.positions[j] > completes ? p.positions[j] : completes;
                     referenced[prim.vertices[j]] = 1;
                 }
-                p.state_changes = changes + next_change;
+                const size_t first_change = next_change;
                 while (next_change < change_count && changes[next_change] <= completes)
                     next_change++;
-                p.state_change_count = (size_t)(changes + next_change - p.state_changes);
+                p.state_changes = changes ? changes + first_change : NULL;
+                p.state_change_count = next_change - first_change;
                 unsigned shaded = 0;
                 gc_sim_feed(s, &p, &shaded);
                 for (unsigned j = 0; j < prim.count; ++j)
