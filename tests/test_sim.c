@@ -218,12 +218,58 @@ static void values_table(void** state)
     gc_sim_destroy(s);
 }
 
+/* gc_introspect against the method done the long way: a gc_analyze of the buffer followed
+ * by `arity` copies of each candidate, for every family and topology, with restart. */
+static void introspect_equals_per_candidate_draws(void** state)
+{
+    (void)state;
+    enum { N = 260 };
+    uint32_t idx[N + 4];
+    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
+        gc_model m = model_of(specs[sp]);
+        for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
+            unsigned arity = gc_topology_arity((gc_topology)t);
+            if ((m.family == GC_MODEL_NVIDIA && m.p[0] < arity) || (m.family == GC_MODEL_MESHOPT && m.p[1] && m.p[1] < arity) ||
+                (m.family == GC_MODEL_REUSE && m.p[0] < arity) || (m.family == GC_MODEL_BATCH && m.p[0] < arity))
+                continue;
+            for (int restart = 0; restart < 2; ++restart) {
+                uint32_t vertices = 3 + rnd(60);
+                size_t n = random_stream(idx, N - 10 + rnd(10), vertices, restart, (gc_topology)t);
+                gc_draw d = {idx, n, (gc_topology)t, restart, UINT32_MAX};
+                uint32_t candidates[80], cached[80], expected[80];
+                size_t count = 0, cached_count = 0, expected_count = 0;
+                for (uint32_t v = 0; v < vertices + 3; ++v) /* some never drawn */
+                    candidates[count++] = v;
+                gc_error err;
+                gc_stats base, probe;
+                if (gc_analyze(&m, &d, NULL, &base, &err))
+                    fail_msg("%s: %s", m.name, err.message);
+                for (size_t c = 0; c < count; ++c) {
+                    for (unsigned k = 0; k < arity; ++k)
+                        idx[n + k] = candidates[c];
+                    gc_draw pd = {idx, n + arity, (gc_topology)t, restart, UINT32_MAX};
+                    if (gc_analyze(&m, &pd, NULL, &probe, &err))
+                        fail_msg("%s: %s", m.name, err.message);
+                    if (probe.invocations == base.invocations)
+                        expected[expected_count++] = candidates[c];
+                }
+                if (gc_introspect(&m, &d, candidates, count, cached, &cached_count, &err))
+                    fail_msg("%s: %s", m.name, err.message);
+                if (cached_count != expected_count || memcmp(cached, expected, cached_count * sizeof *cached))
+                    fail_msg("%s, %s, restart %d, %zu indices: %zu cached by simulation, %zu by drawing", m.name,
+                             gc_topology_name((gc_topology)t), restart, n, cached_count, expected_count);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_family_every_topology),
         cmocka_unit_test(save_and_restore),
         cmocka_unit_test(values_table),
+        cmocka_unit_test(introspect_equals_per_candidate_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* gpucache introspect: seed 000's way of reading a vertex cache from outside. Draw
  * the buffer and count the invocations; then, for every candidate index I, draw it
  * again followed by the degenerate primitive (I, I, I): if the count did not grow,
- * I was still cached after the buffer. Works on a device through the probe or on any
- * emulator model, so the method itself can be checked against seed 000's listings. */
+ * I was still cached after the buffer. Works on a device through the probe (a draw per
+ * candidate) or on any model (gc_introspect: the same draws through the model's state
+ * machine, in linear time), so the method itself can be checked against seed 000's
+ * listings. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache_probe.h"
 #include "cli.h"
@@ -14,69 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Keeps the last trace line: the cache contents after the draw's last primitive. */
-typedef struct last_line {
-    uint32_t* values;
-    size_t count, capacity;
-    int failed;
-} last_line;
-
-static void keep_last(void* user, uint64_t primitive, const int64_t* entries, size_t count)
-{
-    (void)primitive;
-    last_line* l = user;
-    if (count > l->capacity) {
-        uint32_t* grown = realloc(l->values, count * sizeof *grown);
-        if (!grown) {
-            l->failed = 1;
-            return;
-        }
-        l->values = grown;
-        l->capacity = count;
-    }
-    l->count = 0;
-    for (size_t i = 0; i < count; ++i)
-        if (entries[i] >= 0)
-            l->values[l->count++] = (uint32_t)entries[i];
-}
-
-static int compare_u32(const void* a, const void* b)
-{
-    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
-    return (x > y) - (x < y);
-}
-
-/* On a FIFO or an LRU, each index of the probe primitive (I, I, I) is looked up on its own:
- * the first misses (one invocation more) exactly when I is not in the cache, and then it
- * is. So "the count did not grow" is "I is in the cache after the draw", which one run
- * with a trace gives: the same answer as a draw per candidate, in O(n log n) instead of
- * O(candidates x n). Fills cached[] in the candidates' (ascending) order. */
-static gc_status cached_from_trace(const gc_model* model, const gc_draw* draw, const uint32_t* candidates,
-                                   size_t candidate_count, uint32_t* cached, size_t* cached_count, gc_error* err)
-{
-    last_line l = {0};
-    gc_analyze_options o = {0};
-    o.trace = keep_last;
-    o.trace_user = &l;
-    gc_stats st;
-    gc_status s = gc_analyze(model, draw, &o, &st, err);
-    if (!s && l.failed) {
-        snprintf(err->message, sizeof err->message, "out of memory for a trace line");
-        err->code = s = GC_ERR_NOMEM;
-    }
-    if (s) {
-        free(l.values);
-        return s;
-    }
-    qsort(l.values, l.count, sizeof *l.values, compare_u32);
-    *cached_count = 0;
-    for (size_t i = 0; i < candidate_count; ++i)
-        if (bsearch(&candidates[i], l.values, l.count, sizeof *l.values, compare_u32))
-            cached[(*cached_count)++] = candidates[i];
-    free(l.values);
-    return GC_OK;
-}
 
 int cmd_introspect(int argc, char** argv)
 {
@@ -178,15 +117,16 @@ int cmd_introspect(int argc, char** argv)
     gc_draw probe_draw = draw;
     probe_draw.indices = probe_buf;
     probe_draw.index_count = draw.index_count + arity;
-    if (!b.probe && (b.model.family == GC_MODEL_FIFO || b.model.family == GC_MODEL_LRU)) {
-        if (cached_from_trace(&b.model, &draw, candidates, candidate_count, cached, &cached_count, &err)) {
+    if (!b.probe) {
+        /* a model: by simulation, the draws' shared part once (linear for every model) */
+        if (gc_introspect(&b.model, &draw, candidates, candidate_count, cached, &cached_count, &err)) {
             status = fail_with(&err);
             goto out;
         }
         goto report;
     }
-    /* Any other model, and a device: a draw per candidate, each of the whole buffer. Bound
-     * that work before it starts: a small file can ask for hours. */
+    /* A device: a draw per candidate, each of the whole buffer. Bound that work before it
+     * starts: a small file can ask for hours. */
     uint64_t lookups = (uint64_t)candidate_count * (uint64_t)probe_draw.index_count;
     if (lookups > max_work) {
         fprintf(stderr,

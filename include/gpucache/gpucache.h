@@ -379,6 +379,16 @@ void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value);
 gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
                          gc_error* err);
 
+/* Seed 000's introspection by simulation: which of `candidates` (index values, each drawn
+ * or not) are still cached after `draw` under `model`, the way the method reads a device:
+ * I is cached when drawing the buffer followed by `arity` copies of I costs no more
+ * invocations than the buffer alone. Writes them to `cached` (room for candidate_count) in
+ * the candidates' order. Through the model's state machine, the shared part of those draws
+ * is fed once: O(indices + candidates) time, O(indices + candidates) memory, for every
+ * model. */
+gc_status gc_introspect(const gc_model* model, const gc_draw* draw, const uint32_t* candidates, size_t candidate_count,
+                        uint32_t* cached, size_t* cached_count, gc_error* err);
+
 /* ------------------------------------------------------------- index data */
 
 /* An index buffer loaded from a file, owned by the caller (free with gc_mesh_free). */
