@@ -22,6 +22,15 @@ static const char* const specs[] = {
     "llvmpipe:segment=16,map=1", "llvmpipe:segment=31,map=256",
 };
 
+/* Whether m's warp, batch or cache holds one primitive of `arity` (gc_analyze refuses it
+ * otherwise). */
+static bool holds_a_primitive(const gc_model* m, unsigned arity)
+{
+    return !((m->family == GC_MODEL_NVIDIA && m->p[0] < arity) ||
+             (m->family == GC_MODEL_MESHOPT && m->p[1] && m->p[1] < arity) ||
+             (m->family == GC_MODEL_REUSE && m->p[0] < arity) || (m->family == GC_MODEL_BATCH && m->p[0] < arity));
+}
+
 static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes, size_t change_count,
                     uint32_t vertex_count, const char* what)
 {
@@ -110,9 +119,7 @@ static void every_family_every_topology(void** state)
         gc_model m = model_of(specs[sp]);
         for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
             unsigned arity = gc_topology_arity((gc_topology)t);
-            /* a warp, batch or cache must hold one primitive (gc_analyze refuses otherwise) */
-            if ((m.family == GC_MODEL_NVIDIA && m.p[0] < arity) || (m.family == GC_MODEL_MESHOPT && m.p[1] && m.p[1] < arity) ||
-                (m.family == GC_MODEL_REUSE && m.p[0] < arity) || (m.family == GC_MODEL_BATCH && m.p[0] < arity))
+            if (!holds_a_primitive(&m, arity))
                 continue;
             for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
                 for (int restart = 0; restart < 2; ++restart) {
@@ -229,8 +236,7 @@ static void introspect_equals_per_candidate_draws(void** state)
         gc_model m = model_of(specs[sp]);
         for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
             unsigned arity = gc_topology_arity((gc_topology)t);
-            if ((m.family == GC_MODEL_NVIDIA && m.p[0] < arity) || (m.family == GC_MODEL_MESHOPT && m.p[1] && m.p[1] < arity) ||
-                (m.family == GC_MODEL_REUSE && m.p[0] < arity) || (m.family == GC_MODEL_BATCH && m.p[0] < arity))
+            if (!holds_a_primitive(&m, arity))
                 continue;
             for (int restart = 0; restart < 2; ++restart) {
                 uint32_t vertices = 3 + rnd(60);
