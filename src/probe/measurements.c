@@ -187,8 +187,17 @@ static int hex4(jreader* r, uint32_t* out)
     return 0;
 }
 
+/* C0 and C1 control characters and DEL: JSON lets a string carry them escaped, but a kept
+ * string (a device, a case or a model name) is shown as it is in messages and tables, where
+ * an escape sequence would drive the terminal and a newline would split the one line. */
+static bool is_control(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
 /* A string at the current position ('"' expected), into t (NULL: checked and dropped).
- * Raw bytes must be valid UTF-8 without control characters, as JSON requires. */
+ * Raw bytes must be valid UTF-8 without control characters, as JSON requires; a kept string
+ * (t) must not hold one escaped either (is_control). */
 static int read_string(jreader* r, text* t)
 {
     if (r->c != '"')
@@ -236,11 +245,15 @@ static int read_string(jreader* r, text* t)
                 }
                 if (cp == 0)
                     return syntax(r, "\\u0000 in a string");
+                if (t && is_control(cp))
+                    return syntax(r, "control character in a name");
                 if (put_utf8(r, t, cp))
                     return -1;
                 continue;
             default: return syntax(r, "invalid escape in a string");
             }
+            if (t && is_control(cp))
+                return syntax(r, "control character in a name");
             advance(r);
             if (text_put(r, t, (unsigned char)cp))
                 return -1;
@@ -273,6 +286,8 @@ static int read_string(jreader* r, text* t)
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
             return syntax(r, "invalid UTF-8 in a string");
+        if (t && is_control(cp))
+            return syntax(r, "control character in a name");
     }
 }
 

@@ -109,6 +109,9 @@ add("fit-not-fit.json", '{"cases": [], "best": {"model": "fifo:16"}}', 1, 'fit-n
 add("fit-empty.json", '{"best": []}', 1, 'fit-empty.json: the fit result has no candidates ("best" is empty)', FIT)
 cases.append(("fit-empty.json", 1, "fit-empty.json: the fit result has no candidates", "sweep --mesh grid:4x4 -a tipsify --cache 4..5 -m @{}"))
 add("fit-bad-model.json", '{"best": [{"model": "fifo:0", "family": "fifo"}, {"model": "fifo:16"}]}', 1, "fit-bad-model.json:1:11: the best model does not parse: model 'fifo:0'", FIT)
+# names are shown as they are: an escaped control character (here ESC, a terminal escape) is refused
+add("fit-control.json", '{"best": [{"model": "fifo:16", "family": "fifo\\u001b[2J"}]}', 1, "fit-control.json:1:53: control character in a name", FIT)
+add("measurements-control.json", '{"device": "gpu\\nsecond line", "cases": []}', 1, "measurements-control.json:1:17: control character in a name", "fit {}")
 cases.append(("fit-bad-model.json", 1, "fit-bad-model.json:1:11: the best model does not parse", "introspect -m @{} grid:3x3"))
 add("fit-no-model.json", '{"best": [{"family": "fifo", "exact": 3}]}', 1, 'fit-no-model.json:1:11: the best candidate has no "model" string', FIT)
 add("fit-not-object.json", '{"best": ["fifo:16"]}', 1, 'fit-not-object.json:1:11: the best candidate ("best"[0]) is not an object', FIT)
