@@ -178,21 +178,20 @@ static uint32_t seed(patcher* p, size_t* cursor)
     return (uint32_t)*cursor;
 }
 
-/* Within the patch order[start .. written): the triangles that use an earlier patch's
- * vertices first, both parts in joining order. `scratch` holds a patch. */
-static void earlier_first(patcher* p, size_t start, uint32_t* scratch)
+/* Within a piece of `count` triangles: those that use a vertex of an earlier piece
+ * (used_before) first, both parts in their order. `scratch` holds a piece. */
+static void earlier_first(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
+                          uint32_t* scratch)
 {
     size_t n = 0;
-    for (size_t i = start; i < p->written; ++i) {
-        const uint32_t* v = p->indices + 3 * (size_t)p->order[i];
-        if (p->used_before[v[0]] || p->used_before[v[1]] || p->used_before[v[2]])
-            p->order[start + n++] = p->order[i];
+    for (size_t i = 0; i < count; ++i) {
+        const uint32_t* v = indices + 3 * (size_t)piece[i];
+        if (used_before[v[0]] || used_before[v[1]] || used_before[v[2]])
+            piece[n++] = piece[i];
         else
-            scratch[i - start - n] = p->order[i];
+            scratch[i - n] = piece[i];
     }
-    memcpy(p->order + start + n, scratch, (p->written - start - n) * sizeof *scratch);
-    for (size_t i = 0; i < p->members.tail; ++i)
-        p->used_before[p->members.items[i]] = 1;
+    memcpy(piece + n, scratch, (count - n) * sizeof *scratch);
 }
 
 gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -244,7 +243,9 @@ gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_
             add_triangle(&p, (uint32_t)t);
             count++;
         }
-        earlier_first(&p, start, scratch);
+        earlier_first(indices, order + start, p.written - start, p.used_before, scratch);
+        for (size_t i = 0; i < p.members.tail; ++i)
+            p.used_before[p.members.items[i]] = 1;
         /* the members of this patch seed the next */
         queue swap = p.previous;
         p.previous = p.members;
@@ -276,32 +277,26 @@ gc_status gc_opt_earlier_first(const uint32_t* indices, size_t triangle_count, u
 {
     if (piece_triangles == 0 || triangle_count == 0)
         return GC_OK;
-    patcher p;
-    memset(&p, 0, sizeof p);
-    p.indices = indices;
-    p.order = order;
-    p.written = 0;
-    p.used_before = gc_alloc_array(vertex_count ? vertex_count : 1, 1, true);
+    unsigned char* used_before = gc_alloc_array(vertex_count ? vertex_count : 1, 1, true);
     uint32_t* scratch = gc_alloc_array(piece_triangles, sizeof(uint32_t), false);
     gc_status s = GC_OK;
-    if (!p.used_before || !scratch) {
+    if (!used_before || !scratch) {
         s = gc_fail(err, GC_ERR_NOMEM, "patches: out of memory for %u vertices", vertex_count);
-        goto done;
+    } else {
+        size_t start = 0;
+        uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
+        while (start < triangle_count) {
+            size_t end = start + size < triangle_count ? start + size : triangle_count;
+            earlier_first(indices, order + start, end - start, used_before, scratch);
+            /* the piece's vertices are earlier for the next ones */
+            for (size_t i = start; i < end; ++i)
+                for (int c = 0; c < 3; ++c)
+                    used_before[indices[3 * (size_t)order[i] + c]] = 1;
+            start = end;
+            size = piece_triangles;
+        }
     }
-    size_t start = 0;
-    uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
-    while (start < triangle_count) {
-        p.written = start + size < triangle_count ? start + size : triangle_count;
-        earlier_first(&p, start, scratch);
-        /* the piece's vertices are earlier for the next ones */
-        for (size_t i = start; i < p.written; ++i)
-            for (int c = 0; c < 3; ++c)
-                p.used_before[indices[3 * (size_t)order[i] + c]] = 1;
-        start = p.written;
-        size = piece_triangles;
-    }
-done:
-    free(p.used_before);
+    free(used_before);
     free(scratch);
     return s;
 }
