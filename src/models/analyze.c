@@ -342,8 +342,9 @@ done:
 
 /* ------------------------------------------------------- state machine driver */
 
-/* gc_analyze_sim: a whole draw through one state machine, run by run (each restart-free
- * run announced first), primitive by primitive, with the state changes each must see. */
+/* gc_analyze_sim: a whole draw through one state machine (gc_sim_stream: run by run, each
+ * restart-free run announced first), primitive by primitive, with the state changes each
+ * must see. */
 
 gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
                          gc_error* err)
@@ -378,45 +379,24 @@ gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_option
     const uint64_t* changes = options->state_changes;
     const size_t change_count = options->state_change_count;
     size_t next_change = 0;
-    uint64_t number = 0;
-    /* Each restart-free run is assembled on its own, so that the machine hears of it first. */
-    size_t run_start = 0;
-    for (size_t i = 0; i <= draw->index_count; ++i) {
-        if (i < draw->index_count && !(draw->restart_enabled && draw->indices[i] == draw->restart_value))
-            continue;
-        if (i > run_start) {
-            gc_draw run = *draw;
-            run.indices = draw->indices + run_start;
-            run.index_count = i - run_start;
-            run.restart_enabled = 0;
-            gc_sim_begin_run(s, run_start, run.index_count);
-            gc_assembler a;
-            gc_assembler_init(&a, &run);
-            gc_primitive prim;
-            while (gc_assembler_next(&a, &prim)) {
-                gc_sim_primitive p;
-                memset(&p, 0, sizeof p);
-                p.count = prim.count;
-                p.number = number++;
-                uint64_t completes = 0;
-                for (unsigned j = 0; j < prim.count; ++j) {
-                    p.vertices[j] = prim.vertices[j];
-                    p.positions[j] = run_start + prim.positions[j];
-                    completes = p.positions[j] > completes ? p.positions[j] : completes;
-                    referenced[prim.vertices[j]] = 1;
-                }
-                const size_t first_change = next_change;
-                while (next_change < change_count && changes[next_change] <= completes)
-                    next_change++;
-                p.state_changes = changes ? changes + first_change : NULL;
-                p.state_change_count = next_change - first_change;
-                unsigned shaded = 0;
-                gc_sim_feed(s, &p, &shaded);
-                for (unsigned j = 0; j < prim.count; ++j)
-                    counts[prim.vertices[j]] += GC_SIM_SHADED(shaded, j);
-            }
+    gc_sim_stream stream;
+    gc_sim_stream_init(&stream, s, draw);
+    gc_sim_primitive p;
+    while (gc_sim_stream_next(&stream, &p)) {
+        uint64_t completes = 0;
+        for (unsigned j = 0; j < p.count; ++j) {
+            completes = p.positions[j] > completes ? p.positions[j] : completes;
+            referenced[p.vertices[j]] = 1;
         }
-        run_start = i + 1;
+        const size_t first_change = next_change;
+        while (next_change < change_count && changes[next_change] <= completes)
+            next_change++;
+        p.state_changes = changes ? changes + first_change : NULL;
+        p.state_change_count = next_change - first_change;
+        unsigned shaded = 0;
+        gc_sim_feed(s, &p, &shaded);
+        for (unsigned j = 0; j < p.count; ++j)
+            counts[p.vertices[j]] += GC_SIM_SHADED(shaded, j);
     }
     gc_sim_finish(s, change_count - next_change);
     gc_sim_stats(s, out);

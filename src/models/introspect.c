@@ -83,40 +83,24 @@ gc_status gc_introspect(const gc_model* model, const gc_draw* draw, const uint32
     /* Feed the primitives that use only the buffer's indices; keep the tail's aside. */
     tail_primitive tail[MAX_TAIL];
     size_t tail_count = 0;
-    uint64_t prefix = 0, number = 0;
-    const size_t total = n + arity;
-    size_t run_start = 0;
-    for (size_t i = 0; i <= total; ++i) {
-        if (i < total && probe[i] != UINT32_MAX)
-            continue;
-        if (i > run_start) {
-            gc_draw run = {probe + run_start, i - run_start, draw->topology, 0, 0};
-            gc_sim_begin_run(sim, run_start, run.index_count);
-            gc_assembler a;
-            gc_assembler_init(&a, &run);
-            gc_primitive prim;
-            while (gc_assembler_next(&a, &prim)) {
-                tail_primitive t;
-                memset(&t, 0, sizeof t);
-                t.p.count = prim.count;
-                t.p.number = number++;
-                for (unsigned j = 0; j < prim.count; ++j) {
-                    t.p.vertices[j] = prim.vertices[j];
-                    t.p.positions[j] = run_start + prim.positions[j];
-                    t.appended |= (unsigned)(t.p.positions[j] >= n) << j;
-                }
-                if (!t.appended && tail_count == 0) {
-                    prefix += gc_sim_feed(sim, &t.p, NULL);
-                } else if (tail_count < MAX_TAIL) {
-                    tail[tail_count++] = t;
-                } else {
-                    s = gc_fail(err, GC_ERR_DATA, "introspect: the probe's tail has more than %d primitives",
-                                MAX_TAIL);
-                    goto done;
-                }
-            }
+    uint64_t prefix = 0;
+    const gc_draw probe_draw = {probe, n + arity, draw->topology, 1, UINT32_MAX};
+    gc_sim_stream stream;
+    gc_sim_stream_init(&stream, sim, &probe_draw);
+    tail_primitive t;
+    memset(&t, 0, sizeof t);
+    while (gc_sim_stream_next(&stream, &t.p)) {
+        t.appended = 0;
+        for (unsigned j = 0; j < t.p.count; ++j)
+            t.appended |= (unsigned)(t.p.positions[j] >= n) << j;
+        if (!t.appended && tail_count == 0) {
+            prefix += gc_sim_feed(sim, &t.p, NULL);
+        } else if (tail_count < MAX_TAIL) {
+            tail[tail_count++] = t;
+        } else {
+            s = gc_fail(err, GC_ERR_DATA, "introspect: the probe's tail has more than %d primitives", MAX_TAIL);
+            goto done;
         }
-        run_start = i + 1;
     }
 
     /* Each candidate: the tail with its id in the appended corners, then back. */

@@ -103,6 +103,22 @@ struct gc_sim {
 gc_status gc_sim_create_rule(const gc_sim_rule* rule, const gc_model* model, const void* params,
                              uint32_t vertex_count, const uint32_t* values, struct gc_sim** out, gc_error* err);
 
+/* The primitives of a draw as a machine takes them (gc_analyze_sim, gc_introspect): run by
+ * run, each restart-free run announced to the machine (gc_sim_begin_run) before its first
+ * primitive, with stream positions and numbers; no state changes (the caller adds them). */
+typedef struct gc_sim_stream {
+    struct gc_sim* sim;
+    gc_draw draw;
+    size_t run_start, next_run; /* the current run's first index; where the next one is looked for */
+    uint64_t number;
+    bool in_run;
+    gc_assembler assembler;
+} gc_sim_stream;
+
+void gc_sim_stream_init(gc_sim_stream* st, struct gc_sim* sim, const gc_draw* draw);
+/* The next primitive into *p; false at the end of the draw. */
+bool gc_sim_stream_next(gc_sim_stream* st, gc_sim_primitive* p);
+
 /* Grows the log; false when out of memory (then the write is not logged). */
 bool gc_sim_log_grow(struct gc_sim* s);
 

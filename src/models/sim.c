@@ -184,3 +184,46 @@ void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value)
 {
     gc_sim_write(c, word, value);
 }
+
+void gc_sim_stream_init(gc_sim_stream* st, gc_sim* sim, const gc_draw* draw)
+{
+    memset(st, 0, sizeof *st);
+    st->sim = sim;
+    st->draw = *draw;
+}
+
+bool gc_sim_stream_next(gc_sim_stream* st, gc_sim_primitive* p)
+{
+    const gc_draw* d = &st->draw;
+    for (;;) {
+        gc_primitive prim;
+        if (st->in_run && gc_assembler_next(&st->assembler, &prim)) {
+            memset(p, 0, sizeof *p);
+            p->count = prim.count;
+            p->number = st->number++;
+            for (unsigned j = 0; j < prim.count; ++j) {
+                p->vertices[j] = prim.vertices[j];
+                p->positions[j] = st->run_start + prim.positions[j];
+            }
+            return true;
+        }
+        st->in_run = false;
+        if (st->next_run > d->index_count)
+            return false;
+        /* the next restart-free run: up to the next restart index or the end */
+        size_t end = st->next_run;
+        while (end < d->index_count && !(d->restart_enabled && d->indices[end] == d->restart_value))
+            ++end;
+        st->run_start = st->next_run;
+        st->next_run = end + 1;
+        if (end > st->run_start) {
+            gc_draw run = *d;
+            run.indices = d->indices + st->run_start;
+            run.index_count = end - st->run_start;
+            run.restart_enabled = 0;
+            gc_sim_begin_run(st->sim, st->run_start, run.index_count);
+            gc_assembler_init(&st->assembler, &run);
+            st->in_run = true;
+        }
+    }
+}
