@@ -356,6 +356,10 @@ void gc_sim_stats(const gc_sim* sim, gc_stats* out);
  * does not say. */
 float gc_sim_age(const gc_sim* sim, uint32_t id);
 
+/* Whether the machine's rule says how old a cached vertex is (has gc_sim_rule.age): a search
+ * can skip gc_sim_age where it would only return 0. */
+int gc_sim_keeps_age(const gc_sim* sim);
+
 /* Opens a save point: the state now, to which gc_sim_restore returns. A new save replaces
  * the previous one. Costs the fixed block's copy; each later word write costs a log entry
  * (12 bytes) until the next save or gc_sim_release. */

@@ -137,6 +137,11 @@ float gc_sim_age(const gc_sim* s, uint32_t id)
     return s->rule->age ? s->rule->age(&s->ctx, id) : 0.0f;
 }
 
+int gc_sim_keeps_age(const gc_sim* s)
+{
+    return s->rule->age != NULL;
+}
+
 bool gc_sim_log_grow(gc_sim* s)
 {
     size_t capacity = s->log_capacity ? 2 * s->log_capacity : 256;

@@ -133,7 +133,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
     /* which targets' rules say how old a cached vertex is (fifo, meshopt) */
     bool has_age[MAX_TARGETS];
     for (size_t k = 0; k < t.count; ++k)
-        has_age[k] = targets[k].family == GC_MODEL_FIFO || targets[k].family == GC_MODEL_MESHOPT;
+        has_age[k] = gc_sim_keeps_age(t.sim[k]);
 
     float boost[64];
     boost[0] = 0.0f;
