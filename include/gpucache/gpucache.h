@@ -20,6 +20,16 @@ extern "C" {
 #define GPUCACHE_VERSION_PATCH 0
 #define GPUCACHE_VERSION_STRING "0.1.0"
 
+/* GC_API marks the functions the shared library exports; everything else in it is built
+ * with hidden visibility, so that only this header's functions are the library's ABI. */
+#ifndef GC_API
+#if defined(__GNUC__) || defined(__clang__)
+#define GC_API __attribute__((visibility("default")))
+#else
+#define GC_API
+#endif
+#endif
+
 /* ------------------------------------------------------------------ errors */
 
 typedef enum gc_status {
@@ -61,16 +71,16 @@ typedef enum gc_parse_result {
 #define GC_PARSE_SUFFIX 2u /* an optional K, M or G (x1024, x1024^2, x1024^3), either case */
 
 /* An unsigned integer in [lo, hi]. */
-gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
+GC_API gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
                              uint64_t* out);
 /* A signed integer in [lo, hi]: an optional '-' then as gc_parse_u64 (decimal). */
-gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out);
+GC_API gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out);
 /* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+-]digits] (no "inf", "nan",
  * hexadecimal or blanks). */
-gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out);
+GC_API gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out);
 /* What went wrong, to follow the number in a message: "is not a number", "is not a whole
  * number", "is out of range". */
-const char* gc_parse_result_text(gc_parse_result r);
+GC_API const char* gc_parse_result_text(gc_parse_result r);
 
 /* ---------------------------------------------------------------- topology */
 
@@ -88,13 +98,13 @@ typedef enum gc_topology {
 } gc_topology;
 
 /* The canonical name of a topology ("triangle-list"), or NULL for a bad value. */
-const char* gc_topology_name(gc_topology topology);
+GC_API const char* gc_topology_name(gc_topology topology);
 
 /* Parses a topology name or alias ("triangle-list", "tris", "strip", ...). */
-gc_status gc_topology_parse(const char* name, gc_topology* out, gc_error* err);
+GC_API gc_status gc_topology_parse(const char* name, gc_topology* out, gc_error* err);
 
 /* Vertices per assembled primitive: 1, 2, 3 or 4 (polygons assemble as triangles). */
-unsigned gc_topology_arity(gc_topology topology);
+GC_API unsigned gc_topology_arity(gc_topology topology);
 
 /* An index buffer as the GPU sees it: indices, how they form primitives,
  * and primitive restart. */
@@ -130,20 +140,20 @@ typedef struct gc_assembler {
 } gc_assembler;
 
 /* Starts assembling `draw`. Call gc_draw_validate first: the assembler trusts its input. */
-void gc_assembler_init(gc_assembler* a, const gc_draw* draw);
+GC_API void gc_assembler_init(gc_assembler* a, const gc_draw* draw);
 
 /* Writes the next primitive to *out; returns 1, or 0 at the end of the stream. */
-int gc_assembler_next(gc_assembler* a, gc_primitive* out);
+GC_API int gc_assembler_next(gc_assembler* a, gc_primitive* out);
 
 /* Checks that a draw is well formed (every list segment holds whole primitives,
  * not too many indices) and counts its primitives. `what` names the input in messages. */
-gc_status gc_draw_validate(const gc_draw* draw, const char* what, uint64_t* primitive_count, gc_error* err);
+GC_API gc_status gc_draw_validate(const gc_draw* draw, const char* what, uint64_t* primitive_count, gc_error* err);
 
 /* Writes the triangles a draw assembles into as a plain triangle list (strips, fans and
  * polygons expanded in their primitive order, a quad (a, b, c, d) as (a, b, c), (a, c, d)).
  * `out` holds `capacity` entries; 3 * primitives (from gc_draw_validate) are needed, twice
  * that for quads. Points and lines have no triangles: GC_ERR_USAGE. */
-gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity, size_t* written, gc_error* err);
+GC_API gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity, size_t* written, gc_error* err);
 
 /* ------------------------------------------------------------------ models */
 
@@ -178,16 +188,16 @@ typedef struct gc_model {
  * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
  * "llvmpipe", "llvmpipe:segment=1024,map=256",
  * or a preset name (see gc_preset_count). */
-gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
+GC_API gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
 
 /* Number of built-in presets (intel, nvidia-kepler, ...). */
-size_t gc_preset_count(void);
+GC_API size_t gc_preset_count(void);
 
 /* Preset i: its name, the model spec it stands for, and the source that justifies it. */
-void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
+GC_API void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
 
 /* The family's name as written in a spec ("fifo", "meshopt", ...). */
-const char* gc_model_family_name(gc_model_family family);
+GC_API const char* gc_model_family_name(gc_model_family family);
 
 /* -------------------------------------------------------------- analysis */
 
@@ -204,7 +214,7 @@ typedef struct gc_per_vertex {
 } gc_per_vertex;
 
 /* Releases what gc_analyze put in a gc_per_vertex; safe on a zeroed one. */
-void gc_per_vertex_free(gc_per_vertex* pv);
+GC_API void gc_per_vertex_free(gc_per_vertex* pv);
 
 /* Optional outputs and inputs of an analysis. Zero-initialise, then set what you need. */
 typedef struct gc_analyze_options {
@@ -237,7 +247,7 @@ typedef struct gc_stats {
 
 /* Analyzes `draw` under `model`. Index values may be any 32-bit values: memory
  * stays proportional to the index count, not to the largest value. */
-gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+GC_API gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
                      gc_stats* out, gc_error* err);
 
 /* ------------------------------------------------------ model state machines */
@@ -318,69 +328,69 @@ typedef struct gc_sim gc_sim;
  * `values` (may be NULL: identity) maps ids to the index values that value-keyed rules
  * (direct-value, llvmpipe) hash; it must outlive the machine. Memory: the model's words
  * per vertex (1 to 2) times 4 bytes per vertex, plus its slot tables. */
-gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
+GC_API gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
                         gc_error* err);
 
 /* Creates a state machine for a rule of the caller's (examples/custom_model/ shows one;
  * docs/models/custom.md says how to write one);
  * `params` is handed to the rule as is and must outlive the machine. */
-gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
+GC_API gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
                                const uint32_t* values, gc_sim** out, gc_error* err);
 
 /* Frees a machine (NULL is fine). */
-void gc_sim_destroy(gc_sim* sim);
+GC_API void gc_sim_destroy(gc_sim* sim);
 
 /* Back to the state of a fresh machine, for primitives of `topology`. O(vertex count). */
-void gc_sim_reset(gc_sim* sim, gc_topology topology);
+GC_API void gc_sim_reset(gc_sim* sim, gc_topology topology);
 
 /* Announces a restart-free run of indices (see gc_sim_rule.begin_run). Callers feeding a
  * plain triangle list call it once, with the list's position and length. */
-void gc_sim_begin_run(gc_sim* sim, uint64_t first_position, uint64_t index_count);
+GC_API void gc_sim_begin_run(gc_sim* sim, uint64_t first_position, uint64_t index_count);
 
 /* Feeds one primitive; returns the invocations it costs and sets *shaded (may be NULL) to
  * who was shaded: GC_SIM_SHADED(*shaded, j) times corner j's vertex. */
-uint32_t gc_sim_feed(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
+GC_API uint32_t gc_sim_feed(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
 
 /* What gc_sim_feed would return and set for the primitive now, the state left as it is:
  * the rule's peek, or a feed undone (nested in any open save point, which stays as it was). */
-uint32_t gc_sim_peek(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
+GC_API uint32_t gc_sim_peek(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
 
 /* Ends the draw (see gc_sim_rule.finish). */
-void gc_sim_finish(gc_sim* sim, size_t pending_state_changes);
+GC_API void gc_sim_finish(gc_sim* sim, size_t pending_state_changes);
 
 /* Invocations so far, and the rule's other counters. Only invocations, batches, resets,
  * has_batches, state_change_flushes, map_mode_batches and slots_filled are set. */
-void gc_sim_stats(const gc_sim* sim, gc_stats* out);
+GC_API void gc_sim_stats(const gc_sim* sim, gc_stats* out);
 
 /* How far cached vertex `id` is through its time in the cache, in [0, 1); 0 when the rule
  * does not say. */
-float gc_sim_age(const gc_sim* sim, uint32_t id);
+GC_API float gc_sim_age(const gc_sim* sim, uint32_t id);
 
 /* Whether the machine's rule says how old a cached vertex is (has gc_sim_rule.age): a search
  * can skip gc_sim_age where it would only return 0. */
-int gc_sim_keeps_age(const gc_sim* sim);
+GC_API int gc_sim_keeps_age(const gc_sim* sim);
 
 /* Opens a save point: the state now, to which gc_sim_restore returns. A new save replaces
  * the previous one. Costs the fixed block's copy; each later word write costs a log entry
  * (12 bytes) until the next save or gc_sim_release. */
-void gc_sim_save(gc_sim* sim);
+GC_API void gc_sim_save(gc_sim* sim);
 
 /* Returns to the last save point, which stays open. O(words written since). GC_ERR_NOMEM
  * if the log could not grow (the state is then undefined until gc_sim_reset). */
-gc_status gc_sim_restore(gc_sim* sim, gc_error* err);
+GC_API gc_status gc_sim_restore(gc_sim* sim, gc_error* err);
 
 /* Closes the save point: later writes are not logged. */
-void gc_sim_release(gc_sim* sim);
+GC_API void gc_sim_release(gc_sim* sim);
 
 /* Writes word `word` of the machine's words (for rules): logs the old value while a save
  * point is open. */
-void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value);
+GC_API void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value);
 
 /* Runs a whole draw through a machine, from a reset, as gc_analyze does (the same stats,
  * per-vertex counts when asked; no trace: GC_ERR_UNSUPPORTED). Index values must be below
  * the machine's vertex count (GC_ERR_DATA otherwise). With a built-in model's machine it
  * gives exactly gc_analyze's numbers; with a custom rule it is the way to analyze one. */
-gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
+GC_API gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
                          gc_error* err);
 
 /* Seed 000's introspection by simulation: which of `candidates` (index values, each drawn
@@ -390,7 +400,7 @@ gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_opti
  * the candidates' order. Through the model's state machine, the shared part of those draws
  * is fed once: O(indices + candidates) time, O(indices + candidates) memory, for every
  * model. */
-gc_status gc_introspect(const gc_model* model, const gc_draw* draw, const uint32_t* candidates, size_t candidate_count,
+GC_API gc_status gc_introspect(const gc_model* model, const gc_draw* draw, const uint32_t* candidates, size_t candidate_count,
                         uint32_t* cached, size_t* cached_count, gc_error* err);
 
 /* ------------------------------------------------------------- index data */
@@ -419,7 +429,7 @@ typedef struct gc_load_options {
 /* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
  * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
  * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
-gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
 
 /* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
  * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,
@@ -435,7 +445,7 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
  * follows the index count, whatever the index values. Every file of the output is written
  * to a temporary in its folder and renamed (gc_atomic_file); an output that would replace
  * one of the input's files is refused (gc_mesh_write_check). */
-gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+GC_API gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
 
 /* gc_mesh_write, and with `remap` non-NULL also the vertex map the output's numbering came
@@ -447,19 +457,19 @@ gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, con
  * 2 x index_count + 65536, so that it follows the index count): GC_ERR_LIMIT otherwise; both
  * are refused before anything is written. Costs 4 bytes per map entry beyond gc_mesh_write;
  * on failure *remap is NULL and *remap_count 0. */
-gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                               size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
                               size_t* remap_count, gc_error* err);
 
 /* Checks, before any work, that gc_mesh_write_remap can give a vertex map for `in_path`:
  * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
-gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
+GC_API gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
 
 /* Checks gc_mesh_write's arguments before any work: the output keeps the input's format,
  * and every file the output consists of (a .gltf's .bin too) passes gc_output_check
  * against every file the input consists of (a glTF's external buffers and images too).
  * gc_mesh_write runs it again itself. */
-gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err);
+GC_API gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err);
 
 /* ------------------------------------------------------------ output files */
 
@@ -468,7 +478,7 @@ gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_erro
  * is not one of the `input_count` files `inputs` (compared by device and inode, so a
  * hard link or a symlink to an input is refused too; inputs that do not exist are
  * skipped). GC_ERR_USAGE when it names an input, GC_ERR_IO otherwise. */
-gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
+GC_API gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
 
 /* An output file written whole or not at all. gc_atomic_open creates a temporary beside
  * `path` with mkstemp (never following a name planted there); write to `file`;
@@ -482,19 +492,19 @@ typedef struct gc_atomic_file {
     char* path; /* the final name */
     char* temp; /* the temporary's name */
 } gc_atomic_file;
-gc_status gc_atomic_open(gc_atomic_file* af, const char* path, gc_error* err);
-gc_status gc_atomic_commit(gc_atomic_file* af, gc_error* err);
-void gc_atomic_abort(gc_atomic_file* af);
+GC_API gc_status gc_atomic_open(gc_atomic_file* af, const char* path, gc_error* err);
+GC_API gc_status gc_atomic_commit(gc_atomic_file* af, gc_error* err);
+GC_API void gc_atomic_abort(gc_atomic_file* af);
 
 /* Parses whitespace-separated indices ("#" comments) from memory; `what` names the source. */
-gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
+GC_API gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
 
 /* Releases what gc_mesh_load allocated; safe on a zeroed mesh. */
-void gc_mesh_free(gc_mesh* mesh);
+GC_API void gc_mesh_free(gc_mesh* mesh);
 
 /* Reads a state-change file: positions (whitespace separated, "#" comments), each
  * at most index_count. Returns them sorted in *out (free with free()). */
-gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
+GC_API gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
                                 gc_error* err);
 
 /* -------------------------------------------------------------- generators */
@@ -506,15 +516,15 @@ typedef enum gc_grid_layout {
 } gc_grid_layout;
 
 /* Number of indices the grid of width x height quads takes in a layout (for sizing). */
-size_t gc_grid_index_count(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size);
+GC_API size_t gc_grid_index_count(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size);
 
 /* Writes the index buffer of a width x height quad grid ((width+1)*(height+1) vertices,
  * row-major vertex numbering) into `out`, which holds gc_grid_index_count() entries. */
-gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size,
+GC_API gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size,
                            uint32_t* out, size_t* written, gc_error* err);
 
 /* Shuffles the triangles of a triangle list in place, deterministically for a seed. */
-void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
+GC_API void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
 
 /* --------------------------------------------------------------- optimizers */
 
@@ -554,26 +564,26 @@ typedef struct gc_optimize_options {
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" to the enum; GC_ERR_USAGE for anything else. */
-gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err);
-const char* gc_optimizer_name(gc_optimizer algorithm);
+GC_API gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err);
+GC_API const char* gc_optimizer_name(gc_optimizer algorithm);
 
 /* Reorders the triangle list `indices` (index_count a multiple of 3, every index below
  * vertex_count, and vertex_count at most 2 * index_count + 65536: memory follows the
  * vertex count, so sparse index values must be renumbered first) with `algorithm` into `out`. O(index_count + vertex_count) time for
  * tipsify and forsyth, whatever the vertex valences. */
-gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+GC_API gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* out, gc_error* err);
 
 /* Checks that `after` holds the triangles of `before`, in any order, each at most
  * rotated (winding kept): GC_OK, or GC_ERR_DATA naming the first triangle that breaks
  * it. O(n) time. */
-gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, size_t index_count,
+GC_API gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, size_t index_count,
                                uint32_t vertex_count, gc_error* err);
 
 /* Renumbers vertices in order of first use (for vertex fetch locality): rewrites
  * `indices` in place and fills remap[old] = new (UINT32_MAX for unused vertices);
  * returns the number of used vertices in *used. */
-gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
+GC_API gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
                               uint32_t* used, gc_error* err);
 
 /* ------------------------------------------------------------------ fitting */
@@ -608,17 +618,17 @@ typedef struct gc_fit_options {
 /* The standard search space: every family over its parameters (sizes 1 to 256, warp
  * sizes, compare windows, primitive limits, lifetimes, segments). Writes up to
  * `capacity` models and returns how many there are. */
-size_t gc_fit_search_space(gc_model* out, size_t capacity);
+GC_API size_t gc_fit_search_space(gc_model* out, size_t capacity);
 
 /* Predicts one case under one model: *predicted invocations, and *exact when the
  * invocations and every measured per-vertex count agree. */
-gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, uint64_t* predicted, int* exact,
+GC_API gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, uint64_t* predicted, int* exact,
                           gc_error* err);
 
 /* Searches the candidates and writes the best `keep` of them, ranked, to `best`
  * (*best_count of them). Deterministic whatever the thread count: candidates that
  * cannot reach the top `keep` are abandoned early, which never changes the ranking. */
-gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
+GC_API gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
                  gc_fit_candidate* best, size_t* best_count, gc_error* err);
 
 /* ----------------------------------------------------------- memory system */
@@ -639,8 +649,8 @@ typedef enum gc_memsys_strategy {
     GC_MEMSYS_STRATEGY_COUNT
 } gc_memsys_strategy;
 
-const char* gc_memsys_strategy_name(gc_memsys_strategy s);
-const char* gc_memtype_name(gc_memtype t);
+GC_API const char* gc_memsys_strategy_name(gc_memsys_strategy s);
+GC_API const char* gc_memtype_name(gc_memtype t);
 
 /* Counters of one cache: [memory type][0 read, 1 write]. */
 typedef struct gc_memsys_cache_stats {
@@ -690,10 +700,10 @@ typedef struct gc_memsys_report {
 typedef struct gc_memsys gc_memsys;
 
 /* Parses a scenario from memory; `what` names it in messages ("file:line: ..."). */
-gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_memsys** out, gc_error* err);
+GC_API gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_memsys** out, gc_error* err);
 /* Reads and parses a scenario file. */
-gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
-void gc_memsys_free(gc_memsys* scenario);
+GC_API gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
+GC_API void gc_memsys_free(gc_memsys* scenario);
 /* The work of one replay, in simulated line accesses: each line an access touches
  * (counted ceil(ways / 32) times on a machine whose L1, L2 and K-cache have more than 32
  * ways together, since each access looks through them), plus each cache line that setting
@@ -701,25 +711,25 @@ void gc_memsys_free(gc_memsys* scenario);
  * (at least one per operation). A replay takes about this many steps, whatever the size
  * of the scenario's text: three lines can ask for 2^30 random reads. Computed from the
  * parsed scenario, before any replay; saturates at UINT64_MAX. */
-uint64_t gc_memsys_work(const gc_memsys* scenario);
+GC_API uint64_t gc_memsys_work(const gc_memsys* scenario);
 /* The default bound on gc_memsys_work (2^27: about 5 to 30 seconds of replay). */
 #define GC_MEMSYS_DEFAULT_MAX_WORK ((uint64_t)1 << 27)
 /* Replays the scenario under a strategy, refusing (GC_ERR_LIMIT, before any work) a
  * scenario whose gc_memsys_work is above GC_MEMSYS_DEFAULT_MAX_WORK. Free the report with
  * gc_memsys_report_free. */
-gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
+GC_API gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
                         gc_error* err);
 /* As gc_memsys_run with another bound on the work (UINT64_MAX: none); `progress`, when
  * not NULL, is called now and then with the work done and the total. */
-gc_status gc_memsys_run_limited(const gc_memsys* scenario, gc_memsys_strategy strategy, uint64_t max_work,
+GC_API gc_status gc_memsys_run_limited(const gc_memsys* scenario, gc_memsys_strategy strategy, uint64_t max_work,
                                 gc_progress_fn progress, void* progress_user, gc_memsys_report* out, gc_error* err);
-void gc_memsys_report_free(gc_memsys_report* report);
+GC_API void gc_memsys_report_free(gc_memsys_report* report);
 /* Line accesses the scenario's reads, writes and signals make (gc_memsys_work also counts
  * what the cache events go over). */
-uint64_t gc_memsys_accesses(const gc_memsys* scenario);
+GC_API uint64_t gc_memsys_accesses(const gc_memsys* scenario);
 /* The machine parameter `key` of a scenario (its default unless the scenario set it); false
  * for an unknown key. */
-int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
+GC_API int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
 
 #ifdef __cplusplus
 }

@@ -53,27 +53,27 @@ typedef struct gc_probe gc_probe;
 
 /* 1 when this build contains the Vulkan probe, 0 otherwise (then every call below
  * fails with GC_ERR_UNSUPPORTED). */
-int gc_probe_available(void);
+GC_API int gc_probe_available(void);
 
 /* Lists the Vulkan devices: fills up to `capacity` entries and sets *count to the
  * number found. No Vulkan loader or no device: GC_ERR_UNSUPPORTED with a message. */
-gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count, gc_error* err);
+GC_API gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count, gc_error* err);
 
 /* Opens device `index` (as listed by gc_probe_list). */
-gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err);
+GC_API gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err);
 
 /* Releases everything gc_probe_open created; safe on NULL. */
-void gc_probe_close(gc_probe* probe);
+GC_API void gc_probe_close(gc_probe* probe);
 
 /* The device an open probe draws on. */
-const gc_probe_device* gc_probe_info(const gc_probe* probe);
+GC_API const gc_probe_device* gc_probe_info(const gc_probe* probe);
 
 /* Draws `draw` once with a vertex shader writing `outputs` vec4s (1 .. max_outputs).
  * Indices are uploaded as 32-bit; the draw's restart value is sent as Vulkan's
  * 0xFFFFFFFF. Vulkan has no line loop, quad list or polygon: GC_ERR_USAGE.
  * If `per_vertex` is non-NULL it receives the counter of every index value
  * 0 .. per_vertex_len-1 (per_vertex_len must exceed the largest index value). */
-gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
+GC_API gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
                         size_t per_vertex_len, gc_probe_result* out, gc_error* err);
 
 /* ------------------------------------------------------------- backends */
@@ -100,14 +100,14 @@ typedef struct gc_measurement {
 } gc_measurement;
 
 /* Opens device `device_index`, or the emulator `model_spec` when it is non-NULL. */
-gc_status gc_backend_open(gc_backend* b, uint32_t device_index, const char* model_spec, gc_error* err);
-void gc_backend_close(gc_backend* b);
+GC_API gc_status gc_backend_open(gc_backend* b, uint32_t device_index, const char* model_spec, gc_error* err);
+GC_API void gc_backend_close(gc_backend* b);
 /* Draws once with `outputs` vec4 outputs (ignored when emulating). */
-gc_status gc_backend_measure(gc_backend* b, const gc_draw* draw, uint32_t outputs, gc_measurement* out, gc_error* err);
-void gc_measurement_free(gc_measurement* m);
+GC_API gc_status gc_backend_measure(gc_backend* b, const gc_draw* draw, uint32_t outputs, gc_measurement* out, gc_error* err);
+GC_API void gc_measurement_free(gc_measurement* m);
 
 /* The distinct index values of a draw (restarts excluded), ascending; *count of them. */
-gc_status gc_draw_distinct_values(const gc_draw* draw, uint32_t** out, size_t* count, gc_error* err);
+GC_API gc_status gc_draw_distinct_values(const gc_draw* draw, uint32_t** out, size_t* count, gc_error* err);
 
 /* ---------------------------------------------------------------- suite */
 
@@ -129,7 +129,7 @@ typedef void (*gc_suite_progress_fn)(void* user, size_t measured);
 /* Runs the suite on `b` and writes the measurement file (JSON, one line) to `out`, a
  * file open for writing; nothing is written when a measurement fails. `progress` may be
  * NULL. A write error is GC_ERR_IO with the message "write failed". */
-gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
+GC_API gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
                        gc_suite_summary* summary, gc_error* err);
 
 /* ---------------------------------------------------------- measurements */
@@ -151,8 +151,8 @@ typedef struct gc_measurements {
 /* Loads and validates a measurement file into the cases gc_fit takes. On failure err
  * names the file and the case (GC_ERR_IO, GC_ERR_DATA, GC_ERR_LIMIT or GC_ERR_NOMEM).
  * Free with gc_measurements_free either way. */
-gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
-void gc_measurements_free(gc_measurements* in);
+GC_API gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
+GC_API void gc_measurements_free(gc_measurements* in);
 
 /* ---------------------------------------------------------- fitted models */
 
@@ -170,7 +170,7 @@ void gc_measurements_free(gc_measurements* in);
  * GC_ERR_IO (cannot open or read), GC_ERR_LIMIT (larger than GC_FITTED_MAX_BYTES),
  * GC_ERR_DATA (not JSON, not a fit result, no candidates, a best model that does not parse),
  * GC_ERR_NOMEM, or GC_ERR_USAGE for an empty path. */
-gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* err);
+GC_API gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* err);
 
 /* ---------------------------------------------------------------- sweeps */
 
@@ -188,7 +188,7 @@ typedef enum gc_sweep_layout {
 } gc_sweep_layout;
 
 /* "optimal", "striped", "tipsify", "forsyth", "auto", "original". */
-const char* gc_sweep_layout_name(gc_sweep_layout layout);
+GC_API const char* gc_sweep_layout_name(gc_sweep_layout layout);
 
 typedef struct gc_sweep_mesh {
     const char* name;        /* for messages */
@@ -226,7 +226,7 @@ typedef struct gc_sweep {
  * memory, that of one optimizing job on the largest mesh (at least 64 MiB), so threads do
  * not multiply it. Cost: one build (generate or optimize) per job plus one analysis per job
  * and model. The first failure stops the sweep and is reported. */
-gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_error* err);
+GC_API gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_error* err);
 
 #ifdef __cplusplus
 }
