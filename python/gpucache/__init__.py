@@ -1,0 +1,797 @@
+"""gpucache: what a GPU's vertex caches do with an index buffer, from Python.
+
+A thin layer over the C library (include/gpucache/gpucache.h) through cffi: NumPy arrays go
+in and out without a Python loop over indices, and a C-contiguous uint32 array is handed to
+the library as it is, without a copy. Every failure of the library raises :class:`Error` with
+the library's own one-line message. See docs/python.md.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._native import ffi, lib, libc
+
+__all__ = [
+    "Error", "ArgumentError", "Mesh", "AnalyzeResult", "Preset", "Catalog", "FitCandidate", "FitResult",
+    "MemsysReport", "analyze", "optimize", "models", "grid", "fit", "memsys", "load", "write",
+    "TOPOLOGIES", "STRATEGIES", "LAYOUTS", "__version__",
+]
+__version__ = "0.1.0"
+
+ArrayLike = Any
+PathLike = Union[str, "os.PathLike[str]"]
+
+_STATUS_NAMES = {1: "usage", 2: "data", 3: "io", 4: "nomem", 5: "limit", 6: "unsupported"}
+
+TOPOLOGIES = ("point-list", "line-list", "line-strip", "line-loop", "triangle-list", "triangle-strip",
+              "triangle-fan", "quad-list", "polygon")
+STRATEGIES = ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc")  # the CLI's --strategy names
+LAYOUTS = ("rowmajor", "striped", "optimal")
+# The CLI's names of memsys hazards (tools/cmd_memsys.c), which its JSON carries.
+_HAZARD_NAMES = ("cpu-reads-dirty-sc", "gpu-reads-stale-sc", "gc-no-l1-invalidate", "cp-cannot-see-semaphore")
+_U32_MAX = 0xFFFFFFFF
+
+
+class Error(Exception):
+    """A failure: the library's one-line message, and its kind in ``code`` ("usage", "data",
+    "io", "nomem", "limit", "unsupported")."""
+
+    def __init__(self, message: str, code: str = "usage") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class ArgumentError(Error, ValueError):
+    """A bad argument found before the library is called (dtype, shape, value range)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "usage")
+
+
+def _check(status: int, err: Any) -> None:
+    """Raises Error with the library's message when a call failed."""
+    if status != 0:
+        message = ffi.string(err.message).decode("utf-8", "replace")
+        raise Error(message or f"gpucache: error {status}", _STATUS_NAMES.get(int(status), str(int(status))))
+
+
+def _new_error() -> Any:
+    return ffi.new("gc_error*")
+
+
+def _encode_path(path: PathLike) -> bytes:
+    return os.fsencode(os.fspath(path))
+
+
+# ------------------------------------------------------------------ index arrays
+
+@dataclass
+class Mesh:
+    """An index buffer read by :func:`load`: the indices as a uint32 array, the topology the file
+    fixes (or "triangle-list" for raw buffers), primitive restart, the width of the source
+    indices (16 or 32), the vertices in the file's vertex buffer (0 if unknown), the triangles per
+    run of faces sharing render state (None: one run) and the file it came from."""
+
+    indices: np.ndarray
+    topology: str = "triangle-list"
+    restart: Optional[int] = None
+    index_bits: int = 32
+    vertex_count: int = 0
+    runs: Optional[np.ndarray] = None
+    path: Optional[str] = None
+    has_topology: bool = False
+
+    def __len__(self) -> int:
+        return int(self.indices.shape[0])
+
+
+def _as_u32(indices: ArrayLike, name: str = "indices") -> Tuple[np.ndarray, int]:
+    """The indices as a 1-D C-contiguous uint32 array, and the width (16 or 32) of the source.
+
+    A C-contiguous uint32 array (1-D, or 2-D such as (triangles, 3)) is returned as a view of
+    the same memory; other integer types are converted once, after a check that every value is
+    in [0, 2^32 - 1]; anything else is refused."""
+    if isinstance(indices, Mesh):
+        return _as_u32(indices.indices, name)[0], indices.index_bits
+    arr = indices if isinstance(indices, np.ndarray) else np.asarray(indices)
+    if arr.ndim == 0 or arr.ndim > 2:
+        raise ArgumentError(f"{name}: expected a 1-D array (or 2-D, one primitive per row), got shape {arr.shape}")
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
+        if arr.size == 0 and arr.dtype.kind == "f":  # np.asarray([]) is float64: an empty list is no indices
+            return np.zeros(0, dtype=np.uint32), 32
+        raise ArgumentError(f"{name}: expected an integer array (uint32, uint16, int64, ...), got dtype {arr.dtype}")
+    bits = 16 if arr.dtype.itemsize <= 2 and arr.dtype.kind == "u" else 32
+    if arr.dtype == np.uint32 and arr.dtype.isnative:
+        if not arr.flags.c_contiguous:
+            # the layout does not allow a view: one copy
+            arr = np.ascontiguousarray(arr)
+        return arr.reshape(-1), bits
+    if arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < 0:
+            pos = int(np.argmin(arr.reshape(-1)))
+            raise ArgumentError(f"{name}: index {pos} is {lo}: negative values cannot be indices")
+        if hi > _U32_MAX:
+            pos = int(np.argmax(arr.reshape(-1)))
+            raise ArgumentError(f"{name}: index {pos} is {hi}: larger than 4294967295, the largest 32-bit index")
+    return np.ascontiguousarray(arr, dtype=np.uint32).reshape(-1), bits
+
+
+def _u32_ptr(arr: np.ndarray) -> Any:
+    """A uint32_t* to the array's own memory (no copy)."""
+    return ffi.from_buffer("uint32_t[]", arr, require_writable=False)
+
+
+def _topology(name: str) -> int:
+    if not isinstance(name, str):
+        raise ArgumentError(f"topology: expected a name such as 'triangle-list', got {name!r}")
+    out = ffi.new("gc_topology*")
+    err = _new_error()
+    _check(lib.gc_topology_parse(name.encode(), out, err), err)
+    return int(out[0])
+
+
+def _topology_name(value: int) -> str:
+    return ffi.string(lib.gc_topology_name(value)).decode()
+
+
+def _model(spec: str) -> Any:
+    """A parsed gc_model. "@FILE" takes the best model of a fit result, as the CLI's -m does."""
+    if not isinstance(spec, str):
+        raise ArgumentError(f"model: expected a model specification such as 'fifo:16' or 'intel', got {spec!r}")
+    out = ffi.new("gc_model*")
+    err = _new_error()
+    if spec.startswith("@"):
+        _check(lib.gc_model_load_fitted(_encode_path(spec[1:]), out, err), err)
+    else:
+        _check(lib.gc_model_parse(spec.encode(), out, err), err)
+    return out
+
+
+def _model_name(m: Any) -> str:
+    return ffi.string(m.name).decode()
+
+
+def _family_name(family: int) -> str:
+    return ffi.string(lib.gc_model_family_name(family)).decode()
+
+
+class _Draw:
+    """A gc_draw over an array that stays referenced as long as the draw."""
+
+    def __init__(self, indices: ArrayLike, topology: Optional[str], restart: Union[None, bool, int],
+                 what: str = "indices") -> None:
+        mesh = indices if isinstance(indices, Mesh) else None
+        self.array, bits = _as_u32(indices, what)
+        if topology is None:
+            topology = mesh.topology if mesh is not None else "triangle-list"
+        elif mesh is not None and mesh.has_topology and _topology(topology) != _topology(mesh.topology):
+            raise ArgumentError(f"{mesh.path or what}: the file holds a {mesh.topology}; topology "
+                                f"'{topology}' does not apply")
+        if restart is None and mesh is not None:
+            restart = mesh.restart
+        self.draw = ffi.new("gc_draw*")
+        self.draw.indices = _u32_ptr(self.array)
+        self.draw.index_count = self.array.shape[0]
+        self.draw.topology = _topology(topology)
+        if restart is not None and restart is not False:
+            if restart is True:
+                value = 0xFFFF if bits == 16 else _U32_MAX
+            elif isinstance(restart, (int, np.integer)) and 0 <= int(restart) <= _U32_MAX:
+                value = int(restart)
+            else:
+                raise ArgumentError(f"restart: expected None, True or a value in [0, 4294967295], got {restart!r}")
+            self.draw.restart_enabled = 1
+            self.draw.restart_value = value
+        self.what = (mesh.path if mesh is not None and mesh.path else what).encode()
+        primitives = ffi.new("uint64_t*")
+        err = _new_error()
+        _check(lib.gc_draw_validate(self.draw, self.what, primitives, err), err)
+        self.primitives = int(primitives[0])
+
+    @property
+    def restart(self) -> Optional[int]:
+        return int(self.draw.restart_value) if self.draw.restart_enabled else None
+
+
+# ----------------------------------------------------------------------- analyze
+
+@dataclass
+class AnalyzeResult:
+    """What one model says of one draw: the fields of one entry of ``gpucache analyze --json``'s
+    "models" (model, family, invocations, acmr, atvr, batches, seconds and, by family, resets,
+    flushes, state_change_flushes, map_mode_batches, mean_fill), the draw's own (topology,
+    restart, indices, primitives, vertices), and with ``per_vertex=True`` the invocations of every
+    distinct index value (``per_vertex_values`` ascending, ``per_vertex_counts``)."""
+
+    model: str
+    family: str
+    invocations: int
+    acmr: float
+    atvr: float
+    batches: Optional[int]
+    topology: str
+    restart: Optional[int]
+    indices: int
+    primitives: int
+    vertices: int
+    seconds: Optional[float] = None
+    resets: Optional[int] = None
+    flushes: Optional[int] = None
+    state_change_flushes: Optional[int] = None
+    map_mode_batches: Optional[int] = None
+    mean_fill: Optional[float] = None
+    per_vertex_values: Optional[np.ndarray] = field(default=None, repr=False)
+    per_vertex_counts: Optional[np.ndarray] = field(default=None, repr=False)
+
+    def to_json(self) -> Dict[str, Any]:
+        """This model's entry as ``analyze --json`` writes it (the same keys, in its order)."""
+        d: Dict[str, Any] = {"model": self.model, "family": self.family, "invocations": self.invocations,
+                             "acmr": self.acmr, "atvr": self.atvr, "batches": self.batches, "seconds": self.seconds}
+        if self.family == "nvidia":
+            d["resets"] = self.resets
+        if self.family in ("meshopt", "reuse"):
+            d["flushes"] = self.flushes
+        if self.family == "batch":
+            d.update(state_change_flushes=self.state_change_flushes, map_mode_batches=self.map_mode_batches,
+                     mean_fill=self.mean_fill)
+        return d
+
+
+def _copy_out_u32(ptr: Any, count: int) -> np.ndarray:
+    """A NumPy copy of `count` uint32 the library allocated (their one copy, before they are freed)."""
+    if count == 0:
+        return np.zeros(0, dtype=np.uint32)
+    return np.frombuffer(ffi.buffer(ptr, count * 4), dtype=np.uint32).copy()
+
+
+def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topology: Optional[str] = None,
+            restart: Union[None, bool, int] = None, per_vertex: bool = False,
+            state_changes: Optional[ArrayLike] = None) -> Union[AnalyzeResult, List[AnalyzeResult]]:
+    """Counts the vertex shader invocations a draw costs under one model or several.
+
+    indices: an integer array (a C-contiguous uint32 array is used in place, others are converted
+        once), or a :class:`Mesh` from :func:`load` (its topology and restart apply).
+    model: a model spec ("fifo:16", "meshopt:32,32,32", a preset such as "intel", "@fit.json"), or
+        a list of them; ``[p.name for p in models().presets]`` is what the CLI analyzes by default.
+    topology: "triangle-list" (default for arrays), "triangle-strip", ... (see TOPOLOGIES).
+    restart: None (off, or the mesh's), True (0xFFFF for 16-bit sources, else 0xFFFFFFFF) or a value.
+    per_vertex: also return every distinct index value's invocations as arrays.
+    state_changes: sorted index positions for the batch model (a change before that index).
+
+    Returns one :class:`AnalyzeResult` for a single spec, a list for a list. Raises :class:`Error`
+    with the library's message for a bad model, topology or draw. Memory: the library's working
+    memory only (about 16 bytes per index at most); the indices are not copied.
+    """
+    specs = [model] if isinstance(model, str) else list(model)
+    if not specs:
+        raise ArgumentError("model: expected at least one model")
+    parsed = [_model(s) for s in specs]
+    d = _Draw(indices, topology, restart)
+    options = ffi.new("gc_analyze_options*")
+    changes = None
+    if state_changes is not None:
+        changes = np.ascontiguousarray(np.asarray(state_changes), dtype=np.uint64)
+        if changes.ndim != 1:
+            raise ArgumentError("state_changes: expected a 1-D array of index positions")
+        if changes.size and (np.any(np.diff(changes.astype(np.int64)) < 0) or int(changes[-1]) > d.array.shape[0]):
+            raise ArgumentError(f"state_changes: expected ascending positions, each at most {d.array.shape[0]}")
+        options.state_changes = ffi.from_buffer("uint64_t[]", changes, require_writable=False)
+        options.state_change_count = changes.shape[0]
+    pv = ffi.new("gc_per_vertex*") if per_vertex else ffi.NULL
+    options.per_vertex = pv
+    stats = ffi.new("gc_stats*")
+    err = _new_error()
+    results = []
+    for m in parsed:
+        try:
+            _check(lib.gc_analyze(m, d.draw, options, stats, err), err)
+            values = counts = None
+            if per_vertex:
+                values = _copy_out_u32(pv.values, pv.count)
+                counts = _copy_out_u32(pv.counts, pv.count)
+        finally:
+            if per_vertex:
+                lib.gc_per_vertex_free(pv)
+        fam = _family_name(m.family)
+        s = stats
+        r = AnalyzeResult(
+            model=_model_name(m), family=fam, invocations=int(s.invocations), acmr=float(s.acmr),
+            atvr=float(s.atvr), batches=int(s.batches) if s.has_batches else None,
+            topology=_topology_name(d.draw.topology), restart=d.restart, indices=int(d.draw.index_count),
+            primitives=d.primitives, vertices=int(s.vertices), per_vertex_values=values, per_vertex_counts=counts)
+        if fam == "nvidia":
+            r.resets = int(s.resets)
+        if fam in ("meshopt", "reuse"):
+            r.flushes = int(s.resets)
+        if fam == "batch":
+            r.state_change_flushes = int(s.state_change_flushes)
+            r.map_mode_batches = int(s.map_mode_batches)
+            r.mean_fill = float(s.slots_filled) / (float(s.batches) * m.p[0]) if s.batches else 0.0
+        results.append(r)
+    return results[0] if isinstance(model, str) else results
+
+
+# ---------------------------------------------------------------------- optimize
+
+_ALGORITHMS = ("tipsify", "forsyth", "auto")
+
+
+def _triangle_list(d: _Draw) -> np.ndarray:
+    """The triangles a draw assembles, as a uint32 list (the draw's own array for a list)."""
+    if d.draw.topology == lib.GC_TRIANGLE_LIST and not d.draw.restart_enabled:
+        return d.array
+    if d.draw.topology in (lib.GC_POINT_LIST, lib.GC_LINE_LIST, lib.GC_LINE_STRIP, lib.GC_LINE_LOOP):
+        raise Error(f"{d.what.decode()}: a {_topology_name(d.draw.topology)} has no triangles to reorder", "usage")
+    out = np.empty(d.primitives * 6 + 1, dtype=np.uint32)
+    written = ffi.new("size_t*")
+    err = _new_error()
+    _check(lib.gc_draw_triangles(d.draw, _u32_ptr(out), out.shape[0], written, err), err)
+    return out[: int(written[0])].copy()
+
+
+def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: str = "auto",
+             targets: Optional[Sequence[str]] = None, reorder_vertices: bool = False, effort: int = 1,
+             seed: int = 0, cache_size: int = 0, topology: Optional[str] = None,
+             restart: Union[None, bool, int] = None) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
+    """Reorders the triangles of a draw so that vertex caches do less work.
+
+    indices: a triangle list (any integer array, or a :class:`Mesh`; strips, fans, quads and
+        polygons become the triangle list they draw). A mesh's runs of faces (OBJ materials and
+        groups) are reordered each on its own, as the CLI does.
+    vertex_count: every index is below it; None: the largest index + 1 (sparse values, with the
+        largest + 1 above 2 x indices + 65536, are renumbered for the optimizer and restored).
+    algorithm: "tipsify", "forsyth" or "auto" (minimizes the emulated invocations of `targets`,
+        model specs summed; None: intel, nvidia-kepler, nvidia-pascal and amd-gcn).
+    reorder_vertices: also renumber vertices in order of first use; then returns
+        ``(indices, remap)`` with remap[old] = new (0xFFFFFFFF for unused vertices), to reorder the
+        vertex data with ``new_vertices[remap[used]] = vertices[used]``.
+    effort, seed: auto's effort (1 default, 2 and more try more orders) and seed (deterministic).
+    cache_size: tipsify's k or forsyth's cache (0: their defaults, 16 and 32).
+
+    Returns a new uint32 array (the library checked that it holds the input's triangles, each at
+    most rotated with its winding kept). Raises :class:`Error` with the library's message.
+    Time: O(indices + vertices) for tipsify and forsyth; auto is slower (docs/optimizers/auto.md).
+    """
+    if algorithm not in _ALGORITHMS:
+        raise Error(f"unknown algorithm '{algorithm}' (tipsify, forsyth, auto)", "usage")
+    if not isinstance(effort, (int, np.integer)) or not 0 <= int(effort) <= 1000:
+        raise ArgumentError(f"effort: expected an integer in [0, 1000], got {effort!r}")
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
+        raise ArgumentError(f"seed: expected an integer in [0, 2^64), got {seed!r}")
+    if not isinstance(cache_size, (int, np.integer)) or not 0 <= int(cache_size) <= 65536:
+        raise ArgumentError(f"cache_size: expected an integer in [0, 65536], got {cache_size!r}")
+    mesh = indices if isinstance(indices, Mesh) else None
+    alg = ffi.new("gc_optimizer*")
+    err = _new_error()
+    _check(lib.gc_optimizer_parse(algorithm.encode(), alg, err), err)
+    target_models = [_model(t) for t in (targets or [])]
+    target_array = ffi.new("gc_model[]", max(len(target_models), 1))
+    for i, m in enumerate(target_models):
+        target_array[i] = m[0]
+    d = _Draw(indices, topology, restart)
+    tri = _triangle_list(d)
+    n = tri.shape[0]
+    if n % 3:
+        raise Error(f"{d.what.decode()}: {n} indices is not a whole number of triangles", "data")
+    values = None  # the sparse values, where the optimizer works on their ranks
+    dense = tri
+    if vertex_count is None:
+        largest = int(tri.max()) if n else -1
+        vertex_count = largest + 1
+        if vertex_count > 2 * n + 65536:
+            values, inverse = np.unique(tri, return_inverse=True)
+            dense = inverse.astype(np.uint32, copy=False).reshape(-1)
+            vertex_count = values.shape[0]
+    elif not isinstance(vertex_count, (int, np.integer)) or not 0 <= int(vertex_count) <= _U32_MAX:
+        raise ArgumentError(f"vertex_count: expected an integer in [0, 4294967295], got {vertex_count!r}")
+    if values is not None and reorder_vertices:
+        raise Error(f"{d.what.decode()}: index values up to {int(values[-1])} in {n} indices: a vertex map with one "
+                    "entry per value would be longer than 2 x indices + 65536", "data")
+    out = np.empty(n, dtype=np.uint32)
+    options = ffi.new("gc_optimize_options*")
+    options.cache_size = int(cache_size)
+    options.seed = int(seed)
+    options.effort = int(effort)
+    options.targets = target_array if target_models else ffi.NULL
+    options.target_count = len(target_models)
+    is_obj = bool(mesh is not None and mesh.path and mesh.path.lower().endswith(".obj"))
+    # an OBJ reader numbers vertices in first use order, as reorder_vertices does (value-keyed targets)
+    options.first_use_numbering = 1 if (reorder_vertices or is_obj) else 0
+    options.stream_length = n
+    runs = mesh.runs if (mesh is not None and mesh.runs is not None and d.draw.topology == lib.GC_TRIANGLE_LIST
+                         and not d.draw.restart_enabled) else None
+    run_lengths = [int(r) * 3 for r in runs] if runs is not None else [n]
+    if sum(run_lengths) != n:
+        run_lengths = [n]
+    src = _u32_ptr(dense)
+    dst = ffi.from_buffer("uint32_t[]", out)
+    at = 0
+    for length in run_lengths:
+        options.stream_position = at
+        _check(lib.gc_optimize(alg[0], src + at, length, int(vertex_count), options, dst + at, err), err)
+        at += length
+    if values is not None:
+        out = values[out].astype(np.uint32, copy=False)
+    if not reorder_vertices:
+        return out
+    remap = np.empty(max(int(vertex_count), 1), dtype=np.uint32)[: int(vertex_count)]
+    used = ffi.new("uint32_t*")
+    _check(lib.gc_reorder_vertices(ffi.from_buffer("uint32_t[]", out), n, int(vertex_count),
+                                   ffi.from_buffer("uint32_t[]", np.empty(1, np.uint32) if vertex_count == 0 else remap),
+                                   used, err), err)
+    return out, remap
+
+
+# ------------------------------------------------------------------------ models
+
+@dataclass(frozen=True)
+class Preset:
+    """A built-in preset: its name, the model spec it stands for, its family and its source."""
+
+    name: str
+    spec: str
+    family: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """What :func:`models` lists: the families (as written in a spec) and the presets."""
+
+    families: Tuple[str, ...]
+    presets: Tuple[Preset, ...]
+
+
+def models() -> Catalog:
+    """The model families and presets the library knows (``gpucache models``)."""
+    families = tuple(_family_name(i) for i in range(lib.GC_MODEL_FAMILY_COUNT))
+    presets = []
+    name, spec, source = ffi.new("char**"), ffi.new("char**"), ffi.new("char**")
+    for i in range(lib.gc_preset_count()):
+        lib.gc_preset_get(i, name, spec, source)
+        n = ffi.string(name[0]).decode()
+        presets.append(Preset(n, ffi.string(spec[0]).decode(), _family_name(_model(n).family),
+                              ffi.string(source[0]).decode()))
+    return Catalog(families, tuple(presets))
+
+
+# -------------------------------------------------------------------------- grid
+
+def grid(width: int, height: int, layout: str = "rowmajor", cache: int = 16) -> np.ndarray:
+    """The triangle list of a width x height quad grid ((width+1) x (height+1) vertices numbered
+    row by row) in a layout: "rowmajor", "striped" (strips just under `cache`) or "optimal"
+    (strips with a prefetch of each strip's first row). Written by the library straight into
+    the returned uint32 array."""
+    if layout not in LAYOUTS:
+        raise ArgumentError(f"layout: expected one of {', '.join(LAYOUTS)}, got {layout!r}")
+    for what, v in (("width", width), ("height", height), ("cache", cache)):
+        if not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= _U32_MAX:
+            raise ArgumentError(f"{what}: expected an integer in [0, 4294967295], got {v!r}")
+    lay = LAYOUTS.index(layout)
+    count = lib.gc_grid_index_count(width, height, lay, cache)
+    out = np.empty(count, dtype=np.uint32)
+    written = ffi.new("size_t*")
+    err = _new_error()
+    _check(lib.gc_grid_generate(width, height, lay, cache, ffi.from_buffer("uint32_t[]", out), written, err), err)
+    return out[: int(written[0])]
+
+
+# --------------------------------------------------------------------------- fit
+
+@dataclass
+class FitCandidate:
+    """A ranked model: cases predicted exactly, their share, the total error in invocations and
+    the cases it gets wrong ({"case", "name", "measured", "predicted"}), as ``fit --json``."""
+
+    model: str
+    family: str
+    exact: int
+    exact_share: float
+    total_error: int
+    wrong: List[Dict[str, Any]]
+
+
+@dataclass
+class FitResult:
+    """What :func:`fit` found: the device the measurements name, the case and candidate counts,
+    and the best candidates, best first."""
+
+    device: str
+    cases: int
+    candidates: int
+    best: List[FitCandidate]
+
+
+def _fit_cases_from_data(measurements: Sequence[Dict[str, Any]]) -> Tuple[Any, List[str], List[Any]]:
+    """gc_fit_case entries over in-memory cases; returns them, their names and what keeps the
+    arrays they point to alive."""
+    cases = ffi.new("gc_fit_case[]", max(len(measurements), 1))
+    keep: List[Any] = []
+    names = []
+    for i, c in enumerate(measurements):
+        if not isinstance(c, dict) or "indices" not in c or "invocations" not in c:
+            raise ArgumentError(f"measurements[{i}]: expected a dict with 'indices' and 'invocations'")
+        d = _Draw(c["indices"], c.get("topology"), c.get("restart"), f"measurements[{i}]")
+        keep.append(d)
+        cases[i].draw = d.draw[0]
+        inv = c["invocations"]
+        if not isinstance(inv, (int, np.integer)) or int(inv) < 0:
+            raise ArgumentError(f"measurements[{i}]: invocations must be a whole number >= 0, got {inv!r}")
+        cases[i].invocations = int(inv)
+        if c.get("values") is not None:
+            values, _ = _as_u32(c["values"], f"measurements[{i}].values")
+            counts, _ = _as_u32(c["counts"], f"measurements[{i}].counts")
+            if values.shape != counts.shape:
+                raise ArgumentError(f"measurements[{i}]: values and counts differ in length")
+            keep += [values, counts]
+            cases[i].values = _u32_ptr(values)
+            cases[i].counts = _u32_ptr(counts)
+            cases[i].count = values.shape[0]
+        names.append(str(c.get("name", f"case {i}")))
+    return cases, names, keep
+
+
+def fit(measurements: Union[PathLike, Sequence[Dict[str, Any]]], models: Optional[Sequence[str]] = None,
+        top: int = 5, threads: int = 0) -> FitResult:
+    """Searches the models for the one that predicts measured draws (``gpucache fit``).
+
+    measurements: a measurement file written by ``gpucache probe --suite -o FILE`` (read by the
+        library), or a list of cases, dicts with "indices", "invocations" and optionally "topology",
+        "restart", "name" and per-vertex "values" (ascending) and "counts".
+    models: the candidates (specs); None: the standard search space (every family over its
+        parameters: seconds to minutes).
+    top: how many ranked candidates to return. threads: 0 = every CPU.
+    """
+    if not isinstance(top, (int, np.integer)) or not 1 <= int(top) <= 1000:
+        raise ArgumentError(f"top: expected an integer in [1, 1000], got {top!r}")
+    if not isinstance(threads, (int, np.integer)) or not 0 <= int(threads) <= 256:
+        raise ArgumentError(f"threads: expected an integer in [0, 256], got {threads!r}")
+    if threads == 0:
+        threads = min(os.cpu_count() or 1, 256)
+    err = _new_error()
+    loaded = None
+    if isinstance(measurements, (str, os.PathLike)):
+        loaded = ffi.new("gc_measurements*")
+        status = lib.gc_measurements_load(_encode_path(measurements), loaded, err)
+        if status:
+            lib.gc_measurements_free(loaded)
+            _check(status, err)
+        cases, count = loaded.cases, int(loaded.count)
+        names = [ffi.string(loaded.names[i]).decode("utf-8", "replace") for i in range(count)]
+        device = ffi.string(loaded.device).decode("utf-8", "replace") if loaded.device else "(unknown device)"
+        keep: List[Any] = []
+    else:
+        cases, names, keep = _fit_cases_from_data(list(measurements))
+        count = len(names)
+        device = "(unknown device)"
+    try:
+        candidates = [_model(m) for m in (models or [])]
+        cand = ffi.new("gc_model[]", max(len(candidates), 1))
+        for i, m in enumerate(candidates):
+            cand[i] = m[0]
+        options = ffi.new("gc_fit_options*")
+        options.threads = int(threads)
+        if candidates:
+            options.candidates = cand
+            options.candidate_count = len(candidates)
+        searched = len(candidates) if candidates else int(lib.gc_fit_search_space(ffi.NULL, 0))
+        best = ffi.new("gc_fit_candidate[]", int(top))
+        found = ffi.new("size_t*")
+        _check(lib.gc_fit(cases, count, options, int(top), best, found, err), err)
+        ranked = []
+        predicted, exact = ffi.new("uint64_t*"), ffi.new("int*")
+        for r in range(int(found[0])):
+            b = best[r]
+            wrong = []
+            for i in range(count):
+                s = lib.gc_fit_evaluate(ffi.addressof(b, "model"), ffi.addressof(cases[i]), predicted, exact, err)
+                if s == 0 and exact[0]:
+                    continue
+                wrong.append({"case": i, "name": names[i], "measured": int(cases[i].invocations),
+                              "predicted": int(predicted[0]) if s == 0 else None})
+            ranked.append(FitCandidate(_model_name(b.model), _family_name(b.model.family), int(b.exact),
+                                       float(b.exact) / count if count else 0.0, int(b.total_error), wrong))
+        return FitResult(device, count, searched, ranked)
+    finally:
+        del keep
+        if loaded is not None:
+            lib.gc_measurements_free(loaded)
+
+
+# ------------------------------------------------------------------------ memsys
+
+@dataclass
+class MemsysReport:
+    """A replay of a memory-system scenario (``gpucache memsys --json``): the strategy, each
+    dispatch's {"name", "stats"}, the events between dispatches, the total and the hazards
+    ({"kind", "line", "message"}); stats are dicts with the CLI's keys."""
+
+    strategy: str
+    dispatches: List[Dict[str, Any]]
+    between: Dict[str, Any]
+    total: Dict[str, Any]
+    hazards: List[Dict[str, Any]]
+
+    def to_json(self, scenario: str = "<string>") -> Dict[str, Any]:
+        """The object ``gpucache memsys --json --strategy S FILE`` prints, with "scenario" given."""
+        return {"scenario": scenario, "strategy": self.strategy, "dispatches": self.dispatches,
+                "between": self.between, "total": self.total, "hazards": self.hazards}
+
+
+_MEMSYS_COUNTERS = ("garlic_bytes", "onion_bytes", "onion_plus_bytes", "l1_invalidates", "l1_invalidate_lines",
+                    "l2_invalidates", "l2_invalidates_skipped", "l2_invalidate_lines", "l2_writebacks",
+                    "l2_writebacks_skipped", "l2_writeback_lines", "l2_writeback_dirty_bytes", "kcache_invalidates",
+                    "kcache_invalidate_lines", "crosstalk_events", "crosstalk_lines")
+
+
+def _memsys_stats(st: Any) -> Dict[str, Any]:
+    d: Dict[str, Any] = {}
+    for cache in ("l1", "l2", "kcache"):
+        c = getattr(st, cache)
+        d[cache] = {
+            ffi.string(lib.gc_memtype_name(t)).decode(): {
+                rw: {"accesses": int(c.accesses[t][k]), "hits": int(c.hits[t][k]), "misses": int(c.misses[t][k])}
+                for k, rw in enumerate(("read", "write"))}
+            for t in range(lib.GC_MEM_TYPE_COUNT)}
+    for k in _MEMSYS_COUNTERS:
+        d[k] = int(getattr(st, k))
+    for k in ("bus_cycles", "event_cycles", "cycles"):
+        d[k] = float(getattr(st, k))
+    return d
+
+
+def memsys(scenario_text: str, strategy: str = "as-written", name: str = "<string>",
+           max_work: Optional[int] = None) -> MemsysReport:
+    """Replays seed 003's memory-system scenario (docs/memsys.md) given as text under a flush
+    strategy ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc"). `name` names the scenario in
+    messages. `max_work` bounds the replay in simulated line accesses (None: no bound, as the
+    CLI; the library's default bound is 2^27)."""
+    if strategy not in STRATEGIES:
+        raise Error(f"unknown strategy '{strategy}' (as-written, l1-bypass, l2-bypass, sc-as-uc)", "usage")
+    if isinstance(scenario_text, str):
+        text = scenario_text.encode()
+    elif isinstance(scenario_text, (bytes, bytearray)):
+        text = bytes(scenario_text)
+    else:
+        raise ArgumentError(f"scenario_text: expected str or bytes, got {type(scenario_text).__name__}")
+    err = _new_error()
+    scenario = ffi.new("gc_memsys**")
+    _check(lib.gc_memsys_parse(text, len(text), name.encode(), scenario, err), err)
+    report = ffi.new("gc_memsys_report*")
+    try:
+        limit = 2**64 - 1 if max_work is None else int(max_work)
+        _check(lib.gc_memsys_run_limited(scenario[0], STRATEGIES.index(strategy), limit, ffi.NULL, ffi.NULL,
+                                         report, err), err)
+        dispatches = [{"name": ffi.string(report.dispatch_names[i]).decode("utf-8", "replace"),
+                       "stats": _memsys_stats(report.dispatches[i])} for i in range(report.dispatch_count)]
+        hazards = [{"kind": _HAZARD_NAMES[report.hazards[i].kind], "line": int(report.hazards[i].line),
+                    "message": ffi.string(report.hazards[i].message).decode("utf-8", "replace")}
+                   for i in range(report.hazard_count)]
+        return MemsysReport(strategy, dispatches, _memsys_stats(report.between), _memsys_stats(report.total),
+                            hazards)
+    finally:
+        lib.gc_memsys_report_free(report)
+        lib.gc_memsys_free(scenario[0])
+
+
+# --------------------------------------------------------------------- load/write
+
+def load(path: PathLike, positions_only: bool = False, max_indices: int = 0) -> Mesh:
+    """Reads the index buffer of a file in any format the library reads (.txt/.idx, .u16/.u32,
+    .obj, .ply, and through assimp .gltf/.glb/.fbx/...): a mesh gives the triangle list a renderer
+    would draw (faces triangulated in file order, a vertex per distinct combination of
+    attributes; `positions_only`: the position index alone). The indices are the library's
+    buffer, handed to NumPy without a copy. Raises :class:`Error` naming the file and place."""
+    opts = ffi.new("gc_load_options*")
+    opts.positions_only = 1 if positions_only else 0
+    opts.max_indices = int(max_indices)
+    mesh = ffi.new("gc_mesh*")
+    err = _new_error()
+    p = os.fspath(path)
+    status = lib.gc_mesh_load(_encode_path(p), opts, mesh, err)
+    if status:
+        lib.gc_mesh_free(mesh)
+        _check(status, err)
+    try:
+        n = int(mesh.index_count)
+        if n:
+            # The array owns the library's malloc'd buffer: freed with free() when NumPy lets go.
+            owned = ffi.gc(mesh.indices, libc.free, size=n * 4)
+            indices = np.frombuffer(ffi.buffer(owned, n * 4), dtype=np.uint32)
+            mesh.indices = ffi.NULL
+        else:
+            indices = np.zeros(0, dtype=np.uint32)
+        runs = None
+        if mesh.runs != ffi.NULL and mesh.run_count:
+            runs = np.frombuffer(ffi.buffer(mesh.runs, mesh.run_count * ffi.sizeof("size_t")),
+                                 dtype=np.uintp).astype(np.uint64)
+        return Mesh(indices=indices, topology=_topology_name(mesh.topology),
+                    restart=int(mesh.restart_value) if mesh.restart_enabled else None,
+                    index_bits=int(mesh.index_bits), vertex_count=int(mesh.vertex_count), runs=runs, path=p,
+                    has_topology=bool(mesh.has_topology))
+    finally:
+        lib.gc_mesh_free(mesh)
+
+
+_RAW = (".txt", ".idx", ".u16", ".u32")
+
+
+def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None, reorder_vertices: bool = False,
+          remap: bool = False, positions_only: bool = False) -> Optional[np.ndarray]:
+    """Writes a triangle list to `path`, whole or not at all (a temporary beside it, renamed).
+
+    With `source` (a mesh file :func:`load` read): `path` becomes `source` with `indices` (a
+    reordering of its triangles, each run's staying in its run) in place of its faces, everything
+    else kept, in the same format (the library's gc_mesh_write); `reorder_vertices` also renumbers
+    the vertices in first-use order, and `remap` (index-buffer sources only) returns the old-to-new
+    vertex map. Without `source`: a plain index buffer, by `path`'s extension: .u32 or .u16 (raw
+    little-endian; .u16 needs every index below 65536) or .txt/.idx (three indices a line).
+    Raises :class:`Error` with the library's message (an output over an input is refused)."""
+    arr, _ = _as_u32(indices)
+    out = os.fspath(path)
+    err = _new_error()
+    if source is not None:
+        opts = ffi.new("gc_load_options*")
+        opts.positions_only = 1 if positions_only else 0
+        ptr = _u32_ptr(arr)
+        if remap:
+            m, count = ffi.new("uint32_t**"), ffi.new("size_t*")
+            _check(lib.gc_mesh_write_remap(_encode_path(source), opts, ptr, arr.shape[0], int(bool(reorder_vertices)),
+                                           _encode_path(out), m, count, err), err)
+            try:
+                return _copy_out_u32(m[0], int(count[0]))
+            finally:
+                libc.free(m[0])
+        _check(lib.gc_mesh_write(_encode_path(source), opts, ptr, arr.shape[0], int(bool(reorder_vertices)),
+                                 _encode_path(out), err), err)
+        return None
+    if remap or reorder_vertices:
+        raise ArgumentError("write: reorder_vertices and remap need the source file (source=...)")
+    ext = os.path.splitext(out)[1].lower()
+    if ext not in _RAW:
+        raise Error(f"{out}: without source=, only .u32, .u16, .txt and .idx index buffers can be written", "usage")
+    if ext == ".u16" and arr.size and int(arr.max()) > 0xFFFF:
+        raise Error(f"{out}: index {int(np.argmax(arr))} is {int(arr.max())}: too large for 16-bit indices", "data")
+    folder = os.path.dirname(os.path.abspath(out))
+    fd, temp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if ext == ".u32":
+                f.write(arr.astype("<u4", copy=False).tobytes())
+            elif ext == ".u16":
+                f.write(arr.astype("<u2").tobytes())
+            else:
+                rows = arr.reshape(-1, 3) if arr.size % 3 == 0 else arr.reshape(-1, 1)
+                np.savetxt(f, rows, fmt="%u")
+            f.flush()
+            os.fsync(f.fileno())
+        mode = os.stat(out).st_mode & 0o777 if os.path.exists(out) else 0o666 & ~_umask()
+        os.chmod(temp, mode)
+        os.replace(temp, out)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    return None
+
+
+def _umask() -> int:
+    """The process's umask, read without setting it (os.umask would change it for every thread)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022
