@@ -155,6 +155,16 @@ def _model(spec: str) -> Any:
     return out
 
 
+def _specs(value: Any, what: str) -> List[str]:
+    """A spec or a sequence of them, as a list (each checked by _model)."""
+    if isinstance(value, str):
+        return [value]
+    try:
+        return list(value)
+    except TypeError:
+        raise ArgumentError(f"{what}: expected a model specification or a list of them, got {value!r}") from None
+
+
 def _model_name(m: Any) -> str:
     return ffi.string(m.name).decode()
 
@@ -270,7 +280,7 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
     with the library's message for a bad model, topology or draw. Memory: the library's working
     memory only (about 16 bytes per index at most); the indices are not copied.
     """
-    specs = [model] if isinstance(model, str) else list(model)
+    specs = _specs(model, "model")
     if not specs:
         raise ArgumentError("model: expected at least one model")
     parsed = [_model(s) for s in specs]
@@ -372,7 +382,7 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     alg = ffi.new("gc_optimizer*")
     err = _new_error()
     _check(lib.gc_optimizer_parse(algorithm.encode(), alg, err), err)
-    target_models = [_model(t) for t in (targets or [])]
+    target_models = [_model(t) for t in (_specs(targets, "targets") if targets is not None else [])]
     target_array = ffi.new("gc_model[]", max(len(target_models), 1))
     for i, m in enumerate(target_models):
         target_array[i] = m[0]
@@ -573,7 +583,7 @@ def fit(measurements: Union[PathLike, Sequence[Dict[str, Any]]], models: Optiona
         count = len(names)
         device = "(unknown device)"
     try:
-        candidates = [_model(m) for m in (models or [])]
+        candidates = [_model(m) for m in (_specs(models, "models") if models is not None else [])]
         cand = ffi.new("gc_model[]", max(len(candidates), 1))
         for i, m in enumerate(candidates):
             cand[i] = m[0]
