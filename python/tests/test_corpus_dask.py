@@ -47,6 +47,14 @@ def test_corpus_on_local_cluster(corpus, tmp_path):
         rows = rows_of(table)
         meshes = sorted([p.name for p in corpus] + ["sub/broken.obj"])
         assert sorted((r["mesh"], r["model"]) for r in rows) == sorted((m, x) for m in meshes for x in MODELS)
+        try:  # the table as pandas reads it (the way it is meant to be used)
+            import pandas
+        except ImportError:
+            pandas = None
+        if pandas is not None:
+            df = pandas.read_csv(table)
+            assert len(df) == len(meshes) * len(MODELS) and df.groupby(["mesh", "model"]).size().max() == 1
+            assert (df.groupby("status").size().to_dict()) == {"ok": len(corpus) * len(MODELS), "failed": len(MODELS)}
         for r in rows:
             if r["mesh"] == "sub/broken.obj":
                 assert r["status"] == "failed" and "broken.obj" in r["error"]

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Speed through Python against the C call, on the 1000x1000 quad grid (6M indices).
+
+For each operation: the median seconds of gpucache.analyze / gpucache.optimize (argument
+checks, structs, result objects), of the bare C function called through cffi with everything
+prepared beforehand, and for analyze also of `gpucache analyze --repeat N` (the CLI's median of
+gc_analyze, no Python in the process). The issue asks the Python call to be within 10% of the C
+call.
+
+usage: GPUCACHE_LIBRARY=build/python/libgpucache_python.so PYTHONPATH=python \\
+       /usr/bin/python3 bench/python_bench.py [--cli build/gpucache] [--repeat N]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+import gpucache
+from gpucache._native import ffi, lib
+
+
+def median_seconds(fn, repeat):
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--cli", default="build/gpucache")
+    p.add_argument("--repeat", type=int, default=9)
+    args = p.parse_args()
+    idx = gpucache.grid(1000, 1000, "rowmajor")
+    print(f"1000x1000 grid, row-major: {idx.size} indices; median of {args.repeat} runs")
+    print(f"{'operation':<28} {'python s':>10} {'C call s':>10} {'CLI s':>10} {'python/C':>9}")
+    for model in ("intel", "nvidia-kepler", "amd-gcn", "llvmpipe"):
+        m = ffi.new("gc_model*")
+        err = ffi.new("gc_error*")
+        assert lib.gc_model_parse(model.encode(), m, err) == 0
+        draw = ffi.new("gc_draw*", {"indices": ffi.from_buffer("uint32_t[]", idx), "index_count": idx.size,
+                                    "topology": lib.GC_TRIANGLE_LIST})
+        options = ffi.new("gc_analyze_options*")
+        stats = ffi.new("gc_stats*")
+        c = median_seconds(lambda: lib.gc_analyze(m, draw, options, stats, err), args.repeat)
+        py = median_seconds(lambda: gpucache.analyze(idx, model), args.repeat)
+        assert gpucache.analyze(idx, model).invocations == stats.invocations
+        cli = json.loads(subprocess.run([args.cli, "analyze", "--json", "--repeat", str(args.repeat), "-m", model,
+                                         "grid:1000x1000"], capture_output=True, text=True, check=True).stdout)
+        print(f"{'analyze ' + model:<28} {py:>10.5f} {c:>10.5f} {cli['models'][0]['seconds']:>10.5f} {py / c:>9.3f}")
+    for algorithm in ("tipsify", "forsyth"):
+        alg = ffi.new("gc_optimizer*")
+        assert lib.gc_optimizer_parse(algorithm.encode(), alg, err) == 0
+        out = np.empty_like(idx)
+        options = ffi.new("gc_optimize_options*")
+        vertex_count = 1001 * 1001
+        src, dst = ffi.from_buffer("uint32_t[]", idx), ffi.from_buffer("uint32_t[]", out)
+        options.stream_length = idx.size
+        c = median_seconds(lambda: lib.gc_optimize(alg[0], src, idx.size, vertex_count, options, dst, err), 3)
+        py = median_seconds(lambda: gpucache.optimize(idx, algorithm=algorithm), 3)
+        print(f"{'optimize ' + algorithm:<28} {py:>10.5f} {c:>10.5f} {'-':>10} {py / c:>9.3f}")
+
+
+if __name__ == "__main__":
+    main()
