@@ -173,6 +173,17 @@ def _family_name(family: int) -> str:
     return ffi.string(lib.gc_model_family_name(family)).decode()
 
 
+def _refuse_restart_value(arr: np.ndarray, what: str) -> None:
+    """As the CLI: in a 32-bit file without restart, 0xFFFFFFFF (-1 in text) is a mistake, not a
+    vertex. Checked a million indices at a time, so that the check allocates little."""
+    step = 1 << 20
+    for start in range(0, arr.shape[0], step):
+        hit = np.flatnonzero(arr[start:start + step] == _U32_MAX)
+        if hit.size:
+            raise Error(f"{what}: index {start + int(hit[0])} is 4294967295 (-1), the primitive restart value; "
+                        "pass restart=True to use it as one", "data")
+
+
 class _Draw:
     """A gc_draw over an array that stays referenced as long as the draw."""
 
@@ -201,6 +212,8 @@ class _Draw:
             self.draw.restart_enabled = 1
             self.draw.restart_value = value
         self.what = (mesh.path if mesh is not None and mesh.path else what).encode()
+        if mesh is not None and bits == 32 and not self.draw.restart_enabled:
+            _refuse_restart_value(self.array, mesh.path or what)
         primitives = ffi.new("uint64_t*")
         err = _new_error()
         _check(lib.gc_draw_validate(self.draw, self.what, primitives, err), err)
@@ -658,12 +671,16 @@ def _memsys_stats(st: Any) -> Dict[str, Any]:
     return d
 
 
+_MEMSYS_DEFAULT_MAX_WORK = 1 << 27  # GC_MEMSYS_DEFAULT_MAX_WORK
+
+
 def memsys(scenario_text: str, strategy: str = "as-written", name: str = "<string>",
-           max_work: Optional[int] = None) -> MemsysReport:
+           max_work: Optional[int] = _MEMSYS_DEFAULT_MAX_WORK) -> MemsysReport:
     """Replays seed 003's memory-system scenario (docs/memsys.md) given as text under a flush
     strategy ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc"). `name` names the scenario in
-    messages. `max_work` bounds the replay in simulated line accesses (None: no bound, as the
-    CLI; the library's default bound is 2^27)."""
+    messages. `max_work` bounds the replay in simulated line accesses (gc_memsys_work), checked
+    before any work: the library's default 2^27 (about 5 to 30 seconds), None for no bound (as
+    the CLI, which shows its progress)."""
     if strategy not in STRATEGIES:
         raise Error(f"unknown strategy '{strategy}' (as-written, l1-bypass, l2-bypass, sc-as-uc)", "usage")
     if isinstance(scenario_text, str):
@@ -743,7 +760,7 @@ def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None,
     else kept, in the same format (the library's gc_mesh_write); `reorder_vertices` also renumbers
     the vertices in first-use order, and `remap` (index-buffer sources only) returns the old-to-new
     vertex map. Without `source`: a plain index buffer, by `path`'s extension: .u32 or .u16 (raw
-    little-endian; .u16 needs every index below 65536) or .txt/.idx (three indices a line).
+    little-endian; .u16 needs every index below 65536) or .txt/.idx (one index a line).
     Raises :class:`Error` with the library's message (an output over an input is refused)."""
     arr, _ = _as_u32(indices)
     out = os.fspath(path)
@@ -779,8 +796,10 @@ def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None,
             elif ext == ".u16":
                 f.write(arr.astype("<u2").tobytes())
             else:
-                rows = arr.reshape(-1, 3) if arr.size % 3 == 0 else arr.reshape(-1, 1)
-                np.savetxt(f, rows, fmt="%u")
+                # one index a line, formatted by NumPy's C loop (no Python loop over indices)
+                if arr.size:
+                    arr.tofile(f, sep="\n")
+                    f.write(b"\n")
             f.flush()
             os.fsync(f.fileno())
         mode = os.stat(out).st_mode & 0o777 if os.path.exists(out) else 0o666 & ~_umask()

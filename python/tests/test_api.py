@@ -301,6 +301,26 @@ def test_load_and_write_raw_formats(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["a.txt", "a.u16", "a.u32"]
 
 
+def test_restart_value_in_a_32_bit_file_is_refused_as_the_cli_does(cli, tmp_path):
+    f = tmp_path / "s.txt"
+    f.write_text("0 1 2 -1 3 4 5\n")
+    p = cli("analyze", "-t", "strip", f, ok=False)
+    with pytest.raises(gpucache.Error) as e:
+        gpucache.analyze(gpucache.load(f), topology="triangle-strip")
+    assert e.value.message.split(";")[0] == p.stderr.strip()[len("gpucache: "):].split(";")[0]
+    want = cli.json("analyze", "--json", "-m", "fifo:4", "-t", "strip", "--restart", f)
+    got = gpucache.analyze(gpucache.load(f), "fifo:4", topology="triangle-strip", restart=True)
+    assert_model_json(got.to_json(), want["models"][0])
+
+
+def test_memsys_work_bound(tmp_path):
+    text = "buffer a size=4M type=RO\ndispatch d cus=6\n  read a pattern=random bytes=4M seed=1\nend\n"
+    assert gpucache.memsys(text).total["cycles"] > 0
+    with pytest.raises(gpucache.Error) as e:
+        gpucache.memsys(text, max_work=1000)
+    assert e.value.code == "limit"
+
+
 def test_load_mesh_fields(corpus):
     m = gpucache.load(corpus[0])
     assert m.indices.dtype == np.uint32 and m.topology == "triangle-list" and m.has_topology
@@ -352,7 +372,7 @@ def test_memsys_equals_cli(cli):
     for scn in sorted(folder.glob("*.scn")):
         for strategy in gpucache.STRATEGIES:
             want = cli.json("memsys", "--json", "--strategy", strategy, scn)
-            got = gpucache.memsys(scn.read_text(), strategy, name=str(scn)).to_json(str(scn))
+            got = gpucache.memsys(scn.read_text(), strategy, name=str(scn), max_work=None).to_json(str(scn))
             assert _rounded(got) == want, (scn, strategy)
 
 
