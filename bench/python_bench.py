@@ -39,6 +39,7 @@ def main():
     idx = gpucache.grid(1000, 1000, "rowmajor")
     print(f"1000x1000 grid, row-major: {idx.size} indices; median of {args.repeat} runs")
     print(f"{'operation':<28} {'python s':>10} {'C call s':>10} {'CLI s':>10} {'python/C':>9}")
+    ratios = []
     for model in ("intel", "nvidia-kepler", "amd-gcn", "llvmpipe"):
         m = ffi.new("gc_model*")
         err = ffi.new("gc_error*")
@@ -53,6 +54,7 @@ def main():
         cli = json.loads(subprocess.run([args.cli, "analyze", "--json", "--repeat", str(args.repeat), "-m", model,
                                          "grid:1000x1000"], capture_output=True, text=True, check=True).stdout)
         print(f"{'analyze ' + model:<28} {py:>10.5f} {c:>10.5f} {cli['models'][0]['seconds']:>10.5f} {py / c:>9.3f}")
+        ratios.append(py / c)
     for algorithm in ("tipsify", "forsyth"):
         alg = ffi.new("gc_optimizer*")
         assert lib.gc_optimizer_parse(algorithm.encode(), alg, err) == 0
@@ -61,9 +63,13 @@ def main():
         vertex_count = 1001 * 1001
         src, dst = ffi.from_buffer("uint32_t[]", idx), ffi.from_buffer("uint32_t[]", out)
         options.stream_length = idx.size
-        c = median_seconds(lambda: lib.gc_optimize(alg[0], src, idx.size, vertex_count, options, dst, err), 3)
-        py = median_seconds(lambda: gpucache.optimize(idx, algorithm=algorithm), 3)
+        c = median_seconds(lambda: lib.gc_optimize(alg[0], src, idx.size, vertex_count, options, dst, err),
+                           max(3, args.repeat // 3))
+        py = median_seconds(lambda: gpucache.optimize(idx, algorithm=algorithm), max(3, args.repeat // 3))
         print(f"{'optimize ' + algorithm:<28} {py:>10.5f} {c:>10.5f} {'-':>10} {py / c:>9.3f}")
+        ratios.append(py / c)
+    worst = max(ratios)
+    print(f"slowest python/C: {worst:.3f} ({'within' if worst <= 1.10 else 'NOT within'} 10% of the C call)")
 
 
 if __name__ == "__main__":
