@@ -214,6 +214,24 @@ def test_optimize_and_write_equal_cli(cli, corpus, tmp_path, algorithm, args):
     assert py_out.read_bytes() == cli_out.read_bytes()
 
 
+def test_optimize_runs_of_an_obj_equal_cli(cli, tmp_path):
+    """Each run of faces (between usemtl statements) is reordered on its own, as the CLI does."""
+    tri = gpucache.grid(9, 9).reshape(-1, 3)
+    tri = tri[np.random.default_rng(4).permutation(tri.shape[0])]
+    lines = [f"v {i % 10} {i // 10} 0" for i in range(100)]
+    for name, part in (("a", tri[:70]), ("b", tri[70:])):
+        lines.append(f"usemtl {name}")
+        lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in part]
+    src = tmp_path / "runs.obj"
+    src.write_text("\n".join(lines) + "\n")
+    mesh = gpucache.load(src)
+    assert mesh.runs is not None and list(mesh.runs) == [70, tri.shape[0] - 70]
+    cli("optimize", "-a", "auto", "-m", "fifo:8", src, "-o", tmp_path / "cli.obj")
+    out = gpucache.optimize(mesh, targets=["fifo:8"])
+    gpucache.write(tmp_path / "py.obj", out, source=src)
+    assert (tmp_path / "py.obj").read_bytes() == (tmp_path / "cli.obj").read_bytes()
+
+
 def test_optimize_index_buffer_remap_equals_cli(cli, tmp_path):
     tri = gpucache.grid(16, 16).reshape(-1, 3)
     shuffled = tri[np.random.default_rng(3).permutation(tri.shape[0])].reshape(-1)
