@@ -62,7 +62,7 @@ setup(
     packages=["gpucache"],
     package_data={"gpucache": ["py.typed"]},
     python_requires=">=3.9",
-    install_requires=["numpy>=1.21", "cffi>=1.15"],
+    install_requires=["numpy>=1.24", "cffi>=1.15"],
     cmdclass={"build_py": BuildWithCMake},
     distclass=BinaryDistribution,
     zip_safe=False,
