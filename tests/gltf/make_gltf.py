@@ -523,7 +523,8 @@ def safe_normalize(v, fallback):
 def obj_to_gltf(obj_path, itype, out_path):
     """OBJ -> glTF with POSITION, NORMAL, TEXCOORD_0 and TANGENT (computed where the OBJ lacks
     them: area-weighted normals, planar UVs, UV-derived tangents), one vertex per distinct
-    corner, triangles in file order, indices of type ITYPE."""
+    corner, triangles in file order, indices of type ITYPE, a material with a base colour
+    and a normal texture, names on the mesh, node and material."""
     v, vt, vn, ctris = read_obj(obj_path)
     lo = [min(p[k] for p in v) for k in range(3)]
     hi = [max(p[k] for p in v) for k in range(3)]
@@ -576,8 +577,16 @@ def obj_to_gltf(obj_path, itype, out_path):
     prim = {"attributes": {"POSITION": b.floats(pos, "VEC3", minmax=True), "NORMAL": b.floats(nrm, "VEC3"),
                            "TANGENT": b.floats(tan, "VEC4"), "TEXCOORD_0": b.floats(uv, "VEC2")},
             "indices": b.indices(flat(tris), itype)}
+    # A textured, normal-mapped material (1x1 PNGs in bufferViews), as a shipped asset has,
+    # so that a tool that drops attributes no material uses has none to drop.
+    for k, rgb in enumerate(((180, 160, 140), (128, 128, 255))):
+        b.add("images", {"name": ("base", "normal")[k], "mimeType": "image/png", "bufferView": b.view(png_1x1(rgb))})
+        b.add("textures", {"source": k})
+    b.add("materials", {"name": name + "-material", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}},
+                        "normalTexture": {"index": 1}})
+    prim["material"] = 0
     b.add("meshes", {"name": name, "primitives": [prim]})
-    b.add("nodes", {"name": name, "mesh": 0})
+    b.add("nodes", {"name": name, "mesh": 0, "translation": [0.0, 0.0, 0.0]})
     b.add("scenes", {"nodes": [0]})
     b.doc["scene"] = 0
     container = "glb" if out_path.endswith(".glb") else "external"
