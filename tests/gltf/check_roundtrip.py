@@ -16,6 +16,10 @@ Generates the test files (make_gltf.py), then:
     JOINTS/WEIGHTS included); strips, fans, points and lines draw the same sequence; the
     input files are untouched; external images are copied beside an output in another folder;
   * Draco and EXT_meshopt_compression files: exit 1, one line naming the extension, no output;
+  * broken files (an index past the vertices, an accessor past its bufferView, a bufferView
+    past its buffer, float indices, attributes of unequal counts, a short data: URI): exit 1,
+    one line naming the file and the JSON path, no output (or, where refusing is not
+    required, no crash);
   * analyze --json on each file equals, draw by draw and in sum, analyze of each primitive's
     index data extracted here (as a .txt with its topology);
   * --validate: the Khronos validator (validate.js) finds no error in an output that its
@@ -395,6 +399,65 @@ def refusals(cli, manifest, src_dir, work):
                 os.unlink(os.path.join(d, x))
 
 
+def hostile(cli, src_dir, work):
+    """Broken files (made here from quantized.gltf, one mesh, one primitive: accessors 0-2 its
+    attributes, 3 its u16 indices in bufferViews[3]): where the command must refuse, exit 1
+    with one line naming the file and a JSON path, and no output; elsewhere, at least no
+    crash and no partial output."""
+    d = os.path.join(work, "hostile")
+    out_dir = os.path.join(d, "out")
+    os.makedirs(out_dir, exist_ok=True)
+
+    def bad_index(a, doc, bufs):
+        buf, s, _ = index_range(a, 3)
+        bufs[buf][s:s + 2] = gltfio.struct.pack("<H", 60000)
+
+    def grow(key, i, field, by):
+        return lambda doc: doc[key][i].__setitem__(field, doc[key][i][field] + by)
+    A, O, R = "analyze", "optimize", "optimize --reorder-vertices"
+    cases = [  # name, source, JSON edit, buffer edit, {command: must refuse}, JSON paths accepted
+        ("index-out-of-range", "quantized.gltf", None, bad_index, {R: True, O: False, A: False},
+         ("meshes[0].primitives[0]", "accessors[3]")),
+        ("accessor-past-view", "quantized.gltf", grow("accessors", 3, "count", 30), None, {A: True, O: True, R: True},
+         ("accessors[3]", "meshes[0].primitives[0].indices")),
+        ("view-past-buffer", "quantized.gltf", grow("bufferViews", 3, "byteLength", 4096), None,
+         {A: True, O: True, R: True}, ("bufferViews[3]", "accessors[3]", "meshes[0].primitives[0].indices")),
+        ("float-indices", "quantized.gltf", lambda doc: doc["accessors"][3].__setitem__("componentType", 5126), None,
+         {A: True, O: True, R: True}, ("accessors[3]", "meshes[0].primitives[0].indices")),
+        ("unequal-attribute-counts", "quantized.gltf", grow("accessors", 1, "count", -1), None, {R: True},
+         ("meshes[0].primitives[0]", "accessors[1]")),
+    ]
+    for name, src, ed, eb, expect, paths in cases:
+        f = os.path.join(d, name + ".gltf")
+        rewrite(os.path.join(src_dir, src), f, ed, eb)
+        for cmd_name, must in expect.items():
+            out = os.path.join(out_dir, name + ".gltf")
+            cmd = {A: [cli, "analyze", f], O: [cli, "optimize", "-a", "auto", f, "-o", out],
+                   R: [cli, "optimize", "-a", "auto", "--reorder-vertices", f, "-o", out]}[cmd_name]
+            r = run(cmd)
+            err = r.stderr.decode(errors="replace")
+            lines = [x for x in err.split("\n") if x.strip()]
+            tag = "%s: %s" % (name, cmd_name)
+            check(r.returncode >= 0, "%s: %s" % (tag, exit_text(r.returncode)))
+            if must or r.returncode != 0:
+                check(r.returncode == 1, "%s: %s, want exit 1: %r" % (tag, exit_text(r.returncode), err[:200]))
+                check(len(lines) == 1 and name + ".gltf" in lines[0] and any(p in lines[0] for p in paths),
+                      "%s: stderr is not one line naming the file and one of %s: %r" % (tag, paths, err[:300]))
+                check(not os.listdir(out_dir), "%s: left %s behind" % (tag, os.listdir(out_dir)))
+            for x in os.listdir(out_dir):
+                os.unlink(os.path.join(out_dir, x))
+    # A data: URI that decodes to fewer bytes than its byteLength.
+    f = os.path.join(d, "data-short.gltf")
+    rewrite(os.path.join(src_dir, "quantized-data.gltf"), f)
+    doc = json.load(open(f))
+    doc["buffers"][0]["byteLength"] += 64
+    json.dump(doc, open(f, "w"))
+    r = run([cli, "analyze", f])
+    err = r.stderr.decode(errors="replace").strip()
+    check(r.returncode == 1 and "\n" not in err and "data-short.gltf" in err and "buffers[0]" in err,
+          "data-short.gltf: analyze %s, want exit 1 and one line naming buffers[0]: %r" % (exit_text(r.returncode), err[:300]))
+
+
 def near(x, y):
     if x is None or y is None:
         return x is None and y is None
@@ -528,6 +591,7 @@ def main():
             before = digest(src)
             optimize_all(args.cli, files, src, args.work)
             refusals(args.cli, manifest, src, args.work)
+            hostile(args.cli, src, args.work)
             analyze_check(args.cli, files, src, args.work)
             after = digest(src)
             changed = [f for f in before if before[f] != after.get(f)]
