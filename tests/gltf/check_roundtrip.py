@@ -336,8 +336,9 @@ def self_test(files, src_dir, work):
     print("checker self-test: %s" % ("ok" if len(failures) == before else "FAILED"), flush=True)
 
 
-def optimize_all(cli, files, src_dir, work):
-    """optimize every file, with and without --reorder-vertices; returns [(input, output, reorder)]."""
+def optimize_all(cli, files, src_dir, work, checked=True):
+    """optimize every file, with and without --reorder-vertices; returns [(input, output, reorder)].
+    CHECKED: compare each output with its input (the validator test only needs the outputs)."""
     done = []
     totals = {False: {"index": 0, "vertex": 0}, True: {"index": 0, "vertex": 0}}
     for reorder in (False, True):
@@ -349,6 +350,9 @@ def optimize_all(cli, files, src_dir, work):
             r = run(cmd)
             if not check(r.returncode == 0, "%s: %s: %s" % (" ".join(cmd[1:]), exit_text(r.returncode),
                                                             r.stderr.decode(errors="replace").strip()[:300])):
+                continue
+            done.append((inp, out, reorder))
+            if not checked:
                 continue
             c = compare(inp, out, reorder)
             for k in c:
@@ -362,7 +366,8 @@ def optimize_all(cli, files, src_dir, work):
                             vertex_tuples(a, prim) == vertex_tuples(b, b.doc["meshes"][m]["primitives"][p]):
                         check(stderr.strip() != "", "%s --reorder-vertices: meshes[%d].primitives[%d] left in its "
                               "vertex order without a word on stderr" % (f, m, p))
-            done.append((inp, out, reorder))
+    if not checked:
+        return done
     # An optimizer that copies its input would pass every check above: it must not.
     check(totals[False]["index"] > 0, "optimize rewrote no index data in any file")
     check(totals[True]["vertex"] > 0, "optimize --reorder-vertices moved no vertex in any file")
@@ -372,7 +377,7 @@ def optimize_all(cli, files, src_dir, work):
     for f in ("lists.gltf", "shared.gltf"):
         out = os.path.join(src_dir, "same-folder-" + f)
         r = run([cli, "optimize", "-a", "auto", os.path.join(src_dir, f), "-o", out, "--reorder-vertices"])
-        if check(r.returncode == 0, "optimize %s into its own folder: exit %d: %s" % (f, r.returncode, r.stderr.decode(errors="replace").strip()[:300])):
+        if check(r.returncode == 0, "optimize %s into its own folder: %s: %s" % (f, exit_text(r.returncode), r.stderr.decode(errors="replace").strip()[:300])):
             compare(os.path.join(src_dir, f), out, True)
             check(os.path.isfile(os.path.join(src_dir, "same-folder-" + f[:-5] + ".bin")),
                   "optimize %s into its own folder: no same-folder-%s.bin" % (f, f[:-5]))
@@ -459,9 +464,10 @@ def hostile(cli, src_dir, work):
 
 
 def near(x, y):
+    """Equal as the CLI prints ratios (about 9 significant digits)."""
     if x is None or y is None:
         return x is None and y is None
-    return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+    return abs(x - y) <= 1e-7 * max(1.0, abs(x), abs(y))
 
 
 def analyze_json(cli, args):
@@ -583,7 +589,7 @@ def main():
         if not shutil.which(args.node):
             print("skipped: node not found")
             return 77
-        pairs = optimize_all(args.cli, files, src, args.work)
+        pairs = optimize_all(args.cli, files, src, args.work, checked=False)
         validate(pairs, args.node)
     else:
         self_test(files, src, args.work)
