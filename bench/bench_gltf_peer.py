@@ -13,7 +13,9 @@ and the script prints two Markdown tables: the vertex shader invocations under e
 (`gpucache analyze --json` of the input and of each output, summed over the draws), and what
 each output kept of the file (index type, vertices, triangles, attributes, extensions, bytes
 including external buffers, named objects among meshes/nodes/materials/images, nodes
-with translation/rotation/scale, seconds of the tool's run). Standard library only.
+with translation/rotation/scale, seconds of the tool's run). Then, with --large N (default 708:
+about 1M triangles), the time and peak memory of optimizing one large GLB, next to the
+optimizer alone on the same indices, a copy of the file, and gltfpack.. Standard library only.
 """
 import argparse
 import json
@@ -77,6 +79,53 @@ def invocations(cli, path):
     return {m["model"]: m["invocations"] for m in j["models"]}, None
 
 
+def measured(cmd):
+    """Runs CMD under GNU time; returns (exit status, seconds, peak resident MiB of CMD's own
+    process). Not os.wait4 from here: a child forked from this Python process would carry
+    this process's resident size as its starting peak."""
+    t = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "bench-rss-kib %M"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    secs = time.perf_counter() - t
+    lines = [x for x in r.stderr.decode(errors="replace").splitlines() if x.startswith("bench-rss-kib ")]
+    rss = int(lines[-1].split()[1]) / 1024.0 if lines else float("nan")
+    return r.returncode, secs, rss
+
+
+def large(args):
+    """The issue's memory and speed item: a shuffled grid of about 1M triangles as a GLB
+    (POSITION, NORMAL, TEXCOORD_0, u32 indices), optimized by gpucache, against the optimizer
+    alone on the same indices as a raw .u32 file, a plain copy of the file (the disk), and
+    gltfpack. Median of --repeat runs each; peak resident memory of the process."""
+    d = os.path.join(args.work, "large")
+    os.makedirs(d, exist_ok=True)
+    glb = os.path.join(d, "grid.glb")
+    nv, nt = make_gltf.large_grid(glb, args.large, args.large)
+    raw = os.path.join(d, "grid.u32")
+    rows = [("cp (the disk: read and write the file)", ["cp", glb, os.path.join(d, "copy.glb")], glb),
+            ("gpucache optimize -a auto grid.u32 (the optimizer alone)",
+             [args.cli, "optimize", "-a", "auto", raw, "-o", os.path.join(d, "out.u32")], raw),
+            ("gpucache optimize -a auto grid.glb",
+             [args.cli, "optimize", "-a", "auto", glb, "-o", os.path.join(d, "out.glb")], glb),
+            ("gpucache optimize -a auto --reorder-vertices grid.u32 (the optimizer alone)",
+             [args.cli, "optimize", "-a", "auto", "--reorder-vertices", raw, "-o", os.path.join(d, "outv.u32")], raw),
+            ("gpucache optimize -a auto --reorder-vertices grid.glb",
+             [args.cli, "optimize", "-a", "auto", "--reorder-vertices", glb, "-o", os.path.join(d, "outv.glb")], glb),
+            ("gltfpack -noq grid.glb", [args.gltfpack, "-noq", "-i", glb, "-o", os.path.join(d, "gltfpack.glb")], glb)]
+    print("\n### A %d-triangle GLB (%d vertices, %d bytes; its indices as .u32: %d bytes), median of %d runs\n"
+          % (nt, nv, os.path.getsize(glb), os.path.getsize(raw), args.repeat))
+    print("| command | seconds | peak resident MiB | input MiB |")
+    print("|---|---:|---:|---:|")
+    for what, cmd, inp in rows:
+        runs = [measured(cmd) for _ in range(args.repeat)]
+        if any(r[0] != 0 for r in runs):
+            print("| %s | failed (exit %d) | | |" % (what, next(r[0] for r in runs if r[0] != 0)))
+            continue
+        secs = sorted(r[1] for r in runs)[len(runs) // 2]
+        rss = sorted(r[2] for r in runs)[len(runs) // 2]
+        print("| %s | %.3f | %.1f | %.1f |" % (what, secs, rss, os.path.getsize(inp) / 1048576.0))
+
+
 def timed(cmd):
     t = time.perf_counter()
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -91,6 +140,9 @@ def main():
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
     ap.add_argument("--meshes", default="cow,fandisk,stanford-bunny,ogre")
     ap.add_argument("--work", default=os.path.join(ROOT, "out", "bench-gltf-peer"))
+    ap.add_argument("--large", type=int, default=708, metavar="N",
+                    help="also an N x N quad grid GLB for time and memory (default 708: 1,002,528 triangles; 0: none)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per command of the large grid (median)")
     args = ap.parse_args()
     if not shutil.which(args.gltfpack):
         sys.exit("bench_gltf_peer: %s not found (Debian package gltfpack; scripts/install-deps.sh installs it)" % args.gltfpack)
@@ -152,6 +204,11 @@ def main():
             name, tool, k["index"], k["vertices"], k["triangles"], k["attributes"], k["extensions"], k["names"],
             k["trs"], k["bytes"],
             "-" if secs is None else "%.3f" % secs))
+    if args.large > 0:
+        if os.access("/usr/bin/time", os.X_OK):
+            large(args)
+        else:
+            print("\n(the large grid needs GNU time, /usr/bin/time: Debian package time)")
 
 
 if __name__ == "__main__":

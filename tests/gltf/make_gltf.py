@@ -595,6 +595,52 @@ def obj_to_gltf(obj_path, itype, out_path):
     return len(verts), len(tris)
 
 
+def large_grid(out_path, w, h, seed=1):
+    """A W x H quad grid (2WH triangles) as one GLB primitive with POSITION, NORMAL and
+    TEXCOORD_0 and u32 indices, vertices and triangles shuffled (the bench's large input).
+    Also writes the same indices as raw little-endian u32 beside it (OUT.u32), for timing the
+    optimizer alone on the same triangles. Returns (vertices, triangles)."""
+    from array import array
+    rng = random.Random(seed)
+    nv = (w + 1) * (h + 1)
+    perm = list(range(nv))
+    rng.shuffle(perm)
+    pos, nrm, uv = array("f", bytes(12 * nv)), array("f", bytes(12 * nv)), array("f", bytes(8 * nv))
+    for y in range(h + 1):
+        for x in range(w + 1):
+            v = perm[y * (w + 1) + x]
+            pos[3 * v], pos[3 * v + 1] = x / w, y / h
+            nrm[3 * v + 2] = 1.0
+            uv[2 * v], uv[2 * v + 1] = x / w, 1.0 - y / h
+    tris = []
+    for y in range(h):
+        for x in range(w):
+            a = perm[y * (w + 1) + x]
+            b_, c, d = perm[y * (w + 1) + x + 1], perm[(y + 1) * (w + 1) + x], perm[(y + 1) * (w + 1) + x + 1]
+            tris.append((a, b_, d))
+            tris.append((a, d, c))
+    rng.shuffle(tris)
+    idx = array("I", (i for t in tris for i in t))
+    if sys.byteorder != "little":
+        for arr in (pos, nrm, uv, idx):
+            arr.byteswap()
+    b = Builder()
+    prim = {"attributes": {
+        "POSITION": b.accessor(b.view(pos.tobytes(), ARRAY_BUFFER), FLOAT, "VEC3", nv,
+                               minmax=([0.0, 0.0, 0.0], [1.0, 1.0, 0.0])),
+        "NORMAL": b.accessor(b.view(nrm.tobytes(), ARRAY_BUFFER), FLOAT, "VEC3", nv),
+        "TEXCOORD_0": b.accessor(b.view(uv.tobytes(), ARRAY_BUFFER), FLOAT, "VEC2", nv)},
+        "indices": b.accessor(b.view(idx.tobytes(), ELEMENT_ARRAY_BUFFER), UINT, "SCALAR", len(idx))}
+    b.add("meshes", {"name": "large-grid", "primitives": [prim]})
+    b.add("nodes", {"mesh": 0})
+    b.add("scenes", {"nodes": [0]})
+    b.doc["scene"] = 0
+    gltfio.save(out_path, b.doc, [bytes(b.bin)], "glb")
+    with open(os.path.splitext(out_path)[0] + ".u32", "wb") as f:
+        f.write(idx.tobytes())
+    return nv, len(tris)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", nargs="?")
