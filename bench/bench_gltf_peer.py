@@ -27,6 +27,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "gltf"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import gltfio  # noqa: E402
 import make_gltf  # noqa: E402
 

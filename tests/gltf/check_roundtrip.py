@@ -36,6 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import gltfio  # noqa: E402
 import make_gltf  # noqa: E402
 

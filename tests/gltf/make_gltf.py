@@ -33,6 +33,7 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import gltfio  # noqa: E402
 
 ARRAY_BUFFER = 34962
