@@ -358,6 +358,12 @@ def optimize_all(cli, files, src_dir, work, checked=True):
             c = compare(inp, out, reorder)
             for k in c:
                 totals[reorder][k] += c[k]
+            # An image copied beside the output is said so (issue 17, item 3).
+            said = (r.stdout + r.stderr).decode(errors="replace")
+            for img in gltfio.load(inp).doc.get("images", []):
+                uri = img.get("uri", "")
+                if uri and not uri.startswith("data:"):
+                    check(uri in said, "%s: the image %s was copied beside the output without a word" % (f, uri))
             if reorder:
                 stderr = r.stderr.decode(errors="replace")
                 a = gltfio.load(inp)
