@@ -95,8 +95,15 @@ def vertex_tuples(asset, prim):
 
 
 def attribute_views(asset, prim):
-    acc = asset.doc["accessors"]
-    return {acc[a]["bufferView"] for _, a in gltfio.vertex_attribute_accessors(prim) if "bufferView" in acc[a]}
+    """The bufferViews a primitive's vertex data lives in, sparse substitutions included."""
+    views = set()
+    for _, a in gltfio.vertex_attribute_accessors(prim):
+        acc = asset.doc["accessors"][a]
+        if "bufferView" in acc:
+            views.add(acc["bufferView"])
+        if "sparse" in acc:
+            views |= {acc["sparse"]["indices"]["bufferView"], acc["sparse"]["values"]["bufferView"]}
+    return views
 
 
 def index_range(asset, accessor):
@@ -371,8 +378,8 @@ def optimize_all(cli, files, src_dir, work, checked=True):
                 for m, p, prim in primitives(a):
                     if prim.get("mode", 4) == 4 and "indices" in prim and \
                             vertex_tuples(a, prim) == vertex_tuples(b, b.doc["meshes"][m]["primitives"][p]):
-                        check(stderr.strip() != "", "%s --reorder-vertices: meshes[%d].primitives[%d] left in its "
-                              "vertex order without a word on stderr" % (f, m, p))
+                        check("meshes[%d].primitives[%d]" % (m, p) in stderr, "%s --reorder-vertices: meshes[%d]."
+                              "primitives[%d] left in its vertex order, and stderr does not name it" % (f, m, p))
     if not checked:
         return done
     # An optimizer that copies its input would pass every check above: it must not.

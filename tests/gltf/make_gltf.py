@@ -9,13 +9,15 @@ URIs), small grids whose triangles and vertices are shuffled with a fixed seed s
 `optimize` has work to do:
   lists          u8, u16 and u32 triangle lists, several meshes and nodes (TRS), names,
                  extras, KHR_materials_emissive_strength, a texture (external PNG beside the
-                 .gltf), index accessors at a byteOffset inside a shared bufferView
+                 .gltf), index accessors at a byteOffset inside a shared bufferView, one
+                 accessor as both TEXCOORD_0 and TEXCOORD_1, COLOR_0 (u8), _TEMPERATURE
   modes          triangle strip, fan and list in one mesh; points, lines, line loop, line strip
-                 and a non-indexed triangle list in another
+                 and a non-indexed triangle list in another; one index accessor drawn as a
+                 triangle list, a triangle strip and points
   shared         an interleaved vertex buffer (byteStride 32), two primitives sharing their
                  attribute accessors, a mesh reusing another's accessors, and an index
                  accessor shared by primitives with different vertex accessors
-  morph_skin     morph targets (POSITION/NORMAL/TANGENT deltas, weights), a skin (JOINTS_0,
+  morph_skin     morph targets (POSITION/NORMAL deltas, one sparse; weights), a skin (JOINTS_0,
                  WEIGHTS_0, inverse bind matrices, joint nodes with TRS), two animations
   quantized      KHR_mesh_quantization: int16 positions, int8 normals, uint16 UVs, padded strides
 and two files that must be refused: draco.gltf (KHR_draco_mesh_compression) and meshopt.glb
@@ -202,13 +204,25 @@ def scene_lists():
                                      "TEXCOORD_0": b.floats(u, "VEC2")}, "indices": acc, "material": mat})
     m8 = b.add("meshes", {"name": "grid-u8", "primitives": prims})
     m32 = b.add("meshes", {"primitives": [basic_prim(b, rng, 6, 6, "u32")]})  # no name: mesh_name null
+    # One accessor as two attributes (TEXCOORD_0 and TEXCOORD_1: permuted once, not twice),
+    # a normalized u8 COLOR_0 and an application-specific attribute.
+    pos, nrm, uv, tris = shuffled_grid(rng, 5, 5)
+    uvacc = b.floats(uv, "VEC2")
+    colors = b.view(b"".join(struct.pack("<4B", int(255 * p[0]), int(255 * p[1]), 128, 255) for p in pos), ARRAY_BUFFER)
+    ma = b.add("meshes", {"name": "aliased", "primitives": [{"attributes": {
+        "POSITION": b.floats(pos, "VEC3", minmax=True), "NORMAL": b.floats(nrm, "VEC3"),
+        "TEXCOORD_0": uvacc, "TEXCOORD_1": uvacc,
+        "COLOR_0": b.accessor(colors, UBYTE, "VEC4", len(pos), normalized=True),
+        "_TEMPERATURE": b.floats([(float(k),) for k in range(len(pos))], "SCALAR")},
+        "indices": b.indices(flat(tris), "u16")}]})
     b.add("nodes", {"name": "sixteen", "mesh": m16, "translation": [1.0, 2.0, 3.0],
                     "rotation": [0.0, 0.0, 0.38268343, 0.92387953], "scale": [1.0, 2.0, 1.0],
                     "extras": {"note": "TRS must stay TRS"}})
     b.add("nodes", {"name": "eight", "mesh": m8, "translation": [-2.0, 0.0, 0.0]})
     b.add("nodes", {"mesh": m32, "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, -3, 1]})
     b.add("nodes", {"name": "group", "children": [0, 1]})
-    b.add("scenes", {"name": "main", "nodes": [3, 2]})
+    b.add("nodes", {"name": "aliased", "mesh": ma, "translation": [0.0, -2.0, 0.0]})
+    b.add("scenes", {"name": "main", "nodes": [3, 2, 4]})
     doc["scene"] = 0
     return b, {"image": png_1x1((200, 80, 40))}
 
@@ -262,9 +276,18 @@ def scene_modes():
     soup = [spos[i] for t in stris for i in t]
     prims.append({"attributes": {"POSITION": b.floats(soup, "VEC3", minmax=True)}})  # non-indexed, mode 4 by default
     m1 = b.add("meshes", {"name": "points-lines-soup", "primitives": prims})
+    # One index accessor drawn as a triangle list, as a triangle strip and as points:
+    # reordering it for the list would change the strip's triangles and the points' order.
+    pos, nrm, uv, tris = shuffled_grid(random.Random(3), 4, 4)
+    attrs = {"POSITION": b.floats(pos, "VEC3", minmax=True), "NORMAL": b.floats(nrm, "VEC3")}
+    both = b.indices(flat(tris), "u16")
+    m2 = b.add("meshes", {"name": "list-and-points", "primitives": [
+        {"attributes": dict(attrs), "indices": both, "mode": 4}, {"attributes": dict(attrs), "indices": both, "mode": 5},
+        {"attributes": dict(attrs), "indices": both, "mode": 0}]})
     b.add("nodes", {"name": "a", "mesh": m0})
     b.add("nodes", {"name": "b", "mesh": m1, "translation": [0.0, 0.0, -1.0]})
-    b.add("scenes", {"nodes": [0, 1]})
+    b.add("nodes", {"name": "c", "mesh": m2, "translation": [0.0, 0.0, -2.0]})
+    b.add("scenes", {"nodes": [0, 1, 2]})
     doc["scene"] = 0
     return b, {}
 
@@ -309,6 +332,21 @@ def normalize(v):
     return tuple(x / n for x in v)
 
 
+def sparse_target(b, pos):
+    """A morph target POSITION accessor with no bufferView: zeros, with a sparse substitution
+    lifting the vertices at x > 0.7 (sparse indices ascending, as glTF requires). Reordering
+    vertices must move these too."""
+    which = [v for v, p in enumerate(pos) if p[0] > 0.7]
+    lift = f32(0.2)
+    iv = b.view(struct.pack("<%dH" % len(which), *which))
+    vv = b.view(b"".join(struct.pack("<3f", 0.0, 0.0, lift) for _ in which))
+    b.doc["accessors"].append({"componentType": FLOAT, "type": "VEC3", "count": len(pos), "name": "lift",
+                               "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, lift],
+                               "sparse": {"count": len(which), "indices": {"bufferView": iv, "componentType": USHORT},
+                                          "values": {"bufferView": vv}}})
+    return len(b.doc["accessors"]) - 1
+
+
 def scene_morph_skin():
     rng = random.Random(99)
     b = Builder()
@@ -322,10 +360,11 @@ def scene_morph_skin():
     prim = {"attributes": {"POSITION": b.floats(pos, "VEC3", minmax=True), "NORMAL": b.floats(nrm, "VEC3"),
                            "TANGENT": b.floats(tan, "VEC4"), "TEXCOORD_0": b.floats(uv, "VEC2")},
             "targets": [{"POSITION": b.floats(d1, "VEC3", minmax=True), "NORMAL": b.floats(dn, "VEC3")},
-                        {"POSITION": b.floats(d2, "VEC3", minmax=True)}],
+                        {"POSITION": b.floats(d2, "VEC3", minmax=True)},
+                        {"POSITION": sparse_target(b, pos)}],
             "indices": b.indices(flat(tris), "u16")}
-    m0 = b.add("meshes", {"name": "morphing", "primitives": [prim], "weights": [0.25, 0.5],
-                          "extras": {"targetNames": ["bump", "shear"]}})
+    m0 = b.add("meshes", {"name": "morphing", "primitives": [prim], "weights": [0.25, 0.5, 0.0],
+                          "extras": {"targetNames": ["bump", "shear", "lift"]}})
     # Skinned mesh: a strip of quads along x bent by 4 joints.
     pos, nrm, uv, tris = grid(12, 2, scale=1.0)
     pos = [(p[0] * 4.0, p[1], p[2]) for p in pos]
@@ -352,7 +391,7 @@ def scene_morph_skin():
         ibm.append((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -j * 4.0 / 3.0, 0, 0, 1))
     ibm_acc = b.floats(ibm, "MAT4", target=None, name="inverse-bind")
     # Nodes: 0 morph, 1 skinned mesh, 2..5 joints chained with TRS.
-    b.add("nodes", {"name": "morph-node", "mesh": m0, "weights": [0.25, 0.5], "translation": [0.0, 3.0, 0.0]})
+    b.add("nodes", {"name": "morph-node", "mesh": m0, "weights": [0.25, 0.5, 0.0], "translation": [0.0, 3.0, 0.0]})
     b.add("nodes", {"name": "skinned-node", "mesh": m1, "skin": 0})
     for j in range(4):
         node = {"name": "joint%d" % j, "translation": [0.0 if j == 0 else 4.0 / 3.0, 0.0, 0.0],
@@ -365,7 +404,7 @@ def scene_morph_skin():
     t_acc = b.accessor(b.view(struct.pack("<3f", *times)), FLOAT, "SCALAR", 3, minmax=([0.0], [1.0]))
     rots = [(0.0, 0.0, 0.0, 1.0), normalize((0.0, 0.0, 0.2, 1.0)), (0.0, 0.0, 0.0, 1.0)]
     r_acc = b.floats(rots, "VEC4", target=None)
-    w_acc = b.floats([(0.0,), (1.0,), (0.5,), (0.5,), (0.0,), (1.0,)], "SCALAR", target=None)
+    w_acc = b.floats([(0.0,), (1.0,), (0.0,), (0.5,), (0.5,), (1.0,), (0.0,), (1.0,), (0.5,)], "SCALAR", target=None)
     b.add("animations", {"name": "bend-and-morph",
                          "samplers": [{"input": t_acc, "output": r_acc, "interpolation": "LINEAR"},
                                       {"input": t_acc, "output": w_acc}],
