@@ -33,6 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -143,6 +144,8 @@ def compare(inp, out, reorder):
                 check(uri_b != uri_a, "%s: buffers[%d] written over the input's %s" % (tag, i, uri_a))
         for d in (da, db):
             d["buffers"][i].pop("uri", None)
+    outside = [u.get("uri") for u in b.doc.get("buffers", []) if u.get("uri") and not u["uri"].startswith("data:")]
+    check(len(set(outside)) == len(outside), "%s: two buffers written to one file: %s" % (tag, outside))
     diff = json_diff(da, db)
     check(diff is None, "%s: JSON differs at %s" % (tag, diff))
     if diff and ("bufferViews" in diff or "accessors" in diff or "buffers" in diff):
@@ -151,8 +154,8 @@ def compare(inp, out, reorder):
     for i, img in enumerate(a.doc.get("images", [])):
         uri = img.get("uri", "")
         if uri and not uri.startswith("data:"):
-            src = os.path.join(os.path.dirname(os.path.abspath(inp)), uri)
-            dst = os.path.join(os.path.dirname(os.path.abspath(out)), uri)
+            src = os.path.join(os.path.dirname(os.path.abspath(inp)), urllib.parse.unquote(uri))
+            dst = os.path.join(os.path.dirname(os.path.abspath(out)), urllib.parse.unquote(uri))
             check(os.path.isfile(dst) and open(dst, "rb").read() == open(src, "rb").read(),
                   "%s: images[%d] %s not beside the output" % (tag, i, uri))
     if a.container == "glb" and b.bin_chunk_len is not None:

@@ -9,6 +9,7 @@ import base64
 import json
 import os
 import struct
+import urllib.parse
 
 GLB_MAGIC = 0x46546C67
 CHUNK_JSON = 0x4E4F534A
@@ -86,7 +87,7 @@ def load(path):
         elif uri.startswith("data:"):
             data, kind = base64.b64decode(uri.split(",", 1)[1]), "data"
         else:
-            with open(os.path.join(folder, uri), "rb") as f:
+            with open(os.path.join(folder, urllib.parse.unquote(uri)), "rb") as f:
                 data = f.read()
             kind = "external"
         if len(data) < b["byteLength"]:

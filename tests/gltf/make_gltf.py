@@ -20,7 +20,9 @@ URIs), small grids whose triangles and vertices are shuffled with a fixed seed s
   morph_skin     morph targets (POSITION/NORMAL deltas, one sparse; weights), a skin (JOINTS_0,
                  WEIGHTS_0, inverse bind matrices, joint nodes with TRS), two animations
   quantized      KHR_mesh_quantization: int16 positions, int8 normals, uint16 UVs, padded strides
-and two files that must be refused: draco.gltf (KHR_draco_mesh_compression) and meshopt.glb
+two_buffers.gltf and two_buffers-data.gltf: morph_skin with its index data in a second buffer
+(the external one's URI percent-encoded, 'two_buffers%20indices.bin'); and two files that must
+be refused: draco.gltf (KHR_draco_mesh_compression) and meshopt.glb
 (EXT_meshopt_compression). A manifest.json lists them.
 Standard library only; the output is the same on every run.
 """
@@ -498,12 +500,39 @@ def write_variants(out_dir, name, b, extra):
     return files
 
 
+def write_two_buffers(out_dir, name, b):
+    """B's scene with its index bufferViews moved into a second buffer: NAME.gltf with two
+    external files (the second's URI percent-encoded: 'NAME%20indices.bin' for the file
+    'NAME indices.bin'), and NAME-data.gltf with two data: URIs. Returns the file names."""
+    doc = json.loads(json.dumps(b.doc))
+    bins = [bytearray(), bytearray()]
+    for v in doc["bufferViews"]:
+        k = 1 if v.get("target") == ELEMENT_ARRAY_BUFFER else 0
+        data = b.bin[v.get("byteOffset", 0): v.get("byteOffset", 0) + v["byteLength"]]
+        while len(bins[k]) % 4:
+            bins[k].append(0)
+        v["buffer"], v["byteOffset"] = k, len(bins[k])
+        bins[k] += data
+    doc["buffers"] = [{"name": "vertices"}, {"name": "indices", "extras": {"split": True}}]
+    gltfio.save(os.path.join(out_dir, name + "-data.gltf"), doc, [bytes(x) for x in bins], "data")
+    files = [name + "-data.gltf"]
+    for k, fname in enumerate((name + ".bin", name + " indices.bin")):
+        with open(os.path.join(out_dir, fname), "wb") as f:
+            f.write(bins[k])
+        doc["buffers"][k]["byteLength"] = len(bins[k])
+        doc["buffers"][k]["uri"] = fname.replace(" ", "%20")
+    with open(os.path.join(out_dir, name + ".gltf"), "w") as f:
+        json.dump(doc, f, indent=1)
+    return files + [name + ".gltf"]
+
+
 def make_tests(out_dir):
     os.makedirs(out_dir, exist_ok=True)
     manifest = {"roundtrip": [], "refuse": []}
     for name, fn in SCENES:
         b, extra = fn()
         manifest["roundtrip"] += write_variants(out_dir, name, b, extra)
+    manifest["roundtrip"] += write_two_buffers(out_dir, "two_buffers", scene_morph_skin()[0])
     b, _ = scene_draco()
     gltfio.save(os.path.join(out_dir, "draco.gltf"), b.doc, [bytes(b.bin)], "external", bin_name="draco.bin")
     manifest["refuse"].append({"file": "draco.gltf", "extension": "KHR_draco_mesh_compression"})
