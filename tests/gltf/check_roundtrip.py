@@ -399,6 +399,22 @@ def optimize_all(cli, files, src_dir, work, checked=True):
             check(os.path.isfile(os.path.join(src_dir, "same-folder-" + f[:-5] + ".bin")),
                   "optimize %s into its own folder: no same-folder-%s.bin" % (f, f[:-5]))
             done.append((os.path.join(src_dir, f), out, True))
+    # An output whose .bin, named after it, would be one of the input's own buffers
+    # ('two_buffers indices.bin'): refused (exit 2, as for any output over an input) or
+    # written under another name; the input's buffer is never replaced.
+    f = "two_buffers.gltf"
+    victim = os.path.join(src_dir, "two_buffers indices.bin")
+    before = open(victim, "rb").read()
+    out = os.path.join(src_dir, "two_buffers indices.gltf")
+    r = run([cli, "optimize", "-a", "auto", os.path.join(src_dir, f), "-o", out])
+    check(open(victim, "rb").read() == before, "optimize %s -o '%s': the input's buffer %s was replaced"
+          % (f, os.path.basename(out), os.path.basename(victim)))
+    if check(r.returncode in (0, 2), "optimize %s -o '%s': %s, want 0 or 2: %s" % (
+            f, os.path.basename(out), exit_text(r.returncode), r.stderr.decode(errors="replace").strip()[:300])):
+        if r.returncode == 0:
+            compare(os.path.join(src_dir, f), out, False)
+        else:
+            check(not os.path.exists(out), "optimize %s -o '%s' refused, yet wrote it" % (f, os.path.basename(out)))
     return done
 
 
