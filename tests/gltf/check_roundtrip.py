@@ -209,7 +209,8 @@ def compare(inp, out, reorder):
                   % (where, max(lost, 1), len(ca)))
         else:
             check([ta[v] for v in ia] == [tb[v] for v in ib],
-                  "%s: mode %d draw is not the same sequence of vertices" % (where, mode))
+                  "%s: its %s draw changed (only triangle lists may be reordered)%s" % (
+                      where, gltfio.MODE_NAME[mode], " (indices accessors[%d])" % prim["indices"] if "indices" in prim else ""))
     return changed
 
 
