@@ -14,7 +14,11 @@ Generates the test files (make_gltf.py), then:
     attribute views) are identical; each triangle list's triangles are a permutation of the
     input's with winding kept, compared as tuples of every attribute's bytes (morph targets,
     JOINTS/WEIGHTS included); strips, fans, points and lines draw the same sequence; the
-    input files are untouched; external images are copied beside an output in another folder;
+    input files are untouched; external images are copied beside an output in another folder,
+    and optimize names them; several external buffers go to distinct files, never over one of
+    the input's; a triangle list whose vertices --reorder-vertices leaves alone (shared,
+    aliased or sparse accessors) is named on stderr; at least one index buffer and one vertex
+    set change over the run (a copying "optimizer" fails);
   * Draco and EXT_meshopt_compression files: exit 1, one line naming the extension, no output;
   * broken files (an index past the vertices, an accessor past its bufferView, a bufferView
     past its buffer, float indices, attributes of unequal counts, a short data: URI): exit 1,

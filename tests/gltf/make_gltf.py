@@ -17,8 +17,9 @@ URIs), small grids whose triangles and vertices are shuffled with a fixed seed s
   shared         an interleaved vertex buffer (byteStride 32), two primitives sharing their
                  attribute accessors, a mesh reusing another's accessors, and an index
                  accessor shared by primitives with different vertex accessors
-  morph_skin     morph targets (POSITION/NORMAL deltas, one sparse; weights), a skin (JOINTS_0,
-                 WEIGHTS_0, inverse bind matrices, joint nodes with TRS), two animations
+  morph_skin     TANGENT; three morph targets (POSITION/NORMAL deltas, one sparse; weights), a
+                 skin (JOINTS_0, WEIGHTS_0, inverse bind matrices, joint nodes with TRS), an
+                 animation of a joint's rotation and of the morph weights
   quantized      KHR_mesh_quantization: int16 positions, int8 normals, uint16 UVs, padded strides
 two_buffers.gltf and two_buffers-data.gltf: morph_skin with its index data in a second buffer
 (the external one's URI percent-encoded, 'two_buffers%20indices.bin'); and two files that must
