@@ -205,114 +205,6 @@ void gc_free_names(char** names, size_t count)
     free(names);
 }
 
-/* dir + "/" + name (name alone when it is absolute or dir is "."). */
-static char* join(const char* dir, const char* name, size_t name_len)
-{
-    bool absolute = (name_len && name[0] == '/') || !strcmp(dir, ".");
-    size_t dl = absolute ? 0 : strlen(dir);
-    char* p = malloc(dl + 1 + name_len + 1);
-    if (!p)
-        return NULL;
-    size_t at = 0;
-    if (!absolute) {
-        memcpy(p, dir, dl);
-        p[dl] = '/';
-        at = dl + 1;
-    }
-    memcpy(p + at, name, name_len);
-    p[at + name_len] = 0;
-    return p;
-}
-
-/* Every "uri" string of a glTF JSON text that names a file (not a data: URI), as a path
- * beside `dir`, both as written and percent-decoded. Conservative: a name too many only
- * ever makes an output refused, never an input missed. */
-static bool gltf_uris(const char* json, size_t n, const char* dir, char*** list, size_t* count)
-{
-    static const char key[] = "\"uri\"";
-    for (size_t i = 0; i + sizeof key - 1 <= n; ++i) {
-        if (memcmp(json + i, key, sizeof key - 1) != 0)
-            continue;
-        size_t at = i + sizeof key - 1;
-        while (at < n && (json[at] == ' ' || json[at] == '\t' || json[at] == '\r' || json[at] == '\n'))
-            at++;
-        if (at >= n || json[at] != ':')
-            continue;
-        at++;
-        while (at < n && (json[at] == ' ' || json[at] == '\t' || json[at] == '\r' || json[at] == '\n'))
-            at++;
-        if (at >= n || json[at] != '"')
-            continue;
-        at++;
-        /* the string, JSON escapes decoded (a decoded string is never longer) */
-        char* s = malloc(n - at + 1);
-        if (!s)
-            return false;
-        size_t len = 0;
-        while (at < n && json[at] != '"') {
-            char c = json[at++];
-            if (c == '\\' && at < n) {
-                char e = json[at++];
-                if (e == 'u' && at + 4 <= n) {
-                    unsigned v = 0;
-                    bool ok = true;
-                    for (int k = 0; k < 4; ++k) {
-                        int h = gc_hex_digit((unsigned char)json[at + k]);
-                        ok = ok && h >= 0;
-                        v = v * 16 + (unsigned)(h < 0 ? 0 : h);
-                    }
-                    at += 4;
-                    if (!ok)
-                        continue;
-                    if (v < 0x80) {
-                        s[len++] = (char)v;
-                    } else if (v < 0x800) {
-                        s[len++] = (char)(0xC0 | (v >> 6));
-                        s[len++] = (char)(0x80 | (v & 0x3F));
-                    } else { /* 6 bytes of escape give at most 3 */
-                        s[len++] = (char)(0xE0 | (v >> 12));
-                        s[len++] = (char)(0x80 | ((v >> 6) & 0x3F));
-                        s[len++] = (char)(0x80 | (v & 0x3F));
-                    }
-                    continue;
-                }
-                c = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
-            }
-            s[len++] = c;
-        }
-        s[len] = 0;
-        if (len && strncmp(s, "data:", 5) != 0) {
-            bool ok = push_name(list, count, join(dir, s, len));
-            /* percent-decoded, in place */
-            size_t d = 0;
-            for (size_t k = 0; k < len; ++k) {
-                int h1, h2;
-                if (s[k] == '%' && k + 2 < len && (h1 = gc_hex_digit((unsigned char)s[k + 1])) >= 0 &&
-                    (h2 = gc_hex_digit((unsigned char)s[k + 2])) >= 0) {
-                    s[d++] = (char)(h1 * 16 + h2);
-                    k += 2;
-                } else {
-                    s[d++] = s[k];
-                }
-            }
-            if (ok && d != len)
-                ok = push_name(list, count, join(dir, s, d));
-            if (!ok) {
-                free(s);
-                return false;
-            }
-        }
-        free(s);
-        i = at;
-    }
-    return true;
-}
-
-static uint32_t le32(const unsigned char* p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err)
 {
     *files = NULL;
@@ -324,40 +216,11 @@ gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count,
     bool gltf = gc_has_extension(in_path, "gltf"), glb = gc_has_extension(in_path, "glb");
     if (!gltf && !glb)
         return GC_OK;
-    /* A glTF's buffers and images are files of its own: an output must not replace them. */
-    FILE* f = fopen(in_path, "rb");
-    if (!f)
-        return GC_OK; /* the reader reports it */
-    char* text = NULL;
-    size_t n = 0;
-    if (glb) {
-        /* 12-byte header, then the JSON chunk's length and type */
-        unsigned char h[20];
-        if (fread(h, 1, 20, f) == 20 && !memcmp(h, "glTF", 4) && !memcmp(h + 16, "JSON", 4)) {
-            n = le32(h + 12);
-            struct stat st;
-            if (fstat(fileno(f), &st) != 0 || (uint64_t)n > (uint64_t)st.st_size)
-                n = 0; /* the loader refuses a chunk longer than the file */
-        }
-    } else {
-        struct stat st;
-        n = fstat(fileno(f), &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
-    }
-    if (n) {
-        text = malloc(n);
-        if (!text) {
-            fclose(f);
-            gc_free_names(*files, *count);
-            *files = NULL, *count = 0;
-            return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory reading %zu bytes", in_path, n);
-        }
-        n = fread(text, 1, n, f);
-    }
-    fclose(f);
+    /* A glTF's buffers and images are files of its own: an output must not replace them
+     * (the one scanner of glTF URIs, gltf.c, which every "uri" member goes through). */
     char* dir = folder_of(in_path);
-    bool ok = dir && gltf_uris(text ? text : "", text ? n : 0, dir, files, count);
+    bool ok = dir && gc_gltf_uris(in_path, dir, files, count);
     free(dir);
-    free(text);
     if (!ok) {
         gc_free_names(*files, *count);
         *files = NULL, *count = 0;
