@@ -951,6 +951,12 @@ static bool permute_accessor(gc_gltf* g, const gltf_accessor* x, const uint32_t*
     return true;
 }
 
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
 static bool same_attributes(const gltf_prim* a, const gltf_prim* b)
 {
     return a->attribute_count == b->attribute_count &&
@@ -1049,31 +1055,49 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
             return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
         }
         memset(to, 0xff, n * sizeof *to);
+        /* Primitive by primitive in file order: the vertices a primitive uses first (not used
+         * by an earlier one), in order of first use, take the slots those same vertices had,
+         * sorted; unused vertices stay. A primitive that shares no vertex keeps its set of
+         * values (so its index accessor keeps its min and max); one primitive alone gets its
+         * used slots filled in first-use order. */
         size_t used = 0;
-        for (size_t e = first; e < g->prim_count; ++e)
-            if (g->prims[e].group == gid && g->prims[e].pub.shares_indices_with == SIZE_MAX)
-                for (size_t k = 0; k < g->prims[e].pub.index_count; ++k) {
-                    uint32_t v = g->prims[e].indices[k];
-                    if (to[v] == UINT32_MAX) {
-                        to[v] = 0;
-                        order[used++] = v;
-                    }
+        for (size_t e = first; e < g->prim_count && !s; ++e) {
+            if (g->prims[e].group != gid || g->prims[e].pub.shares_indices_with != SIZE_MAX)
+                continue;
+            size_t start = used;
+            for (size_t k = 0; k < g->prims[e].pub.index_count; ++k) {
+                uint32_t v = g->prims[e].indices[k];
+                if (to[v] == UINT32_MAX) {
+                    to[v] = 0;
+                    order[used++] = v;
                 }
-        /* the k-th vertex used first takes the k-th smallest used slot; unused ones stay */
-        size_t slot = 0;
-        for (size_t v = 0; v < n; ++v)
-            if (to[v] != UINT32_MAX) {
-                to[order[slot]] = (uint32_t)v;
-                slot++;
             }
+            uint32_t* slots = gc_alloc_array(used - start ? used - start : 1, sizeof(uint32_t), false);
+            if (!slots) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+                break;
+            }
+            memcpy(slots, order + start, (used - start) * sizeof *slots);
+            qsort(slots, used - start, sizeof *slots, compare_u32);
+            for (size_t k = start; k < used; ++k)
+                to[order[k]] = slots[k - start];
+            free(slots);
+        }
+        if (s) {
+            free(to), free(order);
+            return s;
+        }
         for (size_t v = 0; v < n; ++v)
             if (to[v] == UINT32_MAX)
                 to[v] = (uint32_t)v;
-        /* each index accessor keeps its min and max (the validator checks them) */
+        /* each index accessor that declares a min and max keeps them (the validator checks
+         * them); where sharing would change them, the vertices stay */
         const char* keeps = NULL;
         for (size_t e = first; e < g->prim_count && !keeps; ++e) {
             gltf_prim* p = &g->prims[e];
-            if (p->group != gid || !p->pub.index_count)
+            json_t* declared = json_array_get(json_object_get(g->doc, "accessors"), p->index_accessor);
+            if (p->group != gid || !p->pub.index_count ||
+                (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
                 continue;
             uint32_t omin = UINT32_MAX, omax = 0, nmin = UINT32_MAX, nmax = 0;
             for (size_t k = 0; k < p->pub.index_count; ++k) {
