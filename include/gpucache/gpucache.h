@@ -429,7 +429,9 @@ typedef struct gc_load_options {
 } gc_load_options;
 
 /* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
- * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
+ * .u16/.u32 (raw little-endian), .obj, .ply, .gltf/.glb (gc_gltf_load: every triangle of
+ * every triangle primitive, strips and fans expanded, one run per primitive, vertex ids
+ * offset per set of attribute accessors), else through assimp if built in.
  * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
 
@@ -439,10 +441,13 @@ GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, 
  * everything else in it: .txt/.idx (3 indices per line), .u16/.u32 (raw), .obj (every
  * other line kept, each run's faces written as triangles where the run was), .ply (the
  * header written back as gc_mesh_load read it, comments kept; the vertex element and
- * others copied, faces written as triangles; tristrips become faces), other formats
- * through assimp's exporter. With `reorder_vertices`, vertices are also renumbered in
+ * others copied, faces written as triangles; tristrips become faces), .gltf/.glb (each
+ * indexed triangle list's index data in place, strips, fans and non-indexed primitives
+ * kept, everything else unchanged: gc_gltf_write), other formats through assimp's exporter
+ * (gc_mesh_write_reencodes). With `reorder_vertices`, vertices are also renumbered in
  * order of first use (for fetch locality): raw and text indices, PLY vertex records (the
- * unused ones kept, after the used ones), each assimp mesh's vertex arrays; an OBJ needs
+ * unused ones kept, after the used ones), glTF attribute data (gc_gltf_reorder_vertices),
+ * each assimp mesh's vertex arrays; an OBJ needs
  * nothing (a renderer builds its vertex buffer from the faces in first-use order). Memory
  * follows the index count, whatever the index values. Every file of the output is written
  * to a temporary in its folder and renamed (gc_atomic_file); an output that would replace

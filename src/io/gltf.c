@@ -1463,7 +1463,7 @@ static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count
     return true;
 }
 
-bool gc_gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
+static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
 {
     FILE* f = fopen(path, "rb");
     if (!f)
@@ -1646,4 +1646,33 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
         s = gc_gltf_write(g, out_path, err);
     gc_gltf_free(g);
     return s;
+}
+
+/* The files a mesh consists of: itself and, for a glTF, every file its URIs name (here,
+ * beside the one scanner of glTF URIs, so that output.c needs nothing of the formats). */
+gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err)
+{
+    *files = NULL;
+    *count = 0;
+    if (!in_path || !strcmp(in_path, "-"))
+        return GC_OK;
+    char* self = strdup(in_path);
+    *files = self ? malloc(sizeof **files) : NULL;
+    if (!*files) {
+        free(self);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+    }
+    (*files)[(*count)++] = self;
+    if (!gc_has_extension(in_path, "gltf") && !gc_has_extension(in_path, "glb"))
+        return GC_OK;
+    /* A glTF's buffers and images are files of its own: an output must not replace them. */
+    const char* slash = strrchr(in_path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in_path + (slash == in_path)) : 1, slash ? in_path : ".");
+    if (!gltf_uris(in_path, dir, files, count)) {
+        gc_free_names(*files, *count);
+        *files = NULL, *count = 0;
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+    }
+    return GC_OK;
 }

@@ -54,9 +54,6 @@ bool gc_path_inside(const char* root, const char* resolved);
 /* Why a glTF URI may not be followed (absolute, a scheme, a ".." component, also when
  * percent-encoded), or NULL for a relative path inside the folder. */
 const char* gc_uri_problem(const char* uri);
-/* Appends to *list the files every non-data "uri" of the glTF/GLB `path` names, beside
- * `dir`, as written and percent-decoded; false only when out of memory. */
-bool gc_gltf_uris(const char* path, const char* dir, char*** list, size_t* count);
 
 /* The value of a hexadecimal digit, or -1 (percent escapes in glTF URIs). */
 static inline int gc_hex_digit(int c)
@@ -64,8 +61,9 @@ static inline int gc_hex_digit(int c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
- * buffer and image URIs name (output.c). None for "-". Free with gc_free_names. */
+/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files every
+ * "uri" member of its JSON names, as written and percent-decoded (gltf.c). None for "-".
+ * Free with gc_free_names (output.c). */
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
 void gc_free_names(char** names, size_t count);
 

@@ -182,21 +182,8 @@ void gc_atomic_abort(gc_atomic_file* af)
     atomic_release(af);
 }
 
-/* ------------------------------------------------- the files a mesh consists of */
+/* ------------------------------------------------- lists of file names */
 
-static bool push_name(char*** list, size_t* count, char* name)
-{
-    if (!name)
-        return false;
-    char** grown = realloc(*list, (*count + 1) * sizeof **list);
-    if (!grown) {
-        free(name);
-        return false;
-    }
-    *list = grown;
-    grown[(*count)++] = name;
-    return true;
-}
 
 void gc_free_names(char** names, size_t count)
 {
@@ -205,26 +192,3 @@ void gc_free_names(char** names, size_t count)
     free(names);
 }
 
-gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err)
-{
-    *files = NULL;
-    *count = 0;
-    if (!in_path || !strcmp(in_path, "-"))
-        return GC_OK;
-    if (!push_name(files, count, strdup(in_path)))
-        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
-    bool gltf = gc_has_extension(in_path, "gltf"), glb = gc_has_extension(in_path, "glb");
-    if (!gltf && !glb)
-        return GC_OK;
-    /* A glTF's buffers and images are files of its own: an output must not replace them
-     * (the one scanner of glTF URIs, gltf.c, which every "uri" member goes through). */
-    char* dir = folder_of(in_path);
-    bool ok = dir && gc_gltf_uris(in_path, dir, files, count);
-    free(dir);
-    if (!ok) {
-        gc_free_names(*files, *count);
-        *files = NULL, *count = 0;
-        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
-    }
-    return GC_OK;
-}
