@@ -1378,14 +1378,16 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
             size_t padded = (text_length + 3) & ~(size_t)3;
             size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
-            uint64_t total = 12 + 8 + (uint64_t)padded + rest;
-            if (!text) /* unchanged: the chunk and its padding exactly as they were */
-                padded = g->chunks_end - 20, total = g->file_size;
+            /* the declared length changes by what the JSON chunk's size changes */
+            uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
             unsigned char h[20];
-            memcpy(h, g->file, 12);
-            put32(h + 8, (uint32_t)total);
-            put32(h + 12, text ? (uint32_t)padded : (uint32_t)g->json_length);
-            memcpy(h + 16, "JSON", 4);
+            memcpy(h, g->file, 20);
+            if (text) {
+                put32(h + 8, (uint32_t)total);
+                put32(h + 12, (uint32_t)padded);
+            } else { /* unchanged: header, chunk and padding exactly as they were */
+                padded = g->chunks_end - 20, total = 0;
+            }
             ok = total <= UINT32_MAX && write_all(f, h, 20);
             if (text) {
                 ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
