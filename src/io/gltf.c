@@ -29,7 +29,7 @@
 /* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
 #define MAX_GLTF_JSON ((uint64_t)64 << 20)
 
-enum { BUF_BIN, BUF_FILE, BUF_DATA };
+enum { BUF_NONE, BUF_BIN, BUF_FILE, BUF_DATA }; /* NONE: not resolved yet (its data, if any, is owned) */
 
 typedef struct gltf_buffer {
     unsigned char* data; /* BIN: points into the file copy; else owned */
