@@ -54,7 +54,11 @@ typedef struct gltf_accessor {
     int component;       /* componentType */
     int uses;            /* references from primitives' attributes */
     int other_uses;      /* references as indices or from skins and animations */
-    size_t group;        /* the vertex group whose attribute it is (SIZE_MAX: none yet) */
+    size_t group;        /* the vertex group whose attribute it is (SIZE_MAX: none yet,
+                            SIZE_MAX - 1: several) */
+    size_t index_group;  /* the same for the primitives that use it as indices */
+    size_t view;         /* its bufferView, when has_view */
+    size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
 } gltf_accessor;
 
 typedef struct gltf_prim {
@@ -438,6 +442,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         json_t* a = json_array_get(accessors, i);
         gltf_accessor* x = &g->accessors[i];
         x->group = SIZE_MAX;
+        x->first_index_user = SIZE_MAX;
         uint64_t count, offset;
         if (!json_is_object(a) || !member_u64(a, "count", UINT64_MAX, &count) || count == UINT64_MAX ||
             !member_u64(a, "byteOffset", 0, &offset))
@@ -486,6 +491,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
                            g->path, i, (unsigned long long)count, (unsigned long long)need,
                            (unsigned long long)view_length);
         x->has_view = 1;
+        x->view = view;
         x->buffer = buffer;
         x->offset = view_offset + offset;
         x->stride = stride;
@@ -630,11 +636,10 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
                                    where);
                 if ((s = read_indices(g, where, a, p->pub.vertex_count, p->indices, err)))
                     return s;
-                for (size_t e = 0; e + 1 < g->prim_count; ++e)
-                    if (g->prims[e].index_accessor == ia) {
-                        p->pub.shares_indices_with = e;
-                        break;
-                    }
+                if (a->first_index_user == SIZE_MAX)
+                    a->first_index_user = g->prim_count - 1;
+                else
+                    p->pub.shares_indices_with = a->first_index_user;
             } else {
                 for (uint64_t v = 0; v < n; ++v)
                     p->indices[v] = (uint32_t)v;
@@ -908,8 +913,8 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
     memcpy(p->indices, indices, count * sizeof *indices);
     write_indices(g, a, indices);
     /* primitives that share the accessor see the same values */
-    for (size_t e = 0; e < g->prim_count; ++e)
-        if (e != i && g->prims[e].index_accessor == p->index_accessor)
+    for (size_t e = i + 1; e < g->prim_count && a->other_uses > 1; ++e)
+        if (g->prims[e].index_accessor == p->index_accessor)
             memcpy(g->prims[e].indices, indices, count * sizeof *indices);
     return GC_OK;
 }
@@ -957,60 +962,228 @@ static int compare_u32(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-static bool same_attributes(const gltf_prim* a, const gltf_prim* b)
+static bool same_set(const gltf_prim* a, const gltf_prim* b)
 {
-    return a->attribute_count == b->attribute_count &&
-           !memcmp(a->attributes, b->attributes, a->attribute_count * sizeof *a->attributes);
+    if (a->attribute_count != b->attribute_count)
+        return false;
+    for (size_t k = 0; k < a->attribute_count; ++k)
+        if (a->attributes[k] != b->attributes[k])
+            return false;
+    return true;
 }
 
-/* Why group `gid` (primitives with the attribute set of `first`) cannot be permuted, or NULL. */
-static const char* group_problem(gc_gltf* g, size_t first, size_t gid)
+/* Orders primitives by their attribute sets (count, then accessors), then file order. */
+static int compare_sets(const void* a, const void* b)
 {
-    const gltf_prim* p0 = &g->prims[first];
+    const gltf_prim* x = *(const gltf_prim* const*)a;
+    const gltf_prim* y = *(const gltf_prim* const*)b;
+    if (x->attribute_count != y->attribute_count)
+        return x->attribute_count < y->attribute_count ? -1 : 1;
+    for (size_t k = 0; k < x->attribute_count; ++k)
+        if (x->attributes[k] != y->attributes[k])
+            return x->attributes[k] < y->attributes[k] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Vertex sets: primitives that use exactly the same attribute accessors. Sets p->group
+ * (numbered by first appearance in file order), each accessor's group and index_group,
+ * and the members of each set in file order: members[start[k] .. start[k + 1]).
+ * O(P log P) comparisons of attribute lists. */
+typedef struct vertex_sets {
+    size_t count;
+    size_t* start;   /* count + 1 */
+    size_t* members; /* prim_count */
+} vertex_sets;
+
+static void free_sets(vertex_sets* v)
+{
+    free(v->start);
+    free(v->members);
+    memset(v, 0, sizeof *v);
+}
+
+static bool assign_sets(gc_gltf* g, vertex_sets* v)
+{
+    memset(v, 0, sizeof *v);
+    size_t n = g->prim_count;
+    gltf_prim** order = gc_alloc_array(n ? n : 1, sizeof *order, false);
+    size_t* relabel = gc_alloc_array(n ? n : 1, sizeof *relabel, false);
+    v->start = gc_alloc_array(n + 2, sizeof *v->start, true);
+    v->members = gc_alloc_array(n ? n : 1, sizeof *v->members, false);
+    if (!order || !relabel || !v->start || !v->members) {
+        free(order), free(relabel), free_sets(v);
+        return false;
+    }
+    for (size_t i = 0; i < n; ++i)
+        order[i] = &g->prims[i];
+    qsort(order, n, sizeof *order, compare_sets);
+    size_t runs = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i && !same_set(order[i - 1], order[i]))
+            runs++;
+        order[i]->group = runs; /* provisional: by set */
+    }
+    for (size_t i = 0; i < n; ++i)
+        relabel[i] = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) { /* number the sets by first appearance */
+        size_t t = g->prims[i].group;
+        if (relabel[t] == SIZE_MAX)
+            relabel[t] = v->count++;
+        g->prims[i].group = relabel[t];
+        v->start[g->prims[i].group + 1]++;
+    }
+    for (size_t k = 0; k < v->count; ++k)
+        v->start[k + 1] += v->start[k];
+    memset(relabel, 0, (v->count ? v->count : 1) * sizeof *relabel); /* fill positions */
+    for (size_t i = 0; i < n; ++i) {
+        size_t k = g->prims[i].group;
+        v->members[v->start[k] + relabel[k]++] = i;
+    }
+    free(order), free(relabel);
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        g->accessors[a].group = g->accessors[a].index_group = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) {
+        gltf_prim* p = &g->prims[i];
+        for (size_t k = 0; k < p->attribute_count; ++k) {
+            gltf_accessor* x = &g->accessors[p->attributes[k]];
+            x->group = x->group == SIZE_MAX || x->group == p->group ? p->group : SIZE_MAX - 1;
+        }
+        if (p->index_accessor != SIZE_MAX) {
+            gltf_accessor* x = &g->accessors[p->index_accessor];
+            x->index_group = x->index_group == SIZE_MAX || x->index_group == p->group ? p->group : SIZE_MAX - 1;
+        }
+    }
+    return true;
+}
+
+/* The accessors of each buffer view (CSR), and whether a view's bytes overlap another
+ * view's in the same buffer. */
+typedef struct view_index {
+    size_t* start;    /* views + 1 */
+    size_t* members;  /* accessors with a view */
+    bool* overlaps;   /* views */
+} view_index;
+
+static void free_views(view_index* v)
+{
+    free(v->start), free(v->members), free(v->overlaps);
+    memset(v, 0, sizeof *v);
+}
+
+typedef struct view_span {
+    size_t buffer;
+    uint64_t start, end;
+    size_t view;
+} view_span;
+
+static int compare_spans(const void* a, const void* b)
+{
+    const view_span* x = a;
+    const view_span* y = b;
+    if (x->buffer != y->buffer)
+        return x->buffer < y->buffer ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static bool index_views(gc_gltf* g, view_index* v)
+{
+    memset(v, 0, sizeof *v);
+    json_t* views = json_object_get(g->doc, "bufferViews");
+    size_t nv = array_size(g->doc, "bufferViews");
+    v->start = gc_alloc_array(nv + 2, sizeof *v->start, true);
+    v->members = gc_alloc_array(g->accessor_count ? g->accessor_count : 1, sizeof *v->members, false);
+    v->overlaps = gc_alloc_array(nv ? nv : 1, sizeof *v->overlaps, true);
+    view_span* spans = gc_alloc_array(nv ? nv : 1, sizeof *spans, false);
+    size_t* fill = gc_alloc_array(nv ? nv : 1, sizeof *fill, true);
+    if (!v->start || !v->members || !v->overlaps || !spans || !fill) {
+        free(spans), free(fill), free_views(v);
+        return false;
+    }
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        if (g->accessors[a].has_view)
+            v->start[g->accessors[a].view + 1]++;
+    for (size_t k = 0; k < nv; ++k)
+        v->start[k + 1] += v->start[k];
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        if (g->accessors[a].has_view) {
+            size_t k = g->accessors[a].view;
+            v->members[v->start[k] + fill[k]++] = a;
+        }
+    size_t n = 0;
+    for (size_t k = 0; k < nv; ++k) {
+        json_t* vj = json_array_get(views, k);
+        uint64_t offset = 0, length = 0;
+        size_t buffer = 0;
+        member_ref(vj, "buffer", g->buffer_count, &buffer);
+        member_u64(vj, "byteOffset", 0, &offset);
+        member_u64(vj, "byteLength", 0, &length);
+        if (length)
+            spans[n++] = (view_span){buffer, offset, offset + length, k};
+    }
+    qsort(spans, n, sizeof *spans, compare_spans);
+    /* sorted by start: a view overlaps an earlier one when it starts before the largest end
+     * so far, and a later one when the next starts before its end */
+    uint64_t max_end = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i && spans[i].buffer != spans[i - 1].buffer)
+            max_end = 0;
+        if (spans[i].start < max_end)
+            v->overlaps[spans[i].view] = true;
+        if (i + 1 < n && spans[i + 1].buffer == spans[i].buffer && spans[i + 1].start < spans[i].end)
+            v->overlaps[spans[i].view] = true;
+        max_end = spans[i].end > max_end ? spans[i].end : max_end;
+    }
+    free(spans), free(fill);
+    return true;
+}
+
+/* Why vertex set `gid` cannot be permuted, or NULL. `budget` bounds the accessor pairs
+ * compared over the whole document (a hostile file may hold a million accessors in one
+ * view). */
+static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_index* views, size_t gid,
+                               uint64_t* budget)
+{
+    const size_t* members = sets->members + sets->start[gid];
+    size_t users = sets->start[gid + 1] - sets->start[gid];
+    const gltf_prim* p0 = &g->prims[members[0]];
     if (p0->attribute_count == 0 || p0->pub.vertex_count == 0)
         return "it has no vertex attributes";
-    for (size_t e = first; e < g->prim_count; ++e) {
-        const gltf_prim* p = &g->prims[e];
-        if (p->group != gid)
-            continue;
+    for (size_t m = 0; m < users; ++m) {
+        const gltf_prim* p = &g->prims[members[m]];
         if (p->index_accessor == SIZE_MAX)
             return "a primitive with these attributes has no indices";
-        /* an index accessor drawn by a primitive of another vertex set */
-        for (size_t o = 0; o < g->prim_count; ++o)
-            if (g->prims[o].group != gid && g->prims[o].index_accessor == p->index_accessor)
-                return "its index accessor is shared with a primitive of other attributes";
+        if (g->accessors[p->index_accessor].index_group != gid)
+            return "its index accessor is shared with a primitive of other attributes";
     }
-    size_t users = 0;
-    for (size_t e = 0; e < g->prim_count; ++e)
-        users += g->prims[e].group == gid;
     for (size_t k = 0; k < p0->attribute_count; ++k) {
         const gltf_accessor* x = &g->accessors[p0->attributes[k]];
         if (x->sparse)
             return "an attribute accessor is sparse";
         if (x->other_uses)
             return "an attribute accessor is also used as indices or by a skin or an animation";
-        if (x->group != gid)
-            return "an attribute accessor is shared with primitives of other attributes";
-        /* the same accessor twice in one set (POSITION and a target) counts once per use */
-        size_t repeats = 0;
-        for (size_t j = 0; j < p0->attribute_count; ++j)
-            repeats += p0->attributes[j] == p0->attributes[k];
-        if (repeats > 1)
+        if (k && p0->attributes[k] == p0->attributes[k - 1]) /* sorted: repeats are adjacent */
             return "one accessor is used for two attributes";
-        if ((size_t)x->uses != users)
+        if (x->group != gid || (size_t)x->uses != users)
             return "an attribute accessor is shared with primitives of other attributes";
     }
     /* bytes: no other accessor may lie under an attribute's elements */
-    uint64_t checks = 0;
-    for (size_t k = 0; k < p0->attribute_count; ++k)
-        for (size_t a = 0; a < g->accessor_count; ++a) {
+    for (size_t k = 0; k < p0->attribute_count; ++k) {
+        const gltf_accessor* x = &g->accessors[p0->attributes[k]];
+        if (!x->has_view)
+            continue;
+        if (views->overlaps[x->view])
+            return "an attribute's buffer view overlaps another buffer view";
+        for (size_t j = views->start[x->view]; j < views->start[x->view + 1]; ++j) {
+            size_t a = views->members[j];
             if (a == p0->attributes[k])
                 continue;
-            if (++checks > ((uint64_t)1 << 26))
+            if (*budget == 0)
                 return "the file has too many accessors to check their bytes for overlap";
-            if (accessors_overlap(&g->accessors[p0->attributes[k]], &g->accessors[a]))
+            --*budget;
+            if (accessors_overlap(x, &g->accessors[a]))
                 return "another accessor overlaps an attribute's bytes";
         }
+    }
     return NULL;
 }
 
@@ -1018,41 +1191,34 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
 {
     if (!g)
         return gc_fail(err, GC_ERR_USAGE, "gc_gltf_reorder_vertices: no document");
-    /* vertex groups: primitives with one set of attribute accessors */
-    size_t groups = 0;
-    for (size_t i = 0; i < g->prim_count; ++i) {
-        gltf_prim* p = &g->prims[i];
-        for (size_t e = 0; e < i && p->group == SIZE_MAX; ++e)
-            if (same_attributes(&g->prims[e], p))
-                p->group = g->prims[e].group;
-        if (p->group == SIZE_MAX)
-            p->group = groups++;
-        for (size_t k = 0; k < p->attribute_count; ++k) {
-            gltf_accessor* x = &g->accessors[p->attributes[k]];
-            if (x->group == SIZE_MAX)
-                x->group = p->group;
-            else if (x->group != p->group)
-                x->group = SIZE_MAX - 1; /* shared across groups */
-        }
+    vertex_sets sets;
+    view_index views;
+    if (!assign_sets(g, &sets))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
+    if (!index_views(g, &views)) {
+        free_sets(&sets);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory indexing the buffer views", g->path);
     }
+    json_t* accessors = json_object_get(g->doc, "accessors");
+    uint64_t budget = (uint64_t)1 << 27;
     gc_status s = GC_OK;
-    for (size_t gid = 0; gid < groups && !s; ++gid) {
-        size_t first = 0;
-        while (g->prims[first].group != gid)
-            first++;
-        gltf_prim* p0 = &g->prims[first];
-        const char* problem = group_problem(g, first, gid);
+    for (size_t gid = 0; gid < sets.count && !s; ++gid) {
+        const size_t* members = sets.members + sets.start[gid];
+        size_t member_count = sets.start[gid + 1] - sets.start[gid];
+        gltf_prim* p0 = &g->prims[members[0]];
+        const char* problem = set_problem(g, &sets, &views, gid, &budget);
         if (problem) {
             note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
                  p0->pub.primitive, problem);
             continue;
         }
         size_t n = (size_t)p0->pub.vertex_count;
-        uint32_t* to = gc_alloc_array(n, sizeof(uint32_t), false);      /* to[old] = new */
-        uint32_t* order = gc_alloc_array(n, sizeof(uint32_t), false);   /* first-use order */
+        uint32_t* to = gc_alloc_array(n, sizeof(uint32_t), false);    /* to[old] = new */
+        uint32_t* order = gc_alloc_array(n, sizeof(uint32_t), false); /* first-use order */
         if (!to || !order) {
             free(to), free(order);
-            return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+            break;
         }
         memset(to, 0xff, n * sizeof *to);
         /* Primitive by primitive in file order: the vertices a primitive uses first (not used
@@ -1061,12 +1227,13 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
          * values (so its index accessor keeps its min and max); one primitive alone gets its
          * used slots filled in first-use order. */
         size_t used = 0;
-        for (size_t e = first; e < g->prim_count && !s; ++e) {
-            if (g->prims[e].group != gid || g->prims[e].pub.shares_indices_with != SIZE_MAX)
+        for (size_t m = 0; m < member_count && !s; ++m) {
+            const gltf_prim* p = &g->prims[members[m]];
+            if (p->pub.shares_indices_with != SIZE_MAX)
                 continue;
             size_t start = used;
-            for (size_t k = 0; k < g->prims[e].pub.index_count; ++k) {
-                uint32_t v = g->prims[e].indices[k];
+            for (size_t k = 0; k < p->pub.index_count; ++k) {
+                uint32_t v = p->indices[k];
                 if (to[v] == UINT32_MAX) {
                     to[v] = 0;
                     order[used++] = v;
@@ -1083,21 +1250,16 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
                 to[order[k]] = slots[k - start];
             free(slots);
         }
-        if (s) {
-            free(to), free(order);
-            return s;
-        }
-        for (size_t v = 0; v < n; ++v)
+        for (size_t v = 0; v < n && !s; ++v)
             if (to[v] == UINT32_MAX)
                 to[v] = (uint32_t)v;
-        /* each index accessor that declares a min and max keeps them (the validator checks
+        /* each index accessor that declares a min or max keeps them (the validator checks
          * them); where sharing would change them, the vertices stay */
         const char* keeps = NULL;
-        for (size_t e = first; e < g->prim_count && !keeps; ++e) {
-            gltf_prim* p = &g->prims[e];
-            json_t* declared = json_array_get(json_object_get(g->doc, "accessors"), p->index_accessor);
-            if (p->group != gid || !p->pub.index_count ||
-                (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
+        for (size_t m = 0; m < member_count && !keeps && !s; ++m) {
+            const gltf_prim* p = &g->prims[members[m]];
+            json_t* declared = json_array_get(accessors, p->index_accessor);
+            if (!p->pub.index_count || (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
                 continue;
             uint32_t omin = UINT32_MAX, omax = 0, nmin = UINT32_MAX, nmax = 0;
             for (size_t k = 0; k < p->pub.index_count; ++k) {
@@ -1108,19 +1270,14 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
             if (omin != nmin || omax != nmax)
                 keeps = "an index accessor's min or max would change";
         }
-        if (keeps) {
+        if (keeps)
             note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
                  p0->pub.primitive, keeps);
-            free(to), free(order);
-            continue;
-        }
-        for (size_t k = 0; k < p0->attribute_count && !s; ++k)
+        for (size_t k = 0; k < p0->attribute_count && !s && !keeps; ++k)
             if (!permute_accessor(g, &g->accessors[p0->attributes[k]], to))
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory permuting accessor %zu", g->path, p0->attributes[k]);
-        for (size_t e = first; e < g->prim_count && !s; ++e) {
-            gltf_prim* p = &g->prims[e];
-            if (p->group != gid)
-                continue;
+        for (size_t m = 0; m < member_count && !s && !keeps; ++m) {
+            gltf_prim* p = &g->prims[members[m]];
             for (size_t k = 0; k < p->pub.index_count; ++k)
                 p->indices[k] = to[p->indices[k]];
             if (p->pub.shares_indices_with == SIZE_MAX)
@@ -1128,6 +1285,8 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
         }
         free(to), free(order);
     }
+    free_sets(&sets);
+    free_views(&views);
     return s;
 }
 
@@ -1501,16 +1660,24 @@ static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* c
 
 /* ---------------------------------------------------------------- as one gc_mesh */
 
-/* The id offset of each primitive's vertices in the concatenated mesh: one per set of
- * attribute accessors (primitives that share a vertex buffer share their ids). */
-static uint64_t vertex_base(const gc_gltf* g, size_t i, uint64_t* next)
+/* The id offset of each vertex set in the concatenated mesh (primitives that share a
+ * vertex buffer share their ids): bases[set], in order of first appearance; *total the sum
+ * of the sets' vertex counts. NULL when out of memory. */
+static uint64_t* set_bases(gc_gltf* g, vertex_sets* sets, uint64_t* total)
 {
-    for (size_t e = 0; e < i; ++e)
-        if (same_attributes(&g->prims[e], &g->prims[i]) && g->prims[e].attribute_count)
-            return g->prims[e].group; /* reused below as the base */
-    uint64_t base = *next;
-    *next += g->prims[i].pub.vertex_count;
-    return base;
+    *total = 0;
+    if (!assign_sets(g, sets))
+        return NULL;
+    uint64_t* bases = gc_alloc_array(sets->count ? sets->count : 1, sizeof *bases, false);
+    if (!bases) {
+        free_sets(sets);
+        return NULL;
+    }
+    for (size_t k = 0; k < sets->count; ++k) {
+        bases[k] = *total;
+        *total += g->prims[sets->members[sets->start[k]]].pub.vertex_count;
+    }
+    return bases;
 }
 
 static bool is_triangles(gc_topology t)
@@ -1555,10 +1722,13 @@ gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out,
     }
     size_t at = 0, r = 0;
     uint64_t next = 0;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &next);
+    if (!bases)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     for (size_t i = 0; i < g->prim_count && !s; ++i) {
         gltf_prim* p = &g->prims[i];
-        uint64_t base = vertex_base(g, i, &next);
-        p->group = (size_t)base;
+        uint64_t base = bases[p->group];
         if (!is_triangles(p->pub.topology))
             continue;
         gc_draw d = {p->indices, p->pub.index_count, p->pub.topology, 0, 0};
@@ -1576,6 +1746,10 @@ gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out,
         run[r++] = written / 3;
     }
     gc_gltf_free(g);
+    if (bases) {
+        free(bases);
+        free_sets(&sets);
+    }
     if (!s && at == 0)
         s = gc_fail(err, GC_ERR_DATA, "%s: no triangles", path);
     if (s) {
@@ -1605,10 +1779,13 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
     size_t at = 0;
     uint64_t next = 0;
     uint32_t* local = NULL;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &next);
+    if (!bases)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
     for (size_t i = 0; i < g->prim_count && !s; ++i) {
         gltf_prim* p = &g->prims[i];
-        uint64_t base = vertex_base(g, i, &next);
-        p->group = (size_t)base;
+        uint64_t base = bases[p->group];
         if (!is_triangles(p->pub.topology))
             continue;
         size_t n = triangle_list_length(&p->pub);
@@ -1638,10 +1815,12 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
         at += n;
     }
     free(local);
+    if (bases) {
+        free(bases);
+        free_sets(&sets);
+    }
     if (!s && at != count)
         s = gc_fail(err, GC_ERR_USAGE, "%s: more indices given than the file has", in_path);
-    for (size_t i = 0; i < g->prim_count; ++i)
-        g->prims[i].group = SIZE_MAX;
     if (!s && reorder_vertices)
         s = gc_gltf_reorder_vertices(g, err);
     if (!s)
