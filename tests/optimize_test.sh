@@ -89,6 +89,21 @@ if "$BIN" optimize -a forsyth --reorder-vertices quad.gltf -o opt.gltf >/dev/nul
 else
     fail "optimize gltf: $(cat err.txt)"
 fi
+# issue 17: analyze lists each primitive (the JSON contract), sums on top; the output keeps
+# every key of the input (its JSON is the same but for the buffer's data: URI)
+"$BIN" analyze --json -m fifo:3 quad.gltf >an.json 2>err.txt || fail "analyze gltf: $(cat err.txt)"
+if grep -q '"draws": \[{"mesh": 0, "mesh_name": null, "primitive": 0, "mode": "triangles", "index_type": "u16", "indices": 6, "primitives": 2, "vertices": 4, "models": \[{"model": "fifo:3"' an.json \
+    && [ "$(num indices <an.json)" = 6 ] && [ "$(num vertices <an.json)" = 4 ]; then
+    pass
+else
+    fail "analyze gltf JSON: $(cat an.json)"
+fi
+if grep -q '"min":\[0,0,0\],"max":\[1,1,0\]' opt.gltf && grep -q '"scenes":\[{"nodes":\[0\]}\]' opt.gltf; then pass; else
+    fail "optimize gltf changed the JSON: $(cat opt.gltf)"
+fi
+if "$BIN" analyze -t triangle-strip quad.gltf >/dev/null 2>err.txt; then fail "-t on glTF accepted"; else
+    grep -q "does not apply to a glTF input" err.txt && pass || fail "-t on glTF: $(cat err.txt)"
+fi
 
 # Corpus: the acceptance command, and a strip PLY (converted to faces).
 if [ -n "$CORPUS" ] && [ -r "$CORPUS/ogre.obj" ]; then

@@ -67,9 +67,199 @@ static int same_output(const char* a, const char* b)
     return stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* What optimize prints: the before/after table (or JSON) under every preset and target. */
+typedef struct report {
+    const char* input;
+    const char* output;
+    gc_optimizer algorithm;
+    size_t triangles, runs;
+    double seconds;
+    int reorder;
+    const char* note;        /* a line after the headline, or NULL */
+    const gc_model* presets; /* the presets, then the targets */
+    const gc_stats* before;
+    const gc_stats* after;
+    size_t preset_count, target_count;
+} report;
+
+static void print_report(const report* r, int json)
+{
+    const size_t preset_count = r->preset_count, target_count = r->target_count;
+    const size_t row_count = preset_count + target_count;
+    const gc_model* presets = r->presets;
+    const gc_stats* before = r->before;
+    const gc_stats* after = r->after;
+    if (json) {
+        strbuf j = {0};
+        sb_printf(&j, "{\"input\": ");
+        sb_json_string(&j, r->input);
+        sb_printf(&j, ", \"output\": ");
+        sb_json_string(&j, r->output);
+        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
+                  gc_optimizer_name(r->algorithm), r->triangles, r->runs, r->seconds);
+        for (size_t i = 0; i < row_count; ++i) {
+            if (i == preset_count)
+                sb_printf(&j, "], \"targets\": [");
+            sb_printf(&j,
+                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
+                      "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
+                      i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
+                      before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
+                      after[i].acmr);
+        }
+        if (target_count == 0)
+            sb_printf(&j, "], \"targets\": [");
+        sb_printf(&j, "]}\n");
+        if (!j.failed)
+            fputs(j.data, stdout);
+        free(j.data);
+    } else {
+        printf("%s -> %s: %s, %zu triangles%s%s in %.3f s\n", r->input, r->output, gc_optimizer_name(r->algorithm),
+               r->triangles, r->runs > 1 ? " in separate runs" : "", r->reorder ? ", vertices reordered" : "",
+               r->seconds);
+        if (r->note)
+            printf("%s\n", r->note);
+        printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
+        for (size_t i = 0; i < row_count; ++i) {
+            char label[96];
+            if (i < preset_count) {
+                const char *pname, *spec, *source;
+                gc_preset_get(i, &pname, &spec, &source);
+                snprintf(label, sizeof label, "%s (%s)", pname, spec);
+            } else {
+                snprintf(label, sizeof label, "target %s", presets[i].name);
+            }
+            double change = before[i].invocations
+                                ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
+                                      (double)before[i].invocations
+                                : 0.0;
+            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
+                   before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
+        }
+    }
+}
+
+/* Analyzes every primitive of a glTF document as its own draw under each model, summed. */
+static int analyze_gltf_doc(const gc_gltf* doc, gc_stats* sums, const gc_model* models, size_t count)
+{
+    memset(sums, 0, count * sizeof *sums);
+    for (size_t i = 0; i < gc_gltf_primitive_count(doc); ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
+        for (size_t m = 0; m < count && p->index_count; ++m) {
+            gc_stats s;
+            gc_error err;
+            if (gc_analyze(&models[m], &d, NULL, &s, &err))
+                return fail_with(&err);
+            sums[m].invocations += s.invocations;
+            sums[m].primitives += s.primitives;
+            sums[m].vertices += s.vertices;
+        }
+    }
+    for (size_t m = 0; m < count; ++m) {
+        sums[m].acmr = sums[m].primitives ? (double)sums[m].invocations / (double)sums[m].primitives : 0.0;
+        sums[m].atvr = sums[m].vertices ? (double)sums[m].invocations / (double)sums[m].vertices : 0.0;
+    }
+    return 0;
+}
+
+/* optimize on a .gltf/.glb: each indexed triangle list's own index data is reordered where
+ * it is, in its component type; with reorder, the vertex data of each set of attributes is
+ * permuted once (gc_gltf_reorder_vertices); everything else is written back unchanged.
+ * Strips, fans and primitives without indices are left as they are, with a note. */
+static int optimize_gltf(const char* path, const char* out_path, gc_optimizer algorithm,
+                         const gc_optimize_options* base, int reorder, int json, int allow_external,
+                         gc_model* presets, size_t preset_count, size_t target_count)
+{
+    gc_error err = {0};
+    gc_gltf_options go = {0};
+    go.allow_external_uris = allow_external;
+    go.note = print_note;
+    gc_gltf* doc = NULL;
+    if (gc_gltf_load(path, &go, &doc, &err))
+        return fail_with(&err);
+    const size_t row_count = preset_count + target_count;
+    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
+    int status = analyze_gltf_doc(doc, before, presets, row_count);
+    double start = now_seconds();
+    size_t triangles = 0, runs = 0, left = 0;
+    uint32_t* tri = NULL;
+    uint32_t* out = NULL;
+    for (size_t i = 0; i < gc_gltf_primitive_count(doc) && !status; ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        if (p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN || (p->topology == GC_TRIANGLE_LIST && !p->index_bits)) {
+            fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: %s%s left as it is (only indexed triangle "
+                            "lists are reordered in place)\n",
+                    path, p->mesh, p->primitive, gltf_mode_name(p->mode), p->index_bits ? "" : " without indices");
+            left++;
+            continue;
+        }
+        if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0 || p->shares_indices_with != SIZE_MAX)
+            continue; /* points and lines have no triangles; shared index data is reordered once */
+        size_t n = p->index_count;
+        uint32_t* grown_tri = realloc(tri, n * sizeof *tri);
+        uint32_t* grown_out = grown_tri ? realloc(out, n * sizeof *out) : NULL;
+        if (grown_tri)
+            tri = grown_tri;
+        if (grown_out)
+            out = grown_out;
+        if (!grown_tri || !grown_out) {
+            fprintf(stderr, "gpucache: %s: out of memory for %zu indices\n", path, n);
+            status = EXIT_DATA;
+            break;
+        }
+        memcpy(tri, p->indices, n * sizeof *tri);
+        uint32_t* values = NULL;
+        uint32_t vertex_count = 0;
+        if ((status = compact_indices(tri, n, &values, &vertex_count)) != 0)
+            break;
+        gc_optimize_options o = *base;
+        o.first_use_numbering = reorder;
+        if (gc_optimize(algorithm, tri, n, vertex_count, &o, out, &err)) {
+            free(values);
+            status = fail_with(&err);
+            break;
+        }
+        if (values)
+            for (size_t k = 0; k < n; ++k)
+                out[k] = values[out[k]];
+        free(values);
+        if (gc_gltf_set_indices(doc, i, out, n, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        triangles += n / 3;
+        runs++;
+    }
+    free(tri);
+    free(out);
+    if (!status && reorder && gc_gltf_reorder_vertices(doc, &err))
+        status = fail_with(&err);
+    double seconds = now_seconds() - start;
+    if (!status)
+        status = analyze_gltf_doc(doc, after, presets, row_count);
+    if (!status) {
+        signals_hold();
+        gc_status written = gc_gltf_write(doc, out_path, &err);
+        signals_release();
+        if (written)
+            status = fail_with(&err);
+    }
+    if (!status) {
+        char line[160];
+        snprintf(line, sizeof line, "(%zu indexed triangle-list primitives reordered in place%s)", runs,
+                 left ? "; strips, fans and non-indexed lists left as they are" : "");
+        report rep = {path, out_path, algorithm, triangles, runs, seconds, reorder, line, presets, before, after,
+                      preset_count, target_count};
+        print_report(&rep, json);
+    }
+    gc_gltf_free(doc);
+    return status;
+}
+
 int cmd_optimize(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP };
+    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL };
     static const struct option long_options[] = {
         {"algorithm", required_argument, NULL, 'a'},
         {"model", required_argument, NULL, 'm'},
@@ -83,6 +273,7 @@ int cmd_optimize(int argc, char** argv)
         {"remap", required_argument, NULL, OPT_REMAP},
         {"positions", no_argument, NULL, OPT_POSITIONS},
         {"json", no_argument, NULL, OPT_JSON},
+        {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -130,6 +321,7 @@ int cmd_optimize(int argc, char** argv)
         case OPT_REMAP: remap_path = optarg; break;
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_JSON: json = 1; break;
+        case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
         case 'h': print_help(stdout); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -145,6 +337,9 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("optimize needs -o OUTPUT%s", "");
     if (remap_path && !reorder)
         return usage_error("--remap writes the map of renumbered vertices: it needs --reorder-vertices%s", "");
+    if (is_gltf_path(path) && (topology_name || restart))
+        return usage_error("%s does not apply to a glTF input (each primitive's mode is its topology)",
+                           topology_name ? "-t" : "--restart");
     gc_error err = {0};
     /* Before any work: the output's format and folder, and no file of the output (a .gltf's
      * .bin too) replacing a file of the input; nor one replacing a fit result given with
@@ -177,6 +372,28 @@ int cmd_optimize(int argc, char** argv)
         if (model_arg(target_specs[i], &targets[i], &err))
             return fail_with(&err);
 
+    if (is_gltf_path(path)) {
+        size_t preset_count = gc_preset_count();
+        gc_model presets[16 + MAX_TARGETS];
+        for (size_t i = 0; i < preset_count && i < 16; ++i) {
+            const char *name, *spec, *source;
+            gc_preset_get(i, &name, &spec, &source);
+            gc_model_parse(name, &presets[i], &err);
+        }
+        for (size_t i = 0; i < target_count; ++i)
+            presets[preset_count + i] = targets[i];
+        gc_optimize_options options = {0};
+        options.cache_size = (uint32_t)cache;
+        options.seed = seed;
+        options.effort = (unsigned)effort;
+        options.targets = target_count ? targets : NULL;
+        options.target_count = target_count;
+        return optimize_gltf(path, out_path, algorithm, &options, reorder, json, lo.allow_external_uris, presets,
+                             preset_count, target_count);
+    }
+    if (gc_mesh_write_reencodes(path))
+        fprintf(stderr, "gpucache: warning: %s is written through assimp, which re-encodes the whole file "
+                        "(vertices merged, indices widened, what assimp does not model dropped)\n", out_path);
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
@@ -345,53 +562,13 @@ int cmd_optimize(int argc, char** argv)
             goto out;
         }
     }
-    if (json) {
-        strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
-        sb_json_string(&j, in.name);
-        sb_printf(&j, ", \"output\": ");
-        sb_json_string(&j, out_path);
-        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
-                  gc_optimizer_name(algorithm), n / 3, run_count, seconds);
-        for (size_t i = 0; i < row_count; ++i) {
-            if (i == preset_count)
-                sb_printf(&j, "], \"targets\": [");
-            sb_printf(&j,
-                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
-                      "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
-                      i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
-                      before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
-                      after[i].acmr);
-        }
-        if (target_count == 0)
-            sb_printf(&j, "], \"targets\": [");
-        sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
-    } else {
-        printf("%s -> %s: %s, %zu triangles%s%s in %.3f s\n", in.name, out_path, gc_optimizer_name(algorithm), n / 3,
-               run_count > 1 ? " in separate runs" : "", reorder ? ", vertices reordered" : "", seconds);
-        if (draw.topology != GC_TRIANGLE_LIST)
-            printf("(the %s input was converted to a triangle list)\n", gc_topology_name(draw.topology));
-        printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
-        for (size_t i = 0; i < row_count; ++i) {
-            char label[96];
-            if (i < preset_count) {
-                const char *pname, *spec, *source;
-                gc_preset_get(i, &pname, &spec, &source);
-                snprintf(label, sizeof label, "%s (%s)", pname, spec);
-            } else {
-                snprintf(label, sizeof label, "target %s", presets[i].name);
-            }
-            double change = before[i].invocations
-                                ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
-                                      (double)before[i].invocations
-                                : 0.0;
-            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
-                   before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
-        }
-    }
+    char converted[128];
+    snprintf(converted, sizeof converted, "(the %s input was converted to a triangle list)",
+             gc_topology_name(draw.topology));
+    report rep = {in.name, out_path, algorithm, n / 3, run_count, seconds, reorder,
+                  draw.topology != GC_TRIANGLE_LIST ? converted : NULL, presets, before, after, preset_count,
+                  target_count};
+    print_report(&rep, json);
 out:
     free(tri);
     free(out);

@@ -424,10 +424,14 @@ typedef struct gc_mesh {
 typedef struct gc_load_options {
     int positions_only;       /* OBJ: vertex = position index alone */
     size_t max_indices;       /* 0 = GC_MAX_INDICES */
+    int allow_external_uris;  /* glTF: follow buffer and image URIs out of the input's folder
+                                 (absolute paths, ".."); 0: refuse them */
 } gc_load_options;
 
 /* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
- * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
+ * .u16/.u32 (raw little-endian), .obj, .ply, .gltf/.glb (gc_gltf_load: every triangle of
+ * every triangle primitive, strips and fans expanded, one run per primitive, vertex ids
+ * offset per set of attribute accessors), else through assimp if built in.
  * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
 
@@ -437,10 +441,13 @@ GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, 
  * everything else in it: .txt/.idx (3 indices per line), .u16/.u32 (raw), .obj (every
  * other line kept, each run's faces written as triangles where the run was), .ply (the
  * header written back as gc_mesh_load read it, comments kept; the vertex element and
- * others copied, faces written as triangles; tristrips become faces), other formats
- * through assimp's exporter. With `reorder_vertices`, vertices are also renumbered in
+ * others copied, faces written as triangles; tristrips become faces), .gltf/.glb (each
+ * indexed triangle list's index data in place, strips, fans and non-indexed primitives
+ * kept, everything else unchanged: gc_gltf_write), other formats through assimp's exporter
+ * (gc_mesh_write_reencodes). With `reorder_vertices`, vertices are also renumbered in
  * order of first use (for fetch locality): raw and text indices, PLY vertex records (the
- * unused ones kept, after the used ones), each assimp mesh's vertex arrays; an OBJ needs
+ * unused ones kept, after the used ones), glTF attribute data (gc_gltf_reorder_vertices),
+ * each assimp mesh's vertex arrays; an OBJ needs
  * nothing (a renderer builds its vertex buffer from the faces in first-use order). Memory
  * follows the index count, whatever the index values. Every file of the output is written
  * to a temporary in its folder and renamed (gc_atomic_file); an output that would replace
@@ -501,6 +508,84 @@ GC_API gc_status gc_mesh_parse_text(const char* text, size_t length, const char*
 
 /* Releases what gc_mesh_load allocated; safe on a zeroed mesh. */
 GC_API void gc_mesh_free(gc_mesh* mesh);
+
+/* Whether gc_mesh_write writes `in_path`'s format through assimp's exporter, which
+ * re-encodes the whole file (vertices merged, index types widened, what assimp does not
+ * model dropped): a caller should warn its user. .txt/.idx/.u16/.u32/.obj/.ply/.gltf/.glb
+ * are written by gpucache itself and keep what they do not reorder. */
+GC_API int gc_mesh_write_reencodes(const char* in_path);
+
+/* ------------------------------------------------------------------- glTF 2.0
+ *
+ * gpucache's own glTF reader and writer (src/io/gltf.c, docs/formats/gltf.md): each mesh
+ * primitive's own index accessor and mode, read from a .gltf (buffers in files beside it
+ * or in data: URIs) or a .glb (its BIN chunk), and written back with only the index data
+ * (and with vertex reordering the attribute data) of the primitives the caller rewrote
+ * changed: the JSON is the same data, every other byte the same. Every declared size is
+ * checked against the bytes that hold it before anything is allocated; every URI must
+ * stay inside the input's folder unless allow_external_uris; files with compressed
+ * geometry (KHR_draco_mesh_compression, EXT_meshopt_compression) are refused. Errors name
+ * the file and the JSON path ("meshes[2].primitives[0].indices"). */
+typedef struct gc_gltf gc_gltf;
+
+/* Called with one line of information the caller should show its user (a primitive left
+ * alone and why, files copied beside the output); the line is valid during the call. */
+typedef void (*gc_note_fn)(void* user, const char* line);
+
+typedef struct gc_gltf_options {
+    int allow_external_uris;  /* follow absolute and ".." URIs; 0: only the input's folder */
+    size_t max_indices;       /* indices over all primitives; 0 = GC_MAX_INDICES */
+    gc_note_fn note;          /* may be NULL */
+    void* note_user;
+} gc_gltf_options;
+
+/* One mesh primitive (a draw), in file order: meshes[mesh].primitives[primitive]. */
+typedef struct gc_gltf_primitive {
+    size_t mesh;
+    const char* mesh_name;    /* meshes[mesh].name, NULL when absent; owned by the document */
+    size_t primitive;
+    int mode;                 /* the glTF mode, 0..6 */
+    gc_topology topology;     /* that mode as a topology (2 is a line loop, 3 a line strip) */
+    int index_bits;           /* 8, 16 or 32; 0 for a primitive without indices */
+    const uint32_t* indices;  /* index_count values; without indices 0, 1, ..., count - 1 */
+    size_t index_count;
+    uint64_t vertex_count;    /* elements of its attribute accessors (all equal) */
+    size_t shares_indices_with; /* an earlier primitive with the same index accessor, or SIZE_MAX */
+} gc_gltf_primitive;
+
+/* Reads a .gltf or .glb file (by its 'glTF' magic, else as JSON). Memory: the file, the
+ * buffers it names, and 4 bytes per index. The document owns everything it hands out. */
+GC_API gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf** out, gc_error* err);
+
+/* The primitives, in file order (meshes, then their primitives). */
+GC_API size_t gc_gltf_primitive_count(const gc_gltf* doc);
+GC_API const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i);
+
+/* Replaces primitive i's index data, where it is and in its component type: `indices`
+ * holds index_count values below vertex_count. Only for indexed triangle lists
+ * (GC_ERR_USAGE otherwise); O(index_count). */
+GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* indices, size_t count, gc_error* err);
+
+/* Reorders vertex data for fetch locality: the primitives that share one set of attribute
+ * accessors (morph targets, JOINTS_n and WEIGHTS_n included) get one vertex order, by
+ * first use over their indices in file order, placed in the slots the used vertices had
+ * (so each index accessor keeps its values' set, min and max); each accessor's elements
+ * are permuted once, within their byteStride; index values are renumbered to match.
+ * Where that cannot be done safely (an accessor shared with other primitives or other
+ * objects, sparse accessors, overlapping accessors, primitives without indices), the
+ * primitives keep their vertices and a note says why. Memory: the largest accessor. */
+GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
+
+/* Writes the document to out_path (.gltf for a .gltf input, .glb for a .glb): the JSON
+ * unchanged, or with only the URIs of rewritten buffers changed (a rewritten external
+ * buffer is written beside the output as its name with .bin, never over one of the
+ * input's files; a rewritten data: buffer is encoded again); unchanged external buffers
+ * and images are copied beside the output when it goes to another folder. Every file is
+ * written whole or not at all (gc_atomic_file), the referenced files before out_path. */
+GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
+
+/* Frees a document; safe on NULL. */
+GC_API void gc_gltf_free(gc_gltf* doc);
 
 /* Reads a state-change file: positions (whitespace separated, "#" comments), each
  * at most index_count. Returns them sorted in *out (free with free()). */

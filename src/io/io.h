@@ -36,10 +36,24 @@ gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, 
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 #ifdef GPUCACHE_HAVE_ASSIMP
 struct aiScene;
-/* aiImportFile, after the checks of gltf_check.c (GLB chunk lengths, glTF URIs and
- * declared sizes) and with a file system that opens nothing outside the input's folder. */
+/* aiImportFile with a file system that opens nothing outside the input's folder
+ * (assimp_confine.c); glTF content is refused (gpucache reads it itself). */
 gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
 #endif
+
+/* glTF (gltf.c): the mesh gc_mesh_load gives for a .gltf/.glb (every triangle of every
+ * primitive, strips and fans expanded, one run per primitive, vertex ids offset per set of
+ * attributes), and gc_mesh_write's rewrite of it. */
+gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
+                          int reorder_vertices, const char* out_path, gc_error* err);
+/* The resolved folder of `path` into out (PATH_MAX bytes); false when it cannot be. */
+bool gc_path_folder(const char* path, char* out);
+/* Whether `resolved` (a realpath) lies inside the resolved folder `root`. */
+bool gc_path_inside(const char* root, const char* resolved);
+/* Why a glTF URI may not be followed (absolute, a scheme, a ".." component, also when
+ * percent-encoded), or NULL for a relative path inside the folder. */
+const char* gc_uri_problem(const char* uri);
 
 /* The value of a hexadecimal digit, or -1 (percent escapes in glTF URIs). */
 static inline int gc_hex_digit(int c)
@@ -47,8 +61,9 @@ static inline int gc_hex_digit(int c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files its
- * buffer and image URIs name (output.c). None for "-". Free with gc_free_names. */
+/* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files every
+ * "uri" member of its JSON names, as written and percent-decoded (gltf.c). None for "-".
+ * Free with gc_free_names (output.c). */
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
 void gc_free_names(char** names, size_t count);
 

@@ -32,6 +32,8 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
         return gc_load_obj(path, options, out, err);
     if (gc_has_extension(path, "ply"))
         return gc_load_ply(path, options, out, err);
+    if (gc_has_extension(path, "gltf") || gc_has_extension(path, "glb"))
+        return gc_load_gltf(path, options, out, err);
     /* assimp's own message for a missing file is vague: say it plainly first. */
     FILE* probe = fopen(path, "rb");
     if (!probe)

@@ -166,6 +166,18 @@ static char* gltf_buffer_name(const char* out_path)
     return bin;
 }
 
+int gc_mesh_write_reencodes(const char* in_path)
+{
+    if (!in_path || !strcmp(in_path, "-"))
+        return 0;
+    const char* f = family(in_path);
+    static const char* const own[] = {"text", "u16", "u32", "obj", "ply", "gltf", "glb"};
+    for (size_t i = 0; i < sizeof own / sizeof *own; ++i)
+        if (!strcasecmp(f, own[i]))
+            return 0;
+    return 1;
+}
+
 gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err)
 {
     if (!in_path || !out_path || !*out_path)
@@ -245,14 +257,18 @@ gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* option
     uint32_t* remap = NULL; /* PLY: the used vertices' order, remap[new] = old (see renumber) */
     uint32_t* old_to_new = NULL; /* remap_out: (old_to_new)[old] = new */
     size_t used = 0;
+    bool gltf = !strcasecmp(fin, "gltf") || !strcasecmp(fin, "glb");
     bool assimp = strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32") && strcmp(fin, "obj") &&
-                  strcmp(fin, "ply");
-    if (reorder_vertices && !assimp && strcmp(fin, "obj")) {
+                  strcmp(fin, "ply") && !gltf;
+    if (reorder_vertices && !assimp && !gltf && strcmp(fin, "obj")) {
         if ((s = renumber(indices, index_count, &renumbered, &remap, &used, remap_out ? &old_to_new : NULL, err)))
             return s;
         indices = renumbered;
     }
-    if (assimp) {
+    if (gltf) {
+        /* the .gltf/.glb writer renames its files itself, the referenced ones first */
+        s = gc_rewrite_gltf(in_path, options, indices, index_count, reorder_vertices, out_path, err);
+    } else if (assimp) {
         /* assimp may write several files (a .gltf and its .bin): it creates each through
          * gc_atomic_file itself and renames them all when the export succeeded. */
         s = gc_rewrite_assimp(in_path, indices, index_count, reorder_vertices, out_path, err);

@@ -1,0 +1,1859 @@
+/* glTF 2.0, read and written by gpucache itself (docs/formats/gltf.md).
+ *
+ * Reading: the whole file is read once (a GLB's BIN chunk stays inside that copy), the JSON
+ * is parsed with jansson and every buffer is resolved: the BIN chunk, a file beside the
+ * input (only inside the input's folder unless allow_external_uris) or a base64 data: URI.
+ * Every declared size is checked against the bytes that hold it before anything is
+ * allocated: the GLB header and chunk lengths against the file, a buffer's byteLength
+ * against its bytes, each bufferView against its buffer, each accessor against its view.
+ * Each primitive's index accessor (u8, u16, u32, with offsets and strides) is decoded to
+ * 32 bits; its attributes (morph targets included) fix its vertex count.
+ *
+ * Writing changes only bytes of the accessors the caller rewrote (gc_gltf_set_indices,
+ * gc_gltf_reorder_vertices): the buffers are modified in memory, in place, and written back
+ * with the JSON as it was (byte for byte when no URI had to change). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "io.h"
+
+#include <jansson.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
+#define MAX_GLTF_JSON ((uint64_t)64 << 20)
+
+enum { BUF_NONE, BUF_BIN, BUF_FILE, BUF_DATA }; /* NONE: not resolved yet (its data, if any, is owned) */
+
+typedef struct gltf_buffer {
+    unsigned char* data; /* BIN: points into the file copy; else owned */
+    uint64_t size;       /* bytes held (a file's whole size, a data: URI's decoded size) */
+    uint64_t length;     /* byteLength */
+    int kind;
+    int dirty;           /* bytes rewritten */
+    char* file;          /* BUF_FILE: the path it was read from */
+    char* uri;           /* BUF_FILE: the URI as written, percent-decoded */
+    int relative;        /* BUF_FILE: a plain relative path (no "..", not absolute) */
+} gltf_buffer;
+
+typedef struct gltf_accessor {
+    int valid;           /* parsed and inside its buffer */
+    int has_view;
+    int sparse;
+    size_t buffer;
+    uint64_t offset;     /* of element 0 in the buffer */
+    uint64_t stride;     /* bytes from one element to the next */
+    uint64_t element;    /* bytes of one element */
+    uint64_t count;
+    int component;       /* componentType */
+    int uses;            /* references from primitives' attributes */
+    int other_uses;      /* references as indices or from skins and animations */
+    size_t group;        /* the vertex group whose attribute it is (SIZE_MAX: none yet,
+                            SIZE_MAX - 1: several) */
+    size_t index_group;  /* the same for the primitives that use it as indices */
+    size_t view;         /* its bufferView, when has_view */
+    size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
+} gltf_accessor;
+
+typedef struct gltf_prim {
+    gc_gltf_primitive pub;
+    uint32_t* indices;   /* owned */
+    size_t index_accessor; /* SIZE_MAX: none */
+    size_t* attributes;  /* accessors of the attributes and morph targets, sorted */
+    size_t attribute_count;
+    size_t group;
+} gltf_prim;
+
+struct gc_gltf {
+    char* path;
+    char root[PATH_MAX]; /* the input's folder, resolved */
+    int glb;
+    int allow_external;
+    gc_note_fn note;
+    void* note_user;
+    unsigned char* file; /* the whole input */
+    size_t file_size;
+    size_t json_at, json_length;   /* the JSON text inside `file` */
+    size_t chunks_end;             /* GLB: the end of the JSON chunk (with its padding) */
+    json_t* doc;
+    gltf_buffer* buffers;
+    size_t buffer_count;
+    gltf_accessor* accessors;
+    size_t accessor_count;
+    gltf_prim* prims;
+    size_t prim_count;
+};
+
+static uint32_t le32(const unsigned char* p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(unsigned char* p, uint32_t v)
+{
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16),
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static void note(gc_gltf* g, const char* fmt, ...) GC_PRINTF(2, 3);
+static void note(gc_gltf* g, const char* fmt, ...)
+{
+    if (!g->note)
+        return;
+    char line[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    g->note(g->note_user, line);
+}
+
+/* ---------------------------------------------------------------- paths and URIs */
+
+bool gc_path_folder(const char* path, char* out)
+{
+    char folder[PATH_MAX];
+    const char* slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(folder, sizeof folder, ".");
+    else if (slash == path)
+        snprintf(folder, sizeof folder, "/");
+    else if ((size_t)(slash - path) < sizeof folder)
+        snprintf(folder, sizeof folder, "%.*s", (int)(slash - path), path);
+    else
+        return false;
+    return realpath(folder, out) != NULL;
+}
+
+bool gc_path_inside(const char* root, const char* resolved)
+{
+    size_t n = strlen(root);
+    if (n == 1 && root[0] == '/')
+        return true;
+    return strncmp(resolved, root, n) == 0 && resolved[n] == '/';
+}
+
+/* Percent-decodes `uri` into out (size bytes); NULL, or why it cannot be. */
+static const char* uri_decode(const char* uri, char* out, size_t size)
+{
+    size_t n = 0;
+    for (const char* p = uri; *p; ++p) {
+        int c = (unsigned char)*p;
+        if (c == '%') {
+            int hi = gc_hex_digit(p[1]), lo = hi < 0 ? -1 : gc_hex_digit(p[2]);
+            if (lo < 0)
+                return "has a malformed percent escape";
+            c = hi * 16 + lo;
+            p += 2;
+            if (c == 0)
+                return "holds a NUL byte";
+        }
+        if (n + 1 >= size)
+            return "is too long";
+        out[n++] = (char)c;
+    }
+    out[n] = 0;
+    return n == 0 ? "is empty" : NULL;
+}
+
+const char* gc_uri_problem(const char* uri)
+{
+    char decoded[4096];
+    const char* bad = uri_decode(uri, decoded, sizeof decoded);
+    if (bad)
+        return bad;
+    if (decoded[0] == '/' || decoded[0] == '\\')
+        return "is an absolute path";
+    /* a scheme (file:, http:, ...) or a drive letter: a ':' before any separator */
+    size_t sep = strcspn(decoded, "/\\");
+    const char* colon = strchr(decoded, ':');
+    if (colon && (size_t)(colon - decoded) < sep)
+        return "names a scheme other than data";
+    for (const char* part = decoded; *part;) {
+        size_t len = strcspn(part, "/\\");
+        if (len == 2 && part[0] == '.' && part[1] == '.')
+            return "has a '..' component";
+        part += len;
+        if (*part)
+            part++;
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- JSON helpers */
+
+/* A place in the JSON for messages: "meshes[2].primitives[0].indices". */
+typedef char place_t[200];
+
+/* A non-negative integer member; absent: `fallback`. False when it is something else. */
+static bool member_u64(json_t* obj, const char* key, uint64_t fallback, uint64_t* out)
+{
+    json_t* v = json_object_get(obj, key);
+    if (!v) {
+        *out = fallback;
+        return true;
+    }
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return false;
+    *out = (uint64_t)json_integer_value(v);
+    return true;
+}
+
+/* A reference `key` of obj into an array of `limit` items: 1 with *out, 0 absent, -1 bad. */
+static int member_ref(json_t* obj, const char* key, size_t limit, size_t* out)
+{
+    json_t* v = json_object_get(obj, key);
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) >= limit)
+        return -1;
+    *out = (size_t)json_integer_value(v);
+    return 1;
+}
+
+static size_t array_size(json_t* doc, const char* key)
+{
+    json_t* a = json_object_get(doc, key);
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+static uint64_t component_bytes(int type)
+{
+    switch (type) {
+    case 5120: case 5121: return 1; /* BYTE, UNSIGNED_BYTE */
+    case 5122: case 5123: return 2; /* SHORT, UNSIGNED_SHORT */
+    case 5125: case 5126: return 4; /* UNSIGNED_INT, FLOAT */
+    default: return 0;
+    }
+}
+
+/* Bytes of one element: matrices of 1- and 2-byte components pad each column to 4 bytes. */
+static uint64_t element_bytes(int component, json_t* type)
+{
+    uint64_t c = component_bytes(component);
+    const char* t = json_is_string(type) ? json_string_value(type) : "";
+    if (!strcmp(t, "SCALAR"))
+        return c;
+    if (!strcmp(t, "VEC2"))
+        return 2 * c;
+    if (!strcmp(t, "VEC3"))
+        return 3 * c;
+    if (!strcmp(t, "VEC4"))
+        return 4 * c;
+    uint64_t n = !strcmp(t, "MAT2") ? 2 : !strcmp(t, "MAT3") ? 3 : !strcmp(t, "MAT4") ? 4 : 0;
+    return n * ((n * c + 3) & ~(uint64_t)3);
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+static int base64_value(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52
+         : c == '+' || c == '-' ? 62 : c == '/' || c == '_' ? 63 : -1;
+}
+
+/* Decodes a base64 data: URI into a new buffer (its size follows the URI's length, which
+ * the file holds). */
+static gc_status decode_data_uri(gc_gltf* g, const char* place, const char* uri, gltf_buffer* b, gc_error* err)
+{
+    const char* comma = strchr(uri, ',');
+    const char* b64 = comma ? strstr(uri, ";base64") : NULL;
+    if (!comma || !b64 || b64 > comma)
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: %s.uri: only base64 data: URIs are read", g->path, place);
+    const char* text = comma + 1;
+    size_t n = strlen(text);
+    b->data = malloc(n / 4 * 3 + 3);
+    if (!b->data)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: %s.uri: out of memory decoding %zu characters", g->path, place, n);
+    uint64_t out = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    size_t i = 0;
+    for (; i < n && text[i] != '='; ++i) {
+        int v = base64_value((unsigned char)text[i]);
+        if (v < 0)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s.uri: character %zu of the base64 data is not base64", g->path,
+                           place, i);
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            b->data[out++] = (unsigned char)(acc >> bits);
+        }
+    }
+    for (; i < n; ++i)
+        if (text[i] != '=')
+            return gc_fail(err, GC_ERR_DATA, "%s: %s.uri: character %zu of the base64 data follows its padding",
+                           g->path, place, i);
+    b->size = out;
+    b->kind = BUF_DATA;
+    return GC_OK;
+}
+
+/* Reads a file buffer (the whole file) after checking where the URI leads. */
+static gc_status read_file_buffer(gc_gltf* g, const char* place, const char* uri, gltf_buffer* b, gc_error* err)
+{
+    const char* problem = gc_uri_problem(uri);
+    char decoded[4096];
+    if (problem && (!g->allow_external || uri_decode(uri, decoded, sizeof decoded)))
+        return gc_fail(err, GC_ERR_DATA,
+                       "%s: %s.uri '%.200s' %s; only data: URIs and files in the input's folder are read%s", g->path,
+                       place, uri, problem, g->allow_external ? "" : " (--allow-external-uris reads others)");
+    uri_decode(uri, decoded, sizeof decoded);
+    b->relative = problem == NULL;
+    b->kind = BUF_FILE;
+    b->uri = strdup(decoded);
+    size_t need = strlen(g->root) + strlen(decoded) + 2;
+    b->file = malloc(need);
+    if (!b->uri || !b->file)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    if (decoded[0] == '/')
+        snprintf(b->file, need, "%s", decoded);
+    else
+        snprintf(b->file, need, "%s/%s", g->root, decoded);
+    char resolved[PATH_MAX];
+    if (!realpath(b->file, resolved))
+        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri, strerror(errno));
+    /* the file itself, resolved, must also stay inside (a symbolic link may not lead out) */
+    if (!g->allow_external && !gc_path_inside(g->root, resolved))
+        return gc_fail(err, GC_ERR_DATA, "%s: %s.uri '%.200s' leads outside the input's folder", g->path, place, uri);
+    FILE* f = fopen(resolved, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = f ? EINVAL : errno;
+        if (f)
+            fclose(f);
+        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri,
+                       e == EINVAL ? "not a regular file" : strerror(e));
+    }
+    b->size = (uint64_t)st.st_size;
+    if (b->length > b->size) {
+        fclose(f);
+        return gc_fail(err, GC_ERR_DATA, "%s: %s: byteLength %llu is more than the %llu bytes that hold it", g->path,
+                       place, (unsigned long long)b->length, (unsigned long long)b->size);
+    }
+    b->data = malloc(b->size ? (size_t)b->size : 1);
+    if (!b->data) {
+        fclose(f);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu bytes", g->path, place,
+                       (unsigned long long)b->size);
+    }
+    size_t got = fread(b->data, 1, (size_t)b->size, f);
+    fclose(f);
+    if (got != b->size)
+        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': read error", g->path, place, uri);
+    return GC_OK;
+}
+
+static gc_status load_buffers(gc_gltf* g, const unsigned char* bin, uint64_t bin_size, int has_bin, gc_error* err)
+{
+    json_t* buffers = json_object_get(g->doc, "buffers");
+    g->buffer_count = array_size(g->doc, "buffers");
+    g->buffers = calloc(g->buffer_count ? g->buffer_count : 1, sizeof *g->buffers);
+    if (!g->buffers)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    for (size_t i = 0; i < g->buffer_count; ++i) {
+        json_t* it = json_array_get(buffers, i);
+        gltf_buffer* b = &g->buffers[i];
+        place_t place;
+        snprintf(place, sizeof place, "buffers[%zu]", i);
+        if (!json_is_object(it) || !member_u64(it, "byteLength", UINT64_MAX, &b->length) || b->length == UINT64_MAX)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s: byteLength is not a non-negative integer", g->path, place);
+        json_t* uri = json_object_get(it, "uri");
+        gc_status s;
+        if (json_is_string(uri)) {
+            const char* u = json_string_value(uri);
+            if (strncasecmp(u, "data:", 5) == 0)
+                s = decode_data_uri(g, place, u, b, err);
+            else
+                s = read_file_buffer(g, place, u, b, err);
+            if (s)
+                return s;
+        } else if (uri) {
+            return gc_fail(err, GC_ERR_DATA, "%s: %s.uri is not a string", g->path, place);
+        } else {
+            if (!has_bin || i != 0)
+                return gc_fail(err, GC_ERR_DATA, "%s: %s has no uri and is not a GLB's first buffer", g->path, place);
+            b->kind = BUF_BIN;
+            b->data = (unsigned char*)bin;
+            b->size = bin_size;
+        }
+        if (b->length > b->size)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s: byteLength %llu is more than the %llu bytes that hold it",
+                           g->path, place, (unsigned long long)b->length, (unsigned long long)b->size);
+    }
+    /* images are not read, but where they are is checked as for buffers */
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < array_size(g->doc, "images"); ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        if (!json_is_string(uri) || strncasecmp(json_string_value(uri), "data:", 5) == 0)
+            continue;
+        const char* problem = gc_uri_problem(json_string_value(uri));
+        char decoded[4096];
+        if (problem && (!g->allow_external || uri_decode(json_string_value(uri), decoded, sizeof decoded)))
+            return gc_fail(err, GC_ERR_DATA, "%s: images[%zu].uri '%.200s' %s; only data: URIs and files in the "
+                                             "input's folder are read%s",
+                           g->path, i, json_string_value(uri), problem,
+                           g->allow_external ? "" : " (--allow-external-uris reads others)");
+    }
+    return GC_OK;
+}
+
+/* ---------------------------------------------------------------- accessors */
+
+static gc_status load_accessors(gc_gltf* g, gc_error* err)
+{
+    json_t* views = json_object_get(g->doc, "bufferViews");
+    json_t* accessors = json_object_get(g->doc, "accessors");
+    size_t nv = array_size(g->doc, "bufferViews");
+    /* every byte the file brings: an accessor without a view (zeros) may declare no more */
+    uint64_t total = g->file_size;
+    for (size_t i = 0; i < g->buffer_count; ++i)
+        total += g->buffers[i].kind == BUF_FILE ? g->buffers[i].size : 0;
+    for (size_t i = 0; i < nv; ++i) {
+        json_t* v = json_array_get(views, i);
+        uint64_t offset, length, stride;
+        size_t buffer;
+        if (!json_is_object(v) || member_ref(v, "buffer", g->buffer_count, &buffer) != 1 ||
+            !member_u64(v, "byteOffset", 0, &offset) || !member_u64(v, "byteLength", UINT64_MAX, &length) ||
+            length == UINT64_MAX || !member_u64(v, "byteStride", 0, &stride))
+            return gc_fail(err, GC_ERR_DATA, "%s: bufferViews[%zu]: no valid buffer, byteOffset and byteLength",
+                           g->path, i);
+        uint64_t have = g->buffers[buffer].length;
+        if (offset > have || length > have - offset)
+            return gc_fail(err, GC_ERR_DATA, "%s: bufferViews[%zu]: bytes %llu to %llu lie outside its buffer of %llu bytes",
+                           g->path, i, (unsigned long long)offset, (unsigned long long)(offset + length),
+                           (unsigned long long)have);
+        if (stride > 252)
+            return gc_fail(err, GC_ERR_DATA, "%s: bufferViews[%zu]: byteStride %llu is more than 252", g->path, i,
+                           (unsigned long long)stride);
+    }
+    g->accessor_count = array_size(g->doc, "accessors");
+    g->accessors = calloc(g->accessor_count ? g->accessor_count : 1, sizeof *g->accessors);
+    if (!g->accessors)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    for (size_t i = 0; i < g->accessor_count; ++i) {
+        json_t* a = json_array_get(accessors, i);
+        gltf_accessor* x = &g->accessors[i];
+        x->group = SIZE_MAX;
+        x->first_index_user = SIZE_MAX;
+        uint64_t count, offset;
+        if (!json_is_object(a) || !member_u64(a, "count", UINT64_MAX, &count) || count == UINT64_MAX ||
+            !member_u64(a, "byteOffset", 0, &offset))
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: count and byteOffset must be non-negative integers",
+                           g->path, i);
+        json_t* ct = json_object_get(a, "componentType");
+        x->component = json_is_integer(ct) ? (int)json_integer_value(ct) : 0;
+        x->element = element_bytes(x->component, json_object_get(a, "type"));
+        if (x->element == 0)
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: unknown componentType or type", g->path, i);
+        if (count > UINT64_MAX / 16 / x->element)
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: count %llu is too large", g->path, i,
+                           (unsigned long long)count);
+        x->count = count;
+        x->sparse = json_object_get(a, "sparse") != NULL;
+        size_t view;
+        int r = member_ref(a, "bufferView", nv, &view);
+        if (r < 0)
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: bufferView does not name a valid buffer view",
+                           g->path, i);
+        if (r == 0) {
+            if (count * x->element > total)
+                return gc_fail(err, GC_ERR_DATA,
+                               "%s: accessors[%zu]: %llu elements of %llu bytes without a buffer view: more than the "
+                               "%llu bytes of the file and its buffers",
+                               g->path, i, (unsigned long long)count, (unsigned long long)x->element,
+                               (unsigned long long)total);
+            x->valid = 1;
+            continue;
+        }
+        json_t* v = json_array_get(views, view);
+        uint64_t view_offset = 0, view_length = 0, stride = 0;
+        size_t buffer = 0;
+        member_ref(v, "buffer", g->buffer_count, &buffer);
+        member_u64(v, "byteOffset", 0, &view_offset);
+        member_u64(v, "byteLength", 0, &view_length);
+        member_u64(v, "byteStride", 0, &stride);
+        if (stride == 0)
+            stride = x->element;
+        if (stride < x->element)
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: byteStride %llu is less than an element of %llu bytes",
+                           g->path, i, (unsigned long long)stride, (unsigned long long)x->element);
+        uint64_t need = count ? offset + (count - 1) * stride + x->element : offset;
+        if (need > view_length)
+            return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: %llu elements need %llu bytes of a buffer view of %llu",
+                           g->path, i, (unsigned long long)count, (unsigned long long)need,
+                           (unsigned long long)view_length);
+        x->has_view = 1;
+        x->view = view;
+        x->buffer = buffer;
+        x->offset = view_offset + offset;
+        x->stride = stride;
+        x->valid = 1;
+    }
+    return GC_OK;
+}
+
+/* Decodes index accessor `a` into 32-bit values, each below vertex_count (when known). */
+static gc_status read_indices(gc_gltf* g, const char* place, const gltf_accessor* a, uint64_t vertex_count,
+                              uint32_t* out, gc_error* err)
+{
+    if (a->sparse)
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: %s: sparse index accessors are not read", g->path, place);
+    if (!a->has_view) {
+        memset(out, 0, (size_t)a->count * sizeof *out);
+        return GC_OK;
+    }
+    const unsigned char* p = g->buffers[a->buffer].data + a->offset;
+    for (uint64_t i = 0; i < a->count; ++i, p += a->stride) {
+        uint32_t v = a->component == 5121 ? p[0] : a->component == 5123 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : le32(p);
+        if (vertex_count && v >= vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s: index %llu is %lu, the attributes hold %llu vertices", g->path,
+                           place, (unsigned long long)i, (unsigned long)v, (unsigned long long)vertex_count);
+        out[i] = v;
+    }
+    return GC_OK;
+}
+
+static int compare_size(const void* a, const void* b)
+{
+    size_t x = *(const size_t*)a, y = *(const size_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* The attribute accessors of one attributes object (the primitive's or a target's), all of
+ * one count; appended to p->attributes. */
+static gc_status collect_attributes(gc_gltf* g, const char* place, json_t* attributes, gltf_prim* p,
+                                    uint64_t* count, gc_error* err)
+{
+    if (!json_is_object(attributes))
+        return gc_fail(err, GC_ERR_DATA, "%s: %s is not an object", g->path, place);
+    const char* key;
+    json_t* v;
+    json_object_foreach(attributes, key, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) >= g->accessor_count)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s.%.60s does not name an accessor", g->path, place, key);
+        size_t a = (size_t)json_integer_value(v);
+        if (*count == UINT64_MAX)
+            *count = g->accessors[a].count;
+        else if (g->accessors[a].count != *count)
+            return gc_fail(err, GC_ERR_DATA, "%s: %s.%.60s: %llu elements where the other attributes have %llu",
+                           g->path, place, key, (unsigned long long)g->accessors[a].count,
+                           (unsigned long long)*count);
+        size_t* grown = realloc(p->attributes, (p->attribute_count + 1) * sizeof *grown);
+        if (!grown)
+            return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+        p->attributes = grown;
+        p->attributes[p->attribute_count++] = a;
+        g->accessors[a].uses++;
+    }
+    return GC_OK;
+}
+
+static const gc_topology mode_topology[7] = {GC_POINT_LIST,     GC_LINE_LIST,      GC_LINE_LOOP,  GC_LINE_STRIP,
+                                             GC_TRIANGLE_LIST, GC_TRIANGLE_STRIP, GC_TRIANGLE_FAN};
+
+static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
+{
+    json_t* meshes = json_object_get(g->doc, "meshes");
+    size_t total = 0, indices_total = 0;
+    for (size_t m = 0; m < array_size(g->doc, "meshes"); ++m) {
+        json_t* prims = json_object_get(json_array_get(meshes, m), "primitives");
+        if (!json_is_array(prims))
+            return gc_fail(err, GC_ERR_DATA, "%s: meshes[%zu].primitives is not an array", g->path, m);
+        total += json_array_size(prims);
+    }
+    g->prims = calloc(total ? total : 1, sizeof *g->prims);
+    if (!g->prims)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    for (size_t m = 0; m < array_size(g->doc, "meshes"); ++m) {
+        json_t* mesh = json_array_get(meshes, m);
+        json_t* prims = json_object_get(mesh, "primitives");
+        json_t* name = json_object_get(mesh, "name");
+        for (size_t k = 0; k < json_array_size(prims); ++k) {
+            json_t* pj = json_array_get(prims, k);
+            gltf_prim* p = &g->prims[g->prim_count++];
+            p->index_accessor = SIZE_MAX;
+            p->group = SIZE_MAX;
+            p->pub.mesh = m;
+            p->pub.mesh_name = json_is_string(name) ? json_string_value(name) : NULL;
+            p->pub.primitive = k;
+            p->pub.shares_indices_with = SIZE_MAX;
+            place_t place;
+            snprintf(place, sizeof place, "meshes[%zu].primitives[%zu]", m, k);
+            if (!json_is_object(pj))
+                return gc_fail(err, GC_ERR_DATA, "%s: %s is not an object", g->path, place);
+            uint64_t mode;
+            if (!member_u64(pj, "mode", 4, &mode) || mode > 6)
+                return gc_fail(err, GC_ERR_DATA, "%s: %s.mode is not 0 to 6", g->path, place);
+            p->pub.mode = (int)mode;
+            p->pub.topology = mode_topology[mode];
+            uint64_t count = UINT64_MAX;
+            place_t where;
+            snprintf(where, sizeof where, "%.160s.attributes", place);
+            gc_status s = collect_attributes(g, where, json_object_get(pj, "attributes"), p, &count, err);
+            if (s)
+                return s;
+            json_t* targets = json_object_get(pj, "targets");
+            if (targets && !json_is_array(targets))
+                return gc_fail(err, GC_ERR_DATA, "%s: %s.targets is not an array", g->path, place);
+            for (size_t t = 0; t < json_array_size(targets); ++t) {
+                snprintf(where, sizeof where, "%.160s.targets[%zu]", place, t);
+                if ((s = collect_attributes(g, where, json_array_get(targets, t), p, &count, err)))
+                    return s;
+            }
+            qsort(p->attributes, p->attribute_count, sizeof *p->attributes, compare_size);
+            p->pub.vertex_count = count == UINT64_MAX ? 0 : count;
+            size_t ia = 0;
+            int r = member_ref(pj, "indices", g->accessor_count, &ia);
+            snprintf(where, sizeof where, "%.160s.indices", place);
+            if (r < 0)
+                return gc_fail(err, GC_ERR_DATA, "%s: %s does not name an accessor", g->path, where);
+            uint64_t n = r ? g->accessors[ia].count : p->pub.vertex_count;
+            if (n > max_indices || indices_total > max_indices - n)
+                return gc_fail(err, GC_ERR_LIMIT, "%s: %s: more than %zu indices in all", g->path, where, max_indices);
+            indices_total += (size_t)n;
+            p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
+            if (!p->indices)
+                return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu indices", g->path, where,
+                               (unsigned long long)n);
+            p->pub.indices = p->indices;
+            p->pub.index_count = (size_t)n;
+            if (r) {
+                gltf_accessor* a = &g->accessors[ia];
+                p->index_accessor = ia;
+                a->other_uses++;
+                p->pub.index_bits = a->component == 5121 ? 8 : a->component == 5123 ? 16 : a->component == 5125 ? 32 : 0;
+                if (!p->pub.index_bits || a->element != component_bytes(a->component))
+                    return gc_fail(err, GC_ERR_DATA,
+                                   "%s: %s: an index accessor must be a SCALAR of unsigned byte, short or int", g->path,
+                                   where);
+                if ((s = read_indices(g, where, a, p->pub.vertex_count, p->indices, err)))
+                    return s;
+                if (a->first_index_user == SIZE_MAX)
+                    a->first_index_user = g->prim_count - 1;
+                else
+                    p->pub.shares_indices_with = a->first_index_user;
+            } else {
+                for (uint64_t v = 0; v < n; ++v)
+                    p->indices[v] = (uint32_t)v;
+            }
+            /* whole primitives in every list (glTF requires them) */
+            gc_draw d = {p->indices, p->pub.index_count, p->pub.topology, 0, 0};
+            uint64_t prims_n;
+            char what[sizeof place + 300];
+            snprintf(what, sizeof what, "%s: %s", g->path, place);
+            if ((s = gc_draw_validate(&d, what, &prims_n, err)))
+                return s;
+        }
+    }
+    return GC_OK;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static gc_status refuse_compression(gc_gltf* g, gc_error* err)
+{
+    static const char* const compressed[] = {"KHR_draco_mesh_compression", "EXT_meshopt_compression",
+                                             "KHR_meshopt_compression"};
+    static const char* const lists[] = {"extensionsRequired", "extensionsUsed"};
+    for (size_t l = 0; l < 2; ++l) {
+        json_t* list = json_object_get(g->doc, lists[l]);
+        for (size_t i = 0; i < (json_is_array(list) ? json_array_size(list) : 0); ++i) {
+            json_t* e = json_array_get(list, i);
+            for (size_t c = 0; json_is_string(e) && c < sizeof compressed / sizeof *compressed; ++c)
+                if (!strcmp(json_string_value(e), compressed[c]))
+                    return gc_fail(err, GC_ERR_UNSUPPORTED,
+                                   "%s: %s[%zu]: %s: compressed geometry is not read or written (writing it back "
+                                   "uncompressed would change the file); decompress it first",
+                                   g->path, lists[l], i, compressed[c]);
+        }
+    }
+    return GC_OK;
+}
+
+static gc_status parse_glb(gc_gltf* g, uint64_t* bin_at, uint64_t* bin_size, int* has_bin, gc_error* err)
+{
+    const unsigned char* h = g->file;
+    uint64_t size = g->file_size;
+    if (size < 12)
+        return gc_fail(err, GC_ERR_DATA, "%s: byte 0: a GLB header needs 12 bytes, the file has %llu", g->path,
+                       (unsigned long long)size);
+    uint32_t version = le32(h + 4), length = le32(h + 8);
+    if (version != 2)
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: byte 4: GLB version %lu; only glTF 2.0 (version 2) is read",
+                       g->path, (unsigned long)version);
+    if (length > size)
+        return gc_fail(err, GC_ERR_DATA, "%s: byte 8: the GLB header declares %lu bytes, the file has %llu", g->path,
+                       (unsigned long)length, (unsigned long long)size);
+    if (length < 20)
+        return gc_fail(err, GC_ERR_DATA, "%s: byte 12: the GLB has no JSON chunk", g->path);
+    uint64_t json_length = le32(h + 12);
+    if (memcmp(h + 16, "JSON", 4) != 0)
+        return gc_fail(err, GC_ERR_DATA, "%s: byte 16: the first chunk is not JSON", g->path);
+    if (json_length > length - 20)
+        return gc_fail(err, GC_ERR_DATA, "%s: byte 12: a JSON chunk of %llu bytes runs past the %lu bytes the header declares",
+                       g->path, (unsigned long long)json_length, (unsigned long)length);
+    g->json_at = 20;
+    g->json_length = (size_t)json_length;
+    uint64_t next = (20 + json_length + 3) & ~(uint64_t)3;
+    g->chunks_end = (size_t)(next < length ? next : length);
+    *has_bin = 0;
+    while (next + 8 <= length) {
+        uint64_t chunk = le32(h + next);
+        if (chunk > length - next - 8)
+            return gc_fail(err, GC_ERR_DATA, "%s: byte %llu: a chunk of %llu bytes runs past the %lu bytes the header declares",
+                           g->path, (unsigned long long)next, (unsigned long long)chunk, (unsigned long)length);
+        if (!*has_bin && memcmp(h + next + 4, "BIN\0", 4) == 0) {
+            *has_bin = 1;
+            *bin_at = next + 8;
+            *bin_size = chunk;
+        }
+        next = (next + 8 + chunk + 3) & ~(uint64_t)3;
+    }
+    return GC_OK;
+}
+
+gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf** out, gc_error* err)
+{
+    gc_error scratch;
+    if (!err)
+        err = &scratch;
+    *out = NULL;
+    gc_gltf* g = calloc(1, sizeof *g);
+    if (!g || !(g->path = strdup(path))) {
+        free(g);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    }
+    if (options) {
+        g->allow_external = options->allow_external_uris;
+        g->note = options->note;
+        g->note_user = options->note_user;
+    }
+    size_t max_indices = options && options->max_indices ? options->max_indices : GC_MAX_INDICES;
+    gc_status s = GC_OK;
+    FILE* f = NULL;
+    struct stat st;
+    if (!gc_path_folder(path, g->root) || !(f = fopen(path, "rb")) || fstat(fileno(f), &st) != 0) {
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: not a regular file", path);
+        goto done;
+    }
+    unsigned char magic[4] = {0};
+    size_t got = fread(magic, 1, 4, f);
+    g->glb = got == 4 && memcmp(magic, "glTF", 4) == 0;
+    if (!g->glb && gc_has_extension(path, "glb")) {
+        s = gc_fail(err, GC_ERR_DATA, "%s: byte 0: cannot read this mesh: not a GLB file (no 'glTF' magic)", path);
+        goto done;
+    }
+    if (!g->glb && (uint64_t)st.st_size > MAX_GLTF_JSON) {
+        s = gc_fail(err, GC_ERR_LIMIT, "%s: a glTF JSON of %llu bytes is more than the %llu read", path,
+                    (unsigned long long)st.st_size, (unsigned long long)MAX_GLTF_JSON);
+        goto done;
+    }
+    g->file_size = (size_t)st.st_size;
+    g->file = malloc(g->file_size ? g->file_size : 1);
+    if (!g->file) {
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu bytes", path, g->file_size);
+        goto done;
+    }
+    rewind(f);
+    if (fread(g->file, 1, g->file_size, f) != g->file_size) {
+        s = gc_fail(err, GC_ERR_IO, "%s: read error", path);
+        goto done;
+    }
+    uint64_t bin_at = 0, bin_size = 0;
+    int has_bin = 0;
+    if (g->glb) {
+        if ((s = parse_glb(g, &bin_at, &bin_size, &has_bin, err)))
+            goto done;
+        if (g->json_length > MAX_GLTF_JSON) {
+            s = gc_fail(err, GC_ERR_LIMIT, "%s: a glTF JSON of %zu bytes is more than the %llu read", path,
+                        g->json_length, (unsigned long long)MAX_GLTF_JSON);
+            goto done;
+        }
+    } else {
+        g->json_at = 0;
+        g->json_length = g->file_size;
+    }
+    json_error_t je;
+    g->doc = json_loadb((const char*)g->file + g->json_at, g->json_length, 0, &je);
+    if (!g->doc) {
+        s = g->glb ? gc_fail(err, GC_ERR_DATA, "%s: byte %llu: the JSON chunk is not JSON (%s)", path,
+                             (unsigned long long)(g->json_at + (je.position > 0 ? (uint64_t)je.position : 0)), je.text)
+                   : gc_fail(err, GC_ERR_DATA, "%s:%d:%d: not a glTF JSON file (%s)", path, je.line, je.column,
+                             je.text);
+        goto done;
+    }
+    if (!json_is_object(g->doc)) {
+        s = gc_fail(err, GC_ERR_DATA, "%s: the glTF JSON is not an object", path);
+        goto done;
+    }
+    json_t* version = json_object_get(json_object_get(g->doc, "asset"), "version");
+    if (!json_is_string(version) || strncmp(json_string_value(version), "2.", 2) != 0) {
+        s = gc_fail(err, GC_ERR_UNSUPPORTED, "%s: asset.version is %s%.20s%s: only glTF 2.0 is read", path,
+                    json_is_string(version) ? "'" : "", json_is_string(version) ? json_string_value(version) : "missing",
+                    json_is_string(version) ? "'" : "");
+        goto done;
+    }
+    if ((s = refuse_compression(g, err)) || (s = load_buffers(g, g->file + bin_at, bin_size, has_bin, err)) ||
+        (s = load_accessors(g, err)) || (s = load_primitives(g, max_indices, err)))
+        goto done;
+    /* accessors used by skins and animations are never permuted with vertices */
+    json_t* skins = json_object_get(g->doc, "skins");
+    for (size_t i = 0; i < array_size(g->doc, "skins"); ++i) {
+        size_t a;
+        if (member_ref(json_array_get(skins, i), "inverseBindMatrices", g->accessor_count, &a) == 1)
+            g->accessors[a].other_uses++;
+    }
+    json_t* animations = json_object_get(g->doc, "animations");
+    for (size_t i = 0; i < array_size(g->doc, "animations"); ++i) {
+        json_t* samplers = json_object_get(json_array_get(animations, i), "samplers");
+        for (size_t k = 0; k < (json_is_array(samplers) ? json_array_size(samplers) : 0); ++k) {
+            size_t a;
+            if (member_ref(json_array_get(samplers, k), "input", g->accessor_count, &a) == 1)
+                g->accessors[a].other_uses++;
+            if (member_ref(json_array_get(samplers, k), "output", g->accessor_count, &a) == 1)
+                g->accessors[a].other_uses++;
+        }
+    }
+done:
+    if (f)
+        fclose(f);
+    if (s) {
+        gc_gltf_free(g);
+        return s;
+    }
+    *out = g;
+    return GC_OK;
+}
+
+size_t gc_gltf_primitive_count(const gc_gltf* doc)
+{
+    return doc ? doc->prim_count : 0;
+}
+
+const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i)
+{
+    return doc && i < doc->prim_count ? &doc->prims[i].pub : NULL;
+}
+
+void gc_gltf_free(gc_gltf* g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->buffer_count; ++i) {
+        if (g->buffers[i].kind != BUF_BIN)
+            free(g->buffers[i].data);
+        free(g->buffers[i].file);
+        free(g->buffers[i].uri);
+    }
+    for (size_t i = 0; i < g->prim_count; ++i) {
+        free(g->prims[i].indices);
+        free(g->prims[i].attributes);
+    }
+    free(g->buffers);
+    free(g->accessors);
+    free(g->prims);
+    if (g->doc)
+        json_decref(g->doc);
+    free(g->file);
+    free(g->path);
+    free(g);
+}
+
+/* ---------------------------------------------------------------- rewriting */
+
+/* Writes index values into index accessor `a`, in its component type. */
+static void write_indices(gc_gltf* g, const gltf_accessor* a, const uint32_t* v)
+{
+    unsigned char* p = g->buffers[a->buffer].data + a->offset;
+    for (uint64_t i = 0; i < a->count; ++i, p += a->stride) {
+        if (a->component == 5121) {
+            p[0] = (unsigned char)v[i];
+        } else if (a->component == 5123) {
+            p[0] = (unsigned char)v[i];
+            p[1] = (unsigned char)(v[i] >> 8);
+        } else {
+            put32(p, v[i]);
+        }
+    }
+    g->buffers[a->buffer].dirty = 1;
+}
+
+gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, size_t count, gc_error* err)
+{
+    if (!g || i >= g->prim_count)
+        return gc_fail(err, GC_ERR_USAGE, "gc_gltf_set_indices: no primitive %zu", i);
+    gltf_prim* p = &g->prims[i];
+    if (p->index_accessor == SIZE_MAX || p->pub.topology != GC_TRIANGLE_LIST)
+        return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: only indexed triangle lists are rewritten",
+                       g->path, p->pub.mesh, p->pub.primitive);
+    if (count != p->pub.index_count)
+        return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: %zu indices given for %zu", g->path,
+                       p->pub.mesh, p->pub.primitive, count, p->pub.index_count);
+    const gltf_accessor* a = &g->accessors[p->index_accessor];
+    if (!a->has_view)
+        return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu].indices has no buffer view to rewrite",
+                       g->path, p->pub.mesh, p->pub.primitive);
+    for (size_t k = 0; k < count; ++k)
+        if ((p->pub.vertex_count && indices[k] >= p->pub.vertex_count) ||
+            (p->pub.index_bits < 32 && indices[k] >> p->pub.index_bits))
+            return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: index %zu (%lu) is out of range",
+                           g->path, p->pub.mesh, p->pub.primitive, k, (unsigned long)indices[k]);
+    memcpy(p->indices, indices, count * sizeof *indices);
+    write_indices(g, a, indices);
+    /* primitives that share the accessor see the same values */
+    for (size_t e = i + 1; e < g->prim_count && a->other_uses > 1; ++e)
+        if (g->prims[e].index_accessor == p->index_accessor)
+            memcpy(g->prims[e].indices, indices, count * sizeof *indices);
+    return GC_OK;
+}
+
+/* Whether the bytes of accessor x and accessor y may overlap: their extents cross and they
+ * are not disjoint fields of one interleaved layout. */
+static bool accessors_overlap(const gltf_accessor* x, const gltf_accessor* y)
+{
+    if (!x->has_view || !y->has_view || x->buffer != y->buffer || !x->count || !y->count)
+        return false;
+    uint64_t xs = x->offset, xe = x->offset + (x->count - 1) * x->stride + x->element;
+    uint64_t ys = y->offset, ye = y->offset + (y->count - 1) * y->stride + y->element;
+    if (xe <= ys || ye <= xs)
+        return false;
+    if (x->stride != y->stride)
+        return true;
+    /* one stride: fields at their offsets within the stride must not cross */
+    uint64_t xo = x->offset % x->stride, yo = y->offset % y->stride;
+    if (xo + x->element > x->stride || yo + y->element > y->stride)
+        return true;
+    return !(xo + x->element <= yo || yo + y->element <= xo);
+}
+
+/* Permutes the elements of accessor x: element v moves to slot to[v]. */
+static bool permute_accessor(gc_gltf* g, const gltf_accessor* x, const uint32_t* to)
+{
+    if (!x->has_view || !x->count)
+        return true; /* zeros: every order is the same */
+    unsigned char* copy = gc_alloc_array((size_t)x->count, (size_t)x->element, false);
+    if (!copy)
+        return false;
+    unsigned char* base = g->buffers[x->buffer].data + x->offset;
+    for (uint64_t v = 0; v < x->count; ++v)
+        memcpy(copy + v * x->element, base + v * x->stride, (size_t)x->element);
+    for (uint64_t v = 0; v < x->count; ++v)
+        memcpy(base + (uint64_t)to[v] * x->stride, copy + v * x->element, (size_t)x->element);
+    free(copy);
+    g->buffers[x->buffer].dirty = 1;
+    return true;
+}
+
+static int compare_u32(const void* a, const void* b)
+{
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return (x > y) - (x < y);
+}
+
+static bool same_set(const gltf_prim* a, const gltf_prim* b)
+{
+    if (a->attribute_count != b->attribute_count)
+        return false;
+    for (size_t k = 0; k < a->attribute_count; ++k)
+        if (a->attributes[k] != b->attributes[k])
+            return false;
+    return true;
+}
+
+/* Orders primitives by their attribute sets (count, then accessors), then file order. */
+static int compare_sets(const void* a, const void* b)
+{
+    const gltf_prim* x = *(const gltf_prim* const*)a;
+    const gltf_prim* y = *(const gltf_prim* const*)b;
+    if (x->attribute_count != y->attribute_count)
+        return x->attribute_count < y->attribute_count ? -1 : 1;
+    for (size_t k = 0; k < x->attribute_count; ++k)
+        if (x->attributes[k] != y->attributes[k])
+            return x->attributes[k] < y->attributes[k] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Vertex sets: primitives that use exactly the same attribute accessors. Sets p->group
+ * (numbered by first appearance in file order), each accessor's group and index_group,
+ * and the members of each set in file order: members[start[k] .. start[k + 1]).
+ * O(P log P) comparisons of attribute lists. */
+typedef struct vertex_sets {
+    size_t count;
+    size_t* start;   /* count + 1 */
+    size_t* members; /* prim_count */
+} vertex_sets;
+
+static void free_sets(vertex_sets* v)
+{
+    free(v->start);
+    free(v->members);
+    memset(v, 0, sizeof *v);
+}
+
+static bool assign_sets(gc_gltf* g, vertex_sets* v)
+{
+    memset(v, 0, sizeof *v);
+    size_t n = g->prim_count;
+    gltf_prim** order = gc_alloc_array(n ? n : 1, sizeof *order, false);
+    size_t* relabel = gc_alloc_array(n ? n : 1, sizeof *relabel, false);
+    v->start = gc_alloc_array(n + 2, sizeof *v->start, true);
+    v->members = gc_alloc_array(n ? n : 1, sizeof *v->members, false);
+    if (!order || !relabel || !v->start || !v->members) {
+        free(order), free(relabel), free_sets(v);
+        return false;
+    }
+    for (size_t i = 0; i < n; ++i)
+        order[i] = &g->prims[i];
+    qsort(order, n, sizeof *order, compare_sets);
+    size_t runs = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i && !same_set(order[i - 1], order[i]))
+            runs++;
+        order[i]->group = runs; /* provisional: by set */
+    }
+    for (size_t i = 0; i < n; ++i)
+        relabel[i] = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) { /* number the sets by first appearance */
+        size_t t = g->prims[i].group;
+        if (relabel[t] == SIZE_MAX)
+            relabel[t] = v->count++;
+        g->prims[i].group = relabel[t];
+        v->start[g->prims[i].group + 1]++;
+    }
+    for (size_t k = 0; k < v->count; ++k)
+        v->start[k + 1] += v->start[k];
+    memset(relabel, 0, (v->count ? v->count : 1) * sizeof *relabel); /* fill positions */
+    for (size_t i = 0; i < n; ++i) {
+        size_t k = g->prims[i].group;
+        v->members[v->start[k] + relabel[k]++] = i;
+    }
+    free(order), free(relabel);
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        g->accessors[a].group = g->accessors[a].index_group = SIZE_MAX;
+    for (size_t i = 0; i < n; ++i) {
+        gltf_prim* p = &g->prims[i];
+        for (size_t k = 0; k < p->attribute_count; ++k) {
+            gltf_accessor* x = &g->accessors[p->attributes[k]];
+            x->group = x->group == SIZE_MAX || x->group == p->group ? p->group : SIZE_MAX - 1;
+        }
+        if (p->index_accessor != SIZE_MAX) {
+            gltf_accessor* x = &g->accessors[p->index_accessor];
+            x->index_group = x->index_group == SIZE_MAX || x->index_group == p->group ? p->group : SIZE_MAX - 1;
+        }
+    }
+    return true;
+}
+
+/* The accessors of each buffer view (CSR), and whether a view's bytes overlap another
+ * view's in the same buffer. */
+typedef struct view_index {
+    size_t* start;    /* views + 1 */
+    size_t* members;  /* accessors with a view */
+    bool* overlaps;   /* views */
+} view_index;
+
+static void free_views(view_index* v)
+{
+    free(v->start), free(v->members), free(v->overlaps);
+    memset(v, 0, sizeof *v);
+}
+
+typedef struct view_span {
+    size_t buffer;
+    uint64_t start, end;
+    size_t view;
+} view_span;
+
+static int compare_spans(const void* a, const void* b)
+{
+    const view_span* x = a;
+    const view_span* y = b;
+    if (x->buffer != y->buffer)
+        return x->buffer < y->buffer ? -1 : 1;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static bool index_views(gc_gltf* g, view_index* v)
+{
+    memset(v, 0, sizeof *v);
+    json_t* views = json_object_get(g->doc, "bufferViews");
+    size_t nv = array_size(g->doc, "bufferViews");
+    v->start = gc_alloc_array(nv + 2, sizeof *v->start, true);
+    v->members = gc_alloc_array(g->accessor_count ? g->accessor_count : 1, sizeof *v->members, false);
+    v->overlaps = gc_alloc_array(nv ? nv : 1, sizeof *v->overlaps, true);
+    view_span* spans = gc_alloc_array(nv ? nv : 1, sizeof *spans, false);
+    size_t* fill = gc_alloc_array(nv ? nv : 1, sizeof *fill, true);
+    if (!v->start || !v->members || !v->overlaps || !spans || !fill) {
+        free(spans), free(fill), free_views(v);
+        return false;
+    }
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        if (g->accessors[a].has_view)
+            v->start[g->accessors[a].view + 1]++;
+    for (size_t k = 0; k < nv; ++k)
+        v->start[k + 1] += v->start[k];
+    for (size_t a = 0; a < g->accessor_count; ++a)
+        if (g->accessors[a].has_view) {
+            size_t k = g->accessors[a].view;
+            v->members[v->start[k] + fill[k]++] = a;
+        }
+    size_t n = 0;
+    for (size_t k = 0; k < nv; ++k) {
+        json_t* vj = json_array_get(views, k);
+        uint64_t offset = 0, length = 0;
+        size_t buffer = 0;
+        member_ref(vj, "buffer", g->buffer_count, &buffer);
+        member_u64(vj, "byteOffset", 0, &offset);
+        member_u64(vj, "byteLength", 0, &length);
+        if (length)
+            spans[n++] = (view_span){buffer, offset, offset + length, k};
+    }
+    qsort(spans, n, sizeof *spans, compare_spans);
+    /* sorted by start: a view overlaps an earlier one when it starts before the largest end
+     * so far, and a later one when the next starts before its end */
+    uint64_t max_end = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i && spans[i].buffer != spans[i - 1].buffer)
+            max_end = 0;
+        if (spans[i].start < max_end)
+            v->overlaps[spans[i].view] = true;
+        if (i + 1 < n && spans[i + 1].buffer == spans[i].buffer && spans[i + 1].start < spans[i].end)
+            v->overlaps[spans[i].view] = true;
+        max_end = spans[i].end > max_end ? spans[i].end : max_end;
+    }
+    free(spans), free(fill);
+    return true;
+}
+
+/* Why vertex set `gid` cannot be permuted, or NULL. `budget` bounds the accessor pairs
+ * compared over the whole document (a hostile file may hold a million accessors in one
+ * view). */
+static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_index* views, size_t gid,
+                               uint64_t* budget)
+{
+    const size_t* members = sets->members + sets->start[gid];
+    size_t users = sets->start[gid + 1] - sets->start[gid];
+    const gltf_prim* p0 = &g->prims[members[0]];
+    if (p0->attribute_count == 0 || p0->pub.vertex_count == 0)
+        return "it has no vertex attributes";
+    for (size_t m = 0; m < users; ++m) {
+        const gltf_prim* p = &g->prims[members[m]];
+        if (p->index_accessor == SIZE_MAX)
+            return "a primitive with these attributes has no indices";
+        if (g->accessors[p->index_accessor].index_group != gid)
+            return "its index accessor is shared with a primitive of other attributes";
+    }
+    for (size_t k = 0; k < p0->attribute_count; ++k) {
+        const gltf_accessor* x = &g->accessors[p0->attributes[k]];
+        if (x->sparse)
+            return "an attribute accessor is sparse";
+        if (x->other_uses)
+            return "an attribute accessor is also used as indices or by a skin or an animation";
+        if (k && p0->attributes[k] == p0->attributes[k - 1]) /* sorted: repeats are adjacent */
+            return "one accessor is used for two attributes";
+        if (x->group != gid || (size_t)x->uses != users)
+            return "an attribute accessor is shared with primitives of other attributes";
+    }
+    /* bytes: no other accessor may lie under an attribute's elements */
+    for (size_t k = 0; k < p0->attribute_count; ++k) {
+        const gltf_accessor* x = &g->accessors[p0->attributes[k]];
+        if (!x->has_view)
+            continue;
+        if (views->overlaps[x->view])
+            return "an attribute's buffer view overlaps another buffer view";
+        for (size_t j = views->start[x->view]; j < views->start[x->view + 1]; ++j) {
+            size_t a = views->members[j];
+            if (a == p0->attributes[k])
+                continue;
+            if (*budget == 0)
+                return "the file has too many accessors to check their bytes for overlap";
+            --*budget;
+            if (accessors_overlap(x, &g->accessors[a]))
+                return "another accessor overlaps an attribute's bytes";
+        }
+    }
+    return NULL;
+}
+
+gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
+{
+    if (!g)
+        return gc_fail(err, GC_ERR_USAGE, "gc_gltf_reorder_vertices: no document");
+    vertex_sets sets;
+    view_index views;
+    if (!assign_sets(g, &sets))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
+    if (!index_views(g, &views)) {
+        free_sets(&sets);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory indexing the buffer views", g->path);
+    }
+    json_t* accessors = json_object_get(g->doc, "accessors");
+    uint64_t budget = (uint64_t)1 << 27;
+    gc_status s = GC_OK;
+    for (size_t gid = 0; gid < sets.count && !s; ++gid) {
+        const size_t* members = sets.members + sets.start[gid];
+        size_t member_count = sets.start[gid + 1] - sets.start[gid];
+        gltf_prim* p0 = &g->prims[members[0]];
+        const char* problem = set_problem(g, &sets, &views, gid, &budget);
+        if (problem) {
+            note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
+                 p0->pub.primitive, problem);
+            continue;
+        }
+        size_t n = (size_t)p0->pub.vertex_count;
+        uint32_t* to = gc_alloc_array(n, sizeof(uint32_t), false);    /* to[old] = new */
+        uint32_t* order = gc_alloc_array(n, sizeof(uint32_t), false); /* first-use order */
+        if (!to || !order) {
+            free(to), free(order);
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+            break;
+        }
+        memset(to, 0xff, n * sizeof *to);
+        /* Primitive by primitive in file order: the vertices a primitive uses first (not used
+         * by an earlier one), in order of first use, take the slots those same vertices had,
+         * sorted; unused vertices stay. A primitive that shares no vertex keeps its set of
+         * values (so its index accessor keeps its min and max); one primitive alone gets its
+         * used slots filled in first-use order. */
+        size_t used = 0;
+        for (size_t m = 0; m < member_count && !s; ++m) {
+            const gltf_prim* p = &g->prims[members[m]];
+            if (p->pub.shares_indices_with != SIZE_MAX)
+                continue;
+            size_t start = used;
+            for (size_t k = 0; k < p->pub.index_count; ++k) {
+                uint32_t v = p->indices[k];
+                if (to[v] == UINT32_MAX) {
+                    to[v] = 0;
+                    order[used++] = v;
+                }
+            }
+            uint32_t* slots = gc_alloc_array(used - start ? used - start : 1, sizeof(uint32_t), false);
+            if (!slots) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+                break;
+            }
+            memcpy(slots, order + start, (used - start) * sizeof *slots);
+            qsort(slots, used - start, sizeof *slots, compare_u32);
+            for (size_t k = start; k < used; ++k)
+                to[order[k]] = slots[k - start];
+            free(slots);
+        }
+        for (size_t v = 0; v < n && !s; ++v)
+            if (to[v] == UINT32_MAX)
+                to[v] = (uint32_t)v;
+        /* each index accessor that declares a min or max keeps them (the validator checks
+         * them); where sharing would change them, the vertices stay */
+        const char* keeps = NULL;
+        for (size_t m = 0; m < member_count && !keeps && !s; ++m) {
+            const gltf_prim* p = &g->prims[members[m]];
+            json_t* declared = json_array_get(accessors, p->index_accessor);
+            if (!p->pub.index_count || (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
+                continue;
+            uint32_t omin = UINT32_MAX, omax = 0, nmin = UINT32_MAX, nmax = 0;
+            for (size_t k = 0; k < p->pub.index_count; ++k) {
+                uint32_t v = p->indices[k], w = to[v];
+                omin = v < omin ? v : omin, omax = v > omax ? v : omax;
+                nmin = w < nmin ? w : nmin, nmax = w > nmax ? w : nmax;
+            }
+            if (omin != nmin || omax != nmax)
+                keeps = "an index accessor's min or max would change";
+        }
+        if (keeps)
+            note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
+                 p0->pub.primitive, keeps);
+        for (size_t k = 0; k < p0->attribute_count && !s && !keeps; ++k)
+            if (!permute_accessor(g, &g->accessors[p0->attributes[k]], to))
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory permuting accessor %zu", g->path, p0->attributes[k]);
+        for (size_t m = 0; m < member_count && !s && !keeps; ++m) {
+            gltf_prim* p = &g->prims[members[m]];
+            for (size_t k = 0; k < p->pub.index_count; ++k)
+                p->indices[k] = to[p->indices[k]];
+            if (p->pub.shares_indices_with == SIZE_MAX)
+                write_indices(g, &g->accessors[p->index_accessor], p->indices);
+        }
+        free(to), free(order);
+    }
+    free_sets(&sets);
+    free_views(&views);
+    return s;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* A URI for a file name: RFC 3986 unreserved characters kept, others percent-encoded. */
+static char* uri_encode(const char* name)
+{
+    size_t n = strlen(name);
+    char* out = malloc(3 * n + 1);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)name[i];
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || strchr("-._~/", c)) {
+            out[k++] = (char)c;
+        } else {
+            snprintf(out + k, 4, "%%%02X", c);
+            k += 3;
+        }
+    }
+    out[k] = 0;
+    return out;
+}
+
+static char* base64_encode(const char* prefix, size_t prefix_len, const unsigned char* data, size_t n)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char* out = malloc(prefix_len + (n + 2) / 3 * 4 + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, prefix, prefix_len);
+    char* o = out + prefix_len;
+    size_t i = 0;
+    for (; i + 2 < n; i += 3) {
+        uint32_t v = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
+        *o++ = digits[v >> 18], *o++ = digits[(v >> 12) & 63], *o++ = digits[(v >> 6) & 63], *o++ = digits[v & 63];
+    }
+    if (i < n) {
+        uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < n ? (uint32_t)data[i + 1] << 8 : 0);
+        *o++ = digits[v >> 18], *o++ = digits[(v >> 12) & 63];
+        *o++ = i + 1 < n ? digits[(v >> 6) & 63] : '=';
+        *o++ = '=';
+    }
+    *o = 0;
+    return out;
+}
+
+/* The output's files, opened as temporaries and renamed together at the end. */
+typedef struct out_files {
+    gc_atomic_file files[64];
+    size_t count;
+} out_files;
+
+static gc_status open_output(out_files* o, const char* path, char** inputs, size_t input_count, gc_error* err,
+                             FILE** f)
+{
+    if (o->count == sizeof o->files / sizeof o->files[0])
+        return gc_fail(err, GC_ERR_LIMIT, "%s: more than %zu files to write", path, o->count);
+    gc_status s = gc_output_check(path, (const char* const*)inputs, input_count, err);
+    if (!s)
+        s = gc_atomic_open(&o->files[o->count], path, err);
+    if (!s)
+        *f = o->files[o->count++].file;
+    return s;
+}
+
+static bool write_all(FILE* f, const void* data, size_t n)
+{
+    return n == 0 || fwrite(data, 1, n, f) == n;
+}
+
+/* Copies a file (an image or an unchanged buffer) from `from` into an open output. */
+static gc_status copy_file(const char* from, FILE* to, const char* to_path, gc_error* err)
+{
+    FILE* in = fopen(from, "rb");
+    if (!in)
+        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s (copying it beside %s)", from, strerror(errno), to_path);
+    char block[1 << 16];
+    size_t got;
+    bool ok = true;
+    while (ok && (got = fread(block, 1, sizeof block, in)) > 0)
+        ok = write_all(to, block, got);
+    bool bad = ferror(in);
+    fclose(in);
+    if (!ok || bad)
+        return gc_fail(err, GC_ERR_IO, "%s: copy failed", to_path);
+    return GC_OK;
+}
+
+/* Creates the folders of `rel` under `dir` (a relative URI with subfolders). */
+static gc_status make_folders(const char* dir, const char* rel, gc_error* err)
+{
+    char path[PATH_MAX];
+    for (const char* p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%.*s", dir, (int)(p - rel), rel) >= sizeof path)
+            return gc_fail(err, GC_ERR_IO, "%s/%s: path too long", dir, rel);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            continue;
+        if (mkdir(path, 0777) != 0)
+            return gc_fail(err, GC_ERR_IO, "%s: cannot create the folder: %s", path, strerror(errno));
+    }
+    return GC_OK;
+}
+
+gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
+{
+    gc_error scratch;
+    if (!err)
+        err = &scratch;
+    if (!g || !out_path || !*out_path)
+        return gc_fail(err, GC_ERR_USAGE, "no output file given");
+    int out_glb = gc_has_extension(out_path, "glb");
+    if (out_glb != g->glb || (!out_glb && !gc_has_extension(out_path, "gltf")))
+        return gc_fail(err, GC_ERR_USAGE, "%s: the output keeps the input's container (%s)", out_path,
+                       g->glb ? ".glb" : ".gltf");
+    char** inputs = NULL;
+    size_t input_count = 0;
+    gc_status s = gc_mesh_input_files(g->path, &inputs, &input_count, err);
+    if (s)
+        return s;
+    /* resolved names of the input's buffers too (a URI may be written in many ways) */
+    for (size_t i = 0; i < g->buffer_count && !s; ++i)
+        if (g->buffers[i].file) {
+            char** grown = realloc(inputs, (input_count + 1) * sizeof *inputs);
+            if (!grown || !(grown[input_count] = strdup(g->buffers[i].file))) {
+                if (grown)
+                    inputs = grown;
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+            } else {
+                inputs = grown;
+                input_count++;
+            }
+        }
+    char out_root[PATH_MAX];
+    if (!s && !gc_path_folder(out_path, out_root))
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot create: its folder: %s", out_path, strerror(errno));
+    bool same_folder = !s && strcmp(out_root, g->root) == 0;
+    /* the output's folder as written, for the files beside it */
+    const char* slash = strrchr(out_path, '/');
+    char out_dir[PATH_MAX];
+    snprintf(out_dir, sizeof out_dir, "%.*s", slash ? (int)(slash - out_path + (slash == out_path)) : 1,
+             slash ? out_path : ".");
+    const char* base = slash ? slash + 1 : out_path;
+    const char* dot = strrchr(base, '.');
+    int stem = dot ? (int)(dot - base) : (int)strlen(base);
+
+    out_files o;
+    memset(&o, 0, sizeof o);
+    json_t* buffers = json_object_get(g->doc, "buffers");
+    bool json_changed = false;
+    unsigned bin_files = 0;
+    for (size_t i = 0; i < g->buffer_count && !s; ++i) {
+        gltf_buffer* b = &g->buffers[i];
+        json_t* bj = json_array_get(buffers, i);
+        if (b->kind == BUF_DATA && b->dirty) {
+            const char* uri = json_string_value(json_object_get(bj, "uri"));
+            const char* comma = strchr(uri, ',');
+            char* encoded = base64_encode(uri, (size_t)(comma - uri) + 1, b->data, (size_t)b->size);
+            if (!encoded || json_object_set_new(bj, "uri", json_string(encoded)) != 0)
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory encoding buffers[%zu]", out_path, i);
+            free(encoded);
+            json_changed = true;
+        } else if (b->kind == BUF_FILE && b->dirty) {
+            char name[PATH_MAX], path[PATH_MAX * 2];
+            if (bin_files++ == 0)
+                snprintf(name, sizeof name, "%.*s.bin", stem, base);
+            else
+                snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
+            snprintf(path, sizeof path, "%s/%s", out_dir, name);
+            FILE* f = NULL;
+            s = open_output(&o, path, inputs, input_count, err, &f);
+            if (!s && !write_all(f, b->data, (size_t)b->size))
+                s = gc_fail(err, GC_ERR_IO, "%s: write failed", path);
+            char* uri = s ? NULL : uri_encode(name);
+            if (!s && (!uri || json_object_set_new(bj, "uri", json_string(uri)) != 0))
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+            free(uri);
+            json_changed = true;
+        } else if (b->kind == BUF_FILE && !same_folder) {
+            if (!b->relative) {
+                note(g, "%s: buffers[%zu] still refers to '%s' (not copied: outside the input's folder)", out_path, i,
+                     b->uri);
+                continue;
+            }
+            char path[PATH_MAX * 2];
+            snprintf(path, sizeof path, "%s/%s", out_dir, b->uri);
+            FILE* f = NULL;
+            if (!(s = make_folders(out_dir, b->uri, err)) && !(s = open_output(&o, path, inputs, input_count, err, &f)))
+                s = write_all(f, b->data, (size_t)b->size) ? GC_OK : gc_fail(err, GC_ERR_IO, "%s: write failed", path);
+            if (!s)
+                note(g, "%s: copied buffer '%s' beside the output (unchanged)", path, b->uri);
+        }
+    }
+    /* images in files: copied beside an output in another folder */
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < array_size(g->doc, "images") && !s && !same_folder; ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        if (!json_is_string(uri) || strncasecmp(json_string_value(uri), "data:", 5) == 0)
+            continue;
+        char decoded[4096];
+        if (uri_decode(json_string_value(uri), decoded, sizeof decoded))
+            continue;
+        if (gc_uri_problem(json_string_value(uri))) {
+            note(g, "%s: images[%zu] still refers to '%s' (not copied: outside the input's folder)", out_path, i,
+                 decoded);
+            continue;
+        }
+        char from[PATH_MAX * 2], to[PATH_MAX * 2], resolved[PATH_MAX];
+        snprintf(from, sizeof from, "%s/%s", g->root, decoded);
+        snprintf(to, sizeof to, "%s/%s", out_dir, decoded);
+        if (!realpath(from, resolved)) {
+            note(g, "%s: images[%zu] '%s' does not exist: not copied", g->path, i, decoded);
+            continue;
+        }
+        if (!gc_path_inside(g->root, resolved) && !g->allow_external) {
+            s = gc_fail(err, GC_ERR_DATA, "%s: images[%zu].uri '%.200s' leads outside the input's folder", g->path, i,
+                        decoded);
+            break;
+        }
+        FILE* f = NULL;
+        if (!(s = make_folders(out_dir, decoded, err)) && !(s = open_output(&o, to, inputs, input_count, err, &f)))
+            s = copy_file(resolved, f, to, err);
+        if (!s)
+            note(g, "%s: copied image '%s' beside the output", to, decoded);
+    }
+    /* the JSON: as it was, or dumped again when a URI changed */
+    char* text = NULL;
+    size_t text_length = g->json_length;
+    const char* json = (const char*)g->file + g->json_at;
+    if (!s && json_changed) {
+        text = json_dumps(g->doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        if (!text)
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory writing the JSON", out_path);
+        else
+            json = text, text_length = strlen(text);
+    }
+    FILE* f = NULL;
+    if (!s)
+        s = open_output(&o, out_path, inputs, input_count, err, &f);
+    if (!s) {
+        bool ok;
+        if (!g->glb) {
+            ok = write_all(f, json, text_length);
+        } else {
+            /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
+            size_t padded = (text_length + 3) & ~(size_t)3;
+            size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
+            /* the declared length changes by what the JSON chunk's size changes */
+            uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
+            unsigned char h[20];
+            memcpy(h, g->file, 20);
+            if (text) {
+                put32(h + 8, (uint32_t)total);
+                put32(h + 12, (uint32_t)padded);
+            } else { /* unchanged: header, chunk and padding exactly as they were */
+                padded = g->chunks_end - 20, total = 0;
+            }
+            ok = total <= UINT32_MAX && write_all(f, h, 20);
+            if (text) {
+                ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
+            } else {
+                ok = ok && write_all(f, g->file + 20, padded);
+            }
+            ok = ok && write_all(f, g->file + g->chunks_end, rest);
+        }
+        if (!ok)
+            s = gc_fail(err, GC_ERR_IO, "%s: write failed", out_path);
+    }
+    free(text);
+    /* the files the output references first, the one the user named last */
+    for (size_t i = 0; i < o.count; ++i) {
+        if (s)
+            gc_atomic_abort(&o.files[i]);
+        else
+            s = gc_atomic_commit(&o.files[i], err);
+    }
+    gc_free_names(inputs, input_count);
+    return s;
+}
+
+/* ---------------------------------------------------------------- the URIs of a file */
+
+/* Every "uri" string member anywhere in the JSON that is not a data: URI. */
+static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count, int depth);
+
+static bool push_path(const char* dir, const char* name, char*** list, size_t* count)
+{
+    size_t need = strlen(dir) + strlen(name) + 2;
+    char* p = malloc(need);
+    char** grown = p ? realloc(*list, (*count + 1) * sizeof **list) : NULL;
+    if (!grown) {
+        free(p);
+        return false;
+    }
+    if (name[0] == '/' || !strcmp(dir, "."))
+        snprintf(p, need, "%s", name);
+    else
+        snprintf(p, need, "%s/%s", dir, name);
+    *list = grown;
+    grown[(*count)++] = p;
+    return true;
+}
+
+static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count, int depth)
+{
+    if (depth > 64)
+        return true;
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); ++i)
+            if (!collect_uris(json_array_get(v, i), dir, list, count, depth + 1))
+                return false;
+        return true;
+    }
+    if (!json_is_object(v))
+        return true;
+    const char* key;
+    json_t* m;
+    json_object_foreach(v, key, m) {
+        if (!strcmp(key, "uri") && json_is_string(m) && strncasecmp(json_string_value(m), "data:", 5) != 0) {
+            const char* uri = json_string_value(m);
+            char decoded[4096];
+            /* as written and percent-decoded: a name too many only refuses an output */
+            if (!push_path(dir, uri, list, count))
+                return false;
+            if (!uri_decode(uri, decoded, sizeof decoded) && strcmp(decoded, uri) &&
+                !push_path(dir, decoded, list, count))
+                return false;
+        } else if (!collect_uris(m, dir, list, count, depth + 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f)
+        return true; /* the reader reports it */
+    struct stat st;
+    unsigned char h[20];
+    size_t at = 0, n = 0;
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+        if (fread(h, 1, 20, f) == 20 && !memcmp(h, "glTF", 4) && !memcmp(h + 16, "JSON", 4)) {
+            at = 20;
+            n = le32(h + 12);
+        } else if ((uint64_t)st.st_size <= MAX_GLTF_JSON) {
+            n = (size_t)st.st_size;
+        }
+        if ((uint64_t)at + n > (uint64_t)st.st_size || n > MAX_GLTF_JSON)
+            n = 0; /* the reader refuses it */
+    }
+    char* text = n ? malloc(n) : NULL;
+    bool ok = true;
+    if (text && fseek(f, (long)at, SEEK_SET) == 0 && fread(text, 1, n, f) == n) {
+        json_t* doc = json_loadb(text, n, 0, NULL);
+        if (doc) {
+            ok = collect_uris(doc, dir, list, count, 0);
+            json_decref(doc);
+        }
+    } else if (n && !text) {
+        ok = false;
+    }
+    free(text);
+    fclose(f);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- as one gc_mesh */
+
+/* The id offset of each vertex set in the concatenated mesh (primitives that share a
+ * vertex buffer share their ids): bases[set], in order of first appearance; *total the sum
+ * of the sets' vertex counts. NULL when out of memory. */
+static uint64_t* set_bases(gc_gltf* g, vertex_sets* sets, uint64_t* total)
+{
+    *total = 0;
+    if (!assign_sets(g, sets))
+        return NULL;
+    uint64_t* bases = gc_alloc_array(sets->count ? sets->count : 1, sizeof *bases, false);
+    if (!bases) {
+        free_sets(sets);
+        return NULL;
+    }
+    for (size_t k = 0; k < sets->count; ++k) {
+        bases[k] = *total;
+        *total += g->prims[sets->members[sets->start[k]]].pub.vertex_count;
+    }
+    return bases;
+}
+
+static bool is_triangles(gc_topology t)
+{
+    return t == GC_TRIANGLE_LIST || t == GC_TRIANGLE_STRIP || t == GC_TRIANGLE_FAN;
+}
+
+/* Indices of the triangle list a triangle primitive draws (strips and fans expanded). */
+static size_t triangle_list_length(const gc_gltf_primitive* p)
+{
+    gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
+    uint64_t prims = 0;
+    gc_error ignored;
+    return gc_draw_validate(&d, "", &prims, &ignored) ? 0 : (size_t)prims * 3;
+}
+
+gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err)
+{
+    gc_gltf_options go = {0};
+    go.allow_external_uris = o ? o->allow_external_uris : 0;
+    go.max_indices = o ? o->max_indices : 0;
+    gc_gltf* g = NULL;
+    gc_status s = gc_gltf_load(path, &go, &g, err);
+    if (s)
+        return s;
+    size_t total = 0, runs = 0;
+    for (size_t i = 0; i < g->prim_count; ++i) {
+        const gc_gltf_primitive* p = &g->prims[i].pub;
+        if (!is_triangles(p->topology))
+            continue;
+        total += triangle_list_length(p);
+        runs++;
+    }
+    size_t max = o && o->max_indices ? o->max_indices : GC_MAX_INDICES;
+    uint32_t* idx = total <= max ? gc_alloc_array(total ? total : 1, sizeof(uint32_t), false) : NULL;
+    size_t* run = gc_alloc_array(runs ? runs : 1, sizeof(size_t), false);
+    if (!idx || !run) {
+        free(idx), free(run);
+        gc_gltf_free(g);
+        return total > max ? gc_fail(err, GC_ERR_LIMIT, "%s: more than %zu indices", path, max)
+                           : gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu indices", path, total);
+    }
+    size_t at = 0, r = 0;
+    uint64_t next = 0;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &next);
+    if (!bases)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    for (size_t i = 0; i < g->prim_count && !s; ++i) {
+        gltf_prim* p = &g->prims[i];
+        uint64_t base = bases[p->group];
+        if (!is_triangles(p->pub.topology))
+            continue;
+        gc_draw d = {p->indices, p->pub.index_count, p->pub.topology, 0, 0};
+        size_t written = 0;
+        if ((s = gc_draw_triangles(&d, idx + at, total - at, &written, err)))
+            break;
+        for (size_t k = at; k < at + written; ++k) {
+            if (base + idx[k] > UINT32_MAX - 1) {
+                s = gc_fail(err, GC_ERR_LIMIT, "%s: more than 2^32 - 1 vertices in all", path);
+                break;
+            }
+            idx[k] += (uint32_t)base;
+        }
+        at += written;
+        run[r++] = written / 3;
+    }
+    gc_gltf_free(g);
+    if (bases) {
+        free(bases);
+        free_sets(&sets);
+    }
+    if (!s && at == 0)
+        s = gc_fail(err, GC_ERR_DATA, "%s: no triangles", path);
+    if (s) {
+        free(idx), free(run);
+        return s;
+    }
+    gc_mesh_set(out, idx, at, true, next);
+    if (r > 1) {
+        out->runs = run;
+        out->run_count = r;
+    } else {
+        free(run);
+    }
+    return GC_OK;
+}
+
+gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
+                          int reorder_vertices, const char* out_path, gc_error* err)
+{
+    gc_gltf_options go = {0};
+    go.allow_external_uris = o ? o->allow_external_uris : 0;
+    go.max_indices = o ? o->max_indices : 0;
+    gc_gltf* g = NULL;
+    gc_status s = gc_gltf_load(in_path, &go, &g, err);
+    if (s)
+        return s;
+    size_t at = 0;
+    uint64_t next = 0;
+    uint32_t* local = NULL;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &next);
+    if (!bases)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+    for (size_t i = 0; i < g->prim_count && !s; ++i) {
+        gltf_prim* p = &g->prims[i];
+        uint64_t base = bases[p->group];
+        if (!is_triangles(p->pub.topology))
+            continue;
+        size_t n = triangle_list_length(&p->pub);
+        if (at + n > count) {
+            s = gc_fail(err, GC_ERR_USAGE, "%s: fewer indices given than the file has", in_path);
+            break;
+        }
+        /* strips, fans, primitives without indices and shared index data keep theirs */
+        if (p->pub.topology == GC_TRIANGLE_LIST && p->index_accessor != SIZE_MAX &&
+            p->pub.shares_indices_with == SIZE_MAX) {
+            free(local);
+            local = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
+            if (!local) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+                break;
+            }
+            for (size_t k = 0; k < n && !s; ++k) {
+                uint32_t v = indices[at + k];
+                if (v < base || v - base >= p->pub.vertex_count)
+                    s = gc_fail(err, GC_ERR_DATA, "%s: meshes[%zu].primitives[%zu]: a reordered triangle left its "
+                                                  "primitive", in_path, p->pub.mesh, p->pub.primitive);
+                local[k] = (uint32_t)(v - base);
+            }
+            if (!s)
+                s = gc_gltf_set_indices(g, i, local, n, err);
+        }
+        at += n;
+    }
+    free(local);
+    if (bases) {
+        free(bases);
+        free_sets(&sets);
+    }
+    if (!s && at != count)
+        s = gc_fail(err, GC_ERR_USAGE, "%s: more indices given than the file has", in_path);
+    if (!s && reorder_vertices)
+        s = gc_gltf_reorder_vertices(g, err);
+    if (!s)
+        s = gc_gltf_write(g, out_path, err);
+    gc_gltf_free(g);
+    return s;
+}
+
+/* The files a mesh consists of: itself and, for a glTF, every file its URIs name (here,
+ * beside the one scanner of glTF URIs, so that output.c needs nothing of the formats). */
+gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err)
+{
+    *files = NULL;
+    *count = 0;
+    if (!in_path || !strcmp(in_path, "-"))
+        return GC_OK;
+    char* self = strdup(in_path);
+    *files = self ? malloc(sizeof **files) : NULL;
+    if (!*files) {
+        free(self);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+    }
+    (*files)[(*count)++] = self;
+    if (!gc_has_extension(in_path, "gltf") && !gc_has_extension(in_path, "glb"))
+        return GC_OK;
+    /* A glTF's buffers and images are files of its own: an output must not replace them. */
+    const char* slash = strrchr(in_path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in_path + (slash == in_path)) : 1, slash ? in_path : ".");
+    if (!gltf_uris(in_path, dir, files, count)) {
+        gc_free_names(*files, *count);
+        *files = NULL, *count = 0;
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);
+    }
+    return GC_OK;
+}
