@@ -227,6 +227,10 @@ typedef struct gc_analyze_options {
      * a change at p takes effect before index p. Ignored by other models. */
     const uint64_t* state_changes;
     size_t state_change_count;
+    /* Optional: the draw's vertex count, as meshopt_analyzeVertexCache takes it (0:
+     * unknown). Every index must be below it (checked: GC_ERR_DATA otherwise). It lets
+     * the plain fifo and meshopt loops skip the pass that finds the largest index. */
+    uint32_t vertex_count;
 } gc_analyze_options;
 
 /* What one model says of one draw. */

@@ -77,6 +77,41 @@ static uint32_t max_index(const uint32_t* idx, size_t n)
     return m;
 }
 
+gc_status gc_run_check_unchecked(const gc_run* run, const uint32_t* state, size_t state_size, bool stopped,
+                                 gc_error* err)
+{
+    for (size_t i = run->vertex_count; !stopped && i < state_size; ++i)
+        stopped = state[i] != 0;
+    if (!stopped)
+        return GC_OK;
+    for (size_t i = 0; i < run->draw.index_count; ++i)
+        if (run->draw.indices[i] >= run->vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the vertex count %u", i,
+                           run->draw.indices[i], run->vertex_count);
+    return gc_fail(err, GC_ERR_DATA, "an index is not below the vertex count %u", run->vertex_count);
+}
+
+bool gc_run_scattered(const gc_run* run)
+{
+    /* Below this many vertices the state (4 bytes each) stays in the core's own caches. */
+    if (run->vertex_count < (1u << 16))
+        return false;
+    const gc_draw* d = &run->draw;
+    const size_t samples = 256, places = 4;
+    if (d->index_count < 2 * samples * places)
+        return false;
+    size_t far = 0;
+    for (size_t p = 0; p < places; ++p) {
+        const uint32_t* at = d->indices + d->index_count / places * p;
+        for (size_t i = 1; i < samples; ++i) {
+            uint32_t a = at[i - 1], b = at[i];
+            /* 1024 ids: 64 cache lines of stamps away from the previous index */
+            far += (a > b ? a - b : b - a) > 1024;
+        }
+    }
+    return far * 4 > samples * places; /* more than a quarter of the steps jump */
+}
+
 /* Marks every index in [start, end) in the bitmap: no branch, so it streams. */
 static void mark_range(uint64_t* seen, const uint32_t* idx, size_t start, size_t end)
 {
@@ -229,10 +264,22 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     if (s)
         return s;
 
+    /* The caller's vertex count spares the pass over the indices where the model's loop
+     * checks them itself (bounded like the dense case below, so memory still follows the
+     * index count). */
+    const uint32_t hint = options->vertex_count;
+    const bool checks_own =
+        hint > 0 && hint <= (1u << 30) && (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK &&
+        draw->index_count < UINT32_MAX / 2 && !options->per_vertex && !options->trace &&
+        ((model->family == GC_MODEL_FIFO && gc_model_fifo_checks_indices(model, draw)) ||
+         (model->family == GC_MODEL_MESHOPT && gc_model_meshopt_checks_indices(model, draw)));
+
     /* The largest value sizes the per-vertex arrays; restarts are not vertices. */
     uint32_t max_value = 0;
     size_t used = draw->index_count;
-    if (!draw->restart_enabled) {
+    if (checks_own) {
+        max_value = hint - 1; /* what the model checks */
+    } else if (!draw->restart_enabled) {
         max_value = max_index(draw->indices, draw->index_count);
     } else {
         used = 0;
@@ -242,6 +289,14 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
                 continue;
             used++;
             max_value = v > max_value ? v : max_value;
+        }
+    }
+
+    if (hint > 0 && !checks_own && used > 0 && max_value >= hint) {
+        for (size_t i = 0; i < draw->index_count; ++i) {
+            uint32_t v = draw->indices[i];
+            if (v >= hint && !(draw->restart_enabled && v == draw->restart_value))
+                return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the vertex count %u", i, v, hint);
         }
     }
 
@@ -261,6 +316,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
         run.vertex_count = map.count;
     } else {
         run.vertex_count = used > 0 ? max_value + 1 : 0;
+        run.unchecked = checks_own && used > 0;
     }
 
     uint32_t* dense_counts = NULL;
