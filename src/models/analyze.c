@@ -2,6 +2,7 @@
  * runs one model and derives the metrics every model shares. */
 #include "models.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,23 +245,27 @@ static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err
     return GC_OK;
 }
 
-gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
-                     gc_stats* out, gc_error* err)
-{
-    static const gc_analyze_options no_options;
-    if (!options)
-        options = &no_options;
-    if (!model || !draw || !out)
-        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
-    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
-        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
-    memset(out, 0, sizeof *out);
+/* What every model's run of one draw shares: the validated draw, renumbered when sparse. */
+typedef struct prepared_draw {
+    gc_run run; /* without the per-model parts (per_vertex, trace, vertices_seen) */
+    dense_map map;
+    uint64_t primitives;
+} prepared_draw;
 
-    uint64_t primitives = 0;
-    gc_status s = gc_draw_validate(draw, "input", &primitives, err);
-    if (s)
-        return s;
-    s = check_capacity(model, gc_topology_arity(draw->topology), err);
+static void prepared_free(prepared_draw* p)
+{
+    free(p->map.indices);
+    free(p->map.values);
+}
+
+/* Validates the draw and sizes the per-vertex arrays, once for any number of models.
+ * `model` is the one model that will run, or NULL for several: only a single model whose
+ * loop checks the indices itself lets a caller's vertex count skip the pass over them. */
+static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                              prepared_draw* p, gc_error* err)
+{
+    memset(p, 0, sizeof *p);
+    gc_status s = gc_draw_validate(draw, "input", &p->primitives, err);
     if (s)
         return s;
 
@@ -269,8 +274,9 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
      * index count). */
     const uint32_t hint = options->vertex_count;
     const bool checks_own =
-        hint > 0 && hint <= (1u << 30) && (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK &&
-        draw->index_count < UINT32_MAX / 2 && !options->per_vertex && !options->trace &&
+        model && hint > 0 && hint <= (1u << 30) &&
+        (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK && draw->index_count < UINT32_MAX / 2 &&
+        !options->per_vertex && !options->trace &&
         ((model->family == GC_MODEL_FIFO && gc_model_fifo_checks_indices(model, draw)) ||
          (model->family == GC_MODEL_MESHOPT && gc_model_meshopt_checks_indices(model, draw)));
 
@@ -291,7 +297,6 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
             max_value = v > max_value ? v : max_value;
         }
     }
-
     if (hint > 0 && !checks_own && used > 0 && max_value >= hint) {
         for (size_t i = 0; i < draw->index_count; ++i) {
             uint32_t v = draw->indices[i];
@@ -300,33 +305,41 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
         }
     }
 
-    gc_run run;
-    memset(&run, 0, sizeof run);
-    run.draw = *draw;
-    run.state_changes = options->state_changes;
-    run.state_change_count = options->state_change_count;
-    dense_map map = {0};
+    gc_run* run = &p->run;
+    run->draw = *draw;
+    run->state_changes = options->state_changes;
+    run->state_change_count = options->state_change_count;
     if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
-        s = build_dense_map(draw, used, &map, err);
+        s = build_dense_map(draw, used, &p->map, err);
         if (s)
             return s;
-        run.draw.indices = map.indices;
-        run.draw.restart_value = UINT32_MAX;
-        run.values = map.values;
-        run.vertex_count = map.count;
+        run->draw.indices = p->map.indices;
+        run->draw.restart_value = UINT32_MAX;
+        run->values = p->map.values;
+        run->vertex_count = p->map.count;
     } else {
-        run.vertex_count = used > 0 ? max_value + 1 : 0;
-        run.unchecked = checks_own && used > 0;
+        run->vertex_count = used > 0 ? max_value + 1 : 0;
+        run->unchecked = checks_own && used > 0;
     }
+    return GC_OK;
+}
+
+/* One model over a prepared draw. Reads `p` only, so that several threads may share it. */
+static gc_status run_model(const gc_model* model, const prepared_draw* p, const gc_analyze_options* options,
+                           gc_stats* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    gc_status s = check_capacity(model, gc_topology_arity(p->run.draw.topology), err);
+    if (s)
+        return s;
+    gc_run run = p->run;
 
     uint32_t* dense_counts = NULL;
     if (options->per_vertex) {
         memset(options->per_vertex, 0, sizeof *options->per_vertex);
         dense_counts = gc_alloc_array(run.vertex_count, sizeof(uint32_t), true);
-        if (!dense_counts) {
-            s = gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
-            goto done;
-        }
+        if (!dense_counts)
+            return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
         run.per_vertex = dense_counts;
     }
 
@@ -366,33 +379,134 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
     }
     if (s)
-        goto done_trace;
+        goto done;
 
     /* Models with per-vertex state count the vertices they saw; the others need a pass. */
     if (!vertices_reported) {
         vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
         if (s)
-            goto done_trace;
+            goto done;
     }
 
     if (dense_counts) {
         s = collect_per_vertex(&run, dense_counts, options->per_vertex, err);
         if (s)
-            goto done_trace;
+            goto done;
     }
 
-    out->indices = draw->index_count;
-    out->primitives = primitives;
+    out->indices = p->run.draw.index_count;
+    out->primitives = p->primitives;
     out->vertices = vertices;
-    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
+    out->acmr = p->primitives ? (double)out->invocations / (double)p->primitives : 0.0;
     out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
 
-done_trace:
-    free(bridge.buffer);
 done:
+    free(bridge.buffer);
     free(dense_counts);
-    free(map.indices);
-    free(map.values);
+    return s;
+}
+
+gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                     gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!model || !draw || !out)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
+    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
+    memset(out, 0, sizeof *out);
+    prepared_draw p;
+    gc_status s = prepare_draw(model, draw, options, &p, err);
+    if (!s)
+        s = run_model(model, &p, options, out, err);
+    prepared_free(&p);
+    return s;
+}
+
+/* ------------------------------------------------------------ several models */
+
+typedef struct models_job {
+    const gc_model* models;
+    size_t count;
+    const prepared_draw* draw;
+    const gc_analyze_options* options;
+    gc_stats* out;
+    gc_status* status;
+    gc_error* errors;
+    pthread_mutex_t lock;
+    size_t next;
+} models_job;
+
+/* A worker takes the next model until none is left. */
+static void* models_worker(void* arg)
+{
+    models_job* job = arg;
+    for (;;) {
+        pthread_mutex_lock(&job->lock);
+        size_t i = job->next++;
+        pthread_mutex_unlock(&job->lock);
+        if (i >= job->count)
+            return NULL;
+        job->status[i] = run_model(&job->models[i], job->draw, job->options, &job->out[i], &job->errors[i]);
+    }
+}
+
+gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
+                            const gc_analyze_options* options, unsigned threads, gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!models || !draw || !out || (model_count > 0 && !out))
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: null argument");
+    if (options->per_vertex || options->trace)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: per-vertex counts and traces are per model (gc_analyze)");
+    for (size_t i = 0; i < model_count; ++i)
+        if ((unsigned)models[i].family >= GC_MODEL_FAMILY_COUNT)
+            return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: bad model family (model %zu)", i);
+    memset(out, 0, model_count * sizeof *out);
+    prepared_draw p;
+    gc_status s = prepare_draw(model_count == 1 ? models : NULL, draw, options, &p, err);
+    if (s) {
+        prepared_free(&p);
+        return s;
+    }
+    gc_status* status = gc_alloc_array(model_count ? model_count : 1, sizeof *status, true);
+    gc_error* errors = gc_alloc_array(model_count ? model_count : 1, sizeof *errors, true);
+    if (!status || !errors) {
+        free(status);
+        free(errors);
+        prepared_free(&p);
+        return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_models: out of memory for %zu results", model_count);
+    }
+    models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0};
+    if (threads > GC_MAX_THREADS)
+        threads = GC_MAX_THREADS;
+    if (threads > model_count)
+        threads = (unsigned)model_count;
+    pthread_t workers[GC_MAX_THREADS];
+    unsigned started = 0;
+    /* The caller's thread is one of the workers; a thread that cannot start is no error,
+     * the others take its share. */
+    while (started + 1 < threads && pthread_create(&workers[started], NULL, models_worker, &job) == 0)
+        started++;
+    models_worker(&job);
+    for (unsigned t = 0; t < started; ++t)
+        pthread_join(workers[t], NULL);
+    pthread_mutex_destroy(&job.lock);
+    s = GC_OK;
+    for (size_t i = 0; i < model_count && !s; ++i) {
+        if (status[i]) {
+            s = status[i];
+            if (err)
+                *err = errors[i];
+        }
+    }
+    free(status);
+    free(errors);
+    prepared_free(&p);
     return s;
 }
 
