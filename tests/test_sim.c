@@ -343,6 +343,59 @@ static void vertex_count_is_checked(void** state)
     }
 }
 
+/* gc_analyze_models gives each model what gc_analyze gives it, on any number of threads,
+ * for in-order, sparse and restart draws; a failing model's error is the first in order. */
+static void analyze_models_equals_analyze(void** state)
+{
+    (void)state;
+    static const char* const specs[] = {"fifo:16", "lru:8", "nvidia", "meshopt:32,32,32", "meshopt:14,64,128",
+                                        "reuse:32,16,32", "batch", "llvmpipe", "direct-value:64",
+                                        "direct-position:32", "fifo:128"};
+    const size_t M = sizeof specs / sizeof specs[0];
+    gc_model models[sizeof specs / sizeof specs[0]];
+    for (size_t i = 0; i < M; ++i)
+        models[i] = model_of(specs[i]);
+    const size_t N = 30000;
+    uint32_t* idx = malloc(N * sizeof *idx);
+    assert_non_null(idx);
+    for (int kind = 0; kind < 3; ++kind) {
+        size_t n = random_stream(idx, N, 5000, kind == 2, GC_TRIANGLE_LIST);
+        if (kind == 1) /* sparse: values far above the index count */
+            for (size_t i = 0; i < n; ++i)
+                idx[i] = idx[i] * 100003u + 7;
+        gc_draw d = {idx, n, GC_TRIANGLE_LIST, kind == 2, UINT32_MAX};
+        gc_stats one[sizeof specs / sizeof specs[0]], many[sizeof specs / sizeof specs[0]];
+        gc_error err;
+        for (size_t i = 0; i < M; ++i)
+            if (gc_analyze(&models[i], &d, NULL, &one[i], &err))
+                fail_msg("%s: %s", specs[i], err.message);
+        for (unsigned threads = 0; threads <= 4; ++threads) {
+            if (gc_analyze_models(models, M, &d, NULL, threads, many, &err))
+                fail_msg("%u threads: %s", threads, err.message);
+            for (size_t i = 0; i < M; ++i)
+                if (memcmp(&one[i], &many[i], sizeof one[i]) != 0)
+                    fail_msg("%s, draw %d, %u threads: invocations %llu alone, %llu among others", specs[i], kind,
+                             threads, (unsigned long long)one[i].invocations,
+                             (unsigned long long)many[i].invocations);
+        }
+    }
+    /* a quad list that no warp of 3 can hold: the first model in order that fails names itself */
+    gc_model bad[3] = {model_of("fifo:16"), model_of("meshopt:32,3,32"), model_of("reuse:3,3,32")};
+    for (size_t i = 0; i < 8; ++i)
+        idx[i] = (uint32_t)i;
+    gc_draw quads = {idx, 8, GC_QUAD_LIST, 0, 0};
+    gc_stats out[3];
+    gc_error err;
+    assert_int_equal(gc_analyze_models(bad, 3, &quads, NULL, 2, out, &err), GC_ERR_USAGE);
+    if (!strstr(err.message, "meshopt:32,3,32"))
+        fail_msg("error names the wrong model: %s", err.message);
+    gc_per_vertex pv;
+    gc_analyze_options with_pv = {0};
+    with_pv.per_vertex = &pv;
+    assert_int_equal(gc_analyze_models(models, M, &quads, &with_pv, 2, out, &err), GC_ERR_USAGE);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +405,7 @@ int main(void)
         cmocka_unit_test(introspect_equals_per_candidate_draws),
         cmocka_unit_test(plain_loops_on_long_draws),
         cmocka_unit_test(vertex_count_is_checked),
+        cmocka_unit_test(analyze_models_equals_analyze),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -326,13 +326,15 @@ static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const 
 
 /* One model over a prepared draw. Reads `p` only, so that several threads may share it. */
 static gc_status run_model(const gc_model* model, const prepared_draw* p, const gc_analyze_options* options,
-                           gc_stats* out, gc_error* err)
+                           void* scratch, size_t scratch_bytes, gc_stats* out, gc_error* err)
 {
     memset(out, 0, sizeof *out);
     gc_status s = check_capacity(model, gc_topology_arity(p->run.draw.topology), err);
     if (s)
         return s;
     gc_run run = p->run;
+    run.scratch = scratch;
+    run.scratch_bytes = scratch_bytes;
 
     uint32_t* dense_counts = NULL;
     if (options->per_vertex) {
@@ -420,7 +422,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     prepared_draw p;
     gc_status s = prepare_draw(model, draw, options, &p, err);
     if (!s)
-        s = run_model(model, &p, options, out, err);
+        s = run_model(model, &p, options, NULL, 0, out, err);
     prepared_free(&p);
     return s;
 }
@@ -437,20 +439,30 @@ typedef struct models_job {
     gc_error* errors;
     pthread_mutex_t lock;
     size_t next;
+    size_t scratch_bytes; /* the largest per-vertex state of the models */
 } models_job;
 
-/* A worker takes the next model until none is left. */
+/* A worker takes the next model until none is left. Its models share one scratch array
+ * for their per-vertex state (gc_run_vertex_state): clearing it costs less than the page
+ * faults of a fresh allocation per model. Without the memory for it, each model
+ * allocates its own, as gc_analyze does. */
 static void* models_worker(void* arg)
 {
     models_job* job = arg;
+    void* scratch = NULL;
     for (;;) {
         pthread_mutex_lock(&job->lock);
         size_t i = job->next++;
         pthread_mutex_unlock(&job->lock);
         if (i >= job->count)
-            return NULL;
-        job->status[i] = run_model(&job->models[i], job->draw, job->options, &job->out[i], &job->errors[i]);
+            break;
+        if (!scratch && job->scratch_bytes > 0)
+            scratch = malloc(job->scratch_bytes);
+        job->status[i] = run_model(&job->models[i], job->draw, job->options, scratch,
+                                   scratch ? job->scratch_bytes : 0, &job->out[i], &job->errors[i]);
     }
+    free(scratch);
+    return NULL;
 }
 
 gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
@@ -481,7 +493,14 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
         prepared_free(&p);
         return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_models: out of memory for %zu results", model_count);
     }
-    models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0};
+    models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    /* 4 bytes a vertex, 8 for reuse's 64-bit stamps; a lone model needs no sharing */
+    if (model_count > 1) {
+        size_t entry = 4;
+        for (size_t i = 0; i < model_count; ++i)
+            entry = models[i].family == GC_MODEL_REUSE ? 8 : entry;
+        job.scratch_bytes = entry * (size_t)p.run.vertex_count;
+    }
     if (threads > GC_MAX_THREADS)
         threads = GC_MAX_THREADS;
     if (threads > model_count)

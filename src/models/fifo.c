@@ -63,11 +63,11 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
     const size_t state_size = gc_run_state_size(run);
     const uint32_t mask = run->unchecked ? ~(uint32_t)(state_size - 1) : 0;
     const bool prefetch = !run->per_vertex && !run->trace && gc_run_scattered(run);
-    uint32_t* stamps = gc_alloc_array(state_size, sizeof(uint32_t), true);
+    uint32_t* stamps = gc_run_vertex_state(run, state_size, sizeof(uint32_t));
     uint32_t* ring = run->trace ? gc_alloc_array(n, sizeof(uint32_t), false) : NULL;
     int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
     if (!stamps || (run->trace && (!ring || !line))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(ring);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "fifo: out of memory for %u vertices", run->vertex_count);
@@ -114,7 +114,7 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
     }
     gc_status s = run->unchecked ? gc_run_check_unchecked(run, stamps, state_size, stopped, err) : GC_OK;
     if (s) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(ring);
         free(line);
         return s;
@@ -122,7 +122,7 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
     out->invocations = stamp - first;
     out->has_batches = 0;
     gc_run_report_vertices(run, stamps);
-    free(stamps);
+    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
     return GC_OK;

@@ -149,11 +149,11 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
 {
     const meshopt_params k = {m->p[0], m->p[1], m->p[2]};
     const size_t state_size = gc_run_state_size(run);
-    uint32_t* stamps = gc_alloc_array(state_size, sizeof(uint32_t), true);
+    uint32_t* stamps = gc_run_vertex_state(run, state_size, sizeof(uint32_t));
     uint32_t* ring = run->trace ? gc_alloc_array(k.cache, sizeof(uint32_t), false) : NULL;
     int64_t* line = run->trace ? gc_alloc_array(k.cache, sizeof(int64_t), false) : NULL;
     if (!stamps || (run->trace && (!ring || !line))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(ring);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "meshopt: out of memory for %u vertices", run->vertex_count);
@@ -165,7 +165,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     uint64_t invocations = 0, warps = 0, flushes = 0;
     const bool plain = !run->per_vertex && !run->trace && chunker.contiguous && run->draw.topology == GC_TRIANGLE_LIST;
     if (run->unchecked && !(plain && warps_apply(k, &run->draw))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         return gc_fail(err, GC_ERR_USAGE, "meshopt: the driver handed an unchecked draw to a checked loop");
     }
     if (plain && warps_apply(k, &run->draw)) {
@@ -176,7 +176,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
                                     &stopped);
         gc_status s = run->unchecked ? gc_run_check_unchecked(run, stamps, state_size, stopped, err) : GC_OK;
         if (s) {
-            free(stamps);
+            gc_run_vertex_state_free(run, stamps);
             return s;
         }
         out->invocations = invocations;
@@ -184,7 +184,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
         out->batches = warps;
         out->resets = warps > 0 ? warps - 1 : 0;
         gc_run_report_vertices(run, stamps);
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         return GC_OK;
     }
     if (plain) {
@@ -194,7 +194,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
         out->batches = warps;
         out->resets = flushes;
         gc_run_report_vertices(run, stamps);
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         return GC_OK;
     }
 
@@ -245,7 +245,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     out->batches = warps;
     out->resets = flushes;
     gc_run_report_vertices(run, stamps);
-    free(stamps);
+    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
     return GC_OK;

@@ -6,6 +6,9 @@
 
 #include "../internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* Everything a model run needs besides the model itself. */
 typedef struct gc_run {
     gc_draw draw;              /* indices rewritten to dense ids when the input was sparse */
@@ -24,6 +27,8 @@ typedef struct gc_run {
      * gc_run_state_size (a power of two, so that one OR tests a whole triangle) and calls
      * gc_run_check_unchecked after its loop. */
     bool unchecked;
+    void* scratch;             /* see gc_run_vertex_state; NULL: none */
+    size_t scratch_bytes;
 } gc_run;
 
 /* How many per-vertex entries a model allocates: vertex_count, or for an unchecked draw
@@ -79,6 +84,26 @@ gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* 
  * per-vertex counts nor trace): the driver may then skip its pass over the indices. */
 bool gc_model_fifo_checks_indices(const gc_model* m, const gc_draw* draw);
 bool gc_model_meshopt_checks_indices(const gc_model* m, const gc_draw* draw);
+
+/* A run's zeroed per-vertex state of `count` entries of `size` bytes: the driver's
+ * scratch (gc_run.scratch, kept across the models of one gc_analyze_models worker, so that
+ * each model clears memory the process already has instead of faulting in fresh pages)
+ * when it is large enough, else a new allocation. NULL when out of memory. */
+static inline void* gc_run_vertex_state(const gc_run* run, size_t count, size_t size)
+{
+    if (run->scratch && count <= run->scratch_bytes / (size ? size : 1)) {
+        memset(run->scratch, 0, count * size);
+        return run->scratch;
+    }
+    return gc_alloc_array(count, size, true);
+}
+
+/* Frees what gc_run_vertex_state gave, unless it is the driver's scratch. */
+static inline void gc_run_vertex_state_free(const gc_run* run, void* state)
+{
+    if (state != run->scratch)
+        free(state);
+}
 
 /* Reports the distinct vertices a model saw: those whose per-vertex state is non-zero
  * (the way meshoptimizer counts them), saving the driver a pass over the indices. */
