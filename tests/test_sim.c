@@ -47,6 +47,15 @@ static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes
     if (gc_analyze(m, d, change_count ? &(gc_analyze_options){.state_changes = changes, .state_change_count = change_count} : NULL,
                    &plain, &err))
         fail_msg("%s %s: %s", m->name, what, err.message);
+    /* and given the vertex count, which lets the plain fifo and meshopt loops check the
+     * indices themselves instead of the driver's pass */
+    gc_stats hinted;
+    gc_analyze_options ho = {0};
+    ho.state_changes = changes;
+    ho.state_change_count = change_count;
+    ho.vertex_count = vertex_count;
+    if (gc_analyze(m, d, &ho, &hinted, &err))
+        fail_msg("%s %s (vertex count given): %s", m->name, what, err.message);
     gc_sim* sim;
     if (gc_sim_create(m, vertex_count, NULL, &sim, &err))
         fail_msg("%s: %s", m->name, err.message);
@@ -58,6 +67,14 @@ static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes
         fail_msg("%s %s: invocations %llu (fast), %llu (fast, no per-vertex), %llu (state machine)", m->name, what,
                  (unsigned long long)fast.invocations, (unsigned long long)plain.invocations,
                  (unsigned long long)slow.invocations);
+    if (hinted.invocations != slow.invocations || hinted.batches != slow.batches || hinted.resets != slow.resets ||
+        hinted.vertices != slow.vertices)
+        fail_msg("%s %s: vertex count given: invocations %llu, batches %llu, resets %llu, vertices %llu; state "
+                 "machine %llu, %llu, %llu, %llu",
+                 m->name, what, (unsigned long long)hinted.invocations, (unsigned long long)hinted.batches,
+                 (unsigned long long)hinted.resets, (unsigned long long)hinted.vertices,
+                 (unsigned long long)slow.invocations, (unsigned long long)slow.batches,
+                 (unsigned long long)slow.resets, (unsigned long long)slow.vertices);
     assert_int_equal(fast.has_batches, slow.has_batches);
     if (fast.batches != slow.batches || plain.batches != slow.batches)
         fail_msg("%s %s: batches %llu / %llu / %llu", m->name, what, (unsigned long long)fast.batches,
@@ -269,6 +286,116 @@ static void introspect_equals_per_candidate_draws(void** state)
     }
 }
 
+/* Long triangle lists, in order and scattered: the plain loops' prefetching variants
+ * (taken only for draws of at least 2^16 vertices whose indices jump) and the warp-by-warp
+ * meshopt loop, against the machines; with and without the vertex count. */
+static void plain_loops_on_long_draws(void** state)
+{
+    (void)state;
+    static const char* const specs[] = {"fifo:16", "fifo:128", "meshopt:32,32,32", "meshopt:16,16,32",
+                                        "meshopt:64,32,0", "meshopt:14,64,128", "meshopt:32,3,1"};
+    const uint32_t V = 150000;
+    const size_t N = 3 * 200000;
+    uint32_t* idx = malloc(N * sizeof *idx);
+    assert_non_null(idx);
+    for (int scattered = 0; scattered < 2; ++scattered) {
+        for (size_t i = 0; i < N; ++i)
+            idx[i] = scattered ? rnd(V) : (uint32_t)((i / 3 + rnd(40)) % V);
+        idx[N - 1] = V - 1; /* the largest vertex is drawn, so that V is the draw's count */
+        idx[7] = idx[8]; /* and a degenerate triangle */
+        gc_draw d = {idx, N, GC_TRIANGLE_LIST, 0, 0};
+        for (size_t s = 0; s < sizeof specs / sizeof specs[0]; ++s) {
+            gc_model m = model_of(specs[s]);
+            compare(&m, &d, NULL, 0, V, scattered ? "scattered" : "in order");
+        }
+    }
+    free(idx);
+}
+
+/* A vertex count that an index reaches is bad input, wherever the index is and whichever
+ * loop meets it (the plain loops' own check, below and above the power of two they size
+ * their state to, or the driver's). */
+static void vertex_count_is_checked(void** state)
+{
+    (void)state;
+    static const char* const specs[] = {"fifo:16", "meshopt:32,32,32", "meshopt:14,64,128", "lru:16"};
+    uint32_t idx[3000];
+    for (size_t i = 0; i < 3000; ++i)
+        idx[i] = (uint32_t)(i / 3 % 1000);
+    static const uint32_t bad[] = {1000, 1023, 1024, 5000000, UINT32_MAX};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; ++s) {
+        gc_model m = model_of(specs[s]);
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; ++b) {
+            uint32_t copy[3000];
+            memcpy(copy, idx, sizeof copy);
+            copy[1234] = bad[b];
+            gc_draw d = {copy, 3000, GC_TRIANGLE_LIST, 0, 0};
+            gc_analyze_options o = {0};
+            o.vertex_count = 1000;
+            gc_stats st;
+            gc_error err;
+            assert_int_equal(gc_analyze(&m, &d, &o, &st, &err), GC_ERR_DATA);
+            char want[96];
+            snprintf(want, sizeof want, "index 1234 is %u, not below the vertex count 1000", bad[b]);
+            if (!strstr(err.message, want))
+                fail_msg("%s, index %u: '%s'", specs[s], bad[b], err.message);
+        }
+    }
+}
+
+/* gc_analyze_models gives each model what gc_analyze gives it, on any number of threads,
+ * for in-order, sparse and restart draws; a failing model's error is the first in order. */
+static void analyze_models_equals_analyze(void** state)
+{
+    (void)state;
+    static const char* const specs[] = {"fifo:16", "lru:8", "nvidia", "meshopt:32,32,32", "meshopt:14,64,128",
+                                        "reuse:32,16,32", "batch", "llvmpipe", "direct-value:64",
+                                        "direct-position:32", "fifo:128"};
+    const size_t M = sizeof specs / sizeof specs[0];
+    gc_model models[sizeof specs / sizeof specs[0]];
+    for (size_t i = 0; i < M; ++i)
+        models[i] = model_of(specs[i]);
+    const size_t N = 30000;
+    uint32_t* idx = malloc(N * sizeof *idx);
+    assert_non_null(idx);
+    for (int kind = 0; kind < 3; ++kind) {
+        size_t n = random_stream(idx, N, 5000, kind == 2, GC_TRIANGLE_LIST);
+        if (kind == 1) /* sparse: values far above the index count */
+            for (size_t i = 0; i < n; ++i)
+                idx[i] = idx[i] * 100003u + 7;
+        gc_draw d = {idx, n, GC_TRIANGLE_LIST, kind == 2, UINT32_MAX};
+        gc_stats one[sizeof specs / sizeof specs[0]], many[sizeof specs / sizeof specs[0]];
+        gc_error err;
+        for (size_t i = 0; i < M; ++i)
+            if (gc_analyze(&models[i], &d, NULL, &one[i], &err))
+                fail_msg("%s: %s", specs[i], err.message);
+        for (unsigned threads = 0; threads <= 4; ++threads) {
+            if (gc_analyze_models(models, M, &d, NULL, threads, many, &err))
+                fail_msg("%u threads: %s", threads, err.message);
+            for (size_t i = 0; i < M; ++i)
+                if (memcmp(&one[i], &many[i], sizeof one[i]) != 0)
+                    fail_msg("%s, draw %d, %u threads: invocations %llu alone, %llu among others", specs[i], kind,
+                             threads, (unsigned long long)one[i].invocations,
+                             (unsigned long long)many[i].invocations);
+        }
+    }
+    /* a quad list that no warp of 3 can hold: the first model in order that fails names itself */
+    gc_model bad[3] = {model_of("fifo:16"), model_of("meshopt:32,3,32"), model_of("reuse:3,3,32")};
+    for (size_t i = 0; i < 8; ++i)
+        idx[i] = (uint32_t)i;
+    gc_draw quads = {idx, 8, GC_QUAD_LIST, 0, 0};
+    gc_stats out[3];
+    gc_error err;
+    assert_int_equal(gc_analyze_models(bad, 3, &quads, NULL, 2, out, &err), GC_ERR_USAGE);
+    if (!strstr(err.message, "meshopt:32,3,32"))
+        fail_msg("error names the wrong model: %s", err.message);
+    gc_per_vertex pv;
+    gc_analyze_options with_pv = {0};
+    with_pv.per_vertex = &pv;
+    assert_int_equal(gc_analyze_models(models, M, &quads, &with_pv, 2, out, &err), GC_ERR_USAGE);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +403,9 @@ int main(void)
         cmocka_unit_test(save_and_restore),
         cmocka_unit_test(values_table),
         cmocka_unit_test(introspect_equals_per_candidate_draws),
+        cmocka_unit_test(plain_loops_on_long_draws),
+        cmocka_unit_test(vertex_count_is_checked),
+        cmocka_unit_test(analyze_models_equals_analyze),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,8 @@ void progress_report(void* user, uint64_t done, uint64_t total);
 void progress_end(progress_line* p);
 /* Seconds from a monotonic clock. */
 double now_seconds(void);
+/* The machine's online cores, in [1, 64]: the default of --threads. */
+long default_threads(void);
 
 /* A loaded INPUT. */
 typedef struct input {

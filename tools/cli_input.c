@@ -106,6 +106,12 @@ void progress_end(progress_line* p)
     p->shown = 0;
 }
 
+long default_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 64 ? 64 : cpus;
+}
+
 double now_seconds(void)
 {
     struct timespec ts;

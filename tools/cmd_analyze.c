@@ -173,7 +173,10 @@ static int analyze_gltf(const char* path, const gc_gltf_options* go, model_resul
 
 int cmd_analyze(int argc, char** argv)
 {
-    enum { OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL };
+    enum {
+        OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
+        OPT_THREADS
+    };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
         {"topology", required_argument, NULL, 't'},
@@ -185,6 +188,7 @@ int cmd_analyze(int argc, char** argv)
         {"repeat", required_argument, NULL, OPT_REPEAT},
         {"positions", no_argument, NULL, OPT_POSITIONS},
         {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -197,6 +201,7 @@ int cmd_analyze(int argc, char** argv)
     const char* per_vertex_path = NULL;
     int json = 0, trace = 0;
     long repeat = 0;
+    long threads = default_threads();
     gc_load_options lo = {0};
 
     opterr = 0;
@@ -224,6 +229,10 @@ int cmd_analyze(int argc, char** argv)
             break;
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
+        case OPT_THREADS:
+            if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
+                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
+            break;
         case 'h': print_help(stdout); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -299,6 +308,30 @@ int cmd_analyze(int argc, char** argv)
     }
 
     uint64_t vertices = 0;
+    if (!trace && !per_vertex_path && model_count > 1) {
+        /* Several models of one draw: the library scans the draw once and runs the models
+         * on several threads. */
+        gc_model* models = calloc((size_t)model_count, sizeof *models);
+        gc_stats* stats = calloc((size_t)model_count, sizeof *stats);
+        if (!models || !stats) {
+            free(models);
+            free(stats);
+            fprintf(stderr, "gpucache: out of memory for %d models\n", model_count);
+            status = EXIT_DATA;
+            goto out_changes;
+        }
+        for (int i = 0; i < model_count; ++i)
+            models[i] = results[i].model;
+        gc_status s = gc_analyze_models(models, (size_t)model_count, &draw, &options, (unsigned)threads, stats, &err);
+        for (int i = 0; !s && i < model_count; ++i)
+            results[i].stats = stats[i];
+        free(models);
+        free(stats);
+        if (s) {
+            status = fail_with(&err);
+            goto out_changes;
+        }
+    }
     for (int i = 0; i < model_count; ++i) {
         model_result* r = &results[i];
         gc_analyze_options o = options;
@@ -310,7 +343,7 @@ int cmd_analyze(int argc, char** argv)
         }
         if (per_vertex_path)
             o.per_vertex = &r->per_vertex;
-        if (gc_analyze(&r->model, &draw, &o, &r->stats, &err)) {
+        if ((trace || per_vertex_path || model_count == 1) && gc_analyze(&r->model, &draw, &o, &r->stats, &err)) {
             status = fail_with(&err);
             goto out_changes;
         }

@@ -227,6 +227,10 @@ typedef struct gc_analyze_options {
      * a change at p takes effect before index p. Ignored by other models. */
     const uint64_t* state_changes;
     size_t state_change_count;
+    /* Optional: the draw's vertex count, as meshopt_analyzeVertexCache takes it (0:
+     * unknown). Every index must be below it (checked: GC_ERR_DATA otherwise). It lets
+     * the plain fifo and meshopt loops skip the pass that finds the largest index. */
+    uint32_t vertex_count;
 } gc_analyze_options;
 
 /* What one model says of one draw. */
@@ -249,6 +253,20 @@ typedef struct gc_stats {
  * stays proportional to the index count, not to the largest value. */
 GC_API gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
                      gc_stats* out, gc_error* err);
+
+/* The most threads gc_analyze_models uses. */
+#define GC_MAX_THREADS 64
+
+/* Analyzes one draw under `model_count` models, out[i] for models[i], each exactly as
+ * gc_analyze would: the draw is validated, scanned and (when sparse) renumbered once, and
+ * the models run on up to `threads` threads (the caller's among them; 0 or 1: the
+ * caller's alone; at most GC_MAX_THREADS), each taking the next model not yet run.
+ * `options` applies to every model and may not ask for per-vertex counts or a trace
+ * (per model: gc_analyze). On failure, the error of the first failing model in order.
+ * Cost: one pass over the indices, then each model's own; memory: the draw's renumbering
+ * when sparse, plus the per-vertex state of the models running at once. */
+GC_API gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
+                                   const gc_analyze_options* options, unsigned threads, gc_stats* out, gc_error* err);
 
 /* ------------------------------------------------------ model state machines */
 

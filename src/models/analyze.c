@@ -2,6 +2,7 @@
  * runs one model and derives the metrics every model shares. */
 #include "models.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,41 @@ static uint32_t max_index(const uint32_t* idx, size_t n)
     for (size_t i = 0; i < n; ++i)
         m = idx[i] > m ? idx[i] : m;
     return m;
+}
+
+gc_status gc_run_check_unchecked(const gc_run* run, const uint32_t* state, size_t state_size, bool stopped,
+                                 gc_error* err)
+{
+    for (size_t i = run->vertex_count; !stopped && i < state_size; ++i)
+        stopped = state[i] != 0;
+    if (!stopped)
+        return GC_OK;
+    for (size_t i = 0; i < run->draw.index_count; ++i)
+        if (run->draw.indices[i] >= run->vertex_count)
+            return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the vertex count %u", i,
+                           run->draw.indices[i], run->vertex_count);
+    return gc_fail(err, GC_ERR_DATA, "an index is not below the vertex count %u", run->vertex_count);
+}
+
+bool gc_run_scattered(const gc_run* run)
+{
+    /* Below this many vertices the state (4 bytes each) stays in the core's own caches. */
+    if (run->vertex_count < (1u << 16))
+        return false;
+    const gc_draw* d = &run->draw;
+    const size_t samples = 256, places = 4;
+    if (d->index_count < 2 * samples * places)
+        return false;
+    size_t far = 0;
+    for (size_t p = 0; p < places; ++p) {
+        const uint32_t* at = d->indices + d->index_count / places * p;
+        for (size_t i = 1; i < samples; ++i) {
+            uint32_t a = at[i - 1], b = at[i];
+            /* 1024 ids: 64 cache lines of stamps away from the previous index */
+            far += (a > b ? a - b : b - a) > 1024;
+        }
+    }
+    return far * 4 > samples * places; /* more than a quarter of the steps jump */
 }
 
 /* Marks every index in [start, end) in the bitmap: no branch, so it streams. */
@@ -209,30 +245,47 @@ static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err
     return GC_OK;
 }
 
-gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
-                     gc_stats* out, gc_error* err)
-{
-    static const gc_analyze_options no_options;
-    if (!options)
-        options = &no_options;
-    if (!model || !draw || !out)
-        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
-    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
-        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
-    memset(out, 0, sizeof *out);
+/* What every model's run of one draw shares: the validated draw, renumbered when sparse. */
+typedef struct prepared_draw {
+    gc_run run; /* without the per-model parts (per_vertex, trace, vertices_seen) */
+    dense_map map;
+    uint64_t primitives;
+} prepared_draw;
 
-    uint64_t primitives = 0;
-    gc_status s = gc_draw_validate(draw, "input", &primitives, err);
+static void prepared_free(prepared_draw* p)
+{
+    free(p->map.indices);
+    free(p->map.values);
+}
+
+/* Validates the draw and sizes the per-vertex arrays, once for any number of models.
+ * `model` is the one model that will run, or NULL for several: only a single model whose
+ * loop checks the indices itself lets a caller's vertex count skip the pass over them. */
+static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                              prepared_draw* p, gc_error* err)
+{
+    memset(p, 0, sizeof *p);
+    gc_status s = gc_draw_validate(draw, "input", &p->primitives, err);
     if (s)
         return s;
-    s = check_capacity(model, gc_topology_arity(draw->topology), err);
-    if (s)
-        return s;
+
+    /* The caller's vertex count spares the pass over the indices where the model's loop
+     * checks them itself (bounded like the dense case below, so memory still follows the
+     * index count). */
+    const uint32_t hint = options->vertex_count;
+    const bool checks_own =
+        model && hint > 0 && hint <= (1u << 30) &&
+        (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK && draw->index_count < UINT32_MAX / 2 &&
+        !options->per_vertex && !options->trace &&
+        ((model->family == GC_MODEL_FIFO && gc_model_fifo_checks_indices(model, draw)) ||
+         (model->family == GC_MODEL_MESHOPT && gc_model_meshopt_checks_indices(model, draw)));
 
     /* The largest value sizes the per-vertex arrays; restarts are not vertices. */
     uint32_t max_value = 0;
     size_t used = draw->index_count;
-    if (!draw->restart_enabled) {
+    if (checks_own) {
+        max_value = hint - 1; /* what the model checks */
+    } else if (!draw->restart_enabled) {
         max_value = max_index(draw->indices, draw->index_count);
     } else {
         used = 0;
@@ -244,33 +297,51 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
             max_value = v > max_value ? v : max_value;
         }
     }
+    if (hint > 0 && !checks_own && used > 0 && max_value >= hint) {
+        for (size_t i = 0; i < draw->index_count; ++i) {
+            uint32_t v = draw->indices[i];
+            if (v >= hint && !(draw->restart_enabled && v == draw->restart_value))
+                return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the vertex count %u", i, v, hint);
+        }
+    }
 
-    gc_run run;
-    memset(&run, 0, sizeof run);
-    run.draw = *draw;
-    run.state_changes = options->state_changes;
-    run.state_change_count = options->state_change_count;
-    dense_map map = {0};
+    gc_run* run = &p->run;
+    run->draw = *draw;
+    run->state_changes = options->state_changes;
+    run->state_change_count = options->state_change_count;
     if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
-        s = build_dense_map(draw, used, &map, err);
+        s = build_dense_map(draw, used, &p->map, err);
         if (s)
             return s;
-        run.draw.indices = map.indices;
-        run.draw.restart_value = UINT32_MAX;
-        run.values = map.values;
-        run.vertex_count = map.count;
+        run->draw.indices = p->map.indices;
+        run->draw.restart_value = UINT32_MAX;
+        run->values = p->map.values;
+        run->vertex_count = p->map.count;
     } else {
-        run.vertex_count = used > 0 ? max_value + 1 : 0;
+        run->vertex_count = used > 0 ? max_value + 1 : 0;
+        run->unchecked = checks_own && used > 0;
     }
+    return GC_OK;
+}
+
+/* One model over a prepared draw. Reads `p` only, so that several threads may share it. */
+static gc_status run_model(const gc_model* model, const prepared_draw* p, const gc_analyze_options* options,
+                           void* scratch, size_t scratch_bytes, gc_stats* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    gc_status s = check_capacity(model, gc_topology_arity(p->run.draw.topology), err);
+    if (s)
+        return s;
+    gc_run run = p->run;
+    run.scratch = scratch;
+    run.scratch_bytes = scratch_bytes;
 
     uint32_t* dense_counts = NULL;
     if (options->per_vertex) {
         memset(options->per_vertex, 0, sizeof *options->per_vertex);
         dense_counts = gc_alloc_array(run.vertex_count, sizeof(uint32_t), true);
-        if (!dense_counts) {
-            s = gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
-            goto done;
-        }
+        if (!dense_counts)
+            return gc_fail(err, GC_ERR_NOMEM, "out of memory for per-vertex counts");
         run.per_vertex = dense_counts;
     }
 
@@ -310,33 +381,151 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
     }
     if (s)
-        goto done_trace;
+        goto done;
 
     /* Models with per-vertex state count the vertices they saw; the others need a pass. */
     if (!vertices_reported) {
         vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
         if (s)
-            goto done_trace;
+            goto done;
     }
 
     if (dense_counts) {
         s = collect_per_vertex(&run, dense_counts, options->per_vertex, err);
         if (s)
-            goto done_trace;
+            goto done;
     }
 
-    out->indices = draw->index_count;
-    out->primitives = primitives;
+    out->indices = p->run.draw.index_count;
+    out->primitives = p->primitives;
     out->vertices = vertices;
-    out->acmr = primitives ? (double)out->invocations / (double)primitives : 0.0;
+    out->acmr = p->primitives ? (double)out->invocations / (double)p->primitives : 0.0;
     out->atvr = vertices ? (double)out->invocations / (double)vertices : 0.0;
 
-done_trace:
-    free(bridge.buffer);
 done:
+    free(bridge.buffer);
     free(dense_counts);
-    free(map.indices);
-    free(map.values);
+    return s;
+}
+
+gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
+                     gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!model || !draw || !out)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
+    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
+    memset(out, 0, sizeof *out);
+    prepared_draw p;
+    gc_status s = prepare_draw(model, draw, options, &p, err);
+    if (!s)
+        s = run_model(model, &p, options, NULL, 0, out, err);
+    prepared_free(&p);
+    return s;
+}
+
+/* ------------------------------------------------------------ several models */
+
+typedef struct models_job {
+    const gc_model* models;
+    size_t count;
+    const prepared_draw* draw;
+    const gc_analyze_options* options;
+    gc_stats* out;
+    gc_status* status;
+    gc_error* errors;
+    pthread_mutex_t lock;
+    size_t next;
+    size_t scratch_bytes; /* the largest per-vertex state of the models */
+} models_job;
+
+/* A worker takes the next model until none is left. Its models share one scratch array
+ * for their per-vertex state (gc_run_vertex_state): clearing it costs less than the page
+ * faults of a fresh allocation per model. Without the memory for it, each model
+ * allocates its own, as gc_analyze does. */
+static void* models_worker(void* arg)
+{
+    models_job* job = arg;
+    void* scratch = NULL;
+    for (;;) {
+        pthread_mutex_lock(&job->lock);
+        size_t i = job->next++;
+        pthread_mutex_unlock(&job->lock);
+        if (i >= job->count)
+            break;
+        if (!scratch && job->scratch_bytes > 0)
+            scratch = malloc(job->scratch_bytes);
+        job->status[i] = run_model(&job->models[i], job->draw, job->options, scratch,
+                                   scratch ? job->scratch_bytes : 0, &job->out[i], &job->errors[i]);
+    }
+    free(scratch);
+    return NULL;
+}
+
+gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
+                            const gc_analyze_options* options, unsigned threads, gc_stats* out, gc_error* err)
+{
+    static const gc_analyze_options no_options;
+    if (!options)
+        options = &no_options;
+    if (!models || !draw || !out || (model_count > 0 && !out))
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: null argument");
+    if (options->per_vertex || options->trace)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: per-vertex counts and traces are per model (gc_analyze)");
+    for (size_t i = 0; i < model_count; ++i)
+        if ((unsigned)models[i].family >= GC_MODEL_FAMILY_COUNT)
+            return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: bad model family (model %zu)", i);
+    memset(out, 0, model_count * sizeof *out);
+    prepared_draw p;
+    gc_status s = prepare_draw(model_count == 1 ? models : NULL, draw, options, &p, err);
+    if (s) {
+        prepared_free(&p);
+        return s;
+    }
+    gc_status* status = gc_alloc_array(model_count ? model_count : 1, sizeof *status, true);
+    gc_error* errors = gc_alloc_array(model_count ? model_count : 1, sizeof *errors, true);
+    if (!status || !errors) {
+        free(status);
+        free(errors);
+        prepared_free(&p);
+        return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_models: out of memory for %zu results", model_count);
+    }
+    models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+    /* 4 bytes a vertex, 8 for reuse's 64-bit stamps; a lone model needs no sharing */
+    if (model_count > 1) {
+        size_t entry = 4;
+        for (size_t i = 0; i < model_count; ++i)
+            entry = models[i].family == GC_MODEL_REUSE ? 8 : entry;
+        job.scratch_bytes = entry * (size_t)p.run.vertex_count;
+    }
+    if (threads > GC_MAX_THREADS)
+        threads = GC_MAX_THREADS;
+    if (threads > model_count)
+        threads = (unsigned)model_count;
+    pthread_t workers[GC_MAX_THREADS];
+    unsigned started = 0;
+    /* The caller's thread is one of the workers; a thread that cannot start is no error,
+     * the others take its share. */
+    while (started + 1 < threads && pthread_create(&workers[started], NULL, models_worker, &job) == 0)
+        started++;
+    models_worker(&job);
+    for (unsigned t = 0; t < started; ++t)
+        pthread_join(workers[t], NULL);
+    pthread_mutex_destroy(&job.lock);
+    s = GC_OK;
+    for (size_t i = 0; i < model_count && !s; ++i) {
+        if (status[i]) {
+            s = status[i];
+            if (err)
+                *err = errors[i];
+        }
+    }
+    free(status);
+    free(errors);
+    prepared_free(&p);
     return s;
 }
 

@@ -57,11 +57,11 @@ gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out
     s.current = 1;
     s.out = out;
     s.per_vertex = run->per_vertex;
-    s.batch_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.batch_of = gc_run_vertex_state(run, run->vertex_count, sizeof(uint32_t));
     s.slot_vertex = gc_alloc_array(s.slots, sizeof(uint32_t), false);
     int64_t* line = run->trace ? gc_alloc_array(s.slots, sizeof(int64_t), false) : NULL;
     if (!s.batch_of || !s.slot_vertex || (run->trace && !line)) {
-        free(s.batch_of);
+        gc_run_vertex_state_free(run, s.batch_of);
         free(s.slot_vertex);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "batch: out of memory for %u vertices", run->vertex_count);
@@ -123,7 +123,7 @@ gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out
         out->state_change_flushes++;
     flush(&s);
     out->has_batches = 1;
-    free(s.batch_of);
+    gc_run_vertex_state_free(run, s.batch_of);
     free(s.slot_vertex);
     free(line);
     return GC_OK;

@@ -12,11 +12,11 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
 {
     const uint32_t n = m->p[0];
     uint32_t* slots = gc_alloc_array(n, sizeof(uint32_t), false);
-    uint32_t* slot_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true); /* slot + 1, 0 = absent */
+    uint32_t* slot_of = gc_run_vertex_state(run, run->vertex_count, sizeof(uint32_t)); /* slot + 1, 0 = absent */
     int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
     if (!slots || !slot_of || (run->trace && !line)) {
         free(slots);
-        free(slot_of);
+        gc_run_vertex_state_free(run, slot_of);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "direct-position: out of memory for %u vertices", run->vertex_count);
     }
@@ -50,7 +50,7 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
     out->invocations = invocations;
     out->has_batches = 0;
     free(slots);
-    free(slot_of);
+    gc_run_vertex_state_free(run, slot_of);
     free(line);
     return GC_OK;
 }

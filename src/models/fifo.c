@@ -17,14 +17,57 @@ static void fifo_trace(const gc_run* run, uint64_t primitive, const uint32_t* ri
     gc_run_trace(run, primitive, line, n);
 }
 
+/* How many indices ahead the plain loop asks for the stamps of a scattered draw. */
+#define PREFETCH_INDICES 32
+
+/* The plain loop over one chunk: the whole chunk is one stream of lookups. Storing only
+ * on a miss keeps a shared vertex's stamp out of the store buffer of its next lookup.
+ * With `prefetch`, asks for a stamp PREFETCH_INDICES ahead (a scattered draw); with `mask`
+ * non-zero, an index with a bit of `mask` set stops the loop and returns false (an
+ * unchecked draw, see gc_run_state_size). */
+static inline __attribute__((always_inline)) bool fifo_stream(const uint32_t* v, size_t total, uint32_t* stamps,
+                                                              uint32_t n, uint32_t* stamp_io, bool prefetch,
+                                                              uint32_t mask)
+{
+    uint32_t stamp = *stamp_io;
+    const size_t prefetch_end = total > PREFETCH_INDICES ? total - PREFETCH_INDICES : 0;
+    bool ok = true;
+    for (size_t i = 0; i < total; ++i) {
+        if (prefetch && GC_LIKELY(i < prefetch_end)) {
+            const uint32_t ahead = v[i + PREFETCH_INDICES];
+            __builtin_prefetch(stamps + (ahead & mask ? 0 : ahead), 1);
+        }
+        const uint32_t id = v[i];
+        if (mask && GC_UNLIKELY(id & mask)) {
+            ok = false;
+            break;
+        }
+        if (stamp - stamps[id] > n)
+            stamps[id] = stamp++;
+    }
+    *stamp_io = stamp;
+    return ok;
+}
+
+bool gc_model_fifo_checks_indices(const gc_model* m, const gc_draw* draw)
+{
+    (void)m;
+    /* the plain stream: a list without restarts is one contiguous run of lookups */
+    return !draw->restart_enabled && (draw->topology == GC_POINT_LIST || draw->topology == GC_LINE_LIST ||
+                                      draw->topology == GC_TRIANGLE_LIST);
+}
+
 gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
     const uint32_t n = m->p[0];
-    uint32_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    const size_t state_size = gc_run_state_size(run);
+    const uint32_t mask = run->unchecked ? ~(uint32_t)(state_size - 1) : 0;
+    const bool prefetch = !run->per_vertex && !run->trace && gc_run_scattered(run);
+    uint32_t* stamps = gc_run_vertex_state(run, state_size, sizeof(uint32_t));
     uint32_t* ring = run->trace ? gc_alloc_array(n, sizeof(uint32_t), false) : NULL;
     int64_t* line = run->trace ? gc_alloc_array(n, sizeof(int64_t), false) : NULL;
     if (!stamps || (run->trace && (!ring || !line))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(ring);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "fifo: out of memory for %u vertices", run->vertex_count);
@@ -36,17 +79,19 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
 
     gc_chunker chunker;
     gc_chunk chunk;
+    bool stopped = false;
     gc_chunker_init(&chunker, &run->draw, false);
     while (gc_chunker_next(&chunker, &chunk)) {
         const uint32_t* v = chunk.vertices;
         size_t total = chunk.count * chunk.arity;
         if (!per_vertex && !run->trace) {
-            /* Hot path: the whole chunk is one stream of lookups. Storing only on a miss
-             * keeps a shared vertex's stamp out of the store buffer of its next lookup. */
-            for (size_t i = 0; i < total; ++i) {
-                uint32_t id = v[i];
-                if (stamp - stamps[id] > n)
-                    stamps[id] = stamp++;
+            bool ok = prefetch ? (mask ? fifo_stream(v, total, stamps, n, &stamp, true, mask)
+                                       : fifo_stream(v, total, stamps, n, &stamp, true, 0))
+                               : (mask ? fifo_stream(v, total, stamps, n, &stamp, false, mask)
+                                       : fifo_stream(v, total, stamps, n, &stamp, false, 0));
+            if (!ok) {
+                stopped = true;
+                break;
             }
             continue;
         }
@@ -67,10 +112,17 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
             }
         }
     }
+    gc_status s = run->unchecked ? gc_run_check_unchecked(run, stamps, state_size, stopped, err) : GC_OK;
+    if (s) {
+        gc_run_vertex_state_free(run, stamps);
+        free(ring);
+        free(line);
+        return s;
+    }
     out->invocations = stamp - first;
     out->has_batches = 0;
     gc_run_report_vertices(run, stamps);
-    free(stamps);
+    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
     return GC_OK;

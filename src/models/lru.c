@@ -74,7 +74,7 @@ gc_status gc_model_lru_run(const gc_model* m, const gc_run* run, gc_stats* out, 
     lru_state s = {0};
     s.capacity = m->p[0];
     s.head = s.tail = NONE;
-    s.node_of = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.node_of = gc_run_vertex_state(run, run->vertex_count, sizeof(uint32_t));
     s.vertex = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
     s.prev = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
     s.next = gc_alloc_array(s.capacity, sizeof(uint32_t), false);
@@ -110,7 +110,7 @@ gc_status gc_model_lru_run(const gc_model* m, const gc_run* run, gc_stats* out, 
     out->invocations = invocations;
     out->has_batches = 0;
 done:
-    free(s.node_of);
+    gc_run_vertex_state_free(run, s.node_of);
     free(s.vertex);
     free(s.prev);
     free(s.next);

@@ -17,7 +17,7 @@ typedef struct meshopt_params {
     uint32_t cache, warp, group;
 } meshopt_params;
 
-/* The plain triangle list: the loop that must beat meshoptimizer's own. */
+/* The plain triangle list, where the rule allows any cache and warp sizes. */
 static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
                               uint64_t* warps_out, uint64_t* flushes_out)
 {
@@ -59,14 +59,101 @@ static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* s
     return misses;
 }
 
+/* How many triangles ahead a loop asks for the stamps of a scattered draw. */
+#define PREFETCH_TRIANGLES 12
+
+/* The same rule, for the common case of a cache at least as large as the warp (every
+ * preset but meshopt:14,64,128), where nothing is evicted inside a warp: a vertex is
+ * cached exactly when it was inserted since the warp began, so the loop runs warp by warp
+ * (the group limit becomes the inner loop's bound) and reads each stamp once. With
+ * `prefetch`, asks for the stamps of a triangle PREFETCH_TRIANGLES ahead (a scattered
+ * draw); with `mask` non-zero, an index with a bit of `mask` set stops the loop
+ * (*stopped; an unchecked draw, see gc_run_state_size). Stamps count misses from 1, so
+ * they cannot wrap while the draw has fewer than 2^32 - 1 indices (the caller's check),
+ * and a zero stamp is a vertex never inserted. Returns the misses. */
+static inline __attribute__((always_inline)) uint64_t run_warps(const uint32_t* idx, size_t triangles,
+                                                                uint32_t* stamps, meshopt_params k, bool prefetch,
+                                                                uint32_t mask, uint64_t* warps_out, bool* stopped)
+{
+    uint32_t stamp = 1;
+    uint64_t misses = 0, warps = 0;
+    const size_t prefetch_end = triangles > PREFETCH_TRIANGLES ? triangles - PREFETCH_TRIANGLES : 0;
+    size_t t = 0;
+    while (t < triangles) {
+        const uint32_t warp_start = stamp;
+        uint32_t warp_fill = 0;
+        const size_t group_end = k.group && k.group < triangles - t ? t + k.group : triangles;
+        warps++;
+        for (; t < group_end; ++t) {
+            if (prefetch && GC_LIKELY(t < prefetch_end)) {
+                const uint32_t* f = idx + 3 * (t + PREFETCH_TRIANGLES);
+                /* clamped: an index not checked yet must not make a wild address */
+                const uint32_t limit = ~mask;
+                __builtin_prefetch(stamps + (f[0] <= limit ? f[0] : 0), 1);
+                __builtin_prefetch(stamps + (f[1] <= limit ? f[1] : 0), 1);
+                __builtin_prefetch(stamps + (f[2] <= limit ? f[2] : 0), 1);
+            }
+            const uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
+            if (mask && GC_UNLIKELY((a | b | c) & mask)) {
+                *stopped = true;
+                return 0;
+            }
+            uint32_t ma = stamps[a] < warp_start, mb = stamps[b] < warp_start, mc = stamps[c] < warp_start;
+            /* the overflow test counts corners, a degenerate corner twice (meshoptimizer's) */
+            if (GC_UNLIKELY(warp_fill + ma + mb + mc > k.warp))
+                break; /* flush: this triangle opens the next warp */
+            if (GC_UNLIKELY((a == b) | (b == c) | (a == c))) {
+                /* a repeated corner hits the entry its first corner just made */
+                mb &= b != a;
+                mc &= (c != a) & (c != b);
+            }
+            if (ma)
+                stamps[a] = stamp++;
+            if (mb)
+                stamps[b] = stamp++;
+            if (mc)
+                stamps[c] = stamp++;
+            warp_fill += ma + mb + mc;
+        }
+        misses += warp_fill;
+    }
+    *warps_out = warps;
+    return misses;
+}
+
+/* run_warps' four loops: ordered or scattered draw, checked or unchecked indices. */
+static uint64_t run_warps_any(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
+                              bool prefetch, uint32_t mask, uint64_t* warps, bool* stopped)
+{
+    if (prefetch)
+        return mask ? run_warps(idx, triangles, stamps, k, true, mask, warps, stopped)
+                    : run_warps(idx, triangles, stamps, k, true, 0, warps, stopped);
+    return mask ? run_warps(idx, triangles, stamps, k, false, mask, warps, stopped)
+                : run_warps(idx, triangles, stamps, k, false, 0, warps, stopped);
+}
+
+/* run_warps takes the draw: a triangle list, a warp that holds a triangle, a cache that
+ * holds the warp, and stamps that cannot wrap. */
+static bool warps_apply(meshopt_params k, const gc_draw* d)
+{
+    return d->topology == GC_TRIANGLE_LIST && !d->restart_enabled && k.warp >= 3 && k.cache >= k.warp &&
+           d->index_count < UINT32_MAX;
+}
+
+bool gc_model_meshopt_checks_indices(const gc_model* m, const gc_draw* draw)
+{
+    return warps_apply((meshopt_params){m->p[0], m->p[1], m->p[2]}, draw);
+}
+
 gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
     const meshopt_params k = {m->p[0], m->p[1], m->p[2]};
-    uint32_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    const size_t state_size = gc_run_state_size(run);
+    uint32_t* stamps = gc_run_vertex_state(run, state_size, sizeof(uint32_t));
     uint32_t* ring = run->trace ? gc_alloc_array(k.cache, sizeof(uint32_t), false) : NULL;
     int64_t* line = run->trace ? gc_alloc_array(k.cache, sizeof(int64_t), false) : NULL;
     if (!stamps || (run->trace && (!ring || !line))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(ring);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "meshopt: out of memory for %u vertices", run->vertex_count);
@@ -76,14 +163,38 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     gc_chunker_init(&chunker, &run->draw, false);
 
     uint64_t invocations = 0, warps = 0, flushes = 0;
-    if (!run->per_vertex && !run->trace && chunker.contiguous && run->draw.topology == GC_TRIANGLE_LIST) {
+    const bool plain = !run->per_vertex && !run->trace && chunker.contiguous && run->draw.topology == GC_TRIANGLE_LIST;
+    if (run->unchecked && !(plain && warps_apply(k, &run->draw))) {
+        gc_run_vertex_state_free(run, stamps);
+        return gc_fail(err, GC_ERR_USAGE, "meshopt: the driver handed an unchecked draw to a checked loop");
+    }
+    if (plain && warps_apply(k, &run->draw)) {
+        const size_t triangles = run->draw.index_count / 3;
+        bool stopped = false;
+        const uint32_t mask = run->unchecked ? ~(uint32_t)(state_size - 1) : 0;
+        invocations = run_warps_any(run->draw.indices, triangles, stamps, k, gc_run_scattered(run), mask, &warps,
+                                    &stopped);
+        gc_status s = run->unchecked ? gc_run_check_unchecked(run, stamps, state_size, stopped, err) : GC_OK;
+        if (s) {
+            gc_run_vertex_state_free(run, stamps);
+            return s;
+        }
+        out->invocations = invocations;
+        out->has_batches = 1;
+        out->batches = warps;
+        out->resets = warps > 0 ? warps - 1 : 0;
+        gc_run_report_vertices(run, stamps);
+        gc_run_vertex_state_free(run, stamps);
+        return GC_OK;
+    }
+    if (plain) {
         invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps, &flushes);
         out->invocations = invocations;
         out->has_batches = 1;
         out->batches = warps;
         out->resets = flushes;
         gc_run_report_vertices(run, stamps);
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         return GC_OK;
     }
 
@@ -134,7 +245,7 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
     out->batches = warps;
     out->resets = flushes;
     gc_run_report_vertices(run, stamps);
-    free(stamps);
+    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
     return GC_OK;

@@ -6,6 +6,9 @@
 
 #include "../internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* Everything a model run needs besides the model itself. */
 typedef struct gc_run {
     gc_draw draw;              /* indices rewritten to dense ids when the input was sparse */
@@ -18,7 +21,39 @@ typedef struct gc_run {
     size_t state_change_count;
     uint64_t* vertices_seen;   /* a model with per-vertex state reports here the vertices it saw */
     bool* vertices_reported;   /* ... and sets this; otherwise the driver counts them */
+    /* Set only for a fast path that promised to check the indices itself (the caller gave
+     * a vertex count, so the driver skipped its pass over the indices): the indices are
+     * NOT known to be below vertex_count. The model sizes its per-vertex state with
+     * gc_run_state_size (a power of two, so that one OR tests a whole triangle) and calls
+     * gc_run_check_unchecked after its loop. */
+    bool unchecked;
+    void* scratch;             /* see gc_run_vertex_state; NULL: none */
+    size_t scratch_bytes;
 } gc_run;
+
+/* How many per-vertex entries a model allocates: vertex_count, or for an unchecked draw
+ * the power of two at or above it, so that any index the loop lets through (it tests
+ * `index & ~(size - 1)`) lands inside the array. */
+static inline size_t gc_run_state_size(const gc_run* run)
+{
+    if (!run->unchecked)
+        return run->vertex_count;
+    size_t size = 1;
+    while (size < run->vertex_count)
+        size <<= 1;
+    return size;
+}
+
+/* After an unchecked loop: an index at or above vertex_count either left a non-zero entry
+ * past vertex_count, or (at or above the power of two) made the loop stop, `stopped`.
+ * Then fails naming the first such index; GC_OK otherwise. */
+gc_status gc_run_check_unchecked(const gc_run* run, const uint32_t* state, size_t state_size, bool stopped,
+                                 gc_error* err);
+
+/* Whether a draw reads its per-vertex state at scattered places (a shuffled order), so
+ * that a loop should prefetch each triangle's state a few triangles ahead; on an ordered
+ * draw the hardware prefetcher does better alone. Samples a few hundred triangles. */
+bool gc_run_scattered(const gc_run* run);
 
 /* The original index value of a dense id. */
 static inline uint32_t gc_run_value(const gc_run* run, uint32_t id)
@@ -44,6 +79,31 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
 gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+
+/* Whether a family's run checks the indices itself for this draw (run->unchecked; no
+ * per-vertex counts nor trace): the driver may then skip its pass over the indices. */
+bool gc_model_fifo_checks_indices(const gc_model* m, const gc_draw* draw);
+bool gc_model_meshopt_checks_indices(const gc_model* m, const gc_draw* draw);
+
+/* A run's zeroed per-vertex state of `count` entries of `size` bytes: the driver's
+ * scratch (gc_run.scratch, kept across the models of one gc_analyze_models worker, so that
+ * each model clears memory the process already has instead of faulting in fresh pages)
+ * when it is large enough, else a new allocation. NULL when out of memory. */
+static inline void* gc_run_vertex_state(const gc_run* run, size_t count, size_t size)
+{
+    if (run->scratch && count <= run->scratch_bytes / (size ? size : 1)) {
+        memset(run->scratch, 0, count * size);
+        return run->scratch;
+    }
+    return gc_alloc_array(count, size, true);
+}
+
+/* Frees what gc_run_vertex_state gave, unless it is the driver's scratch. */
+static inline void gc_run_vertex_state_free(const gc_run* run, void* state)
+{
+    if (state != run->scratch)
+        free(state);
+}
 
 /* Reports the distinct vertices a model saw: those whose per-vertex state is non-zero
  * (the way meshoptimizer counts them), saving the driver a pass over the indices. */

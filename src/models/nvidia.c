@@ -139,7 +139,7 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
     s.life = m->p[2];
     s.per_vertex = run->per_vertex;
     s.vertex_count = run->vertex_count;
-    s.tag = gc_alloc_array(run->vertex_count, sizeof(uint32_t), true);
+    s.tag = gc_run_vertex_state(run, run->vertex_count, sizeof(uint32_t));
     s.expires = gc_alloc_array(s.size, sizeof(uint32_t), true);
     s.life_end = gc_alloc_array(s.size, sizeof(uint32_t), true);
     s.vertex = gc_alloc_array(s.size, sizeof(uint32_t), true);
@@ -177,7 +177,7 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
     out->resets = s.resets;
     out->has_batches = 0;
 done:
-    free(s.tag);
+    gc_run_vertex_state_free(run, s.tag);
     free(s.expires);
     free(s.life_end);
     free(s.vertex);

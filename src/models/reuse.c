@@ -15,11 +15,11 @@ gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out
     /* A vertex is in the window while fewer than `window` vertices joined the warp
      * after it; a flush moves the stamp past every window. 64-bit stamps: flushes
      * advance them by window + 1, which 32 bits could not hold for long draws. */
-    uint64_t* stamps = gc_alloc_array(run->vertex_count, sizeof(uint64_t), true);
+    uint64_t* stamps = gc_run_vertex_state(run, run->vertex_count, sizeof(uint64_t));
     uint32_t* members = run->trace ? gc_alloc_array(warp, sizeof(uint32_t), false) : NULL;
     int64_t* line = run->trace ? gc_alloc_array(warp, sizeof(int64_t), false) : NULL;
     if (!stamps || (run->trace && (!members || !line))) {
-        free(stamps);
+        gc_run_vertex_state_free(run, stamps);
         free(members);
         free(line);
         return gc_fail(err, GC_ERR_NOMEM, "reuse: out of memory for %u vertices", run->vertex_count);
@@ -73,7 +73,7 @@ gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out
     out->has_batches = 1;
     out->batches = warps;
     out->resets = flushes;
-    free(stamps);
+    gc_run_vertex_state_free(run, stamps);
     free(members);
     free(line);
     return GC_OK;
