@@ -49,6 +49,7 @@ void gc_per_vertex_free(gc_per_vertex* pv);
 typedef struct gc_analyze_options {
     gc_per_vertex* per_vertex; gc_trace_fn trace; void* trace_user;
     const uint64_t* state_changes; size_t state_change_count;
+    uint32_t vertex_count;
 } gc_analyze_options;
 typedef struct gc_stats {
     uint64_t invocations; uint64_t primitives; uint64_t indices; uint64_t vertices;
@@ -63,7 +64,7 @@ typedef struct gc_mesh {
     int restart_enabled; uint32_t restart_value; int index_bits; uint64_t vertex_count;
     size_t* runs; size_t run_count;
 } gc_mesh;
-typedef struct gc_load_options { int positions_only; size_t max_indices; } gc_load_options;
+typedef struct gc_load_options { int positions_only; size_t max_indices; int allow_external_uris; } gc_load_options;
 gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
 void gc_mesh_free(gc_mesh* mesh);
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
