@@ -66,7 +66,7 @@ int cmd_analyze(int argc, char** argv)
                 return usage_error("--repeat needs a count in [1, 1000000], not '%s'", optarg);
             break;
         case OPT_POSITIONS: lo.positions_only = 1; break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -160,7 +160,8 @@ int cmd_analyze(int argc, char** argv)
 
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, in.name);
         sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
         if (draw.restart_enabled)

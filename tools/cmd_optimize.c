@@ -28,7 +28,7 @@ static void show_progress(void* user, uint64_t done, uint64_t total)
 {
     progress* p = user;
     double now = now_seconds();
-    if (now - p->start < 1.0 || now - p->last < 0.2 || !isatty(2))
+    if (now - p->start < 1.0 || now - p->last < 0.2 || !progress_wanted())
         return;
     p->last = now;
     p->shown = 1;
@@ -130,7 +130,7 @@ int cmd_optimize(int argc, char** argv)
         case OPT_REMAP: remap_path = optarg; break;
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_JSON: json = 1; break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -347,18 +347,19 @@ int cmd_optimize(int argc, char** argv)
     }
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, in.name);
         sb_printf(&j, ", \"output\": ");
         sb_json_string(&j, out_path);
-        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
+        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": " JSON_FLOAT ", \"models\": [",
                   gc_optimizer_name(algorithm), n / 3, run_count, seconds);
         for (size_t i = 0; i < row_count; ++i) {
             if (i == preset_count)
                 sb_printf(&j, "], \"targets\": [");
             sb_printf(&j,
-                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
-                      "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
+                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}, "
+                      "\"after\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}}",
                       i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
                       before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
                       after[i].acmr);
