@@ -60,6 +60,17 @@ bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value)
 
 #define READER_CHUNK 65536
 
+FILE* gc_input_open(const char* path)
+{
+    return strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+}
+
+void gc_input_close(FILE* f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
 gc_status gc_reader_open(gc_reader* r, const char* path, gc_error* err)
 {
     memset(r, 0, sizeof *r);

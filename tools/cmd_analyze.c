@@ -75,6 +75,13 @@ int cmd_analyze(int argc, char** argv)
     int input_status = one_input(argc, argv, "analyze", &path);
     if (input_status)
         return input_status;
+    /* standard input can be read once: by the INPUT, the state changes or one fit result */
+    int stdin_readers = (gc_stdin_format(path) != NULL) + (state_path && is_stdio_path(state_path));
+    for (int i = 0; i < model_count; ++i)
+        stdin_readers += is_stdio_path(model_arg_file(model_specs[i]));
+    if (stdin_readers > 1)
+        return usage_error("'-' (standard input) can be given to only one of INPUT, --state-changes and -m @FILE%s",
+                           "");
     if (per_vertex_path) {
         /* before any work: the CSV's folder, and not over the mesh, the state file or a
          * fit result given with -m @FILE */

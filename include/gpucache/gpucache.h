@@ -426,10 +426,23 @@ typedef struct gc_load_options {
     size_t max_indices;       /* 0 = GC_MAX_INDICES */
 } gc_load_options;
 
-/* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
- * .u16/.u32 (raw little-endian), .obj, .ply, else through assimp if built in.
- * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
+/* Loads indices from `path` into *out (zeroed first; on success the caller owns its arrays
+ * and frees them with gc_mesh_free; on failure nothing is left to free), picking the
+ * format by extension: .txt/.idx (text), .u16/.u32 (raw little-endian), .obj, .ply, else
+ * through assimp if built in. `options` may be NULL (defaults). Standard input: "-" reads
+ * it as a PLY when it starts with "ply", as an OBJ when its first token is a word, else
+ * as text indices; "txt:-", "idx:-", "obj:-", "ply:-", "u16:-" and "u32:-" name the
+ * format (gc_stdin_format). Raw formats are read whole into memory, text ones streamed.
+ * Time linear in the input; memory about 4 bytes per index (plus a hash of corners for
+ * OBJ), bounded by options->max_indices (GC_MAX_INDICES when 0): GC_ERR_LIMIT past it.
+ * GC_ERR_IO for a file that cannot be read, GC_ERR_DATA with the file and the line or
+ * byte for malformed content. */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
+ * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
+ * "txt"), NULL for a file name. A static string; no allocation. */
+GC_API const char* gc_stdin_format(const char* path);
 
 /* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
  * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,

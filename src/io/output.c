@@ -317,7 +317,7 @@ gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count,
 {
     *files = NULL;
     *count = 0;
-    if (!in_path || !strcmp(in_path, "-"))
+    if (!in_path || gc_stdin_format(in_path))
         return GC_OK;
     if (!push_name(files, count, strdup(in_path)))
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", in_path);

@@ -829,13 +829,13 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
 gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* e)
 {
     memset(in, 0, sizeof *in);
-    FILE* f = fopen(path, "rb");
+    FILE* f = gc_input_open(path);
     if (!f)
         return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     in->root = json_object();
     in->strings = json_array();
     if (!in->root || !in->strings) {
-        fclose(f);
+        gc_input_close(f);
         return gc_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
     }
     jreader r = {.f = f, .path = path, .line = 1, .err = e};
@@ -843,7 +843,7 @@ gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* 
     r.column = 1;
     bool have_cases = false;
     int status = read_document(&r, in, &have_cases);
-    fclose(f);
+    gc_input_close(f);
     if (status)
         return e ? e->code : GC_ERR_DATA;
     if (!have_cases)
@@ -967,7 +967,7 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
     memset(out, 0, sizeof *out);
     if (!path || !*path)
         return gc_fail(e, GC_ERR_USAGE, "no fit result file given");
-    FILE* f = fopen(path, "rb");
+    FILE* f = gc_input_open(path);
     if (!f)
         return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     jreader r = {.f = f, .path = path, .line = 1, .err = e, .limit = GC_FITTED_MAX_BYTES};
@@ -978,7 +978,7 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
     fitted_reader fr;
     memset(&fr, 0, sizeof fr);
     int status = read_fitted(&r, &fr);
-    fclose(f);
+    gc_input_close(f);
     gc_status s = GC_OK;
     if (status)
         s = e ? e->code : GC_ERR_DATA;
