@@ -261,8 +261,11 @@ int load_draw(const char* path, const gc_load_options* lo, const char* topology_
             return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
         restart_value = (uint32_t)v;
     }
+    double started = now_seconds();
     if (load_input(path, lo, in, &err))
         return fail_with(&err);
+    verbose_note("%s: %zu indices of %d bits read in %.3f s", path, in->mesh.index_count, in->mesh.index_bits,
+                 now_seconds() - started);
     *draw = (gc_draw){in->mesh.indices, in->mesh.index_count, in->mesh.topology, in->mesh.restart_enabled,
                       in->mesh.restart_value};
     int status = 0;

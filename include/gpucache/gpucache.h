@@ -564,7 +564,8 @@ typedef struct gc_optimize_options {
     size_t target_count;       /*   none: intel, nvidia-kepler, nvidia-pascal and amd-gcn */
     uint64_t seed;             /* auto: deterministic for a given seed */
     unsigned effort;           /* auto: 0 = default (1); more tries more orders */
-    gc_progress_fn progress;   /* auto: called as candidate orders are scored; may be NULL */
+    gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
+                                  to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
     uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
                                   mesh that holds several), for rules keyed by position (llvmpipe's
