@@ -158,9 +158,15 @@ fi
 for c in "analyze --json -m fifo:8 grid.txt" "models --json" "demo --json"; do
     $BIN $c | grep -q "\"gpucache_version\": \"$version\", \"schema\": 1" && pass || fail "$c: version $version"
 done
-# one float format: 15 significant digits, never the %.6f of before
-"$BIN" sweep --json --mesh grid:3x3 --cache 5 -a striped | grep -q '"atvr": 1, "acmr": 0.888888888888889}' &&
+# one float format: fixed-point, up to nine decimals, no trailing zeros, no exponent
+"$BIN" sweep --json --mesh grid:3x3 --cache 5 -a striped | grep -q '"atvr": 1, "acmr": 0.888888889}' &&
     pass || fail "sweep float format"
+"$BIN" analyze --json -m fifo:4 grid.txt | grep -q '"invocations": 70, "acmr": 1.166666667, "atvr": 1.666666667,' && pass || fail "analyze float format"
+"$BIN" memsys --json "$SCN" | grep -q '"cycles": [0-9]*[,}.]' && pass || fail "memsys float format"
+for c in "analyze --json --repeat 3 -m fifo:4 grid.txt" "optimize --json -a tipsify grid.txt -o o.txt" \
+    "sweep --json --mesh grid:4x4 --cache 4" "fit --json -m fifo:16 suite.json" "memsys --compare --json $SCN"; do
+    $BIN $c | grep -q '[0-9][eE][-+]\|[0-9]\.[0-9]*0[,}]' && fail "$c: a number with an exponent or trailing zeros" || pass
+done
 
 # ------------------------------------------------------------- -q and -v
 "$BIN" probe --model fifo:16 --suite -o s2.json >out.txt 2>err.txt

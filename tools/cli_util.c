@@ -2,6 +2,7 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -48,6 +49,20 @@ void sb_printf(strbuf* b, const char* fmt, ...)
 void sb_json_open(strbuf* b)
 {
     sb_printf(b, "{\"gpucache_version\": \"%s\", \"schema\": %d, ", GPUCACHE_VERSION_STRING, GPUCACHE_JSON_SCHEMA);
+}
+
+const char* json_float(char* buffer, double value)
+{
+    if (!isfinite(value))
+        return strcpy(buffer, "null");
+    int n = snprintf(buffer, JSON_FLOAT_SIZE, "%.9f", value);
+    while (n > 0 && buffer[n - 1] == '0')
+        buffer[--n] = 0;
+    if (n > 0 && buffer[n - 1] == '.')
+        buffer[--n] = 0;
+    if (strcmp(buffer, "-0") == 0)
+        strcpy(buffer, "0");
+    return buffer;
 }
 
 void sb_json_string(strbuf* b, const char* s)

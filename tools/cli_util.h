@@ -26,9 +26,14 @@ void sb_printf(strbuf* b, const char* fmt, ...)
 #define GPUCACHE_JSON_SCHEMA 1
 /* Opens a JSON document: appends '{', the version and the schema fields, and ", ". */
 void sb_json_open(strbuf* b);
-/* The one format of every floating-point number in the JSON: 15 significant digits, as
- * many as a double holds exactly in decimal (no 0.1000000000000000055 noise). */
-#define JSON_FLOAT "%.15g"
+/* The one format of every floating-point number in the JSON: fixed-point with up to nine
+ * decimals, trailing zeros dropped ("1", "0.5", "1.333333333", "0.00003357"), never an
+ * exponent, so that a pattern like [0-9.]* takes the whole number; "null" for a value
+ * that is not finite. Use JSON_FLOAT in the format and JF(x) as its argument. */
+#define JSON_FLOAT "%s"
+#define JSON_FLOAT_SIZE 330 /* the largest double: 309 digits, the point, 9 decimals */
+const char* json_float(char* buffer, double value);
+#define JF(x) json_float((char[JSON_FLOAT_SIZE]){0}, (x))
 
 /* Appends s as a JSON string literal, quotes included. */
 void sb_json_string(strbuf* b, const char* s);

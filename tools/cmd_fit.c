@@ -126,7 +126,7 @@ int cmd_fit(int argc, char** argv)
         sb_printf(&j, ", \"device\": ");
         sb_json_string(&j, device_name);
         sb_printf(&j, ", \"cases\": %zu, \"candidates\": %zu, \"threads\": %ld, \"seconds\": " JSON_FLOAT ", \"best\": [", in.count,
-                  searched, threads, seconds);
+                  searched, threads, JF(seconds));
     } else {
         printf("%s: %zu cases from %s; %zu candidates searched in %.1f s on %ld threads\n", path, in.count,
                device_name, searched, seconds, threads);
@@ -139,7 +139,7 @@ int cmd_fit(int argc, char** argv)
             sb_printf(&j, "%s{\"model\": ", r ? ", " : "");
             sb_json_string(&j, b->model.name);
             sb_printf(&j, ", \"family\": \"%s\", \"exact\": %zu, \"exact_share\": " JSON_FLOAT ", \"total_error\": %llu, \"wrong\": [",
-                      gc_model_family_name(b->model.family), b->exact, share, (unsigned long long)b->total_error);
+                      gc_model_family_name(b->model.family), b->exact, JF(share), (unsigned long long)b->total_error);
         } else {
             char exact[32];
             snprintf(exact, sizeof exact, "%zu/%zu", b->exact, in.count);

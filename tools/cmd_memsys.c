@@ -72,8 +72,8 @@ static void json_stats(strbuf* j, const gc_memsys_stats* st)
               (unsigned long long)st->l2_writebacks, (unsigned long long)st->l2_writebacks_skipped,
               (unsigned long long)st->l2_writeback_lines, (unsigned long long)st->l2_writeback_dirty_bytes,
               (unsigned long long)st->kcache_invalidates, (unsigned long long)st->kcache_invalidate_lines,
-              (unsigned long long)st->crosstalk_events, (unsigned long long)st->crosstalk_lines, st->bus_cycles,
-              st->event_cycles, st->cycles);
+              (unsigned long long)st->crosstalk_events, (unsigned long long)st->crosstalk_lines, JF(st->bus_cycles),
+              JF(st->event_cycles), JF(st->cycles));
 }
 
 static void json_hazards(strbuf* j, const gc_memsys_report* r)
@@ -265,7 +265,7 @@ int cmd_memsys(int argc, char** argv)
             const gc_memsys_report* r = &reports[order[i]];
             sb_printf(&j, "%s{\"strategy\": \"%s\", \"cycles\": " JSON_FLOAT ", \"onion_bytes\": %llu, \"onion_plus_bytes\": %llu, "
                           "\"garlic_bytes\": %llu, \"hazards\": ",
-                      i ? ", " : "", strategy_ids[order[i]], r->total.cycles,
+                      i ? ", " : "", strategy_ids[order[i]], JF(r->total.cycles),
                       (unsigned long long)r->total.onion_bytes, (unsigned long long)r->total.onion_plus_bytes,
                       (unsigned long long)r->total.garlic_bytes);
             json_hazards(&j, r);

@@ -439,7 +439,7 @@ int cmd_optimize(int argc, char** argv)
         sb_printf(&j, ", \"output\": ");
         sb_json_string(&j, out_path);
         sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": " JSON_FLOAT ", \"models\": [",
-                  gc_optimizer_name(algorithm), n / 3, run_count, seconds);
+                  gc_optimizer_name(algorithm), n / 3, run_count, JF(seconds));
         for (size_t i = 0; i < row_count; ++i) {
             if (i == preset_count)
                 sb_printf(&j, "], \"targets\": [");
@@ -447,8 +447,8 @@ int cmd_optimize(int argc, char** argv)
                       "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}, "
                       "\"after\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}}",
                       i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
-                      before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
-                      after[i].acmr);
+                      JF(before[i].atvr), JF(before[i].acmr), (unsigned long long)after[i].invocations,
+                      JF(after[i].atvr), JF(after[i].acmr));
         }
         if (target_count == 0)
             sb_printf(&j, "], \"targets\": [");

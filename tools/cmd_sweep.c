@@ -345,7 +345,7 @@ int cmd_sweep(int argc, char** argv)
                           s.cache_lo + (uint32_t)(job % cache_count(&s)));
                 sb_json_string(&j, s.models[k].device ? "device" : s.models[k].model.name);
                 sb_printf(&j, ", \"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}",
-                          (unsigned long long)r->invocations, r->atvr, r->acmr);
+                          (unsigned long long)r->invocations, JF(r->atvr), JF(r->acmr));
                 first = 0;
             }
         sb_printf(&j, "]}\n");

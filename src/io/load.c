@@ -7,17 +7,6 @@
 #include <string.h>
 
 
-const char* gc_stdin_format(const char* path)
-{
-    static const char* const forms[][2] = {{"-", ""},         {"txt:-", "txt"}, {"idx:-", "txt"},
-                                           {"obj:-", "obj"}, {"ply:-", "ply"}, {"u16:-", "u16"},
-                                           {"u32:-", "u32"}};
-    for (size_t i = 0; path && i < sizeof forms / sizeof forms[0]; ++i)
-        if (strcmp(path, forms[i][0]) == 0)
-            return forms[i][1];
-    return NULL;
-}
-
 /* The format of a mesh on standard input, from its first bytes (the reader's first
  * chunk): "ply" and a line break is a PLY; a first token (after blank lines and '#'
  * comments) that starts with a letter is an OBJ keyword (v, f, o, g, mtllib, ...), as no

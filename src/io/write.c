@@ -174,6 +174,11 @@ gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_erro
 {
     if (!in_path || !out_path || !*out_path)
         return gc_fail(err, GC_ERR_USAGE, "no output file given");
+    if (gc_stdin_format(out_path))
+        return gc_fail(err, GC_ERR_USAGE,
+                       "%s: names standard input, not an output file (write a file; the gpucache tool's -o - "
+                       "writes one and copies it to standard output)",
+                       out_path);
     const char* fin = family(in_path);
     const char* fout = family(out_path);
     if (strcasecmp(fin, fout) != 0)
