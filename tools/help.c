@@ -229,8 +229,9 @@ static const help_section sections[] = {
               "Every other file an option reads (--state-changes, a SCENARIO, a fit's FILE.json,\n"
               "-m @FILE) may also be '-'."},
     {"OUTPUT", "Every output file is written whole or not at all (a temporary renamed when complete).\n"
-               "'-' writes it to standard output instead; the command's own report then goes to\n"
-               "standard error, and --json cannot share standard output with it."},
+               "'-' writes it to standard output instead; the command's own report (its table or\n"
+               "--json) then goes to standard error. One output at most can be '-'. sweep --plot\n"
+               "needs a file name: the image type comes from it."},
     {"MODEL", "fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
               "meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
               "or a preset (default: all presets), or @FILE: the best model of a fit result\n"
