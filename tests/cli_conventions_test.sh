@@ -150,7 +150,8 @@ version=$("$BIN" --version | head -1 | cut -d' ' -f2)
 "$BIN" sweep --json --mesh grid:4x4 --cache 4 | check_json sweep cache rows
 "$BIN" memsys --json "$SCN" | check_json memsys scenario
 "$BIN" memsys --compare --json "$SCN" | check_json "memsys --compare" scenario ranking
-if "$BIN" probe --list --json >list.json 2>/dev/null; then
+# (the Vulkan driver leaks a little at exit: not ours, see probe_lavapipe in tests/CMakeLists.txt)
+if ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$BIN" probe --list --json >list.json 2>/dev/null; then
     check_json "probe --list" devices <list.json
 else
     grep -q . list.json && fail "probe --list --json failed but printed" || pass

@@ -3,12 +3,15 @@
 # C program built against it once with pkg-config and once with CMake's
 # find_package(gpucache), and run; the probe library the same way; and the shared
 # library's dynamic symbols are exactly the GC_API functions of gpucache.h.
-# usage: install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR
+# usage: install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR [EXTRA_FLAGS]
+# (EXTRA_FLAGS: what the library was built with that its users must link with too: the
+# sanitizers' -fsanitize=... in a sanitized build)
 set -u
 . "$(dirname "$0")/test_lib.sh"
 BUILD=$1
 SRC=$2
 WORK=$3
+EXTRA=${4:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 PREFIX=$WORK/prefix
 cmake --install "$BUILD" --prefix "$PREFIX" >install.log 2>&1 || { fail "cmake --install: $(tail -5 install.log)"; finish; exit 1; }
@@ -69,7 +72,7 @@ version=$("$PREFIX/bin/gpucache" --version | head -1 | cut -d' ' -f2)
 want="$version 6"
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 # pkg-config, shared
-if cc -o use-pc use.c $(pkg-config --cflags --libs gpucache) 2>cc.txt; then
+if cc $EXTRA -o use-pc use.c $(pkg-config --cflags --libs gpucache) 2>cc.txt; then
     got=$(LD_LIBRARY_PATH="$LIBDIR" ./use-pc)
     [ "$got" = "$want" ] && pass || fail "pkg-config program printed '$got', expected '$want'"
     # linked to the installed library, not another one
@@ -78,7 +81,7 @@ else
     fail "pkg-config build: $(head -5 cc.txt)"
 fi
 # pkg-config, static
-if cc -o use-static use.c $(pkg-config --cflags gpucache) "$LIBDIR/libgpucache.a" $(pkg-config --static --libs-only-l gpucache | sed 's/-lgpucache//') 2>cc.txt; then
+if cc $EXTRA -o use-static use.c $(pkg-config --cflags gpucache) "$LIBDIR/libgpucache.a" $(pkg-config --static --libs-only-l gpucache | sed 's/-lgpucache//') 2>cc.txt; then
     [ "$(./use-static)" = "$want" ] && pass || fail "static program: $(./use-static)"
 else
     fail "static build: $(head -5 cc.txt)"
@@ -95,7 +98,7 @@ int main(void)
     return gc_measurements_load("missing.json", &in, &err) == GC_ERR_IO ? 0 : 1;
 }
 EOS
-if cc -o probe-pc probe.c $(pkg-config --cflags --libs gpucache_probe) $(pkg-config --libs --static gpucache_probe | tr ' ' '\n' | grep -v 'gpucache' | tr '\n' ' ') 2>cc.txt; then
+if cc $EXTRA -o probe-pc probe.c $(pkg-config --cflags --libs gpucache_probe) $(pkg-config --libs --static gpucache_probe | tr ' ' '\n' | grep -v 'gpucache' | tr '\n' ' ') 2>cc.txt; then
     LD_LIBRARY_PATH="$LIBDIR" ./probe-pc && pass || fail "probe program failed"
 else
     fail "probe with pkg-config: $(head -5 cc.txt)"
@@ -111,7 +114,7 @@ target_link_libraries(use PRIVATE gpucache::gpucache)
 add_executable(use_probe ../probe.c)
 target_link_libraries(use_probe PRIVATE gpucache::gpucache_probe)
 EOS
-if cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$PREFIX" >cm.log 2>&1 && cmake --build cm/build >>cm.log 2>&1; then
+if cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_C_FLAGS="$EXTRA" -DCMAKE_EXE_LINKER_FLAGS="$EXTRA" >cm.log 2>&1 && cmake --build cm/build >>cm.log 2>&1; then
     [ "$(cm/build/use)" = "$want" ] && pass || fail "find_package program printed '$(cm/build/use)'"
     cm/build/use_probe && pass || fail "find_package probe program failed"
 else
