@@ -143,6 +143,7 @@ version=$("$BIN" --version | head -1 | cut -d' ' -f2)
 "$BIN" analyze --json -m fifo:8 grid.txt | check_json analyze input models
 "$BIN" demo --json | check_json demo input layouts
 "$BIN" models --json | check_json models families presets
+check_json "probe --suite file" format version device cases <suite.json
 "$BIN" fit --json -m fifo:16 suite.json | check_json fit input best
 "$BIN" introspect --json -m fifo:8 grid.txt | check_json introspect input
 "$BIN" optimize --json -a tipsify grid.txt -o o.txt | check_json optimize input output models targets

@@ -349,6 +349,9 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
         json_t* root = json_object();
         json_object_set_new(root, "format", json_string("gpucache-measurements"));
         json_object_set_new(root, "version", json_integer(1));
+        /* as in every JSON document gpucache writes (docs/json.md) */
+        json_object_set_new(root, "gpucache_version", json_string(GPUCACHE_VERSION_STRING));
+        json_object_set_new(root, "schema", json_integer(1));
         json_object_set_new(root, "device", json_string(b->device));
         json_object_set_new(root, "driver", json_string(b->driver));
         json_object_set_new(root, "api_version", json_string(b->api_version));
