@@ -36,6 +36,7 @@ for c in $COMMANDS; do
     sed -n '/^example:/{n;p;}' help-$c.txt | grep -q "^  gpucache $c" && pass || fail "$c --help: no example of $c"
     "$BIN" "$c" -h >h.txt 2>&1 && cmp -s h.txt help-$c.txt && pass || fail "$c -h differs from --help"
     "$BIN" help "$c" >h.txt 2>&1 && cmp -s h.txt help-$c.txt && pass || fail "help $c differs from $c --help"
+    "$BIN" --help "$c" >h.txt 2>&1 && cmp -s h.txt help-$c.txt && pass || fail "--help $c differs from $c --help"
 done
 # each command's help is its own: no two alike
 [ "$(cat help-*.txt | md5sum)" != "" ] && [ "$(for c in $COMMANDS; do md5sum <help-$c.txt; done | sort -u | wc -l)" -eq 11 ] &&

@@ -20,7 +20,7 @@ typedef struct progress {
     double start;
     double last;
     int shown;
-    size_t run, runs;
+    size_t done, length, total; /* indices: of the runs before this one, of this run, of all */
 } progress;
 
 /* Prints "optimize: N%" on a terminal once the work has taken more than a second. */
@@ -33,7 +33,8 @@ static void show_progress(void* user, uint64_t done, uint64_t total)
     p->last = now;
     p->shown = 1;
     double part = total ? (double)done / (double)total : 1.0;
-    double whole = p->runs ? ((double)p->run + part) / (double)p->runs : part;
+    /* each run's share of the work is its share of the indices (runs may differ a lot in size) */
+    double whole = p->total ? ((double)p->done + part * (double)p->length) / (double)p->total : part;
     double elapsed = now - p->start;
     fprintf(stderr, "\rgpucache: optimize: %3.0f%%, %.0f s left   ", 100.0 * whole,
             whole > 0 ? elapsed * (1.0 - whole) / whole : 0.0);
@@ -334,13 +335,14 @@ int cmd_optimize(int argc, char** argv)
     options.effort = (unsigned)effort;
     options.targets = target_count ? targets : NULL;
     options.target_count = target_count;
-    progress prog = {now_seconds(), 0.0, 0, 0, run_count};
+    progress prog = {now_seconds(), 0.0, 0, 0, 0, n};
     options.progress = show_progress;
     options.progress_user = &prog;
     size_t at = 0;
     for (size_t r = 0; r < run_count; ++r) {
-        prog.run = r;
         size_t len = runs[r] * 3;
+        prog.done = at;
+        prog.length = len;
         /* an OBJ reader numbers vertices in order of first use, as --reorder-vertices does */
         options.first_use_numbering = reorder || is_obj;
         options.stream_position = at;

@@ -70,15 +70,14 @@ static int run_command(int argc, char** argv)
     if (strcmp(cmd, "help") == 0 || is_flag(cmd, "-h", "--help")) {
         if (argc > 3)
             return usage_error("help takes one COMMAND, got also '%s'", argv[3]);
-        if (argc == 3 && strcmp(cmd, "help") == 0) {
+        /* help COMMAND, --help COMMAND: that command's help */
+        if (argc == 3) {
             if (is_flag(argv[2], "-h", "--help"))
                 return print_command_help(stdout, "help"), 0;
             if (print_command_help(stdout, argv[2]) != 0)
                 return usage_error("unknown command '%s'", argv[2]);
             return 0;
         }
-        if (argc == 3)
-            return usage_error("--help takes no argument, got '%s' (try 'gpucache COMMAND --help')", argv[2]);
         print_help(stdout);
         return 0;
     }
