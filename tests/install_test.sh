@@ -44,6 +44,15 @@ else
 fi
 [ "$(wc -l <header.txt)" -ge 60 ] && pass || fail "only $(wc -l <header.txt) GC_API functions found in the header"
 
+# every public function has a doc comment right above it (its constraints, ownership and
+# cost are reviewed by hand; this catches one added without any)
+for h in gpucache.h gpucache_probe.h; do
+    awk '/^GC_API/ { if (prev !~ /\*\/ *$/) print FILENAME ": " $0 } NF { prev = $0 }' \
+        "$SRC/include/gpucache/$h" >undocumented.txt
+    [ -s undocumented.txt ] && fail "no doc comment: $(cat undocumented.txt)" || pass
+done
+grep -n 'stdin_stream' "$SRC/include/gpucache/"*.h && fail "a comment names stdin_stream, which does not exist" || pass
+
 # a program of the library's users
 cat >use.c <<'EOS'
 #include <gpucache/gpucache.h>
