@@ -182,6 +182,10 @@ grep -q "cases from" err.txt && pass || fail "probe --suite: no note"
 grep -q "grid.txt: 180 indices" err.txt && pass || fail "-v: $(cat err.txt)"
 "$BIN" analyze -m fifo:8 grid.txt >out.txt 2>err.txt
 [ -s err.txt ] && fail "without -v: $(cat err.txt)" || pass
+"$BIN" optimize -a tipsify -v grid.txt -o v.txt >out.txt 2>err.txt
+grep -q "optimize: run 1 of 1: 60 triangles" err.txt && pass || fail "optimize -v: $(cat err.txt)"
+"$BIN" optimize -a tipsify grid.txt -o v.txt >out.txt 2>err.txt
+[ -s err.txt ] && fail "optimize without -v: $(cat err.txt)" || pass
 # progress only at a terminal, and not with -q there: work of more than a second (when
 # the line appears), at a terminal through script(1) when it is installed
 "$BIN" grid 150 150 -o big-in.txt >/dev/null

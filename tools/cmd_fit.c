@@ -111,6 +111,7 @@ int cmd_fit(int argc, char** argv)
     }
     size_t searched = model_count ? model_count : gc_fit_search_space(NULL, 0);
     size_t found = 0;
+    verbose_note("fit: %zu cases, %zu candidates, %ld threads", in.count, searched, threads);
     if (gc_fit(in.cases, in.count, &fo, (size_t)top, best, &found, &err)) {
         status = fail_with(&err);
         goto out;

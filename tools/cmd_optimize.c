@@ -356,6 +356,8 @@ int cmd_optimize(int argc, char** argv)
         }
         at += len;
         show_progress(&prog, 1, 1);
+        verbose_note("optimize: run %zu of %zu: %zu triangles, done at %.3f s", r + 1, run_count, len / 3,
+                     now_seconds() - prog.start);
     }
     /* The output as it will be read, in `tri` (free now): renumbered in first-use order
      * (on the dense ids, so that sparse values cost nothing), or with its own values. */

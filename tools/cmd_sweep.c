@@ -294,6 +294,7 @@ int cmd_sweep(int argc, char** argv)
         status = EXIT_DATA;
         goto out;
     }
+    verbose_note("sweep: %zu jobs (meshes x layouts x cache sizes), %zu models each", s.job_count, s.model_count);
     if (sweep_run(&s, threads)) {
         status = fail_with(&s.err);
         goto out;
