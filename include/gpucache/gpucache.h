@@ -472,7 +472,8 @@ typedef struct gc_load_options {
  * through assimp if built in. `options` may be NULL (defaults). Standard input: "-" reads
  * it as a PLY when it starts with "ply", as an OBJ when its first token is a word, else
  * as text indices; "txt:-", "idx:-", "obj:-", "ply:-", "u16:-" and "u32:-" name the
- * format (gc_stdin_format). Raw formats are read whole into memory, text ones streamed.
+ * format (gc_stdin_format). Raw formats are read whole into memory (at most 1 GiB of
+ * them from standard input: GC_ERR_LIMIT), text ones streamed.
  * Time linear in the input; memory about 4 bytes per index (plus a hash of corners for
  * OBJ), bounded by options->max_indices (GC_MAX_INDICES when 0): GC_ERR_LIMIT past it.
  * GC_ERR_IO for a file that cannot be read, GC_ERR_DATA with the file and the line or

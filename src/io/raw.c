@@ -70,9 +70,11 @@ gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_m
 gc_status gc_load_raw_stdin(int bits, const gc_load_options* o, gc_mesh* out, gc_error* err)
 {
     /* standard input cannot be measured first: read it whole, in chunks, stopping at the
-     * index limit (so at most 4 bytes per allowed index are held) */
-    size_t max = o && o->max_indices ? o->max_indices : GC_MAX_INDICES;
+     * index limit and at 1 GiB of input (what a pipe may ask this way is bounded) */
     const size_t width = (size_t)bits / 8;
+    size_t max = o && o->max_indices ? o->max_indices : GC_MAX_INDICES;
+    if (max > GC_STDIN_RAW_MAX_BYTES / width)
+        max = GC_STDIN_RAW_MAX_BYTES / width;
     gc_u32_vec v = {0};
     unsigned char buffer[65536];
     size_t carry = 0; /* bytes of an index split between two reads */
@@ -91,7 +93,8 @@ gc_status gc_load_raw_stdin(int bits, const gc_load_options* o, gc_mesh* out, gc
                                               (uint32_t)b[3] << 24;
             if (v.count == max) {
                 free(v.data);
-                return gc_fail(err, GC_ERR_LIMIT, "<stdin>: more than the limit of %zu indices", max);
+                return gc_fail(err, GC_ERR_LIMIT, "<stdin>: more than the limit of %zu indices (%zu bytes)", max,
+                               max * width);
             }
             if (!gc_u32_vec_push(&v, value)) {
                 free(v.data);
