@@ -58,6 +58,8 @@ head -1 v.txt | grep -q '^gpucache [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*$' && pa
 for feature in assimp "vulkan probe" gnuplot; do
     grep -q "^$feature: " v.txt && pass || fail "--version does not say whether $feature is there"
 done
+# gnuplot as sweep --plot would find it: on PATH, or not
+PATH=/nonexistent "$BIN" --version | grep -q "^gnuplot: not found" && pass || fail "--version with no gnuplot on PATH"
 
 # ------------------------------------------------------------ '-' as output
 "$BIN" grid 6 5 --layout striped -o grid.txt >/dev/null || fail "grid"

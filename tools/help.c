@@ -1,11 +1,14 @@
 /* The help text, in one place: `gpucache help`, every `gpucache COMMAND --help` and the
  * man page gpucache(1) (`gpucache --man`, run by the build) are printed from these
  * tables, so that the three cannot drift apart. */
+#define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
 
 #include "help.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct help_option {
     const char* flags; /* "-o, --output FILE" */
@@ -435,11 +438,23 @@ void print_version(FILE* f)
 #else
     fprintf(f, "vulkan probe: no (probe runs emulated models only)\n");
 #endif
-#ifdef GPUCACHE_GNUPLOT
-    fprintf(f, "gnuplot: %s (sweep --plot)\n", GPUCACHE_GNUPLOT);
-#else
-    fprintf(f, "gnuplot: not found at build time (sweep --plot looks for it on PATH)\n");
-#endif
+    /* gnuplot is run from PATH when sweep --plot needs it: look for it there now */
+    char found[4096] = "";
+    const char* path = getenv("PATH");
+    while (path && *path && !found[0]) {
+        size_t n = strcspn(path, ":");
+        char candidate[4096];
+        if (n > 0 && n < sizeof candidate - sizeof "/gnuplot") {
+            snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)n, path);
+            if (access(candidate, X_OK) == 0)
+                snprintf(found, sizeof found, "%s", candidate);
+        }
+        path += n + (path[n] == ':');
+    }
+    if (found[0])
+        fprintf(f, "gnuplot: %s (sweep --plot)\n", found);
+    else
+        fprintf(f, "gnuplot: not found on PATH (sweep --plot needs it: gnuplot-nox)\n");
 }
 
 void print_command_names(FILE* f)
