@@ -111,6 +111,8 @@ cmp -s stdout.txt opt.txt && pass || fail "optimize - -o -"
 printf '1 2 x\n' | "$BIN" analyze - >out.txt 2>err.txt
 [ $? -eq 1 ] && grep -q "<stdin>:1:" err.txt && pass || fail "bad text on stdin: $(cat err.txt)"
 status 2 "$BIN" optimize -a tipsify obj:- -o x.obj
+printf 'glTF\2\0\0\0' | "$BIN" analyze - >out.txt 2>err.txt
+[ $? -eq 1 ] && grep -q "<stdin>: a GLB on standard input" err.txt && pass || fail "GLB on stdin: $(cat err.txt)"
 printf '3\n' >changes.txt
 "$BIN" analyze -m batch --state-changes changes.txt grid.txt >want.txt
 "$BIN" analyze -m batch --state-changes - grid.txt <changes.txt >got.txt

@@ -19,6 +19,8 @@ static const char* sniff_format(gc_reader* r)
     size_t n = r->length - r->offset;
     if (n >= 4 && memcmp(b, "ply", 3) == 0 && (b[3] == '\n' || b[3] == '\r'))
         return "ply";
+    if (n >= 4 && memcmp(b, "glTF", 4) == 0)
+        return "glb";
     size_t i = 0;
     while (i < n) {
         if (b[i] == '#') {
@@ -48,6 +50,11 @@ static gc_status load_stdin(const char* format, const gc_load_options* options, 
         return s;
     if (!format)
         format = sniff_format(&r);
+    if (strcmp(format, "glb") == 0) {
+        /* a GLB's buffers are checked against the file's size and assimp reads files */
+        gc_reader_close(&r);
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "<stdin>: a GLB on standard input; give its file name instead");
+    }
     if (strcmp(format, "obj") == 0)
         return gc_load_obj_from(&r, "<stdin>", options, out, err);
     if (strcmp(format, "ply") == 0)
