@@ -60,6 +60,30 @@ bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value)
 
 #define READER_CHUNK 65536
 
+/* "-" and "FORMAT:-": standard input for gc_mesh_load (here, below the readers and the
+ * writers that all ask). */
+const char* gc_stdin_format(const char* path)
+{
+    static const char* const forms[][2] = {{"-", ""},         {"txt:-", "txt"}, {"idx:-", "txt"},
+                                           {"obj:-", "obj"}, {"ply:-", "ply"}, {"u16:-", "u16"},
+                                           {"u32:-", "u32"}};
+    for (size_t i = 0; path && i < sizeof forms / sizeof forms[0]; ++i)
+        if (strcmp(path, forms[i][0]) == 0)
+            return forms[i][1];
+    return NULL;
+}
+
+FILE* gc_input_open(const char* path)
+{
+    return strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+}
+
+void gc_input_close(FILE* f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}
+
 gc_status gc_reader_open(gc_reader* r, const char* path, gc_error* err)
 {
     memset(r, 0, sizeof *r);

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define GC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -70,6 +71,11 @@ typedef struct gc_reader {
     const char* memory; /* reading from memory instead of a file */
     bool eof, error;
 } gc_reader;
+
+/* fopen(path, "rb"), or stdin for "-" (every input may come from standard input);
+ * gc_input_close closes what gc_input_open opened and leaves stdin open. */
+FILE* gc_input_open(const char* path);
+void gc_input_close(FILE* f);
 
 gc_status gc_reader_open(gc_reader* r, const char* path, gc_error* err);
 void gc_reader_from_memory(gc_reader* r, const char* data, size_t length, const char* what);

@@ -33,7 +33,24 @@ int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uin
 #define GRID_MAX_SIDE 20000u
 #define GRID_MAX_QUADS ((uint64_t)1 << 24)
 
-/* A progress line on standard error, only when it is a terminal and only once the work
+/* -q/--quiet (-1), neither (0), -v/--verbose (1): set by main before the command runs. */
+extern int cli_verbosity;
+/* Whether to show progress: standard error is a terminal and -q was not given. */
+int progress_wanted(void);
+/* "gpucache: " fmt on standard error unless -q: a note, not an error nor a warning. */
+void note(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* The same, only with -v. */
+void verbose_note(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* A progress line on standard error, only when progress_wanted() and only once the work
  * has taken more than a second: "gpucache: LABEL: N%, S s left". */
 typedef struct progress_line {
     const char* label;

@@ -5,12 +5,47 @@
 #include "gpucache/gpucache_probe.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+int cli_verbosity;
+
+int progress_wanted(void)
+{
+    return cli_verbosity >= 0 && isatty(2);
+}
+
+static void vnote(const char* fmt, va_list args)
+{
+    fprintf(stderr, "gpucache: ");
+    vfprintf(stderr, fmt, args);
+    fprintf(stderr, "\n");
+}
+
+void note(const char* fmt, ...)
+{
+    if (cli_verbosity < 0)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    vnote(fmt, args);
+    va_end(args);
+}
+
+void verbose_note(const char* fmt, ...)
+{
+    if (cli_verbosity < 1)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    vnote(fmt, args);
+    va_end(args);
+}
 
 int exit_status(gc_status s)
 {
@@ -77,7 +112,7 @@ void progress_init(progress_line* p, const char* label)
     memset(p, 0, sizeof *p);
     p->label = label;
     p->start = now_seconds();
-    p->enabled = isatty(2);
+    p->enabled = progress_wanted();
 }
 
 void progress_report(void* user, uint64_t done, uint64_t total)
@@ -232,8 +267,11 @@ int load_draw(const char* path, const gc_load_options* lo, const char* topology_
             return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
         restart_value = (uint32_t)v;
     }
+    double started = now_seconds();
     if (load_input(path, lo, in, &err))
         return fail_with(&err);
+    verbose_note("%s: %zu indices of %d bits read in %.3f s", path, in->mesh.index_count, in->mesh.index_bits,
+                 now_seconds() - started);
     *draw = (gc_draw){in->mesh.indices, in->mesh.index_count, in->mesh.topology, in->mesh.restart_enabled,
                       in->mesh.restart_value};
     int status = 0;

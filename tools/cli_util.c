@@ -2,6 +2,8 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <math.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -42,6 +44,25 @@ void sb_printf(strbuf* b, const char* fmt, ...)
         if (b->length == 0)
             b->data[0] = 0;
     }
+}
+
+void sb_json_open(strbuf* b)
+{
+    sb_printf(b, "{\"gpucache_version\": \"%s\", \"schema\": %d, ", GPUCACHE_VERSION_STRING, GPUCACHE_JSON_SCHEMA);
+}
+
+const char* json_float(char* buffer, double value)
+{
+    if (!isfinite(value))
+        return strcpy(buffer, "null");
+    int n = snprintf(buffer, JSON_FLOAT_SIZE, "%.9f", value);
+    while (n > 0 && buffer[n - 1] == '0')
+        buffer[--n] = 0;
+    if (n > 0 && buffer[n - 1] == '.')
+        buffer[--n] = 0;
+    if (strcmp(buffer, "-0") == 0)
+        strcpy(buffer, "0");
+    return buffer;
 }
 
 void sb_json_string(strbuf* b, const char* s)
@@ -90,9 +111,53 @@ void signals_child(void)
         pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
 }
 
+/* "-" as an output: the data goes to the original standard output, through its own
+ * stream, and file descriptor 1 becomes a copy of standard error, so that everything the
+ * command prints as its report (printf) goes there instead of into the data. Claimed
+ * before any work by check_output, at most once per run. */
+static FILE* data_out;
+
+static int claim_stdout(void)
+{
+    if (data_out) {
+        fprintf(stderr, "gpucache: '-': standard output can take only one of the outputs\n");
+        return 2;
+    }
+    fflush(stdout);
+    int fd = dup(1);
+    FILE* f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f || dup2(2, 1) < 0) {
+        fprintf(stderr, "gpucache: standard output: %s\n", strerror(errno));
+        if (f)
+            fclose(f);
+        else if (fd >= 0)
+            close(fd);
+        return 1;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    data_out = f;
+    return 0;
+}
+
+int is_stdio_path(const char* path)
+{
+    return path && strcmp(path, "-") == 0;
+}
+
 int atomic_open(atomic_file* af, const char* path)
 {
     memset(af, 0, sizeof *af);
+    if (is_stdio_path(path)) {
+        if (!data_out && claim_stdout() != 0) {
+            errno = EBADF;
+            snprintf(af->err.message, sizeof af->err.message, "standard output: cannot write");
+            af->err.code = GC_ERR_IO;
+            return -1;
+        }
+        af->f = data_out;
+        af->to_stdout = 1;
+        return 0;
+    }
     signals_hold();
     if (gc_atomic_open(&af->file, path, &af->err) != GC_OK) {
         int e = errno;
@@ -107,6 +172,17 @@ int atomic_open(atomic_file* af, const char* path)
 int atomic_commit(atomic_file* af)
 {
     af->f = NULL;
+    if (af->to_stdout) {
+        /* checked again (and closed) by finish_stdout; a failure here stops the command */
+        if (fflush(data_out) != 0 || ferror(data_out)) {
+            int e = errno ? errno : EIO;
+            snprintf(af->err.message, sizeof af->err.message, "standard output: write failed: %s", strerror(e));
+            af->err.code = GC_ERR_IO;
+            errno = e;
+            return -1;
+        }
+        return 0;
+    }
     gc_status s = gc_atomic_commit(&af->file, &af->err);
     int e = errno;
     signals_release();
@@ -117,6 +193,8 @@ int atomic_commit(atomic_file* af)
 void atomic_abort(atomic_file* af)
 {
     af->f = NULL;
+    if (af->to_stdout) /* what went out cannot be taken back: the exit status says it failed */
+        return;
     if (af->file.path) {
         gc_atomic_abort(&af->file);
         signals_release();
@@ -125,6 +203,8 @@ void atomic_abort(atomic_file* af)
 
 int check_output(const char* path, const char* const* inputs, size_t input_count)
 {
+    if (is_stdio_path(path))
+        return claim_stdout();
     gc_error err = {0};
     if (gc_output_check(path, inputs, input_count, &err) == GC_OK)
         return 0;
@@ -138,6 +218,14 @@ int finish_stdout(int status)
      * a run that lost output must not exit 0. */
     int bad = ferror(stdout);
     errno = 0;
+    if (data_out) { /* the data of an output given as "-" */
+        bad |= ferror(data_out);
+        if (fflush(data_out) != 0)
+            bad = 1;
+        if (fclose(data_out) != 0)
+            bad = 1;
+        data_out = NULL;
+    }
     if (fflush(stdout) != 0)
         bad = 1;
     int e = errno;

@@ -20,6 +20,21 @@ void sb_printf(strbuf* b, const char* fmt, ...)
 #endif
     ;
 
+/* Every JSON document the tool prints starts with these two fields (docs/json.md):
+ * the version that wrote it and the schema number, raised only when a field changes
+ * meaning or goes away (fields are only ever added within one schema). */
+#define GPUCACHE_JSON_SCHEMA 1
+/* Opens a JSON document: appends '{', the version and the schema fields, and ", ". */
+void sb_json_open(strbuf* b);
+/* The one format of every floating-point number in the JSON: fixed-point with up to nine
+ * decimals, trailing zeros dropped ("1", "0.5", "1.333333333", "0.00003357"), never an
+ * exponent, so that a pattern like [0-9.]* takes the whole number; "null" for a value
+ * that is not finite. Use JSON_FLOAT in the format and JF(x) as its argument. */
+#define JSON_FLOAT "%s"
+#define JSON_FLOAT_SIZE 330 /* the largest double: 309 digits, the point, 9 decimals */
+const char* json_float(char* buffer, double value);
+#define JF(x) json_float((char[JSON_FLOAT_SIZE]){0}, (x))
+
 /* Appends s as a JSON string literal, quotes included. */
 void sb_json_string(strbuf* b, const char* s);
 
@@ -31,7 +46,11 @@ typedef struct atomic_file {
     FILE* f;
     gc_atomic_file file;
     gc_error err;
+    int to_stdout; /* the path was "-": f is standard output, nothing to rename */
 } atomic_file;
+
+/* True for "-", which names standard output as an output and standard input as an input. */
+int is_stdio_path(const char* path);
 
 /* True when path ends in "." ext, case-insensitively. */
 int has_ext(const char* path, const char* ext);
@@ -50,10 +69,13 @@ void signals_release(void);
 void signals_child(void);
 
 /* gc_output_check before any work: prints the one error line and returns the exit status
- * (2 when the output is one of the inputs, 1 otherwise), 0 when the path is fine. */
+ * (2 when the output is one of the inputs, 1 otherwise), 0 when the path is fine. For "-"
+ * it claims standard output for that output's data (from then on the command's own
+ * printing goes to standard error); a second "-" is a usage error (2). */
 int check_output(const char* path, const char* const* inputs, size_t input_count);
 
-/* At the end of main: flushes and closes standard output; a write that failed there or
+/* At the end of main: flushes and closes standard output (and the data stream of an
+ * output given as "-"); a write that failed there or
  * earlier turns a successful status into 1 with one error line. */
 int finish_stdout(int status);
 

@@ -233,7 +233,7 @@ int cmd_analyze(int argc, char** argv)
             if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
                 return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
             break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -249,6 +249,13 @@ int cmd_analyze(int argc, char** argv)
         if (clash)
             return usage_error("%s does not apply to a glTF input (each primitive is analyzed as its own draw)", clash);
     }
+    /* standard input can be read once: by the INPUT, the state changes or one fit result */
+    int stdin_readers = (gc_stdin_format(path) != NULL) + (state_path && is_stdio_path(state_path));
+    for (int i = 0; i < model_count; ++i)
+        stdin_readers += is_stdio_path(model_arg_file(model_specs[i]));
+    if (stdin_readers > 1)
+        return usage_error("'-' (standard input) can be given to only one of INPUT, --state-changes and -m @FILE%s",
+                           "");
     if (per_vertex_path) {
         /* before any work: the CSV's folder, and not over the mesh, the state file or a
          * fit result given with -m @FILE */
@@ -365,7 +372,8 @@ int cmd_analyze(int argc, char** argv)
 
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, in.name);
         sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
         if (draw.restart_enabled)

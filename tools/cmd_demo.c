@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "help.h"
 #include "model_report.h"
 
 #include <stdio.h>
@@ -14,6 +15,8 @@
  * analyzed under every preset. Needs no file. */
 int cmd_demo(int argc, char** argv)
 {
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+        return print_command_help(stdout, "demo"), 0;
     int json = argc > 1 && strcmp(argv[1], "--json") == 0;
     if (argc > 1 && !json)
         return usage_error("demo takes only --json, not '%s'", argv[1]);
@@ -30,9 +33,10 @@ int cmd_demo(int argc, char** argv)
     };
     gc_error err = {0};
     strbuf j = {0};
-    if (json)
-        sb_printf(&j, "{\"input\": \"grid:%ux%u\", \"cache\": %u, \"layouts\": [", w, h, cache);
-    else {
+    if (json) {
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": \"grid:%ux%u\", \"cache\": %u, \"layouts\": [", w, h, cache);
+    } else {
         printf("gpucache demo: a %ux%u quad grid (%u vertices, %u triangles) in four orders;\n", w, h,
                (w + 1) * (h + 1), 2 * w * h);
         printf("striped and optimal layouts are built for a %u-entry cache (seed 002).\n\n", cache);

@@ -66,7 +66,7 @@ int cmd_fit(int argc, char** argv)
                 return usage_error("at most %s models with -m", "256");
             model_specs[model_count++] = optarg;
             break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -105,12 +105,13 @@ int cmd_fit(int argc, char** argv)
         fo.candidates = models;
         fo.candidate_count = model_count;
     }
-    if (isatty(2)) {
+    if (progress_wanted()) {
         fo.progress = fit_progress;
         fo.progress_user = &ps;
     }
     size_t searched = model_count ? model_count : gc_fit_search_space(NULL, 0);
     size_t found = 0;
+    verbose_note("fit: %zu cases, %zu candidates, %ld threads", in.count, searched, threads);
     if (gc_fit(in.cases, in.count, &fo, (size_t)top, best, &found, &err)) {
         status = fail_with(&err);
         goto out;
@@ -120,12 +121,13 @@ int cmd_fit(int argc, char** argv)
 
     strbuf j = {0};
     if (json) {
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, path);
         sb_printf(&j, ", \"device\": ");
         sb_json_string(&j, device_name);
-        sb_printf(&j, ", \"cases\": %zu, \"candidates\": %zu, \"threads\": %ld, \"seconds\": %.3f, \"best\": [", in.count,
-                  searched, threads, seconds);
+        sb_printf(&j, ", \"cases\": %zu, \"candidates\": %zu, \"threads\": %ld, \"seconds\": " JSON_FLOAT ", \"best\": [", in.count,
+                  searched, threads, JF(seconds));
     } else {
         printf("%s: %zu cases from %s; %zu candidates searched in %.1f s on %ld threads\n", path, in.count,
                device_name, searched, seconds, threads);
@@ -137,8 +139,8 @@ int cmd_fit(int argc, char** argv)
         if (json) {
             sb_printf(&j, "%s{\"model\": ", r ? ", " : "");
             sb_json_string(&j, b->model.name);
-            sb_printf(&j, ", \"family\": \"%s\", \"exact\": %zu, \"exact_share\": %.6f, \"total_error\": %llu, \"wrong\": [",
-                      gc_model_family_name(b->model.family), b->exact, share, (unsigned long long)b->total_error);
+            sb_printf(&j, ", \"family\": \"%s\", \"exact\": %zu, \"exact_share\": " JSON_FLOAT ", \"total_error\": %llu, \"wrong\": [",
+                      gc_model_family_name(b->model.family), b->exact, JF(share), (unsigned long long)b->total_error);
         } else {
             char exact[32];
             snprintf(exact, sizeof exact, "%zu/%zu", b->exact, in.count);

@@ -37,7 +37,7 @@ int cmd_grid(int argc, char** argv)
                 return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
             break;
         case 'o': out_path = optarg; break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -65,7 +65,7 @@ int cmd_grid(int argc, char** argv)
         layout = GC_GRID_OPTIMAL;
     else
         return usage_error("unknown layout '%s' (rowmajor, striped, optimal)", layout_name);
-    int text = has_ext(out_path, "txt") || has_ext(out_path, "idx");
+    int text = has_ext(out_path, "txt") || has_ext(out_path, "idx") || is_stdio_path(out_path);
     int u16 = has_ext(out_path, "u16"), u32 = has_ext(out_path, "u32");
     int obj = has_ext(out_path, "obj"), ply = has_ext(out_path, "ply");
     if (!text && !u16 && !u32 && !obj && !ply)

@@ -59,7 +59,7 @@ int cmd_introspect(int argc, char** argv)
             if (parse_u64_arg(optarg, GC_PARSE_SUFFIX, 1, UINT64_MAX, &max_work) != 0)
                 return usage_error("--max-lookups needs a positive count (K, M, G suffixes), not '%s'", optarg);
             break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -155,7 +155,8 @@ int cmd_introspect(int argc, char** argv)
 report:
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, in.name);
         sb_printf(&j, ", \"device\": ");
         sb_json_string(&j, b.device);

@@ -64,7 +64,7 @@ static void json_stats(strbuf* j, const gc_memsys_stats* st)
               "\"l2_invalidate_lines\": %llu, \"l2_writebacks\": %llu, \"l2_writebacks_skipped\": %llu, "
               "\"l2_writeback_lines\": %llu, \"l2_writeback_dirty_bytes\": %llu, \"kcache_invalidates\": %llu, "
               "\"kcache_invalidate_lines\": %llu, \"crosstalk_events\": %llu, \"crosstalk_lines\": %llu, "
-              "\"bus_cycles\": %.1f, \"event_cycles\": %.1f, \"cycles\": %.1f}",
+              "\"bus_cycles\": " JSON_FLOAT ", \"event_cycles\": " JSON_FLOAT ", \"cycles\": " JSON_FLOAT "}",
               (unsigned long long)st->garlic_bytes, (unsigned long long)st->onion_bytes,
               (unsigned long long)st->onion_plus_bytes, (unsigned long long)st->l1_invalidates,
               (unsigned long long)st->l1_invalidate_lines, (unsigned long long)st->l2_invalidates,
@@ -72,8 +72,8 @@ static void json_stats(strbuf* j, const gc_memsys_stats* st)
               (unsigned long long)st->l2_writebacks, (unsigned long long)st->l2_writebacks_skipped,
               (unsigned long long)st->l2_writeback_lines, (unsigned long long)st->l2_writeback_dirty_bytes,
               (unsigned long long)st->kcache_invalidates, (unsigned long long)st->kcache_invalidate_lines,
-              (unsigned long long)st->crosstalk_events, (unsigned long long)st->crosstalk_lines, st->bus_cycles,
-              st->event_cycles, st->cycles);
+              (unsigned long long)st->crosstalk_events, (unsigned long long)st->crosstalk_lines, JF(st->bus_cycles),
+              JF(st->event_cycles), JF(st->cycles));
 }
 
 static void json_hazards(strbuf* j, const gc_memsys_report* r)
@@ -160,7 +160,7 @@ int cmd_memsys(int argc, char** argv)
             if (parse_u64_arg(optarg, GC_PARSE_SUFFIX, 1, UINT64_MAX, &max_work) != 0)
                 return usage_error("--max-accesses needs a positive count (K, M, G suffixes), not '%s'", optarg);
             break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -198,7 +198,8 @@ int cmd_memsys(int argc, char** argv)
         }
         if (json) {
             strbuf j = {0};
-            sb_printf(&j, "{\"scenario\": ");
+            sb_json_open(&j);
+            sb_printf(&j, "\"scenario\": ");
             sb_json_string(&j, path);
             sb_printf(&j, ", \"strategy\": \"%s\", \"dispatches\": [", strategy_ids[strategy]);
             for (size_t i = 0; i < r.dispatch_count; ++i) {
@@ -256,14 +257,15 @@ int cmd_memsys(int argc, char** argv)
         }
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"scenario\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"scenario\": ");
         sb_json_string(&j, path);
         sb_printf(&j, ", \"ranking\": [");
         for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i) {
             const gc_memsys_report* r = &reports[order[i]];
-            sb_printf(&j, "%s{\"strategy\": \"%s\", \"cycles\": %.1f, \"onion_bytes\": %llu, \"onion_plus_bytes\": %llu, "
+            sb_printf(&j, "%s{\"strategy\": \"%s\", \"cycles\": " JSON_FLOAT ", \"onion_bytes\": %llu, \"onion_plus_bytes\": %llu, "
                           "\"garlic_bytes\": %llu, \"hazards\": ",
-                      i ? ", " : "", strategy_ids[order[i]], r->total.cycles,
+                      i ? ", " : "", strategy_ids[order[i]], JF(r->total.cycles),
                       (unsigned long long)r->total.onion_bytes, (unsigned long long)r->total.onion_plus_bytes,
                       (unsigned long long)r->total.garlic_bytes);
             json_hazards(&j, r);

@@ -20,7 +20,7 @@ typedef struct progress {
     double start;
     double last;
     int shown;
-    size_t run, runs;
+    size_t done, length, total; /* indices: of the runs before this one, of this run, of all */
 } progress;
 
 /* Prints "optimize: N%" on a terminal once the work has taken more than a second. */
@@ -28,12 +28,13 @@ static void show_progress(void* user, uint64_t done, uint64_t total)
 {
     progress* p = user;
     double now = now_seconds();
-    if (now - p->start < 1.0 || now - p->last < 0.2 || !isatty(2))
+    if (now - p->start < 1.0 || now - p->last < 0.2 || !progress_wanted())
         return;
     p->last = now;
     p->shown = 1;
     double part = total ? (double)done / (double)total : 1.0;
-    double whole = p->runs ? ((double)p->run + part) / (double)p->runs : part;
+    /* each run's share of the work is its share of the indices (runs may differ a lot in size) */
+    double whole = p->total ? ((double)p->done + part * (double)p->length) / (double)p->total : part;
     double elapsed = now - p->start;
     fprintf(stderr, "\rgpucache: optimize: %3.0f%%, %.0f s left   ", 100.0 * whole,
             whole > 0 ? elapsed * (1.0 - whole) / whole : 0.0);
@@ -91,21 +92,22 @@ static void print_report(const report* r, int json)
     const gc_stats* after = r->after;
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"input\": ");
         sb_json_string(&j, r->input);
         sb_printf(&j, ", \"output\": ");
         sb_json_string(&j, r->output);
-        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": %.6f, \"models\": [",
-                  gc_optimizer_name(r->algorithm), r->triangles, r->runs, r->seconds);
+        sb_printf(&j, ", \"algorithm\": \"%s\", \"triangles\": %zu, \"runs\": %zu, \"seconds\": " JSON_FLOAT ", \"models\": [",
+                  gc_optimizer_name(r->algorithm), r->triangles, r->runs, JF(r->seconds));
         for (size_t i = 0; i < row_count; ++i) {
             if (i == preset_count)
                 sb_printf(&j, "], \"targets\": [");
             sb_printf(&j,
-                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}, "
-                      "\"after\": {\"invocations\": %llu, \"atvr\": %.9g, \"acmr\": %.9g}}",
+                      "%s{\"model\": \"%s\", \"before\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}, "
+                      "\"after\": {\"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}}",
                       i && i != preset_count ? ", " : "", presets[i].name, (unsigned long long)before[i].invocations,
-                      before[i].atvr, before[i].acmr, (unsigned long long)after[i].invocations, after[i].atvr,
-                      after[i].acmr);
+                      JF(before[i].atvr), JF(before[i].acmr), (unsigned long long)after[i].invocations,
+                      JF(after[i].atvr), JF(after[i].acmr));
         }
         if (target_count == 0)
             sb_printf(&j, "], \"targets\": [");
@@ -257,6 +259,41 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
     return status;
 }
 
+/* Sets err to "WHAT: MESSAGE: strerror(errno)" and returns code. */
+static gc_status gc_fail_message(gc_error* err, gc_status code, const char* message, const char* what)
+{
+    snprintf(err->message, sizeof err->message, "%s: %s: %s", what, message, strerror(errno));
+    err->code = code;
+    return code;
+}
+
+/* -o -: the finished output file, copied to standard output (atomic_open's "-"). */
+static gc_status copy_to_stdout(const char* path, gc_error* err)
+{
+    FILE* in = fopen(path, "rb");
+    if (!in)
+        return gc_fail_message(err, GC_ERR_IO, "cannot read the output back", path);
+    atomic_file af;
+    if (atomic_open(&af, "-") != 0) {
+        fclose(in);
+        *err = af.err;
+        return GC_ERR_IO;
+    }
+    char buffer[65536];
+    size_t got;
+    while ((got = fread(buffer, 1, sizeof buffer, in)) > 0)
+        fwrite(buffer, 1, got, af.f);
+    int bad = ferror(in);
+    fclose(in);
+    if (bad)
+        return gc_fail_message(err, GC_ERR_IO, "cannot read the output back", path);
+    if (atomic_commit(&af) != 0) {
+        *err = af.err;
+        return GC_ERR_IO;
+    }
+    return GC_OK;
+}
+
 int cmd_optimize(int argc, char** argv)
 {
     enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL };
@@ -322,7 +359,7 @@ int cmd_optimize(int argc, char** argv)
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -340,25 +377,61 @@ int cmd_optimize(int argc, char** argv)
     if (is_gltf_path(path) && (topology_name || restart))
         return usage_error("%s does not apply to a glTF input (each primitive's mode is its topology)",
                            topology_name ? "-t" : "--restart");
+    /* The OBJ and PLY writers copy the input around the new faces: they read it a second
+     * time, which standard input cannot give; "-" is read as text indices here. */
+    const char* stdin_format = gc_stdin_format(path);
+    if (stdin_format && (!strcmp(stdin_format, "obj") || !strcmp(stdin_format, "ply")))
+        return usage_error("%s: optimize reads an OBJ or a PLY twice (to copy it around the new faces): give the "
+                           "file, not standard input",
+                           path);
+    const char* display_path = path;
+    if (stdin_format && !*stdin_format)
+        path = "txt:-";
     gc_error err = {0};
+    /* -o -: the output is written to a file in a fresh temporary folder (the writers need
+     * a file with the input's extension, and the OBJ and PLY writers the input beside
+     * them), then copied to standard output and removed. */
+    const char* write_path = out_path;
+    char spool_dir[4096] = "", spool_path[4200] = "", spool_ext[20] = "";
+    const int spool = is_stdio_path(out_path);
+    if (spool) {
+        const char* tmp = getenv("TMPDIR");
+        const char* slash = strrchr(path, '/');
+        const char* dot = strrchr(slash ? slash + 1 : path, '.');
+        const char* stdin_format = gc_stdin_format(path);
+        const char* ext = stdin_format ? (*stdin_format ? stdin_format : "txt") : !dot ? "txt" : dot + 1;
+        if (strcasecmp(ext, "gltf") == 0)
+            return usage_error("-o -: a .gltf output is two files (the .gltf and its .bin); give a file name%s", "");
+        if (strlen(ext) > 16)
+            return usage_error("%s: an extension this long is no mesh format", path);
+        snprintf(spool_ext, sizeof spool_ext, "%s", ext);
+        if (strlen(tmp && *tmp ? tmp : "/tmp") > 4000)
+            return usage_error("TMPDIR %s: too long a path", tmp);
+        snprintf(spool_dir, sizeof spool_dir, "%s/gpucache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        /* checked before the work in the temporary files' folder itself: the format */
+        snprintf(spool_path, sizeof spool_path, "%s/out.%s", tmp && *tmp ? tmp : "/tmp", spool_ext);
+        write_path = spool_path;
+    }
     /* Before any work: the output's format and folder, and no file of the output (a .gltf's
      * .bin too) replacing a file of the input; nor one replacing a fit result given with
      * -m @FILE; the same for the vertex map, which is not the output either. */
-    if (gc_mesh_write_check(path, out_path, &err))
+    if (gc_mesh_write_check(path, write_path, &err))
         return fail_with(&err);
+    if (spool && (input_status = check_output(out_path, NULL, 0)) != 0)
+        return input_status;
     const char* inputs[1 + MAX_TARGETS] = {strcmp(path, "-") ? path : NULL};
     size_t input_count = 1;
     for (size_t i = 0; i < target_count; ++i)
         if (model_arg_file(target_specs[i]))
             inputs[input_count++] = model_arg_file(target_specs[i]);
-    if (input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
+    if (!spool && input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
         return input_status;
     if (remap_path) {
         if (gc_mesh_remap_check(path, reorder, &err))
             return fail_with(&err);
         if ((input_status = check_output(remap_path, inputs, input_count)) != 0)
             return input_status;
-        if (same_output(remap_path, out_path))
+        if (!spool && same_output(remap_path, out_path))
             return usage_error("--remap %s: is the output (-o) too; the vertex map needs a file of its own",
                                remap_path);
     }
@@ -400,6 +473,7 @@ int cmd_optimize(int argc, char** argv)
     int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
+    snprintf(in.name, sizeof in.name, "%s", display_path);
     uint32_t* tri = NULL;
     uint32_t* out = NULL;
     size_t n = 0;
@@ -479,13 +553,14 @@ int cmd_optimize(int argc, char** argv)
     options.effort = (unsigned)effort;
     options.targets = target_count ? targets : NULL;
     options.target_count = target_count;
-    progress prog = {now_seconds(), 0.0, 0, 0, run_count};
+    progress prog = {now_seconds(), 0.0, 0, 0, 0, n};
     options.progress = show_progress;
     options.progress_user = &prog;
     size_t at = 0;
     for (size_t r = 0; r < run_count; ++r) {
-        prog.run = r;
         size_t len = runs[r] * 3;
+        prog.done = at;
+        prog.length = len;
         /* an OBJ reader numbers vertices in order of first use, as --reorder-vertices does */
         options.first_use_numbering = reorder || is_obj;
         options.stream_position = at;
@@ -499,6 +574,8 @@ int cmd_optimize(int argc, char** argv)
         }
         at += len;
         show_progress(&prog, 1, 1);
+        verbose_note("optimize: run %zu of %zu: %zu triangles, done at %.3f s", r + 1, run_count, len / 3,
+                     now_seconds() - prog.start);
     }
     /* The output as it will be read, in `tri` (free now): renumbered in first-use order
      * (on the dense ids, so that sparse values cost nothing), or with its own values. */
@@ -540,8 +617,22 @@ int cmd_optimize(int argc, char** argv)
     uint32_t* map = NULL;
     size_t map_count = 0;
     signals_hold();
-    gc_status written = remap_path ? gc_mesh_write_remap(path, &lo, out, n, reorder, out_path, &map, &map_count, &err)
-                                   : gc_mesh_write(path, &lo, out, n, reorder, out_path, &err);
+    gc_status written = GC_OK;
+    if (spool) {
+        if (!mkdtemp(spool_dir))
+            written = gc_fail_message(&err, GC_ERR_IO, "-o -: cannot create a temporary folder", spool_dir);
+        else
+            snprintf(spool_path, sizeof spool_path, "%s/out.%s", spool_dir, spool_ext);
+    }
+    if (!written)
+        written = remap_path ? gc_mesh_write_remap(path, &lo, out, n, reorder, write_path, &map, &map_count, &err)
+                             : gc_mesh_write(path, &lo, out, n, reorder, write_path, &err);
+    if (spool && !written)
+        written = copy_to_stdout(spool_path, &err);
+    if (spool && spool_dir[strlen(spool_dir) - 1] != 'X') {
+        unlink(spool_path);
+        rmdir(spool_dir);
+    }
     signals_release();
     if (written) {
         if (remap_path)

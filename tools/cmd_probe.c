@@ -32,7 +32,7 @@ static int run_suite(uint32_t device, const char* model_spec, const char* out_pa
         fprintf(stderr, "gpucache: %s: cannot create\n", out_path);
         return EXIT_DATA;
     }
-    int progress = isatty(2);
+    int progress = progress_wanted();
     gc_suite_summary sum = {0};
     gc_status st = gc_suite_run(&b, progress ? suite_progress : NULL, NULL, af.f, &sum, &err);
     if (progress)
@@ -47,8 +47,7 @@ static int run_suite(uint32_t device, const char* model_spec, const char* out_pa
         fprintf(stderr, "gpucache: %s: write failed\n", out_path);
         status = EXIT_DATA;
     } else {
-        fprintf(stderr, "gpucache: %zu cases from %s written to %s (longest kept cycle %u, cut after %u "
-                        "triangles)\n",
+        note("%zu cases from %s written to %s (longest kept cycle %u, cut after %u triangles)",
                 sum.measured, b.device, out_path, sum.cycle_kept, sum.cut_triangles);
         if (sum.disagree) {
             fprintf(stderr,
@@ -62,13 +61,43 @@ static int run_suite(uint32_t device, const char* model_spec, const char* out_pa
     return status;
 }
 
-static int list_devices(void)
+static int list_devices(int json)
 {
     gc_probe_device devices[16];
     uint32_t n = 0;
     gc_error err = {0};
     if (gc_probe_list(devices, 16, &n, &err))
         return fail_with(&err);
+    if (json) {
+        strbuf j = {0};
+        sb_json_open(&j);
+        sb_printf(&j, "\"devices\": [");
+        for (uint32_t i = 0; i < n && i < 16; ++i) {
+            const gc_probe_device* d = &devices[i];
+            sb_printf(&j, "%s{\"index\": %u, \"name\": ", i ? ", " : "", i);
+            sb_json_string(&j, d->name);
+            sb_printf(&j, ", \"type\": ");
+            sb_json_string(&j, d->type);
+            sb_printf(&j, ", \"driver\": ");
+            sb_json_string(&j, d->driver);
+            sb_printf(&j,
+                      ", \"api_version\": \"%u.%u.%u\", \"driver_version\": %u, \"vendor_id\": %u, \"device_id\": %u, "
+                      "\"max_outputs\": %u, \"list_restart\": %s, \"usable\": %s}",
+                      d->api_version >> 22, (d->api_version >> 12) & 0x3FF, d->api_version & 0xFFF,
+                      d->driver_version, d->vendor_id, d->device_id, d->max_outputs,
+                      d->list_restart ? "true" : "false", d->usable ? "true" : "false");
+        }
+        sb_printf(&j, "]}\n");
+        int failed = j.failed;
+        if (!failed)
+            fputs(j.data, stdout);
+        free(j.data);
+        if (failed) {
+            fprintf(stderr, "gpucache: probe --list: out of memory\n");
+            return EXIT_DATA;
+        }
+        return 0;
+    }
     for (uint32_t i = 0; i < n && i < 16; ++i) {
         const gc_probe_device* d = &devices[i];
         printf("%u: %s [%s] driver \"%s\" Vulkan %u.%u.%u, %u outputs max, list restart %s%s\n", i, d->name, d->type,
@@ -145,13 +174,13 @@ int cmd_probe(int argc, char** argv)
         case OPT_MODEL: model_spec = optarg; break;
         case OPT_SUITE: suite = 1; break;
         case 'o': out_path = optarg; break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
     if (list)
-        return list_devices();
+        return list_devices(json);
     /* --model @FILE: the fit result's best model, handed on as its spec once the outputs
      * are checked (against the file too) */
     const char* model_file = model_arg_file(model_spec);
@@ -204,7 +233,8 @@ int cmd_probe(int argc, char** argv)
         goto out;
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"device\": ");
+        sb_json_open(&j);
+        sb_printf(&j, "\"device\": ");
         sb_json_string(&j, b.device);
         sb_printf(&j, ", \"driver\": ");
         sb_json_string(&j, b.driver);
@@ -244,7 +274,7 @@ int cmd_probe(int argc, char** argv)
         status = EXIT_DATA;
     }
     if (m.ia_primitives != expected)
-        fprintf(stderr, "gpucache: note: input assembly counted %llu primitives where the topology gives %llu\n",
+        note("note: input assembly counted %llu primitives where the topology gives %llu",
                 (unsigned long long)m.ia_primitives, (unsigned long long)expected);
 out:
     gc_measurement_free(&m);

@@ -64,7 +64,7 @@ gc_status sweep_run(sweep* s, long threads)
     g.progress = show_progress;
     g.progress_user = s;
     s->start = now_seconds();
-    s->progress = isatty(2);
+    s->progress = progress_wanted();
     return gc_sweep_run(&g, s->rows, &s->err);
 }
 
@@ -189,7 +189,7 @@ int cmd_sweep(int argc, char** argv)
             if (parse_count(optarg, 1, 256, &threads) != 0)
                 return usage_error("--threads needs a count in [1, 256], not '%s'", optarg);
             break;
-        case 'h': print_help(stdout); return 0;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -294,6 +294,7 @@ int cmd_sweep(int argc, char** argv)
         status = EXIT_DATA;
         goto out;
     }
+    verbose_note("sweep: %zu jobs (meshes x layouts x cache sizes), %zu models each", s.job_count, s.model_count);
     if (sweep_run(&s, threads)) {
         status = fail_with(&s.err);
         goto out;
@@ -329,7 +330,8 @@ int cmd_sweep(int argc, char** argv)
     }
     if (json) {
         strbuf j = {0};
-        sb_printf(&j, "{\"cache\": [%u, %u], \"rows\": [", s.cache_lo, s.cache_hi);
+        sb_json_open(&j);
+        sb_printf(&j, "\"cache\": [%u, %u], \"rows\": [", s.cache_lo, s.cache_hi);
         int first = 1;
         size_t per_mesh = s.layout_count * cache_count(&s);
         for (size_t job = 0; job < s.job_count; ++job)
@@ -343,8 +345,8 @@ int cmd_sweep(int argc, char** argv)
                           gc_sweep_layout_name(s.layouts[(job % per_mesh) / cache_count(&s)]),
                           s.cache_lo + (uint32_t)(job % cache_count(&s)));
                 sb_json_string(&j, s.models[k].device ? "device" : s.models[k].model.name);
-                sb_printf(&j, ", \"invocations\": %llu, \"atvr\": %.6f, \"acmr\": %.6f}",
-                          (unsigned long long)r->invocations, r->atvr, r->acmr);
+                sb_printf(&j, ", \"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}",
+                          (unsigned long long)r->invocations, JF(r->atvr), JF(r->acmr));
                 first = 0;
             }
         sb_printf(&j, "]}\n");

@@ -7,7 +7,7 @@
 
 int cmd_analyze(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
-int cmd_models(void);
+int cmd_models(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
 int cmd_introspect(int argc, char** argv);
 int cmd_fit(int argc, char** argv);

@@ -12,8 +12,36 @@
 #include <stdio.h>
 #include <string.h>
 
+static int is_flag(const char* arg, const char* s, const char* l)
+{
+    return strcmp(arg, s) == 0 || strcmp(arg, l) == 0;
+}
+
+/* -q/--quiet and -v/--verbose are the tool's, not a command's: taken out of the arguments
+ * wherever they stand before a "--", so that every command accepts them. */
+static int take_verbosity(int argc, char** argv)
+{
+    int kept = 1;
+    int ended = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (!ended && is_flag(argv[i], "-q", "--quiet")) {
+            cli_verbosity = -1;
+            continue;
+        }
+        if (!ended && is_flag(argv[i], "-v", "--verbose")) {
+            cli_verbosity = 1;
+            continue;
+        }
+        ended |= strcmp(argv[i], "--") == 0;
+        argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    return kept;
+}
+
 static int run_command(int argc, char** argv)
 {
+    argc = take_verbosity(argc, argv);
     if (argc < 2) {
         print_help(stderr);
         return EXIT_USAGE;
@@ -38,13 +66,32 @@ static int run_command(int argc, char** argv)
     if (strcmp(cmd, "memsys") == 0)
         return cmd_memsys(argc - 1, argv + 1);
     if (strcmp(cmd, "models") == 0)
-        return cmd_models();
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        return cmd_models(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0 || is_flag(cmd, "-h", "--help")) {
+        if (argc > 3)
+            return usage_error("help takes one COMMAND, got also '%s'", argv[3]);
+        /* help COMMAND, --help COMMAND: that command's help */
+        if (argc == 3) {
+            if (is_flag(argv[2], "-h", "--help"))
+                return print_command_help(stdout, "help"), 0;
+            if (print_command_help(stdout, argv[2]) != 0)
+                return usage_error("unknown command '%s'", argv[2]);
+            return 0;
+        }
         print_help(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("gpucache %s\n", GPUCACHE_VERSION_STRING);
+        print_version(stdout);
+        return 0;
+    }
+    /* for the build (the man page) and the shell completion; not in the help */
+    if (strcmp(cmd, "--man") == 0) {
+        print_man(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--commands") == 0) {
+        print_command_names(stdout);
         return 0;
     }
     return usage_error("unknown command '%s'", cmd);

@@ -1,67 +1,475 @@
-/* The help text, printed by `gpucache help` and by every command's --help. */
+/* The help text, in one place: `gpucache help`, every `gpucache COMMAND --help` and the
+ * man page gpucache(1) (`gpucache --man`, run by the build) are printed from these
+ * tables, so that the three cannot drift apart. */
+#define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
 
 #include "help.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct help_option {
+    const char* flags; /* "-o, --output FILE" */
+    const char* text;  /* what it does; may hold line breaks */
+} help_option;
+
+typedef struct help_command {
+    const char* name;
+    const char* summary;             /* one line */
+    const char* const* usage;        /* lines after "gpucache ", NULL-terminated */
+    const char* description;         /* a paragraph or two */
+    const help_option* options;      /* {NULL, NULL}-terminated */
+    const char* example;             /* one command line */
+} help_command;
+
+#define END_OPTIONS {NULL, NULL}
+#define OPT_TOPOLOGY {"-t, --topology TOPOLOGY", "the primitive topology (TOPOLOGY in 'gpucache help')"}
+#define OPT_RESTART {"--restart[=VALUE]", "primitive restart: VALUE (decimal or 0x hex) ends a strip or fan;\n" \
+                                          "default 0xFFFF for 16-bit input, else 0xFFFFFFFF"}
+#define OPT_POSITIONS {"--positions", "OBJ: a vertex is its position index alone (ignore vt and vn)"}
+#define OPT_HELP {"-h, --help", "print this help and exit"}
+#define OPT_EXTERNAL_URIS {"--allow-external-uris", "glTF: follow buffer and image URIs out of INPUT's folder\n" \
+                                                    "(absolute paths, '..'); refused otherwise"}
+
+static const char* const analyze_usage[] = {
+    "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
+    "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
+    "        [--allow-external-uris] INPUT",
+    NULL};
+static const help_option analyze_options[] = {
+    {"-m, --model MODEL", "a model to analyze under (repeatable; default: every preset)"},
+    OPT_TOPOLOGY,
+    OPT_RESTART,
+    {"--state-changes FILE", "index positions (text) where the render state changes (runs analyzed apart)"},
+    {"--json", "print JSON (docs/json.md) instead of a table"},
+    {"--per-vertex FILE.csv", "write each vertex's shader invocations per model ('-': standard output)"},
+    {"--trace", "print each index's hit or miss under each model"},
+    {"--repeat N", "time each model over N runs of the analysis and show the time"},
+    OPT_POSITIONS,
+    {"--threads N", "models run on N threads (1 to 64; default: the machine's cores); the draw\n"
+                    "is read and scanned once for all of them"},
+    OPT_EXTERNAL_URIS,
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const probe_usage[] = {
+    "probe [-t TOPOLOGY] [--restart[=VALUE]] [--outputs N] [--device N | --model MODEL] [--json]\n"
+    "      [--per-vertex FILE.csv] INPUT",
+    "probe --list [--json]",
+    "probe --suite -o FILE.json [--device N | --model MODEL]",
+    NULL};
+static const help_option probe_options[] = {
+    OPT_TOPOLOGY,
+    OPT_RESTART,
+    {"--outputs N", "vertex shader outputs (1 to 32; some GPUs size their cache by them)"},
+    {"--device N", "the Vulkan device to use (see --list; default 0)"},
+    {"--model MODEL", "an emulated device: run MODEL instead of a GPU"},
+    {"--json", "print JSON (docs/json.md)"},
+    {"--per-vertex FILE.csv", "write each vertex's measured invocations ('-': standard output)"},
+    {"--list", "list the Vulkan devices"},
+    {"--suite", "measure the standard diagnostic suite into -o FILE.json (for fit)"},
+    {"-o, --output FILE.json", "the measurement file of --suite ('-': standard output)"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const introspect_usage[] = {
+    "introspect [-t TOPOLOGY] [--restart[=VALUE]] [--device N | -m MODEL] [--outputs N]\n"
+    "           [--max-lookups N] [--json] INPUT",
+    NULL};
+static const help_option introspect_options[] = {
+    OPT_TOPOLOGY,
+    OPT_RESTART,
+    {"--device N", "introspect Vulkan device N (default 0)"},
+    {"-m, --model MODEL", "introspect a model instead of a device"},
+    {"--outputs N", "vertex shader outputs on the device (1 to 32)"},
+    {"--max-lookups N", "at most N simulated cache lookups (K, M, G suffixes)"},
+    {"--json", "print JSON (docs/json.md)"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const fit_usage[] = {"fit [--top N] [--threads N] [-m MODEL]... [--json] FILE.json", NULL};
+static const help_option fit_options[] = {
+    {"--top N", "show the N best candidates (default 5)"},
+    {"--threads N", "worker threads (default: every core)"},
+    {"-m, --model MODEL", "rank only these models (repeatable; default: search every family)"},
+    {"--json", "print JSON (docs/json.md); its best model is what -m @FILE reads"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const optimize_usage[] = {
+    "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
+    "         [--reorder-vertices [--remap MAP.u32]] [--allow-external-uris] [--json] INPUT -o OUTPUT",
+    NULL};
+static const help_option optimize_options[] = {
+    {"-a, --algorithm NAME", "tipsify, forsyth or auto (auto: search for the -m targets)"},
+    {"-m, --model TARGET", "a model auto optimizes for (repeatable; default: the presets)"},
+    {"-o, --output OUTPUT", "the reordered mesh, in INPUT's format ('-': standard output)"},
+    OPT_TOPOLOGY,
+    OPT_RESTART,
+    {"--cache N", "the cache size tipsify and forsyth assume (3 to 65536)"},
+    {"--seed S", "perturbs auto's greedy reproducibly"},
+    {"--effort E", "1 to 4: more candidates and local search (slower)"},
+    {"--reorder-vertices", "also renumber the vertices in order of first use"},
+    {"--remap MAP.u32", "write the old-to-new vertex map (uint32 LE per input vertex, 0xFFFFFFFF\n"
+                        "unused) of an index-buffer INPUT (.txt .idx .u16 .u32 -)"},
+    OPT_POSITIONS,
+    OPT_EXTERNAL_URIS,
+    {"--json", "print JSON (docs/json.md) instead of a table"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const grid_usage[] = {"grid W H [--layout rowmajor|striped|optimal] [--cache N] -o FILE", NULL};
+static const help_option grid_options[] = {
+    {"--layout NAME", "rowmajor (default), striped or optimal (seed 002)"},
+    {"--cache N", "the cache size the striped and optimal layouts are made for (default 16)"},
+    {"-o, --output FILE", ".txt .idx .u16 .u32 .obj or .ply ('-': text on standard output)"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const sweep_usage[] = {
+    "sweep [--mesh grid:WxH | --mesh FILE]... [-a LAYOUTS] [--cache A..B] [-m MODEL]...\n"
+    "      [--csv OUT.csv] [--plot OUT.png|OUT.svg] [--json] [--threads N]",
+    NULL};
+static const help_option sweep_options[] = {
+    {"--mesh SPEC", "grid:WxH (W, H <= 4000) or a mesh file (repeatable; default grid:100x100)"},
+    {"-a, --algorithms LAYOUTS", "comma-separated: optimal striped tipsify forsyth auto original"},
+    {"--cache A..B", "the target cache sizes (default 3..64)"},
+    {"-m, --model MODEL", "a model to analyze under (repeatable; default intel); 'device' or\n"
+                          "'device:N' measures on a Vulkan device"},
+    {"--csv OUT.csv", "write every row as CSV ('-': standard output)"},
+    {"--plot OUT.png|OUT.svg", "draw the curves with gnuplot (and keep its script beside)"},
+    {"--json", "print JSON (docs/json.md) instead of the best sizes"},
+    {"--threads N", "worker threads (default: every core)"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const memsys_usage[] = {
+    "memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] [--max-accesses N] SCENARIO",
+    "memsys --compare [--json] [--max-accesses N] SCENARIO",
+    NULL};
+static const help_option memsys_options[] = {
+    {"--strategy NAME", "the flush strategy to price (default as-written)"},
+    {"--compare", "price the four strategies and rank them"},
+    {"--max-accesses N", "at most N simulated line accesses (K, M, G suffixes; default 2^27)"},
+    {"--json", "print JSON (docs/json.md)"},
+    OPT_HELP,
+    END_OPTIONS};
+
+static const char* const demo_usage[] = {"demo [--json]", NULL};
+static const help_option demo_options[] = {{"--json", "print JSON (docs/json.md)"}, OPT_HELP, END_OPTIONS};
+
+static const char* const models_usage[] = {"models [--json]", NULL};
+static const help_option models_options[] = {{"--json", "print JSON (docs/json.md)"}, OPT_HELP, END_OPTIONS};
+
+static const char* const help_usage[] = {"help [COMMAND]", NULL};
+static const help_option help_options[] = {END_OPTIONS};
+
+static const help_command commands[] = {
+    {"analyze", "what each model's vertex cache does with one draw", analyze_usage,
+     "Reads INPUT, builds the draw the options describe and prints, for each model, the vertex\n"
+     "shader invocations, ATVR (invocations per vertex) and ACMR (per triangle). A .gltf/.glb\n"
+     "INPUT is analyzed draw by draw: one row per mesh primitive, on its own indices and mode,\n"
+     "and the sums over all draws.",
+     analyze_options, "gpucache analyze -m fifo:16 -m nvidia mesh.obj"},
+    {"probe", "count vertex shader invocations on a Vulkan device", probe_usage,
+     "Draws INPUT on a Vulkan device (or an emulated one) and counts its vertex shader\n"
+     "invocations; --list shows the devices; --suite measures the diagnostic suite that fit reads.",
+     probe_options, "gpucache probe --suite -o gpu.json"},
+    {"introspect", "which indices are still cached after INPUT (seed 000's method)", introspect_usage,
+     "Draws INPUT, then INPUT followed by (I, I, I) for each candidate I: when the count did not\n"
+     "grow, I was still cached. Runs on a device or on any model.",
+     introspect_options, "gpucache introspect -m fifo:8 grid:4x4"},
+    {"fit", "rank the models that predict a measurement file", fit_usage,
+     "Reads a measurement file (probe --suite) and searches every model family for the models\n"
+     "that predict its counts, best first, with the cases each gets wrong.",
+     fit_options, "gpucache fit --json gpu.json > gpu-model.json"},
+    {"optimize", "reorder the triangles for the vertex cache", optimize_usage,
+     "Reorders INPUT's triangles (each run of faces on its own) and writes OUTPUT in INPUT's\n"
+     "format, then shows what every preset (and each target) says before and after. glTF:\n"
+     "each indexed triangle list's index data is rewritten in place, in its component type\n"
+     "(strips and fans are kept); everything else in the file stays as it was.",
+     optimize_options, "gpucache optimize -a auto -m nvidia mesh.obj -o mesh-opt.obj"},
+    {"grid", "write a W x H quad grid in one of seed 002's layouts", grid_usage,
+     "Writes the index buffer of a grid of W x H quads (two triangles each), as text, raw\n"
+     "indices or a mesh with positions (.obj, ASCII .ply), by OUTPUT's extension.",
+     grid_options, "gpucache grid 100 100 --layout optimal --cache 16 -o grid.txt"},
+    {"sweep", "seed 002's experiment: ATVR against the target cache size per layout", sweep_usage,
+     "For each mesh, layout and target cache size, builds the index buffer (grids in the layout,\n"
+     "meshes optimized for that size) and analyzes it under every model.",
+     sweep_options, "gpucache sweep --mesh grid:64x64 --cache 8..32 --csv - > sweep.csv"},
+    {"memsys", "seed 003's console memory system", memsys_usage,
+     "Prices a scenario's caches, buses, invalidates and writebacks, finds its hazards, and with\n"
+     "--compare ranks the flush strategies.",
+     memsys_options, "gpucache memsys --compare scenario.txt"},
+    {"demo", "analyze a generated 100x100 grid in several orders under every preset", demo_usage,
+     "Needs no file: a 100x100 quad grid in four orders, analyzed under every preset.", demo_options,
+     "gpucache demo"},
+    {"models", "list model families and presets", models_usage,
+     "Lists the model families (the MODEL syntax) and the presets with their sources.", models_options,
+     "gpucache models --json"},
+    {"help", "print the help of gpucache or of one command", help_usage,
+     "Without COMMAND, the overview; with one, the same as 'gpucache COMMAND --help'.", help_options,
+     "gpucache help optimize"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char* const global_usage[] = {
+    "[-q | -v] COMMAND [OPTION]... [ARGUMENT]...",
+    "COMMAND --help",
+    "--version",
+    NULL};
+
+static const help_option global_options[] = {
+    {"-q, --quiet", "no progress lines nor notes on standard error (errors still show)"},
+    {"-v, --verbose", "more detail on standard error: what was read, how long each step took"},
+    {"-h, --help", "print the overview, or with a COMMAND that command's help"},
+    {"--version", "print the version and the features of this build"},
+    END_OPTIONS};
+
+/* The sections every command shares, in the overview and the man page. */
+typedef struct help_section {
+    const char* title;
+    const char* text;
+} help_section;
+
+static const help_section sections[] = {
+    {"INPUT", ".txt/.idx (text indices, '#' comments), .u16/.u32 (raw little-endian), .obj, .ply,\n"
+              "other mesh formats through assimp (.gltf, .glb, .fbx, .dae, .stl, ...), or grid:WxH for a\n"
+              "generated row-major grid of W x H quads. '-' reads standard input: a PLY (by its \"ply\"\n"
+              "magic), an OBJ (a first token that is a word) or text indices; txt:- obj:- ply:- u16:-\n"
+              "u32:- name the format (binary formats on standard input: at most 1 GiB).\n"
+              "Every other file an option reads (--state-changes, a SCENARIO, a fit's FILE.json,\n"
+              "-m @FILE) may also be '-'."},
+    {"OUTPUT", "Every output file is written whole or not at all (a temporary renamed when complete).\n"
+               "'-' writes it to standard output instead; the command's own report (its table or\n"
+               "--json) then goes to standard error. One output at most can be '-'. sweep --plot\n"
+               "needs a file name: the image type comes from it."},
+    {"MODEL", "fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
+              "meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
+              "or a preset (default: all presets), or @FILE: the best model of a fit result\n"
+              "(gpucache fit --json MEASUREMENTS.json > FILE), wherever -m or --model is accepted."},
+    {"TOPOLOGY", "point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
+                 "quad-list polygon (default: triangle-list, or what the file says)."},
+    {"LIMITS", "grid:WxH and grid W H: W, H <= 20000 and W x H <= 16777216 quads; sweep's grids:\n"
+               "W, H <= 4000. memsys: at most 134217728 (2^27) simulated line accesses per command\n"
+               "(--compare: its four replays together; each line an invalidate or writeback goes\n"
+               "over counts as one, an access on caches of more than 32 ways together as\n"
+               "ceil(ways / 32)); --max-accesses N changes it (K, M, G suffixes). A scenario holds\n"
+               "at most 1048576 operations, 65536 buffers and 4194304 cache lines. Work longer than\n"
+               "a second shows a progress line when standard error is a terminal (not with -q)."},
+    {"EXIT STATUS", "0 success; 1 bad input or failed work (a file that cannot be read, parsed or\n"
+                    "written, a limit reached, a device that failed); 2 usage error (an unknown\n"
+                    "command or option, a missing or malformed argument, an output over an input)."},
+};
+#define SECTION_COUNT (sizeof sections / sizeof sections[0])
+
+static const help_command* find_command(const char* name)
+{
+    for (size_t i = 0; name && i < COMMAND_COUNT; ++i)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Prints text with `indent` spaces before each of its lines. */
+static void print_indented(FILE* f, const char* text, int indent)
+{
+    while (*text) {
+        const char* nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        fprintf(f, "%*s%.*s\n", indent, "", (int)n, text);
+        text += n + (nl ? 1 : 0);
+    }
+}
+
+static void print_options(FILE* f, const help_option* o)
+{
+    for (; o->flags; ++o) {
+        /* the flags in a 28-column field, the text beside (continued lines under it) */
+        const char* text = o->text;
+        const char* nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        if (strlen(o->flags) <= 26)
+            fprintf(f, "  %-26s %.*s\n", o->flags, (int)n, text);
+        else
+            fprintf(f, "  %s\n  %-26s %.*s\n", o->flags, "", (int)n, text);
+        if (nl)
+            print_indented(f, nl + 1, 29);
+    }
+}
+
+static void print_usage_lines(FILE* f, const char* const* usage)
+{
+    for (; *usage; ++usage) {
+        const char* line = *usage;
+        const char* nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        fprintf(f, "  gpucache %.*s\n", (int)n, line);
+        if (nl)
+            print_indented(f, nl + 1, 11);
+    }
+}
+
 void print_help(FILE* f)
 {
-    fprintf(f,
-            "gpucache %s: what a GPU's vertex caches do with an index buffer\n"
-            "\n"
-            "usage:\n"
-            "  gpucache analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE]\n"
-            "                   [--json] [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions]\n"
-            "                   [--allow-external-uris] INPUT\n"
-            "  gpucache probe [-t TOPOLOGY] [--restart[=VALUE]] [--outputs N] [--device N | --model MODEL]\n"
-            "                 [--json] [--per-vertex FILE.csv] INPUT\n"
-            "                              draw INPUT on a Vulkan device and count vertex shader invocations\n"
-            "  gpucache probe --list       list Vulkan devices\n"
-            "  gpucache probe --suite -o FILE.json [--device N | --model MODEL]\n"
-            "                              measure the standard diagnostic suite into a measurement file\n"
-            "  gpucache introspect [-t TOPOLOGY] [--device N | -m MODEL] [--json] INPUT\n"
-            "                              which indices are still cached after INPUT (seed 000's method)\n"
-            "  gpucache fit [--top N] [--threads N] [-m MODEL]... [--json] FILE.json\n"
-            "                              rank the models that predict a measurement file\n"
-            "  gpucache optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
-            "                 [--reorder-vertices [--remap MAP.u32]] [--allow-external-uris] [--json] INPUT -o OUTPUT\n"
-            "                              reorder the triangles for the vertex cache; OUTPUT keeps INPUT's format;\n"
-            "                              glTF: each indexed triangle list's index data rewritten in place (strips\n"
-            "                              and fans kept), everything else unchanged;\n"
-            "                              --remap: the old-to-new vertex map (uint32 LE per input vertex, 0xFFFFFFFF\n"
-            "                              unused) of an index-buffer INPUT (.txt .idx .u16 .u32 -)\n"
-            "  gpucache grid W H [--layout rowmajor|striped|optimal] [--cache N] -o FILE\n"
-            "                              write a W x H quad grid in one of seed 002's layouts\n"
-            "  gpucache sweep [--mesh grid:WxH | FILE]... [-a LAYOUTS] [--cache A..B] [-m MODEL]...\n"
-            "                 [--csv OUT.csv] [--plot OUT.png|OUT.svg] [--json] [--threads N]\n"
-            "                              seed 002's experiment: ATVR against the target cache size per layout\n"
-            "                              (layouts: optimal striped tipsify forsyth auto original; -m device\n"
-            "                              measures on the Vulkan device)\n"
-            "  gpucache memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json]\n"
-            "                  [--max-accesses N] SCENARIO\n"
-            "  gpucache memsys --compare [--json] [--max-accesses N] SCENARIO\n"
-            "                              seed 003's console memory system: price a scenario's caches, buses,\n"
-            "                              invalidates and writebacks, find its hazards, rank flush strategies\n"
-            "  gpucache demo [--json]      analyze a generated 100x100 grid in several orders under every preset\n"
-            "  gpucache models             list model families and presets\n"
-            "  gpucache help | --version\n"
-            "\n"
-            "INPUT: .txt/.idx (text indices, '#' comments), .u16/.u32 (raw little-endian), .obj, .ply,\n"
-            "       .gltf/.glb (glTF 2.0, read by gpucache: each mesh primitive is a draw; URIs only inside\n"
-            "       the input's folder unless --allow-external-uris; Draco/meshopt-compressed files refused),\n"
-            "       other mesh formats through assimp (.fbx, .dae, .stl, ...), '-' for text on\n"
-            "       standard input, or grid:WxH for a generated row-major grid of W x H quads.\n"
-            "MODEL: fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
-            "       meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
-            "       or a preset (default: all presets), or @FILE: the best model of a fit result\n"
-            "       (gpucache fit --json MEASUREMENTS.json > FILE), wherever -m or --model is accepted.\n"
-            "TOPOLOGY: point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
-            "       quad-list polygon (default: triangle-list, or what the file says).\n"
-            "LIMITS: grid:WxH and grid W H: W, H <= 20000 and W x H <= 16777216 quads; sweep's grids:\n"
-            "       W, H <= 4000. memsys: at most 134217728 (2^27) simulated line accesses per command\n"
-            "       (--compare: its four replays together; each line an invalidate or writeback goes\n"
-            "       over counts as one, an access on caches of more than 32 ways together as\n"
-            "       ceil(ways / 32)); --max-accesses N changes it (K, M, G suffixes). A scenario holds\n"
-            "       at most 1048576 operations, 65536 buffers and 4194304 cache lines. Work longer than\n"
-            "       a second shows a progress line when standard error is a terminal.\n",
-            GPUCACHE_VERSION_STRING);
+    fprintf(f, "gpucache %s: what a GPU's vertex caches do with an index buffer\n\nusage:\n", GPUCACHE_VERSION_STRING);
+    print_usage_lines(f, global_usage);
+    fprintf(f, "\ncommands:\n");
+    for (size_t i = 0; i < COMMAND_COUNT; ++i) {
+        print_usage_lines(f, commands[i].usage);
+        fprintf(f, "%30s%s\n", "", commands[i].summary);
+    }
+    fprintf(f, "\noptions of every command:\n");
+    print_options(f, global_options);
+    for (size_t i = 0; i < SECTION_COUNT; ++i) {
+        fprintf(f, "\n%s:\n", sections[i].title);
+        print_indented(f, sections[i].text, 2);
+    }
+}
+
+int print_command_help(FILE* f, const char* name)
+{
+    const help_command* c = find_command(name);
+    if (!c)
+        return -1;
+    fprintf(f, "gpucache %s: %s\n\nusage:\n", c->name, c->summary);
+    print_usage_lines(f, c->usage);
+    fprintf(f, "\n");
+    print_indented(f, c->description, 0);
+    if (c->options[0].flags) {
+        fprintf(f, "\noptions:\n");
+        print_options(f, c->options);
+        fprintf(f, "  %-26s %s\n", "-q, -v", "quiet, verbose (see 'gpucache help')");
+    }
+    fprintf(f, "\nexample:\n  %s\n\nSee 'gpucache help' for INPUT, MODEL, TOPOLOGY, OUTPUT and the exit statuses.\n",
+            c->example);
+    return 0;
+}
+
+int help_has_command(const char* name)
+{
+    return find_command(name) != NULL;
+}
+
+/* ------------------------------------------------------------------ man page */
+
+/* Writes text as roff: a backslash escaped, '-' as a minus (\-), a line that would start
+ * with a control character ('.' or '\'') protected by \&. */
+static void roff_text(FILE* f, const char* text)
+{
+    int line_start = 1;
+    for (const char* p = text; *p; ++p) {
+        if (line_start && (*p == '.' || *p == '\''))
+            fputs("\\&", f);
+        line_start = *p == '\n';
+        if (*p == '\\')
+            fputs("\\e", f);
+        else if (*p == '-')
+            fputs("\\-", f);
+        else
+            fputc(*p, f);
+    }
+}
+
+static void roff_options(FILE* f, const help_option* o)
+{
+    for (; o->flags; ++o) {
+        fputs(".TP\n.B ", f);
+        roff_text(f, o->flags);
+        fputs("\n", f);
+        roff_text(f, o->text);
+        fputs("\n", f);
+    }
+}
+
+static void roff_usage(FILE* f, const char* const* usage)
+{
+    for (; *usage; ++usage) {
+        fputs(".nf\n.B gpucache ", f);
+        roff_text(f, *usage);
+        fputs("\n.fi\n", f);
+    }
+}
+
+void print_man(FILE* f)
+{
+    fprintf(f, ".\\\" gpucache(1), generated by 'gpucache --man' from tools/help.c: edit that file.\n");
+    fprintf(f, ".TH GPUCACHE 1 \"\" \"gpucache %s\" \"User Commands\"\n", GPUCACHE_VERSION_STRING);
+    fputs(".SH NAME\ngpucache \\- what a GPU's vertex caches do with an index buffer\n.SH SYNOPSIS\n", f);
+    roff_usage(f, global_usage);
+    fputs(".SH DESCRIPTION\ngpucache models GPU vertex caches (and a console memory system), analyzes index\n"
+          "buffers under those models, and reorders index buffers to cut vertex shader invocations.\n"
+          "Each command is described below; \n.B gpucache COMMAND \\-\\-help\nprints the same text.\n"
+          ".SH OPTIONS\nThese go before the command or among its options.\n",
+          f);
+    roff_options(f, global_options);
+    fputs(".SH COMMANDS\n", f);
+    for (size_t i = 0; i < COMMAND_COUNT; ++i) {
+        const help_command* c = &commands[i];
+        fputs(".SS ", f);
+        roff_text(f, c->name);
+        fputs("\n", f);
+        roff_usage(f, c->usage);
+        fputs(".PP\n", f);
+        roff_text(f, c->summary);
+        fputs(".\n", f);
+        roff_text(f, c->description);
+        fputs("\n", f);
+        if (c->options[0].flags) {
+            fputs(".PP\nOptions:\n.RS\n", f);
+            roff_options(f, c->options);
+            fputs(".RE\n", f);
+        }
+        fputs(".PP\nExample:\n.RS\n.nf\n", f);
+        roff_text(f, c->example);
+        fputs("\n.fi\n.RE\n", f);
+    }
+    for (size_t i = 0; i < SECTION_COUNT; ++i) {
+        fputs(".SH ", f);
+        roff_text(f, sections[i].title);
+        fputs("\n.nf\n", f);
+        roff_text(f, sections[i].text);
+        fputs("\n.fi\n", f);
+    }
+    fputs(".SH SEE ALSO\nThe documents in the source tree's docs/ folder; docs/json.md for the JSON output.\n", f);
+}
+
+void print_version(FILE* f)
+{
+    fprintf(f, "gpucache %s\n", GPUCACHE_VERSION_STRING);
+#ifdef GPUCACHE_HAVE_ASSIMP
+    fprintf(f, "assimp: yes (mesh formats beyond .txt .idx .u16 .u32 .obj .ply)\n");
+#else
+    fprintf(f, "assimp: no (only .txt .idx .u16 .u32 .obj .ply)\n");
+#endif
+#ifdef GPUCACHE_HAVE_VULKAN
+    fprintf(f, "vulkan probe: yes\n");
+#else
+    fprintf(f, "vulkan probe: no (probe runs emulated models only)\n");
+#endif
+    /* gnuplot is run from PATH when sweep --plot needs it: look for it there now */
+    char found[4096] = "";
+    const char* path = getenv("PATH");
+    while (path && *path && !found[0]) {
+        size_t n = strcspn(path, ":");
+        char candidate[4096];
+        if (n > 0 && n < sizeof candidate - sizeof "/gnuplot") {
+            snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)n, path);
+            if (access(candidate, X_OK) == 0)
+                snprintf(found, sizeof found, "%s", candidate);
+        }
+        path += n + (path[n] == ':');
+    }
+    if (found[0])
+        fprintf(f, "gnuplot: %s (sweep --plot)\n", found);
+    else
+        fprintf(f, "gnuplot: not found on PATH (sweep --plot needs it: gnuplot-nox)\n");
+}
+
+void print_command_names(FILE* f)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; ++i)
+        fprintf(f, "%s\n", commands[i].name);
 }

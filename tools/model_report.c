@@ -94,14 +94,14 @@ void json_model(strbuf* j, const model_result* r)
     const gc_stats* s = &r->stats;
     sb_printf(j, "{\"model\": ");
     sb_json_string(j, r->model.name);
-    sb_printf(j, ", \"family\": \"%s\", \"invocations\": %llu, \"acmr\": %.9g, \"atvr\": %.9g, \"batches\": ",
-              gc_model_family_name(r->model.family), (unsigned long long)s->invocations, s->acmr, s->atvr);
+    sb_printf(j, ", \"family\": \"%s\", \"invocations\": %llu, \"acmr\": " JSON_FLOAT ", \"atvr\": " JSON_FLOAT ", \"batches\": ",
+              gc_model_family_name(r->model.family), (unsigned long long)s->invocations, JF(s->acmr), JF(s->atvr));
     if (s->has_batches)
         sb_printf(j, "%llu", (unsigned long long)s->batches);
     else
         sb_printf(j, "null");
     if (r->seconds >= 0)
-        sb_printf(j, ", \"seconds\": %.9g", r->seconds);
+        sb_printf(j, ", \"seconds\": " JSON_FLOAT, JF(r->seconds));
     else
         sb_printf(j, ", \"seconds\": null");
     if (r->model.family == GC_MODEL_NVIDIA)
@@ -110,8 +110,8 @@ void json_model(strbuf* j, const model_result* r)
         sb_printf(j, ", \"flushes\": %llu", (unsigned long long)s->resets);
     if (r->model.family == GC_MODEL_BATCH) {
         double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * r->model.p[0]) : 0.0;
-        sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": %.9g",
-                  (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, fill);
+        sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": " JSON_FLOAT,
+                  (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, JF(fill));
     }
     if (r->trace.data)
         sb_printf(j, ", \"trace\": [%s]", r->trace.data);

@@ -70,16 +70,20 @@ typedef enum gc_parse_result {
 #define GC_PARSE_HEX 1u    /* also "0x..." (hexadecimal); otherwise decimal only, a leading 0 included */
 #define GC_PARSE_SUFFIX 2u /* an optional K, M or G (x1024, x1024^2, x1024^3), either case */
 
-/* An unsigned integer in [lo, hi]. */
+/* Parses text[0 .. length) as an unsigned integer in [lo, hi] into *out (written only on
+ * GC_PARSE_OK); `flags`: GC_PARSE_HEX, GC_PARSE_SUFFIX. `text` need not be NUL-terminated
+ * and is not kept. O(length), no allocation; thread-safe. */
 GC_API gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
                              uint64_t* out);
-/* A signed integer in [lo, hi]: an optional '-' then as gc_parse_u64 (decimal). */
+/* A signed integer in [lo, hi] (lo <= hi): an optional '-' then decimal digits as
+ * gc_parse_u64; *out written only on GC_PARSE_OK. O(length), no allocation. */
 GC_API gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out);
 /* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+-]digits] (no "inf", "nan",
- * hexadecimal or blanks). */
+ * hexadecimal or blanks); *out written only on GC_PARSE_OK. O(length), no allocation
+ * (strtod on a bounded copy: the C locale's '.' is assumed). */
 GC_API gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out);
 /* What went wrong, to follow the number in a message: "is not a number", "is not a whole
- * number", "is out of range". */
+ * number", "is out of range" ("is a number" for GC_PARSE_OK). A static string, never NULL; O(1). */
 GC_API const char* gc_parse_result_text(gc_parse_result r);
 
 /* ---------------------------------------------------------------- topology */
@@ -97,13 +101,17 @@ typedef enum gc_topology {
     GC_TOPOLOGY_COUNT
 } gc_topology;
 
-/* The canonical name of a topology ("triangle-list"), or NULL for a bad value. */
+/* The canonical name of a topology ("triangle-list"), or NULL for a value outside the
+ * enum. A static string; O(1). */
 GC_API const char* gc_topology_name(gc_topology topology);
 
-/* Parses a topology name or alias ("triangle-list", "tris", "strip", ...). */
+/* Parses a topology name or alias ("triangle-list", "tris", "strip", ...; `name` a
+ * NUL-terminated string, not kept) into *out; GC_ERR_USAGE naming the valid names
+ * otherwise. O(1): a fixed table. */
 GC_API gc_status gc_topology_parse(const char* name, gc_topology* out, gc_error* err);
 
-/* Vertices per assembled primitive: 1, 2, 3 or 4 (polygons assemble as triangles). */
+/* Vertices per assembled primitive: 1, 2, 3 or 4 (polygons assemble as triangles; so
+ * does a value outside the enum: 3). O(1). */
 GC_API unsigned gc_topology_arity(gc_topology topology);
 
 /* An index buffer as the GPU sees it: indices, how they form primitives,
@@ -139,20 +147,28 @@ typedef struct gc_assembler {
     size_t loop_last;
 } gc_assembler;
 
-/* Starts assembling `draw`. Call gc_draw_validate first: the assembler trusts its input. */
+/* Starts assembling `draw` into *a (copied: the draw struct need not outlive this call,
+ * but its `indices` must outlive the assembly). Call gc_draw_validate first: the
+ * assembler trusts its input. O(1), no allocation; nothing to release. */
 GC_API void gc_assembler_init(gc_assembler* a, const gc_draw* draw);
 
-/* Writes the next primitive to *out; returns 1, or 0 at the end of the stream. */
+/* Writes the next primitive to *out; returns 1, or 0 at the end of the stream. Amortized
+ * O(1) per primitive (restarts and incomplete segments are skipped as they come). */
 GC_API int gc_assembler_next(gc_assembler* a, gc_primitive* out);
 
-/* Checks that a draw is well formed (every list segment holds whole primitives,
- * not too many indices) and counts its primitives. `what` names the input in messages. */
+/* Checks that a draw is well formed and counts its primitives into *primitive_count (may
+ * be NULL): a topology inside the enum and indices present (GC_ERR_USAGE), at most
+ * GC_MAX_INDICES indices (GC_ERR_LIMIT), every list segment between restarts holding whole
+ * primitives (GC_ERR_DATA, naming the index). `what` (NUL-terminated, not kept) names the
+ * input in messages. One pass over the indices, no allocation. */
 GC_API gc_status gc_draw_validate(const gc_draw* draw, const char* what, uint64_t* primitive_count, gc_error* err);
 
 /* Writes the triangles a draw assembles into as a plain triangle list (strips, fans and
- * polygons expanded in their primitive order, a quad (a, b, c, d) as (a, b, c), (a, c, d)).
- * `out` holds `capacity` entries; 3 * primitives (from gc_draw_validate) are needed, twice
- * that for quads. Points and lines have no triangles: GC_ERR_USAGE. */
+ * polygons expanded in their primitive order, a quad (a, b, c, d) as (a, b, c), (a, c, d))
+ * and their index count to *written. `out`, owned by the caller, holds `capacity` entries;
+ * 3 * primitives (from gc_draw_validate) are needed, twice that for quads: GC_ERR_LIMIT if
+ * short. Points and lines have no triangles: GC_ERR_USAGE. Validate the draw first.
+ * O(index_count), no allocation. */
 GC_API gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity, size_t* written, gc_error* err);
 
 /* ------------------------------------------------------------------ models */
@@ -183,20 +199,25 @@ typedef struct gc_model {
     char name[64]; /* canonical spec, e.g. "meshopt:32,32,32", or the preset name */
 } gc_model;
 
-/* Parses a model specification: "fifo:16", "lru:16", "direct-value:32",
- * "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
+/* Parses a model specification into *out (zeroed first): "fifo:16", "lru:16",
+ * "direct-value:32", "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
  * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
- * "llvmpipe", "llvmpipe:segment=1024,map=256",
- * or a preset name (see gc_preset_count). */
+ * "llvmpipe", "llvmpipe:segment=1024,map=256", or a preset name (see gc_preset_count).
+ * `spec` is NUL-terminated, shorter than 200 bytes, and not kept; every parameter is
+ * range-checked (GC_ERR_USAGE with one line naming the spec otherwise). The result owns
+ * nothing: copy it freely. O(length of spec), no allocation. */
 GC_API gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
 
-/* Number of built-in presets (intel, nvidia-kepler, ...). */
+/* Number of built-in presets (intel, nvidia-kepler, ...). O(1). */
 GC_API size_t gc_preset_count(void);
 
-/* Preset i: its name, the model spec it stands for, and the source that justifies it. */
+/* Preset i (i < gc_preset_count()): its name, the model spec it stands for, and the source
+ * that justifies it, as static strings (never freed); all three NULL for i out of range.
+ * O(1). */
 GC_API void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
 
-/* The family's name as written in a spec ("fifo", "meshopt", ...). */
+/* The family's name as written in a spec ("fifo", "meshopt", ...): a static string, NULL
+ * for a value outside the enum. O(1). */
 GC_API const char* gc_model_family_name(gc_model_family family);
 
 /* -------------------------------------------------------------- analysis */
@@ -213,7 +234,8 @@ typedef struct gc_per_vertex {
     size_t count;
 } gc_per_vertex;
 
-/* Releases what gc_analyze put in a gc_per_vertex; safe on a zeroed one. */
+/* Releases what gc_analyze put in *pv (its two arrays) and zeroes it; safe on a zeroed
+ * one and on NULL. O(1). */
 GC_API void gc_per_vertex_free(gc_per_vertex* pv);
 
 /* Optional outputs and inputs of an analysis. Zero-initialise, then set what you need. */
@@ -249,8 +271,13 @@ typedef struct gc_stats {
     uint64_t slots_filled;  /* batch: sum of slots used over batches (fill) */
 } gc_stats;
 
-/* Analyzes `draw` under `model`. Index values may be any 32-bit values: memory
- * stays proportional to the index count, not to the largest value. */
+/* Analyzes `draw` under `model` into *out: the draw is validated (gc_draw_validate's
+ * errors), then replayed through the model's rule. `options` may be NULL; with
+ * options->per_vertex the caller owns the arrays written there (gc_per_vertex_free);
+ * options->trace is called synchronously. Index values may be any 32-bit values: time is
+ * O(index_count x the model's per-index cost, a small constant for every family) and
+ * memory stays proportional to the index count (at most ~16 bytes per index), not to the
+ * largest value. Thread-safe: no shared state; *err holds one line on failure. */
 GC_API gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyze_options* options,
                      gc_stats* out, gc_error* err);
 
@@ -345,17 +372,22 @@ typedef struct gc_sim gc_sim;
  * for a triangle list.
  * `values` (may be NULL: identity) maps ids to the index values that value-keyed rules
  * (direct-value, llvmpipe) hash; it must outlive the machine. Memory: the model's words
- * per vertex (1 to 2) times 4 bytes per vertex, plus its slot tables. */
+ * per vertex (1 to 2) times 4 bytes per vertex, plus its slot tables; time O(vertex_count)
+ * to clear them. On success the caller owns *out (gc_sim_destroy); on failure *out is
+ * NULL and *err says why (GC_ERR_NOMEM, GC_ERR_USAGE for a bad model). A machine is not
+ * thread-safe; distinct machines are independent. */
 GC_API gc_status gc_sim_create(const gc_model* model, uint32_t vertex_count, const uint32_t* values, gc_sim** out,
                         gc_error* err);
 
 /* Creates a state machine for a rule of the caller's (examples/custom_model/ shows one;
- * docs/models/custom.md says how to write one);
- * `params` is handed to the rule as is and must outlive the machine. */
+ * docs/models/custom.md says how to write one). `rule` (with feed set and at most 4
+ * words per vertex: GC_ERR_USAGE otherwise) and `params`, handed to the rule as is, must
+ * outlive the machine; `values` as for gc_sim_create. Memory: words_per_vertex x 4 bytes
+ * per vertex, the extra words and state_bytes. Ownership and errors as gc_sim_create. */
 GC_API gc_status gc_sim_create_custom(const gc_sim_rule* rule, const void* params, uint32_t vertex_count,
                                const uint32_t* values, gc_sim** out, gc_error* err);
 
-/* Frees a machine (NULL is fine). */
+/* Frees a machine and everything it allocated (NULL is fine). O(1). */
 GC_API void gc_sim_destroy(gc_sim* sim);
 
 /* Back to the state of a fresh machine, for primitives of `topology`. O(vertex count). */
@@ -365,23 +397,27 @@ GC_API void gc_sim_reset(gc_sim* sim, gc_topology topology);
  * plain triangle list call it once, with the list's position and length. */
 GC_API void gc_sim_begin_run(gc_sim* sim, uint64_t first_position, uint64_t index_count);
 
-/* Feeds one primitive; returns the invocations it costs and sets *shaded (may be NULL) to
- * who was shaded: GC_SIM_SHADED(*shaded, j) times corner j's vertex. */
+/* Feeds one primitive (vertex ids below the machine's vertex count, count its arity);
+ * returns the invocations it costs and sets *shaded (may be NULL) to who was shaded:
+ * GC_SIM_SHADED(*shaded, j) times corner j's vertex. O(1) for every built-in rule (a
+ * bounded scan of its slots), plus a log entry per word written under a save point. */
 GC_API uint32_t gc_sim_feed(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
 
 /* What gc_sim_feed would return and set for the primitive now, the state left as it is:
  * the rule's peek, or a feed undone (nested in any open save point, which stays as it was). */
 GC_API uint32_t gc_sim_peek(gc_sim* sim, const gc_sim_primitive* primitive, unsigned* shaded);
 
-/* Ends the draw (see gc_sim_rule.finish). */
+/* Ends the draw (see gc_sim_rule.finish): `pending_state_changes` state changes came
+ * after the last primitive. O(1) for the built-in rules. */
 GC_API void gc_sim_finish(gc_sim* sim, size_t pending_state_changes);
 
-/* Invocations so far, and the rule's other counters. Only invocations, batches, resets,
- * has_batches, state_change_flushes, map_mode_batches and slots_filled are set. */
+/* Invocations so far, and the rule's other counters, into *out (zeroed first). Only
+ * invocations, batches, resets, has_batches, state_change_flushes, map_mode_batches and
+ * slots_filled are set. O(1). */
 GC_API void gc_sim_stats(const gc_sim* sim, gc_stats* out);
 
-/* How far cached vertex `id` is through its time in the cache, in [0, 1); 0 when the rule
- * does not say. */
+/* How far cached vertex `id` (below the vertex count) is through its time in the cache,
+ * in [0, 1); 0 when the rule does not say or the vertex is not cached. O(1). */
 GC_API float gc_sim_age(const gc_sim* sim, uint32_t id);
 
 /* Whether the machine's rule says how old a cached vertex is (has gc_sim_rule.age): a search
@@ -397,17 +433,21 @@ GC_API void gc_sim_save(gc_sim* sim);
  * if the log could not grow (the state is then undefined until gc_sim_reset). */
 GC_API gc_status gc_sim_restore(gc_sim* sim, gc_error* err);
 
-/* Closes the save point: later writes are not logged. */
+/* Closes the save point: later writes are not logged (the log's memory is kept for the
+ * next save). O(1). */
 GC_API void gc_sim_release(gc_sim* sim);
 
-/* Writes word `word` of the machine's words (for rules): logs the old value while a save
- * point is open. */
+/* Writes word `word` (below the per-vertex words plus the extra words) of the machine's
+ * words, for rules: logs the old value while a save point is open (a failed log growth
+ * is reported by the next gc_sim_restore). O(1) amortized. */
 GC_API void gc_sim_set(gc_sim_context* c, size_t word, uint32_t value);
 
 /* Runs a whole draw through a machine, from a reset, as gc_analyze does (the same stats,
  * per-vertex counts when asked; no trace: GC_ERR_UNSUPPORTED). Index values must be below
  * the machine's vertex count (GC_ERR_DATA otherwise). With a built-in model's machine it
- * gives exactly gc_analyze's numbers; with a custom rule it is the way to analyze one. */
+ * gives exactly gc_analyze's numbers; with a custom rule it is the way to analyze one.
+ * Time: one gc_sim_feed per primitive; memory: only the per-vertex counts when asked
+ * (owned by the caller as with gc_analyze). The machine is left after the draw. */
 GC_API gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analyze_options* options, gc_stats* out,
                          gc_error* err);
 
@@ -446,12 +486,26 @@ typedef struct gc_load_options {
                                  (absolute paths, ".."); 0: refuse them */
 } gc_load_options;
 
-/* Loads indices from `path`, picking the format by extension: .txt/.idx (text),
- * .u16/.u32 (raw little-endian), .obj, .ply, .gltf/.glb (gc_gltf_load: every triangle of
- * every triangle primitive, strips and fans expanded, one run per primitive, vertex ids
- * offset per set of attribute accessors), else through assimp if built in.
- * "-" reads text from `stdin_stream` (a FILE*, passed as void* to keep stdio out). */
+/* Loads indices from `path` into *out (zeroed first; on success the caller owns its arrays
+ * and frees them with gc_mesh_free; on failure nothing is left to free), picking the
+ * format by extension: .txt/.idx (text), .u16/.u32 (raw little-endian), .obj, .ply,
+ * .gltf/.glb (gc_gltf_load: every triangle of every triangle primitive, strips and fans
+ * expanded, one run per primitive, vertex ids offset per set of attribute accessors), else
+ * through assimp if built in. `options` may be NULL (defaults). Standard input: "-" reads
+ * it as a PLY when it starts with "ply", as an OBJ when its first token is a word, else
+ * as text indices; "txt:-", "idx:-", "obj:-", "ply:-", "u16:-" and "u32:-" name the
+ * format (gc_stdin_format). Raw formats are read whole into memory (at most 1 GiB of
+ * them from standard input: GC_ERR_LIMIT), text ones streamed.
+ * Time linear in the input; memory about 4 bytes per index (plus a hash of corners for
+ * OBJ), bounded by options->max_indices (GC_MAX_INDICES when 0): GC_ERR_LIMIT past it.
+ * GC_ERR_IO for a file that cannot be read, GC_ERR_DATA with the file and the line or
+ * byte for malformed content. */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
+ * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
+ * "txt"), NULL for a file name. A static string; no allocation. */
+GC_API const char* gc_stdin_format(const char* path);
 
 /* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
  * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,
@@ -490,7 +544,8 @@ GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options*
  * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
 GC_API gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
 
-/* Checks gc_mesh_write's arguments before any work: the output keeps the input's format,
+/* Checks gc_mesh_write's arguments before any work: an output that is a file (not "-" nor
+ * "FORMAT:-": GC_ERR_USAGE), the output keeps the input's format,
  * and every file the output consists of (a .gltf's .bin too) passes gc_output_check
  * against every file the input consists of (a glTF's external buffers and images too).
  * gc_mesh_write runs it again itself. */
@@ -517,14 +572,24 @@ typedef struct gc_atomic_file {
     char* path; /* the final name */
     char* temp; /* the temporary's name */
 } gc_atomic_file;
+/* Creates the temporary for `path` (NUL-terminated; copied) into *af, which then owns a
+ * FILE* and two strings until gc_atomic_commit or gc_atomic_abort; on failure *af holds
+ * nothing and errno is kept. O(1) plus the system calls. */
 GC_API gc_status gc_atomic_open(gc_atomic_file* af, const char* path, gc_error* err);
+/* Completes the file: GC_ERR_IO naming `path` when any write, the flush, the sync or the
+ * rename failed (the temporary is then removed). Releases *af either way; an fsync's cost. */
 GC_API gc_status gc_atomic_commit(gc_atomic_file* af, gc_error* err);
+/* Drops the temporary and releases *af; safe on a zeroed or released one. */
 GC_API void gc_atomic_abort(gc_atomic_file* af);
 
-/* Parses whitespace-separated indices ("#" comments) from memory; `what` names the source. */
+/* Parses whitespace-separated indices ("#" comments) from text[0 .. length) (not kept, no
+ * NUL needed) into *out as gc_mesh_load does for a text file (ownership likewise: free
+ * with gc_mesh_free); `what` names the source in messages. O(length) time, ~4 bytes of
+ * memory per index, at most GC_MAX_INDICES (GC_ERR_LIMIT). */
 GC_API gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
 
-/* Releases what gc_mesh_load allocated; safe on a zeroed mesh. */
+/* Releases what gc_mesh_load or gc_mesh_parse_text allocated and zeroes *mesh; safe on a
+ * zeroed mesh and on NULL. O(1). */
 GC_API void gc_mesh_free(gc_mesh* mesh);
 
 /* Whether gc_mesh_write writes `in_path`'s format through assimp's exporter, which
@@ -575,8 +640,11 @@ typedef struct gc_gltf_primitive {
  * buffers it names, and 4 bytes per index. The document owns everything it hands out. */
 GC_API gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf** out, gc_error* err);
 
-/* The primitives, in file order (meshes, then their primitives). */
+/* The number of primitives, in file order (meshes, then their primitives). O(1). */
 GC_API size_t gc_gltf_primitive_count(const gc_gltf* doc);
+/* Primitive i (below gc_gltf_primitive_count), owned by the document and valid until
+ * gc_gltf_free (its index data follows gc_gltf_set_indices and gc_gltf_reorder_vertices);
+ * NULL when i is out of range. O(1). */
 GC_API const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i);
 
 /* Replaces primitive i's index data, where it is and in its component type: `indices`
@@ -605,8 +673,11 @@ GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err
 /* Frees a document; safe on NULL. */
 GC_API void gc_gltf_free(gc_gltf* doc);
 
-/* Reads a state-change file: positions (whitespace separated, "#" comments), each
- * at most index_count. Returns them sorted in *out (free with free()). */
+/* Reads a state-change file (`path`, or "-" for standard input): positions (whitespace
+ * separated, "#" comments), each at most index_count (GC_ERR_DATA with the line
+ * otherwise). Returns them sorted in *out, which the caller frees with free(), and their
+ * number in *count; on failure *out is NULL. O(n log n) time, 8 bytes per position, at
+ * most as many positions as indices + 1 (GC_ERR_LIMIT). */
 GC_API gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
                                 gc_error* err);
 
@@ -618,15 +689,22 @@ typedef enum gc_grid_layout {
     GC_GRID_OPTIMAL       /* strips plus a degenerate-triangle prefetch of each strip's first row */
 } gc_grid_layout;
 
-/* Number of indices the grid of width x height quads takes in a layout (for sizing). */
+/* Number of indices the grid of width x height quads takes in a layout, with the cache
+ * size the striped and optimal layouts are made for (for sizing gc_grid_generate's
+ * output). O(width / cache_size), no allocation. */
 GC_API size_t gc_grid_index_count(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size);
 
 /* Writes the index buffer of a width x height quad grid ((width+1)*(height+1) vertices,
- * row-major vertex numbering) into `out`, which holds gc_grid_index_count() entries. */
+ * row-major vertex numbering) in `layout` into `out` (the caller's, holding
+ * gc_grid_index_count() entries) and the count to *written. width and height at least 1
+ * and the vertices within 32 bits (GC_ERR_USAGE, GC_ERR_LIMIT); cache_size in [3,
+ * GC_MAX_CACHE_SIZE] unless row-major. O(written), no allocation. */
 GC_API gc_status gc_grid_generate(uint32_t width, uint32_t height, gc_grid_layout layout, uint32_t cache_size,
                            uint32_t* out, size_t* written, gc_error* err);
 
-/* Shuffles the triangles of a triangle list in place, deterministically for a seed. */
+/* Shuffles the triangles of a triangle list (index_count a multiple of 3; a trailing
+ * partial triangle stays in place) in place, deterministically for a seed (Fisher-Yates
+ * on splitmix64). O(index_count), no allocation. */
 GC_API void gc_shuffle_triangles(uint32_t* indices, size_t index_count, uint64_t seed);
 
 /* --------------------------------------------------------------- optimizers */
@@ -654,7 +732,8 @@ typedef struct gc_optimize_options {
     size_t target_count;       /*   none: intel, nvidia-kepler, nvidia-pascal and amd-gcn */
     uint64_t seed;             /* auto: deterministic for a given seed */
     unsigned effort;           /* auto: 0 = default (1); more tries more orders */
-    gc_progress_fn progress;   /* auto: called as candidate orders are scored; may be NULL */
+    gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
+                                  to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
     uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
                                   mesh that holds several), for rules keyed by position (llvmpipe's
@@ -666,14 +745,23 @@ typedef struct gc_optimize_options {
                                   (direct-value, llvmpipe) are then scored with that numbering */
 } gc_optimize_options;
 
-/* "tipsify", "forsyth", "auto" to the enum; GC_ERR_USAGE for anything else. */
+/* "tipsify", "forsyth", "auto" (NUL-terminated, not kept) to the enum in *out;
+ * GC_ERR_USAGE naming the three for anything else. O(1). */
 GC_API gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err);
+/* The enum's name ("tipsify", ...): a static string, NULL for a value outside it. O(1). */
 GC_API const char* gc_optimizer_name(gc_optimizer algorithm);
 
 /* Reorders the triangle list `indices` (index_count a multiple of 3, every index below
  * vertex_count, and vertex_count at most 2 * index_count + 65536: memory follows the
- * vertex count, so sparse index values must be renumbered first) with `algorithm` into `out`. O(index_count + vertex_count) time for
- * tipsify and forsyth, whatever the vertex valences. */
+ * vertex count, so sparse index values must be renumbered first) with `algorithm` into
+ * `out` (the caller's, index_count entries, not overlapping `indices`, which is only
+ * read). `options` may be NULL (defaults). O(index_count + vertex_count) time for tipsify
+ * and forsyth, whatever the vertex valences; auto scores candidate orders with the
+ * targets' state machines: O(index_count x candidates x targets), more with `effort`
+ * (several times meshoptimizer's time at effort 1). Working memory at most ~16 bytes per
+ * index plus the targets' machines. The result is checked (gc_check_permutation) before
+ * it returns; *err holds one line on failure. Thread-safe; options->progress is called on
+ * the calling thread. */
 GC_API gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* out, gc_error* err);
 
@@ -684,8 +772,10 @@ GC_API gc_status gc_check_permutation(const uint32_t* before, const uint32_t* af
                                uint32_t vertex_count, gc_error* err);
 
 /* Renumbers vertices in order of first use (for vertex fetch locality): rewrites
- * `indices` in place and fills remap[old] = new (UINT32_MAX for unused vertices);
- * returns the number of used vertices in *used. */
+ * `indices` (every index below vertex_count: GC_ERR_DATA otherwise) in place and fills
+ * remap[old] = new (the caller's array of vertex_count entries; UINT32_MAX for unused
+ * vertices); returns the number of used vertices in *used. O(index_count + vertex_count),
+ * no allocation. */
 GC_API gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
                               uint32_t* used, gc_error* err);
 
@@ -720,17 +810,24 @@ typedef struct gc_fit_options {
 
 /* The standard search space: every family over its parameters (sizes 1 to 256, warp
  * sizes, compare windows, primitive limits, lifetimes, segments). Writes up to
- * `capacity` models and returns how many there are. */
+ * `capacity` models to `out` (the caller's; may be NULL with capacity 0, to size it) and
+ * returns how many there are (a few thousand). O(that count), no allocation. */
 GC_API size_t gc_fit_search_space(gc_model* out, size_t capacity);
 
 /* Predicts one case under one model: *predicted invocations, and *exact when the
- * invocations and every measured per-vertex count agree. */
+ * invocations and every measured per-vertex count agree. The case's draw is validated
+ * (gc_draw_validate's errors). Costs one gc_analyze of the draw (with per-vertex counts
+ * when the case has them); nothing is kept. */
 GC_API gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, uint64_t* predicted, int* exact,
                           gc_error* err);
 
-/* Searches the candidates and writes the best `keep` of them, ranked, to `best`
- * (*best_count of them). Deterministic whatever the thread count: candidates that
- * cannot reach the top `keep` are abandoned early, which never changes the ranking. */
+/* Searches the candidates and writes the best `keep` of them, ranked, to `best` (the
+ * caller's, `keep` entries; *best_count of them are set). `cases` (validated like
+ * gc_draw_validate) and `options` (may be NULL: the standard space on one thread) are
+ * only read. Deterministic whatever the thread count: candidates that cannot reach the
+ * top `keep` are abandoned early, which never changes the ranking. Time: up to one
+ * gc_fit_evaluate per case and candidate, spread over options->threads; memory: each
+ * worker's per-vertex counts of one case. */
 GC_API gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
                  gc_fit_candidate* best, size_t* best_count, gc_error* err);
 
@@ -752,7 +849,11 @@ typedef enum gc_memsys_strategy {
     GC_MEMSYS_STRATEGY_COUNT
 } gc_memsys_strategy;
 
+/* The strategy's name as the tool writes it ("as written (explicit SC invalidate/
+ * writeback)", ...): a static string, "?" for a value outside the enum. O(1). */
 GC_API const char* gc_memsys_strategy_name(gc_memsys_strategy s);
+/* The memory type's name ("RO", "PV", "GC", "SC", "UC"): a static string, "?" outside
+ * the enum. O(1). */
 GC_API const char* gc_memtype_name(gc_memtype t);
 
 /* Counters of one cache: [memory type][0 read, 1 write]. */
@@ -802,10 +903,16 @@ typedef struct gc_memsys_report {
 
 typedef struct gc_memsys gc_memsys;
 
-/* Parses a scenario from memory; `what` names it in messages ("file:line: ..."). */
+/* Parses a scenario (docs/memsys.md) from text[0 .. length) (not kept, no NUL needed)
+ * into *out, which the caller frees with gc_memsys_free (NULL on failure); `what` names
+ * it in messages ("file:line: ..."). GC_ERR_DATA with the line for malformed text,
+ * GC_ERR_LIMIT past 1048576 operations, 65536 buffers or 4194304 cache lines. O(length)
+ * time, memory in proportion to the operations and buffers (not to their sizes). */
 GC_API gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_memsys** out, gc_error* err);
-/* Reads and parses a scenario file. */
+/* Reads a scenario file (`path`, or "-" for standard input; at most 64 MiB: GC_ERR_LIMIT)
+ * and parses it as gc_memsys_parse does. GC_ERR_IO when it cannot be read. */
 GC_API gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
+/* Frees a parsed scenario (NULL is fine). */
 GC_API void gc_memsys_free(gc_memsys* scenario);
 /* The work of one replay, in simulated line accesses: each line an access touches
  * (counted ceil(ways / 32) times on a machine whose L1, L2 and K-cache have more than 32
@@ -817,21 +924,25 @@ GC_API void gc_memsys_free(gc_memsys* scenario);
 GC_API uint64_t gc_memsys_work(const gc_memsys* scenario);
 /* The default bound on gc_memsys_work (2^27: about 5 to 30 seconds of replay). */
 #define GC_MEMSYS_DEFAULT_MAX_WORK ((uint64_t)1 << 27)
-/* Replays the scenario under a strategy, refusing (GC_ERR_LIMIT, before any work) a
- * scenario whose gc_memsys_work is above GC_MEMSYS_DEFAULT_MAX_WORK. Free the report with
- * gc_memsys_report_free. */
+/* Replays the scenario (only read: replays of one scenario may run on several threads)
+ * under a strategy into *out, refusing (GC_ERR_LIMIT, before any work) a scenario whose
+ * gc_memsys_work is above GC_MEMSYS_DEFAULT_MAX_WORK. Time about gc_memsys_work steps;
+ * memory the caches' line tables. The caller owns the report: gc_memsys_report_free
+ * (on failure nothing is left to free). */
 GC_API gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
                         gc_error* err);
 /* As gc_memsys_run with another bound on the work (UINT64_MAX: none); `progress`, when
  * not NULL, is called now and then with the work done and the total. */
 GC_API gc_status gc_memsys_run_limited(const gc_memsys* scenario, gc_memsys_strategy strategy, uint64_t max_work,
                                 gc_progress_fn progress, void* progress_user, gc_memsys_report* out, gc_error* err);
+/* Frees the arrays of a report and zeroes it; safe on a zeroed one (not on NULL). */
 GC_API void gc_memsys_report_free(gc_memsys_report* report);
 /* Line accesses the scenario's reads, writes and signals make (gc_memsys_work also counts
- * what the cache events go over). */
+ * what the cache events go over); saturates at UINT64_MAX. O(operations). */
 GC_API uint64_t gc_memsys_accesses(const gc_memsys* scenario);
-/* The machine parameter `key` of a scenario (its default unless the scenario set it); false
- * for an unknown key. */
+/* The machine parameter `key` (NUL-terminated) of a scenario into *value (its default
+ * unless the scenario set it; the default itself when `scenario` is NULL); returns
+ * non-zero when found, 0 for an unknown key (*value untouched). O(number of parameters). */
 GC_API int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
 
 #ifdef __cplusplus

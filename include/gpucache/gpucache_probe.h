@@ -52,27 +52,35 @@ typedef struct gc_probe_result {
 typedef struct gc_probe gc_probe;
 
 /* 1 when this build contains the Vulkan probe, 0 otherwise (then every call below
- * fails with GC_ERR_UNSUPPORTED). */
+ * fails with GC_ERR_UNSUPPORTED). O(1); loads nothing. */
 GC_API int gc_probe_available(void);
 
-/* Lists the Vulkan devices: fills up to `capacity` entries and sets *count to the
- * number found. No Vulkan loader or no device: GC_ERR_UNSUPPORTED with a message. */
+/* Lists the Vulkan devices: fills up to `capacity` entries of the caller's `out` and sets
+ * *count to the number found (possibly more than capacity). No Vulkan loader or no device:
+ * GC_ERR_UNSUPPORTED with a message. Creates and destroys a Vulkan instance: tens of
+ * milliseconds. */
 GC_API gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count, gc_error* err);
 
-/* Opens device `index` (as listed by gc_probe_list). */
+/* Opens device `index` (as listed by gc_probe_list; GC_ERR_USAGE past the last) with the
+ * pipelines the probe draws with; on success the caller owns *out (gc_probe_close), on
+ * failure *out is NULL. A Vulkan instance, device and pipelines: tens to hundreds of
+ * milliseconds, a few MiB. One thread at a time per probe. */
 GC_API gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err);
 
 /* Releases everything gc_probe_open created; safe on NULL. */
 GC_API void gc_probe_close(gc_probe* probe);
 
-/* The device an open probe draws on. */
+/* The device an open probe draws on; owned by the probe, valid until gc_probe_close.
+ * O(1). */
 GC_API const gc_probe_device* gc_probe_info(const gc_probe* probe);
 
-/* Draws `draw` once with a vertex shader writing `outputs` vec4s (1 .. max_outputs).
- * Indices are uploaded as 32-bit; the draw's restart value is sent as Vulkan's
- * 0xFFFFFFFF. Vulkan has no line loop, quad list or polygon: GC_ERR_USAGE.
- * If `per_vertex` is non-NULL it receives the counter of every index value
- * 0 .. per_vertex_len-1 (per_vertex_len must exceed the largest index value). */
+/* Draws `draw` (validated first: gc_draw_validate's errors) once with a vertex shader
+ * writing `outputs` vec4s (1 .. max_outputs) and writes the counts to *out. Indices are
+ * uploaded as 32-bit; the draw's restart value is sent as Vulkan's 0xFFFFFFFF. Vulkan has
+ * no line loop, quad list or polygon: GC_ERR_USAGE. If `per_vertex` (the caller's) is
+ * non-NULL it receives the counter of every index value 0 .. per_vertex_len-1
+ * (per_vertex_len must exceed the largest index value). Device memory: 4 bytes per index
+ * and per counter; one submission, waited for. */
 GC_API gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
                         size_t per_vertex_len, gc_probe_result* out, gc_error* err);
 
@@ -99,14 +107,21 @@ typedef struct gc_measurement {
     size_t count;
 } gc_measurement;
 
-/* Opens device `device_index`, or the emulator `model_spec` when it is non-NULL. */
+/* Fills *b: opens device `device_index` (gc_probe_open's cost and errors), or the
+ * emulator `model_spec` (gc_model_parse's errors; no device needed) when it is non-NULL.
+ * Release with gc_backend_close. */
 GC_API gc_status gc_backend_open(gc_backend* b, uint32_t device_index, const char* model_spec, gc_error* err);
+/* Closes the device of a backend, if any; the struct may be opened again. */
 GC_API void gc_backend_close(gc_backend* b);
-/* Draws once with `outputs` vec4 outputs (ignored when emulating). */
+/* Draws once with `outputs` vec4 outputs (ignored when emulating) and writes the counts to
+ * *out, whose arrays the caller frees with gc_measurement_free (nothing to free on
+ * failure). Emulated: one gc_analyze with per-vertex counts; on a device: gc_probe_draw. */
 GC_API gc_status gc_backend_measure(gc_backend* b, const gc_draw* draw, uint32_t outputs, gc_measurement* out, gc_error* err);
+/* Frees a measurement's arrays and zeroes it; safe on a zeroed one (not on NULL). */
 GC_API void gc_measurement_free(gc_measurement* m);
 
-/* The distinct index values of a draw (restarts excluded), ascending; *count of them. */
+/* The distinct index values of a draw (restarts excluded), ascending, in a new array *out
+ * that the caller frees with free(); *count of them. O(n log n) time, 4 bytes per index. */
 GC_API gc_status gc_draw_distinct_values(const gc_draw* draw, uint32_t** out, size_t* count, gc_error* err);
 
 /* ---------------------------------------------------------------- suite */
@@ -148,10 +163,12 @@ typedef struct gc_measurements {
     void* strings;      /* owns the case names (a jansson json_t*) */
 } gc_measurements;
 
-/* Loads and validates a measurement file into the cases gc_fit takes. On failure err
+/* Loads and validates a measurement file (`path`, or "-" for standard input) into the
+ * cases gc_fit takes. Time linear in the file; memory about 4 bytes per index. On failure err
  * names the file and the case (GC_ERR_IO, GC_ERR_DATA, GC_ERR_LIMIT or GC_ERR_NOMEM).
  * Free with gc_measurements_free either way. */
 GC_API gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
+/* Frees what gc_measurements_load allocated and zeroes *in; safe on a zeroed one. */
 GC_API void gc_measurements_free(gc_measurements* in);
 
 /* ---------------------------------------------------------- fitted models */
@@ -187,7 +204,8 @@ typedef enum gc_sweep_layout {
     GC_LAYOUT_COUNT
 } gc_sweep_layout;
 
-/* "optimal", "striped", "tipsify", "forsyth", "auto", "original". */
+/* "optimal", "striped", "tipsify", "forsyth", "auto", "original": a static string, ""
+ * for a value outside the enum. O(1). */
 GC_API const char* gc_sweep_layout_name(gc_sweep_layout layout);
 
 typedef struct gc_sweep_mesh {

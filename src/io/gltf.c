@@ -1835,7 +1835,7 @@ gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count,
 {
     *files = NULL;
     *count = 0;
-    if (!in_path || !strcmp(in_path, "-"))
+    if (!in_path || gc_stdin_format(in_path))
         return GC_OK;
     char* self = strdup(in_path);
     *files = self ? malloc(sizeof **files) : NULL;

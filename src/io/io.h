@@ -33,6 +33,13 @@ int gc_text_token(gc_reader* r, char* token, size_t* length, uint64_t* line, gc_
 gc_status gc_load_raw(const char* path, int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_obj(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+/* The OBJ and PLY readers on an open reader (standard input), which they close. */
+gc_status gc_load_obj_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+gc_status gc_load_ply_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+/* .u16/.u32 from standard input: read whole, at most the index limit and
+ * GC_STDIN_RAW_MAX_BYTES (GC_ERR_LIMIT past either). */
+#define GC_STDIN_RAW_MAX_BYTES ((size_t)1 << 30)
+gc_status gc_load_raw_stdin(int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 #ifdef GPUCACHE_HAVE_ASSIMP
 struct aiScene;

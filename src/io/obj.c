@@ -244,12 +244,16 @@ static gc_status parse_position(obj_parser* o, const char* s, gc_error* err)
     return GC_OK;
 }
 
-/* Parses the whole file into *o (the caller sets keep_keys and frees what o holds). */
-static gc_status parse_obj(const char* path, const gc_load_options* opt, obj_parser* o_out, gc_error* err)
+/* Parses the whole file into *o (the caller sets keep_keys and frees what o holds); from
+ * `given` when not NULL (an open reader, closed here), else from `path`. */
+static gc_status parse_obj(gc_reader* given, const char* path, const gc_load_options* opt, obj_parser* o_out,
+                           gc_error* err)
 {
     gc_reader r;
-    gc_status s = gc_reader_open(&r, path, err);
-    if (s)
+    gc_status s = GC_OK;
+    if (given)
+        r = *given;
+    else if ((s = gc_reader_open(&r, path, err)))
         return s;
     obj_parser o = *o_out;
     o.path = path;
@@ -336,8 +340,13 @@ static void obj_parser_free(obj_parser* o)
 
 gc_status gc_load_obj(const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
 {
+    return gc_load_obj_from(NULL, path, opt, out, err);
+}
+
+gc_status gc_load_obj_from(gc_reader* r, const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
+{
     obj_parser o = {0};
-    gc_status s = parse_obj(path, opt, &o, err);
+    gc_status s = parse_obj(r, path, opt, &o, err);
     uint64_t vertex_count = o.positions_only ? o.positions : o.corners.count;
     free(o.corners.keys);
     free(o.corners.slots);
@@ -436,7 +445,7 @@ gc_status gc_rewrite_obj(const char* in_path, const gc_load_options* opt, const 
 {
     obj_parser o = {0};
     o.keep_keys = true;
-    gc_status s = parse_obj(in_path, opt, &o, err);
+    gc_status s = parse_obj(NULL, in_path, opt, &o, err);
     if (!s && count != o.indices.count)
         s = gc_fail(err, GC_ERR_USAGE, "%s: %zu indices given for a file of %zu", out->path, count, o.indices.count);
     if (s) {

@@ -462,11 +462,18 @@ static bool is_coordinate(const char* name)
 
 gc_status gc_load_ply(const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
 {
+    return gc_load_ply_from(NULL, path, opt, out, err);
+}
+
+gc_status gc_load_ply_from(gc_reader* r, const char* path, const gc_load_options* opt, gc_mesh* out, gc_error* err)
+{
     ply_parser p;
     memset(&p, 0, sizeof p);
     p.path = path;
-    gc_status s = gc_reader_open(&p.r, path, err);
-    if (s)
+    gc_status s = GC_OK;
+    if (r)
+        p.r = *r;
+    else if ((s = gc_reader_open(&p.r, path, err)))
         return s;
     size_t max = opt && opt->max_indices ? opt->max_indices : GC_MAX_INDICES;
     gc_u32_vec indices = {0};

@@ -13,9 +13,13 @@
 #include <unistd.h>
 
 
-/* The format family of a path: text, u16, u32, obj, ply, or other (assimp). */
+/* The format family of a path: text, u16, u32, obj, ply, or other (assimp); standard
+ * input ("-", "FORMAT:-") as gc_stdin_format names it, "-" being text. */
 static const char* family(const char* path)
 {
+    const char* stdin_format = gc_stdin_format(path);
+    if (stdin_format)
+        return !*stdin_format || !strcmp(stdin_format, "txt") ? "text" : stdin_format;
     if (gc_has_extension(path, "txt") || gc_has_extension(path, "idx"))
         return "text";
     if (gc_has_extension(path, "u16"))
@@ -182,7 +186,12 @@ gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_erro
 {
     if (!in_path || !out_path || !*out_path)
         return gc_fail(err, GC_ERR_USAGE, "no output file given");
-    const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
+    if (gc_stdin_format(out_path))
+        return gc_fail(err, GC_ERR_USAGE,
+                       "%s: names standard input, not an output file (write a file; the gpucache tool's -o - "
+                       "writes one and copies it to standard output)",
+                       out_path);
+    const char* fin = family(in_path);
     const char* fout = family(out_path);
     if (strcasecmp(fin, fout) != 0)
         return gc_fail(err, GC_ERR_USAGE, "%s: the output keeps the input's format (%s), not %s", out_path, fin,
@@ -219,7 +228,7 @@ gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_erro
 {
     if (!in_path)
         return gc_fail(err, GC_ERR_USAGE, "no input file given");
-    const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
+    const char* fin = family(in_path);
     if (!reorder_vertices)
         return gc_fail(err, GC_ERR_USAGE, "a vertex map comes only with renumbered vertices (--reorder-vertices)");
     if (strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32"))
@@ -252,7 +261,7 @@ gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* option
                            "would be longer than 2 x indices + 65536",
                            in_path, (unsigned long long)(domain - 1), index_count);
     }
-    const char* fin = strcmp(in_path, "-") == 0 ? "text" : family(in_path);
+    const char* fin = family(in_path);
     uint32_t* renumbered = NULL;
     uint32_t* remap = NULL; /* PLY: the used vertices' order, remap[new] = old (see renumber) */
     uint32_t* old_to_new = NULL; /* remap_out: (old_to_new)[old] = new */

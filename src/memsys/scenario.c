@@ -514,7 +514,7 @@ gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_
 gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err)
 {
     *out = NULL;
-    FILE* f = fopen(path, "rb");
+    FILE* f = gc_input_open(path);
     if (!f)
         return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     char* text = NULL;
@@ -523,14 +523,14 @@ gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err)
         if (length + 65536 > capacity) {
             if (capacity > (64u << 20)) {
                 free(text);
-                fclose(f);
+                gc_input_close(f);
                 return gc_fail(err, GC_ERR_LIMIT, "%s: a scenario of more than 64 MiB", path);
             }
             size_t next = capacity ? capacity * 2 : 131072;
             char* grown = realloc(text, next);
             if (!grown) {
                 free(text);
-                fclose(f);
+                gc_input_close(f);
                 return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu bytes of scenario text", path, next);
             }
             text = grown;
@@ -542,7 +542,7 @@ gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err)
             break;
     }
     bool failed = ferror(f);
-    fclose(f);
+    gc_input_close(f);
     if (failed) {
         free(text);
         return gc_fail(err, GC_ERR_IO, "%s: read error", path);

@@ -78,41 +78,6 @@ static uint32_t max_index(const uint32_t* idx, size_t n)
     return m;
 }
 
-gc_status gc_run_check_unchecked(const gc_run* run, const uint32_t* state, size_t state_size, bool stopped,
-                                 gc_error* err)
-{
-    for (size_t i = run->vertex_count; !stopped && i < state_size; ++i)
-        stopped = state[i] != 0;
-    if (!stopped)
-        return GC_OK;
-    for (size_t i = 0; i < run->draw.index_count; ++i)
-        if (run->draw.indices[i] >= run->vertex_count)
-            return gc_fail(err, GC_ERR_DATA, "index %zu is %u, not below the vertex count %u", i,
-                           run->draw.indices[i], run->vertex_count);
-    return gc_fail(err, GC_ERR_DATA, "an index is not below the vertex count %u", run->vertex_count);
-}
-
-bool gc_run_scattered(const gc_run* run)
-{
-    /* Below this many vertices the state (4 bytes each) stays in the core's own caches. */
-    if (run->vertex_count < (1u << 16))
-        return false;
-    const gc_draw* d = &run->draw;
-    const size_t samples = 256, places = 4;
-    if (d->index_count < 2 * samples * places)
-        return false;
-    size_t far = 0;
-    for (size_t p = 0; p < places; ++p) {
-        const uint32_t* at = d->indices + d->index_count / places * p;
-        for (size_t i = 1; i < samples; ++i) {
-            uint32_t a = at[i - 1], b = at[i];
-            /* 1024 ids: 64 cache lines of stamps away from the previous index */
-            far += (a > b ? a - b : b - a) > 1024;
-        }
-    }
-    return far * 4 > samples * places; /* more than a quarter of the steps jump */
-}
-
 /* Marks every index in [start, end) in the bitmap: no branch, so it streams. */
 static void mark_range(uint64_t* seen, const uint32_t* idx, size_t start, size_t end)
 {

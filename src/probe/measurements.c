@@ -6,6 +6,7 @@
  * and skipped without being stored; nesting is bounded. Errors name the file, line and
  * column, as jansson's did. */
 #include "../internal.h"
+#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <jansson.h>
@@ -63,7 +64,7 @@ static void advance(jreader* r)
 static int over_limit(jreader* r)
 {
     r->failed = true;
-    gc_fail(r->err, GC_ERR_LIMIT, "%s: more than %llu bytes: too large to read", r->path,
+    gc_probe_fail(r->err, GC_ERR_LIMIT, "%s: more than %llu bytes: too large to read", r->path,
             (unsigned long long)r->limit);
     return -1;
 }
@@ -77,11 +78,11 @@ static int syntax(jreader* r, const char* what)
         return over_limit(r);
     r->failed = true;
     if (r->c < 0)
-        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found the end of the file", r->path, r->line, r->column, what);
+        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found the end of the file", r->path, r->line, r->column, what);
     else if (r->c >= 0x20 && r->c < 0x7f)
-        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found '%c'", r->path, r->line, r->column, what, r->c);
+        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found '%c'", r->path, r->line, r->column, what, r->c);
     else
-        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found byte 0x%02x", r->path, r->line, r->column, what, r->c);
+        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found byte 0x%02x", r->path, r->line, r->column, what, r->c);
     return -1;
 }
 
@@ -97,7 +98,7 @@ __attribute__((format(printf, 2, 3))) static int fail_line(jreader* r, const cha
     va_start(args, fmt);
     vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    gc_fail(r->err, strstr(text, "out of memory") ? GC_ERR_NOMEM : GC_ERR_DATA, "%s: %s", r->path, text);
+    gc_probe_fail(r->err, strstr(text, "out of memory") ? GC_ERR_NOMEM : GC_ERR_DATA, "%s: %s", r->path, text);
     return -1;
 }
 
@@ -599,7 +600,7 @@ static int per_vertex_row(jreader* r, void* user, size_t k)
 
 static int bad(jreader* r, size_t i, const char* what)
 {
-    gc_fail(r->err, GC_ERR_DATA, "%s: case %zu: %s", r->path, i, what);
+    gc_probe_fail(r->err, GC_ERR_DATA, "%s: case %zu: %s", r->path, i, what);
     return -1;
 }
 
@@ -723,7 +724,7 @@ static int read_case(jreader* r, gc_measurements* in, size_t i)
             snprintf(what, sizeof what, "case %zu", i);
             uint64_t prims;
             if (gc_draw_validate(&fc->draw, what, &prims, &err)) {
-                gc_fail(r->err, GC_ERR_DATA, "%s: %s", r->path, err.message);
+                gc_probe_fail(r->err, GC_ERR_DATA, "%s: %s", r->path, err.message);
                 status = -1;
             } else if (!json_is_integer(inv) || json_integer_value(inv) < 0) {
                 status = bad(r, i, "missing \"invocations\"");
@@ -820,7 +821,7 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
         return syntax(r, "the end of the file expected");
     if (ferror(r->f)) {
         r->failed = true;
-        gc_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
+        gc_probe_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
         return -1;
     }
     return 0;
@@ -829,28 +830,28 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
 gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* e)
 {
     memset(in, 0, sizeof *in);
-    FILE* f = fopen(path, "rb");
+    FILE* f = gc_probe_input_open(path);
     if (!f)
-        return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return gc_probe_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     in->root = json_object();
     in->strings = json_array();
     if (!in->root || !in->strings) {
-        fclose(f);
-        return gc_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
+        gc_probe_input_close(f);
+        return gc_probe_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
     }
     jreader r = {.f = f, .path = path, .line = 1, .err = e};
     r.c = getc(f);
     r.column = 1;
     bool have_cases = false;
     int status = read_document(&r, in, &have_cases);
-    fclose(f);
+    gc_probe_input_close(f);
     if (status)
         return e ? e->code : GC_ERR_DATA;
     if (!have_cases)
-        return gc_fail(e, GC_ERR_DATA,
+        return gc_probe_fail(e, GC_ERR_DATA,
                        "%s: not a measurement file (no \"cases\" array; write one with probe --suite)", path);
     if (in->count == 0)
-        return gc_fail(e, GC_ERR_DATA, "%s: no cases", path);
+        return gc_probe_fail(e, GC_ERR_DATA, "%s: no cases", path);
     json_t* device = json_object_get((json_t*)in->root, "device");
     in->device = json_is_string(device) ? json_string_value(device) : NULL;
     return GC_OK;
@@ -956,7 +957,7 @@ static int read_fitted(jreader* r, fitted_reader* fr)
         return over_limit(r);
     if (ferror(r->f)) {
         r->failed = true;
-        gc_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
+        gc_probe_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
         return -1;
     }
     return 0;
@@ -966,10 +967,10 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
 {
     memset(out, 0, sizeof *out);
     if (!path || !*path)
-        return gc_fail(e, GC_ERR_USAGE, "no fit result file given");
-    FILE* f = fopen(path, "rb");
+        return gc_probe_fail(e, GC_ERR_USAGE, "no fit result file given");
+    FILE* f = gc_probe_input_open(path);
     if (!f)
-        return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return gc_probe_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     jreader r = {.f = f, .path = path, .line = 1, .err = e, .limit = GC_FITTED_MAX_BYTES};
     r.c = getc(f);
     r.column = 1;
@@ -978,29 +979,29 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
     fitted_reader fr;
     memset(&fr, 0, sizeof fr);
     int status = read_fitted(&r, &fr);
-    fclose(f);
+    gc_probe_input_close(f);
     gc_status s = GC_OK;
     if (status)
         s = e ? e->code : GC_ERR_DATA;
     else if (!fr.have_best)
-        s = gc_fail(e, GC_ERR_DATA,
+        s = gc_probe_fail(e, GC_ERR_DATA,
                     "%s: not a fit result (no \"best\" array; write one with 'gpucache fit --json')", path);
     else if (fr.candidates == 0)
-        s = gc_fail(e, GC_ERR_DATA, "%s: the fit result has no candidates (\"best\" is empty)", path);
+        s = gc_probe_fail(e, GC_ERR_DATA, "%s: the fit result has no candidates (\"best\" is empty)", path);
     else if (!fr.first_is_object)
-        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate (\"best\"[0]) is not an object: not a fit result",
+        s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate (\"best\"[0]) is not an object: not a fit result",
                     path, fr.line, fr.column);
     else if (!fr.have_model)
-        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate has no \"model\" string: not a fit result", path,
+        s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate has no \"model\" string: not a fit result", path,
                     fr.line, fr.column);
     if (!s) {
         gc_error parse_err = {0};
         const char* spec = fr.model.data ? fr.model.data : "";
         if (gc_model_parse(spec, out, &parse_err)) {
-            s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best model does not parse: %s", path, fr.line, fr.column,
+            s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best model does not parse: %s", path, fr.line, fr.column,
                         parse_err.message);
         } else if (fr.have_family && strcmp(fr.family.data ? fr.family.data : "", gc_model_family_name(out->family))) {
-            s = gc_fail(e, GC_ERR_DATA,
+            s = gc_probe_fail(e, GC_ERR_DATA,
                         "%s:%lu:%lu: the best model '%s' is a %s model, but its \"family\" says '%.100s'", path,
                         fr.line, fr.column, out->name, gc_model_family_name(out->family),
                         fr.family.data ? fr.family.data : "");

@@ -4,6 +4,7 @@
  * for the cycle length a cache keeps and for the draw size where a cache is cut
  * (a batch or segment boundary), then add cases around what they find. */
 #include "../internal.h"
+#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <jansson.h>
@@ -141,7 +142,7 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
     gc_measurement m;
     if (!idx) {
         json_decref(s.cases);
-        return gc_fail(err, GC_ERR_NOMEM, "out of memory for a suite buffer of %zu indices", cap);
+        return gc_probe_fail(err, GC_ERR_NOMEM, "out of memory for a suite buffer of %zu indices", cap);
     }
 
     /* Seed 000: sequential runs 0..n-1 (the cache listings after 0..29 and 0..32). */
@@ -348,6 +349,9 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
         json_t* root = json_object();
         json_object_set_new(root, "format", json_string("gpucache-measurements"));
         json_object_set_new(root, "version", json_integer(1));
+        /* as in every JSON document gpucache writes (docs/json.md) */
+        json_object_set_new(root, "gpucache_version", json_string(GPUCACHE_VERSION_STRING));
+        json_object_set_new(root, "schema", json_integer(1));
         json_object_set_new(root, "device", json_string(b->device));
         json_object_set_new(root, "driver", json_string(b->driver));
         json_object_set_new(root, "api_version", json_string(b->api_version));
@@ -368,7 +372,7 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
         json_object_set_new(root, "cases", s.cases);
         s.cases = NULL;
         if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
-            status = gc_fail(err, GC_ERR_IO, "write failed");
+            status = gc_probe_fail(err, GC_ERR_IO, "write failed");
         json_decref(root);
         summary->measured = s.measured;
         summary->disagree = s.disagree;
