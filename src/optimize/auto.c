@@ -406,6 +406,10 @@ static uint32_t target_cache_size(const gc_model* m)
     switch (m->family) {
     case GC_MODEL_MESHOPT: return m->p[0] < 64 ? m->p[0] : 64;
     case GC_MODEL_LLVMPIPE: return 256;
+    /* Kerbl et al.'s batches: what one batch shades; ATI: its LRU */
+    case GC_MODEL_NV_DX:
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL: return m->p[1] < 256 ? m->p[1] : 256;
     default: return m->p[0] < 256 ? m->p[0] : 256;
     }
 }
@@ -538,6 +542,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         case GC_MODEL_BATCH: tri = m->p[1], verts = m->p[0]; break;
         case GC_MODEL_MESHOPT: tri = m->p[2], verts = m->p[1]; break;
         case GC_MODEL_REUSE: tri = m->p[2], verts = m->p[0]; break;
+        /* Kerbl et al.'s triangle-bounded batches: `indices` / 3 triangles, `vertices`
+           invocations, from the draw's start (a patch's distinct vertices are its cost
+           under batch-all, and under nv-dx/nv-gl while the window holds them) */
+        case GC_MODEL_NV_DX:
+        case GC_MODEL_NV_GL:
+        case GC_MODEL_BATCH_ALL: tri = m->p[0] / 3, verts = m->p[1]; break;
         default: continue;
         }
         if (tri == 0 && verts == 0)
