@@ -558,8 +558,20 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         patch_limits[patch_count][3] = map;
         patch_count++;
     }
+    /* Kerbl et al.'s batch greedy (batch_greedy.c) for each batch-family target (alone or
+     * with one or two others): on the corpus it took nvidia-dx from 3% above their gbatch to
+     * below it (docs/optimizers/auto.md). */
+    const gc_model* batch_targets[MAX_TARGETS];
+    size_t batch_count = 0;
+    for (size_t i = 0; i < target_count; ++i) {
+        const gc_model_family f = targets[i].family;
+        if ((f == GC_MODEL_NV_DX || f == GC_MODEL_NV_GL || f == GC_MODEL_BATCH_ALL || f == GC_MODEL_ATI) &&
+            !(effort == 1 && target_count >= 3))
+            batch_targets[batch_count++] = &targets[i];
+    }
+    const size_t batch_at = greedy_variants + tipsify_count + patch_count;
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
-    const size_t forsyth_at = greedy_variants + tipsify_count + patch_count;
+    const size_t forsyth_at = batch_at + batch_count;
     /* Only llvmpipe targets at the default effort: the Forsyth orders never came near the
      * greedy's and the patches' there (their segments are not compact), and the time is
      * better left to those. */
@@ -585,7 +597,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
                                NULL, err);
-        } else if (v < forsyth_at) {
+        } else if (v < batch_at) {
             const uint32_t* l = patch_limits[v - greedy_variants - tipsify_count];
             s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], 0, candidate, err);
             if (!s && l[3]) {
@@ -596,6 +608,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                     s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, false, candidate,
                                         err);
             }
+        } else if (v < forsyth_at) {
+            /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
+            const gc_model* m = batch_targets[v - batch_at];
+            const gc_batch_greedy_weights w = {1024, m->family == GC_MODEL_ATI ? -16 : -4, -1};
+            s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, m, &w, place.position / 3, place.length,
+                                    candidate, err);
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
         } else if (v == forsyth_at + 1) {
