@@ -18,6 +18,13 @@ int cmd_models(void)
     printf("  batch[:slots=,prims=]           seed 004's data assembler batches (32 slots)\n");
     printf("  llvmpipe[:segment=,map=]        Mesa's draw module (llvmpipe, lavapipe): 1024-index segments,\n"
            "                                  256-entry direct-mapped fetch table (measured on lavapipe)\n");
+    printf("  nv-dx[:indices=,vertices=]      Kerbl et al. 2018's NVIDIA Direct3D batches (96 indices, 32\n"
+           "                                  invocations; reuse window by the slot of the last use)\n");
+    printf("  nv-gl[:indices=,vertices=,window=]\n"
+           "                                  the same under OpenGL: a fixed 42-index window\n");
+    printf("  batch-all[:indices=,vertices=]  Kerbl et al.'s full reuse inside batches (Intel bound 1791, 128)\n");
+    printf("  ati[:lru=,vertices=,reset=]     Kerbl et al.'s AMD rule: LRU 15, 64-invocation batches cut inside\n"
+           "                                  triangles, hard reset every 384 indices\n");
     printf("presets:\n");
     for (size_t i = 0; i < gc_preset_count(); ++i) {
         const char *name, *spec, *source;
