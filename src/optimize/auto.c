@@ -614,6 +614,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             const gc_batch_greedy_weights w = {1024, m->family == GC_MODEL_ATI ? -16 : -4, -1};
             s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, m, &w, place.position / 3, place.length,
                                     candidate, err);
+            if (s == GC_ERR_LIMIT) { /* a hub or huge batches: this candidate would not be linear */
+                s = GC_OK;
+                if (options->progress)
+                    options->progress(options->progress_user, v + 1, total);
+                continue;
+            }
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
         } else if (v == forsyth_at + 1) {

@@ -18,14 +18,24 @@
  * ends batches (a triangle that would not fit is not placed; if the next best fits the old
  * batch, the machine keeps it there); triangles keep their corner order (a triangle order;
  * their rotation choice changed the corpus totals by 0.05%). Among equal scores the lowest
- * triangle number goes first. Time: O(triangles x (valence + cached vertices)) machine
- * steps; memory: a few words per triangle and vertex, plus distance maps per triangle that
- * neighbours the batch. */
+ * triangle number goes first.
+ *
+ * Cost: each step walks the placed triangle's vertices' triangles, the triangles with a
+ * distance entry (those around the batch's vertices) and the batch's vertices (a peek each);
+ * a new distance entry copies the placed triangle's (at most the batch's triangles). So it is
+ * bounded only when vertices have few triangles and batches are small: it refuses (GC_ERR_LIMIT)
+ * a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles, or a target whose batch holds more
+ * than BATCH_GREEDY_MAX_HELD vertices or BATCH_GREEDY_MAX_INDICES indices; auto then skips it.
+ * Memory: a few words per triangle and vertex, plus the distance maps. */
 #include "optimize.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define BATCH_GREEDY_MAX_VALENCE 64
+#define BATCH_GREEDY_MAX_HELD 256     /* vertices a batch (or ATI's LRU) holds */
+#define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
 
 /* A map of placed triangle -> distance, open addressing (keys + 1; 0 = empty). */
 typedef struct dmap {
@@ -213,6 +223,13 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 {
     const size_t T = triangle_count, n = 3 * T;
     const bool cut_inside = target->family == GC_MODEL_ATI;
+    const uint32_t held = cut_inside ? target->p[0] : target->p[1];
+    const uint32_t batch = cut_inside ? target->p[2] : target->p[0];
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL && target->family != GC_MODEL_BATCH_ALL &&
+        !cut_inside)
+        return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not a batch family", target->name);
+    if (held > BATCH_GREEDY_MAX_HELD || batch > BATCH_GREEDY_MAX_INDICES)
+        return gc_fail(err, GC_ERR_LIMIT, "batch greedy: batches of '%s' are too large", target->name);
     gc_status s = GC_OK;
     greedy g = {0};
     gc_sim* sim = NULL;
@@ -240,8 +257,14 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     /* GB:183-216 */
     for (size_t i = 0; i < n; ++i)
         valence[indices[i]]++;
-    for (uint32_t v = 0; v < vertex_count; ++v)
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        if (valence[v] > BATCH_GREEDY_MAX_VALENCE) {
+            s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: vertex %u has more than %d triangles", v,
+                        BATCH_GREEDY_MAX_VALENCE);
+            goto done;
+        }
         adj_start[v + 1] = adj_start[v] + valence[v];
+    }
     for (size_t i = 0; i < n; ++i)
         adj[adj_start[indices[i]] + fill[indices[i]]++] = (uint32_t)(i / 3);
     for (size_t t = 0; t < T; ++t) {

@@ -101,7 +101,9 @@ typedef struct gc_batch_greedy_weights {
 } gc_batch_greedy_weights;
 /* Batch greedy (batch_greedy.c): Kerbl et al.'s gbatch driven by `target`'s state machine;
  * writes a triangle order. `first_number`: the list's first triangle's number in the draw;
- * `stream_length`: the draw's indices (0: the list alone). */
+ * `stream_length`: the draw's indices (0: the list alone). GC_ERR_LIMIT for a vertex of more
+ * than 64 triangles or batches of more than 256 vertices or 2048 indices (its cost would not
+ * be linear); GC_ERR_USAGE for a target of another family. */
 gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
                               uint64_t stream_length, uint32_t* order, gc_error* err);
