@@ -36,6 +36,7 @@
 #define BATCH_GREEDY_MAX_VALENCE 64
 #define BATCH_GREEDY_MAX_HELD 256     /* vertices a batch (or ATI's LRU) holds */
 #define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
+#define STILL_HELD 4                  /* held vertices in a row that end a step's check */
 
 /* A map of placed triangle -> distance, open addressing (keys + 1; 0 = empty). */
 typedef struct dmap {
@@ -94,7 +95,7 @@ typedef struct dist_info {
     uint32_t* direct;
     uint32_t direct_count, direct_capacity;
     uint32_t accumulated;
-    uint32_t active_at;
+    uint32_t owner; /* its triangle */
 } dist_info;
 
 typedef struct greedy {
@@ -102,10 +103,10 @@ typedef struct greedy {
     uint32_t* heap;  /* max-heap on (score, -triangle) */
     uint32_t* where; /* triangle -> heap position; UINT32_MAX once placed */
     size_t heap_size;
-    dist_info** dist;
-    uint32_t* active; /* triangles with a distance entry */
-    uint32_t active_count;
-    uint32_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries) */
+    uint32_t* slot;    /* triangle -> 1 + its entry in pool, 0 = none */
+    dist_info** pool;  /* the distance entries, densely */
+    uint32_t active_count, pool_capacity;
+    uint8_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries), at most 3 */
 } greedy;
 
 static bool above(const greedy* g, uint32_t a, uint32_t b)
@@ -158,14 +159,27 @@ static void heap_remove(greedy* g, uint32_t t)
     g->where[t] = UINT32_MAX;
 }
 
+static dist_info* dist_of(const greedy* g, uint32_t t)
+{
+    return g->slot[t] ? g->pool[g->slot[t] - 1] : NULL;
+}
+
 static dist_info* dist_new(greedy* g, uint32_t t)
 {
+    if (g->active_count == g->pool_capacity) {
+        uint32_t cap = g->pool_capacity ? 2 * g->pool_capacity : 64;
+        dist_info** grown = realloc(g->pool, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        g->pool = grown;
+        g->pool_capacity = cap;
+    }
     dist_info* d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
-    d->active_at = g->active_count;
-    g->active[g->active_count++] = t;
-    g->dist[t] = d;
+    d->owner = t;
+    g->pool[g->active_count++] = d;
+    g->slot[t] = g->active_count;
     return d;
 }
 
@@ -179,12 +193,13 @@ static void dist_free(dist_info* d)
 
 static void dist_remove(greedy* g, uint32_t t)
 {
-    dist_info* d = g->dist[t];
-    uint32_t last = g->active[--g->active_count];
-    g->active[d->active_at] = last;
-    g->dist[last]->active_at = d->active_at;
+    const uint32_t k = g->slot[t] - 1;
+    dist_info* d = g->pool[k];
+    dist_info* last = g->pool[--g->active_count];
+    g->pool[k] = last;
+    g->slot[last->owner] = k + 1;
+    g->slot[t] = 0;
     dist_free(d);
-    g->dist[t] = NULL;
 }
 
 static bool direct_add(dist_info* d, uint32_t t)
@@ -243,11 +258,10 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
     g.heap = gc_alloc_array(T + 1, sizeof *g.heap, false);
     g.where = gc_alloc_array(T + 1, sizeof *g.where, false);
-    g.dist = gc_alloc_array(T + 1, sizeof *g.dist, true);
-    g.active = gc_alloc_array(T + 1, sizeof *g.active, false);
+    g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
     g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
     if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score || !g.heap ||
-        !g.where || !g.dist || !g.active || !g.batch_count) {
+        !g.where || !g.slot || !g.batch_count) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -267,6 +281,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     }
     for (size_t i = 0; i < n; ++i)
         adj[adj_start[indices[i]] + fill[indices[i]]++] = (uint32_t)(i / 3);
+    free(fill);
+    fill = NULL;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
         g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
@@ -291,17 +307,24 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             ended = false;
             gc_sim_feed(sim, &p, NULL);
             order[placed++] = best;
+            /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
             for (unsigned i = 0; i < 3; ++i) {
                 incache[i] = cached[f[i]];
-                if (!incache[i]) {
+                if (incache[i]) {
+                    uint32_t at = 0;
+                    while (cached_list[at] != f[i])
+                        ++at;
+                    memmove(cached_list + at, cached_list + at + 1, (cached_count - at - 1) * sizeof *cached_list);
+                    cached_list[cached_count - 1] = f[i];
+                } else {
                     cached[f[i]] = true;
                     cached_list[cached_count++] = f[i];
                 }
             }
             g.batch_count[best] = 0;
             heap_remove(&g, best);
-            dist_info* mine = g.dist[best];
+            dist_info* mine = dist_of(&g, best);
             const uint32_t my_distance = mine ? mine->accumulated : 0;
             /* GB:321-397 */
             for (unsigned t = 0; t < 3; ++t) {
@@ -321,7 +344,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                         g.batch_count[face]++;
                     }
                     if (w->distance != 0) {
-                        dist_info* d = g.dist[face];
+                        dist_info* d = dist_of(&g, face);
                         if (d) {
                             if (!dmap_find(&d->from, best)) {
                                 if (!direct_add(d, best) || !dmap_put(&d->from, best, 1))
@@ -352,8 +375,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             /* GB:399-430 */
             if (mine) {
                 for (uint32_t a = 0; a < g.active_count; ++a) {
-                    const uint32_t other = g.active[a];
-                    dist_info* d = g.dist[other];
+                    dist_info* d = g.pool[a];
+                    const uint32_t other = d->owner;
                     if (other == best || dmap_find(&d->from, best))
                         continue;
                     uint32_t mindist = NONE;
@@ -373,20 +396,26 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             }
             batch_indices += 3;
             /* GB:444-451: the vertices the machine no longer holds (a lone-vertex primitive
-               that costs an invocation) */
-            uint32_t keep = 0;
+               that costs an invocation). The rules drop old references first (an LRU, a
+               batch, windows of 39 to 44 indices), so the check goes from the oldest and
+               stops after STILL_HELD held ones in a row: a few peeks a step, not one per
+               vertex held (GB asks about every vertex). */
+            uint32_t keep = 0, held_in_row = 0, i = 0;
             const uint64_t next = first_number + placed;
-            for (uint32_t i = 0; i < cached_count; ++i) {
+            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
                 const uint32_t v = cached_list[i];
                 const gc_sim_primitive q = {{v, v, v}, {3 * next, 3 * next + 1, 3 * next + 2}, 3, next, NULL, 0};
                 if (gc_sim_peek(sim, &q, NULL) == 0) {
                     cached_list[keep++] = v;
+                    held_in_row++;
                 } else {
                     cached[v] = false;
                     removed[removed_count++] = v;
+                    held_in_row = 0;
                 }
             }
-            cached_count = keep;
+            memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
+            cached_count = keep + (cached_count - i);
         } else {
             ended = true; /* GB:436 */
             for (uint32_t i = 0; i < cached_count; ++i) {
@@ -403,8 +432,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 if (face == NONE || g.batch_count[face] == 0)
                     continue;
                 int32_t delta = -w->cache;
-                if (--g.batch_count[face] == 0 && g.dist[face]) {
-                    delta -= w->distance * (int32_t)g.dist[face]->accumulated;
+                if (--g.batch_count[face] == 0 && g.slot[face]) {
+                    delta -= w->distance * (int32_t)dist_of(&g, face)->accumulated;
                     dist_remove(&g, face);
                 }
                 rescore(&g, face, delta);
@@ -412,7 +441,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
         }
         if (!ok) {
             while (g.active_count)
-                dist_remove(&g, g.active[0]);
+                dist_remove(&g, g.pool[0]->owner);
             batch_indices = 0;
         }
     }
@@ -420,10 +449,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
-    if (g.dist)
-        for (size_t t = 0; t < T; ++t)
-            if (g.dist[t])
-                dist_free(g.dist[t]);
+    for (uint32_t a = 0; a < g.active_count; ++a)
+        dist_free(g.pool[a]);
     gc_sim_destroy(sim);
     free(valence);
     free(adj_start);
@@ -435,8 +462,8 @@ done:
     free(g.score);
     free(g.heap);
     free(g.where);
-    free(g.dist);
-    free(g.active);
+    free(g.slot);
+    free(g.pool);
     free(g.batch_count);
     return s;
 }
