@@ -247,6 +247,24 @@ static void intel_vertex_limit(void** state)
     assert_int_equal(stats_of("intel-lower-bound", idx, n).invocations, 126);
 }
 
+/* batch-all's hard reset, as VertexReuseStats.cpp:234 runs CURE warp (HardReset 96): ten
+ * fresh triangles, (30, 31, 32) cut to batch 2 at position 30, then 21 more copies (to
+ * position 95): at 96 the static batches reset although batch 2 holds only 66 indices, and
+ * (30, 31, 32) is shaded again (36); the table's dynamic batches keep it (33). */
+static void static_reset(void** state)
+{
+    (void)state;
+    uint32_t idx[40 * 3];
+    uint32_t next = 0;
+    size_t n = fresh(idx, 0, &next, 10);
+    n = tri(idx, n, 30, 31, 32, 23);
+    assert_int_equal(n, 99);
+    assert_int_equal(stats_of("cure-warp", idx, n).invocations, 33);
+    gc_stats st = stats_of("batch-all:indices=96,vertices=32,reset=96", idx, n);
+    assert_int_equal(st.invocations, 36);
+    assert_int_equal(st.batches, 3);
+}
+
 /* ------------------------------------------------- the naive implementation */
 
 /* BatchState<FIFOCacheSim<Entry>>::addTriangle with triangle_bounds (BS:310-382), as the
@@ -284,15 +302,22 @@ static void naive_insert(naive_cache* c, uint32_t v, uint32_t at)
 }
 
 static void naive_triangle_bounded(const uint32_t* idx, size_t n, int kind, uint32_t bi, uint32_t bv, uint32_t window,
-                                   uint64_t* invocations, uint64_t* batches)
+                                   uint32_t hard, uint64_t* invocations, uint64_t* batches)
 {
     static naive_cache cache, ccopy;
     for (uint32_t v = 0; v < NAIVE_V; ++v)
         cache.present[v] = false;
-    uint32_t cbatch = 0, cuniques = 0, progress = 0, inv = 0;
+    uint32_t cbatch = 0, cuniques = 0, progress = 0, inv = 0, last_hard_reset = 0;
     uint64_t ends = 0;
     for (size_t t = 0; t + 3 <= n; t += 3) {
         const uint32_t* ind = idx + t;
+        if (progress % hard == 0 && last_hard_reset != progress) { /* BS:313-317 */
+            ends++;
+            for (uint32_t v = 0; v < NAIVE_V; ++v)
+                cache.present[v] = false;
+            cbatch = cuniques = 0;
+            last_hard_reset = progress;
+        }
         ccopy = cache;
         uint32_t adds = 0;
         for (uint32_t i = 0; i < 3; ++i) {
@@ -307,6 +332,7 @@ static void naive_triangle_bounded(const uint32_t* idx, size_t n, int kind, uint
                     cache.present[v] = false;
                 cbatch = 0;
                 cuniques = 0;
+                last_hard_reset = progress;
                 ccopy = cache;
                 adds = 0;
                 for (uint32_t j = 0; j <= i; ++j) {
@@ -436,22 +462,25 @@ static void against_naive(void** state)
     static const struct {
         const char* spec;
         int kind; /* 0 dx, 1 gl, 2 all, 3 ati */
-        uint32_t a, b, c;
+        uint32_t a, b, c, hard;
     } specs[] = {
-        {"nv-dx", 0, 96, 32, 0},
-        {"nv-gl", 1, 96, 32, 42},
-        {"nv-dx:indices=12,vertices=5", 0, 12, 5, 0},
-        {"nv-dx:indices=30,vertices=3", 0, 30, 3, 0},
-        {"nv-gl:indices=21,vertices=7,window=4", 1, 21, 7, 4},
-        {"nv-gl:indices=96,vertices=32,window=0", 1, 96, 32, 0},
-        {"batch-all", 2, 1791, 128, 0},
-        {"batch-all:indices=96,vertices=32", 2, 96, 32, 0},
-        {"batch-all:indices=10,vertices=4", 2, 10, 4, 0},
-        {"ati", 3, 15, 64, 384},
-        {"ati:lru=30,vertices=64,reset=384", 3, 30, 64, 384},
-        {"ati:lru=4,vertices=5,reset=30", 3, 4, 5, 30},
-        {"ati:lru=7,vertices=3,reset=100", 3, 7, 3, 100},
-        {"ati:lru=2,vertices=9,reset=10", 3, 2, 9, 10},
+        {"nv-dx", 0, 96, 32, 0, 0},
+        {"nv-gl", 1, 96, 32, 42, 0},
+        {"nv-dx:indices=12,vertices=5", 0, 12, 5, 0, 0},
+        {"nv-dx:indices=30,vertices=3", 0, 30, 3, 0, 0},
+        {"nv-gl:indices=21,vertices=7,window=4", 1, 21, 7, 4, 0},
+        {"nv-gl:indices=96,vertices=32,window=0", 1, 96, 32, 0, 0},
+        {"batch-all", 2, 1791, 128, 0, 0},
+        {"batch-all:indices=96,vertices=32", 2, 96, 32, 0, 0},
+        {"batch-all:indices=10,vertices=4", 2, 10, 4, 0, 0},
+        {"batch-all:indices=96,vertices=32,reset=96", 2, 96, 32, 0, 96},
+        {"batch-all:indices=10,vertices=4,reset=9", 2, 10, 4, 0, 9},
+        {"batch-all:indices=30,vertices=5,reset=12", 2, 30, 5, 0, 12},
+        {"ati", 3, 15, 64, 384, 0},
+        {"ati:lru=30,vertices=64,reset=384", 3, 30, 64, 384, 0},
+        {"ati:lru=4,vertices=5,reset=30", 3, 4, 5, 30, 0},
+        {"ati:lru=7,vertices=3,reset=100", 3, 7, 3, 100, 0},
+        {"ati:lru=2,vertices=9,reset=10", 3, 2, 9, 10, 0},
     };
     const size_t lengths[] = {0, 1, 2, 11, 31, 32, 33, 100, 129, 400, 1500};
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; ++s)
@@ -463,7 +492,8 @@ static void against_naive(void** state)
                 if (specs[s].kind == 3)
                     naive_ati(idx, n, specs[s].a, specs[s].b, specs[s].c, &inv, &batches, &resets);
                 else
-                    naive_triangle_bounded(idx, n, specs[s].kind, specs[s].a, specs[s].b, specs[s].c, &inv, &batches);
+                    naive_triangle_bounded(idx, n, specs[s].kind, specs[s].a, specs[s].b, specs[s].c,
+                                           specs[s].hard ? specs[s].hard : 0xFFFFFFFFu, &inv, &batches);
                 gc_stats st = stats_of(specs[s].spec, idx, n);
                 if (st.invocations != inv || st.batches != batches || st.resets != resets)
                     fail_msg("%s, %zu triangles of %u vertices: invocations %llu (naive %llu), batches %llu (%llu), "
@@ -493,6 +523,8 @@ static void names(void** state)
     assert_int_equal(gc_model_parse("nv-dx:window=3", &m, &err), GC_ERR_USAGE);
     assert_int_equal(gc_model_parse("nv-dx:vertices=2", &m, &err), GC_ERR_USAGE);
     assert_int_equal(gc_model_parse("ati:lru=0", &m, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_model_parse("nv-gl:reset=3", &m, &err), GC_ERR_USAGE);
+    assert_string_equal(model_of("batch-all:reset=0").name, "batch-all");
 }
 
 int main(void)
@@ -500,7 +532,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nv_vertex_limit), cmocka_unit_test(index_limit),   cmocka_unit_test(windows),
         cmocka_unit_test(every_reference_moves), cmocka_unit_test(ati_cut_inside), cmocka_unit_test(ati_hard_reset),
-        cmocka_unit_test(ati_lru), cmocka_unit_test(intel_vertex_limit), cmocka_unit_test(against_naive),
+        cmocka_unit_test(ati_lru), cmocka_unit_test(intel_vertex_limit), cmocka_unit_test(static_reset),
+        cmocka_unit_test(against_naive),
         cmocka_unit_test(names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

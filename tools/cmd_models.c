@@ -22,7 +22,8 @@ int cmd_models(void)
            "                                  invocations; reuse window by the slot of the last use)\n");
     printf("  nv-gl[:indices=,vertices=,window=]\n"
            "                                  the same under OpenGL: a fixed 42-index window\n");
-    printf("  batch-all[:indices=,vertices=]  Kerbl et al.'s full reuse inside batches (Intel bound 1791, 128)\n");
+    printf("  batch-all[:indices=,vertices=,reset=]\n"
+           "                                  Kerbl et al.'s full reuse inside batches (Intel bound 1791, 128)\n");
     printf("  ati[:lru=,vertices=,reset=]     Kerbl et al.'s AMD rule: LRU 15, 64-invocation batches cut inside\n"
            "                                  triangles, hard reset every 384 indices\n");
     printf("presets:\n");

@@ -181,7 +181,8 @@ typedef enum gc_model_family {
  *  reuse:   p[0] = warp, p[1] = compare window, p[2] = triangles (0 = no limit)
  *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit)
  *  llvmpipe: p[0] = segment (indices), p[1] = map (direct-mapped entries)
- *  nv-dx, batch-all: p[0] = indices per batch, p[1] = invocations per batch
+ *  nv-dx, batch-all: p[0] = indices per batch, p[1] = invocations per batch (batch-all:
+ *           p[2] = indices between hard resets, 0 = none)
  *  nv-gl:   p[0] = indices per batch, p[1] = invocations per batch, p[2] = reuse window
  *  ati:     p[0] = LRU entries, p[1] = invocations per batch, p[2] = indices between hard resets
  *  (the last four: Kerbl et al., HPG 2018; docs/models/kerbl.md) */

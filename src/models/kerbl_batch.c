@@ -101,6 +101,14 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
     kerbl_sim* s = c->state;
     const gc_model* m = c->params;
     const uint32_t max_indices = m->p[0], max_vertices = m->p[1];
+    /* batch-all's optional hard reset (p[2], 0 = none): BS:313-317, a batch ends before a
+       primitive at a non-zero multiple of it — VertexReuseStats.cpp:234 runs CURE warp so
+       (HardReset 96, "stat"), where BSP:80 has none */
+    if (rule == ENTRY_ALL && m->p[2] && s->progress != 0 && s->progress % m->p[2] == 0 && s->cbatch != 0) {
+        s->cuts++;
+        s->current++;
+        s->cbatch = s->cuniques = 0;
+    }
     uint32_t batch = s->current, cbatch = s->cbatch, cuniques = s->cuniques;
     bool miss[4] = {false, false, false, false};
     uint32_t adds = 0;

@@ -172,7 +172,7 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
         return gc_fail(err, GC_ERR_USAGE,
                        "unknown model '%s' (families: fifo:N, lru:N, direct-value:N, direct-position:N, "
                        "nvidia[:size=,idle=,life=], meshopt:C,W,P, reuse:W,F,T, batch[:slots=,prims=], llvmpipe[:segment=,map=], "
-                       "nv-dx[:indices=,vertices=], nv-gl[:indices=,vertices=,window=], batch-all[:indices=,vertices=], "
+                       "nv-dx[:indices=,vertices=], nv-gl[:indices=,vertices=,window=], batch-all[:indices=,vertices=,reset=], "
                        "ati[:lru=,vertices=,reset=]; "
                        "presets: intel, nvidia-kepler, nvidia-pascal, nvidia-maxwell, amd-gcn, generic, nvidia-dx, "
                        "nvidia-gl, ati-basic, intel-lower-bound, cure-warp, cure-block, radeonsi-polaris, "
@@ -279,17 +279,23 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
         const bool gl = out->family == GC_MODEL_NV_GL;
         const bool all = out->family == GC_MODEL_BATCH_ALL;
         const uint32_t d0 = all ? 1791 : 96, d1 = all ? 128 : 32, d2 = gl ? 42 : 0;
+        static const char* const all_keys[] = {"indices", "vertices", "reset"};
+        static const uint32_t all_hi[] = {GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE, UINT32_MAX};
         out->p[0] = d0;
         out->p[1] = d1;
         out->p[2] = d2;
         if (params)
-            s = parse_params(spec, params, gl ? 3 : 2, keys, lo, hi, false, out->p, err);
+            s = all ? parse_params(spec, params, 3, all_keys, lo, all_hi, false, out->p, err)
+                    : parse_params(spec, params, gl ? 3 : 2, keys, lo, hi, false, out->p, err);
         if (!s) {
             if (out->p[0] == d0 && out->p[1] == d1 && out->p[2] == d2)
                 snprintf(out->name, sizeof out->name, "%s", family_names[family]);
             else if (gl)
                 snprintf(out->name, sizeof out->name, "nv-gl:indices=%u,vertices=%u,window=%u", out->p[0], out->p[1],
                          out->p[2]);
+            else if (all && out->p[2])
+                snprintf(out->name, sizeof out->name, "batch-all:indices=%u,vertices=%u,reset=%u", out->p[0],
+                         out->p[1], out->p[2]);
             else
                 snprintf(out->name, sizeof out->name, "%s:indices=%u,vertices=%u", family_names[family], out->p[0],
                          out->p[1]);
