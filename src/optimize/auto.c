@@ -559,15 +559,23 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         patch_count++;
     }
     /* Kerbl et al.'s batch greedy (batch_greedy.c) for each batch-family target (alone or
-     * with one or two others): on the corpus it took nvidia-dx from 3% above their gbatch to
-     * below it (docs/optimizers/auto.md). */
+     * with one or two others): on the corpus it took nvidia-dx and nvidia-gl from 3% above
+     * their gbatch to within 0.2% of it, cure-warp and radeonsi-polaris from 2% above to
+     * level (docs/optimizers/auto.md). At the default effort it is left out where it never
+     * won on the corpus and is auto's slowest candidate: batches of more than 64 vertices
+     * (intel-lower-bound, cure-block) and ATI LRUs of fewer than 16 entries (ati-basic,
+     * radeonsi-polaris-tess-odd), where the greedy and the Forsyth orders were better. */
     const gc_model* batch_targets[MAX_TARGETS];
     size_t batch_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
-        const gc_model_family f = targets[i].family;
-        if ((f == GC_MODEL_NV_DX || f == GC_MODEL_NV_GL || f == GC_MODEL_BATCH_ALL || f == GC_MODEL_ATI) &&
-            !(effort == 1 && target_count >= 3))
-            batch_targets[batch_count++] = &targets[i];
+        const gc_model* m = &targets[i];
+        bool use = m->family == GC_MODEL_NV_DX || m->family == GC_MODEL_NV_GL || m->family == GC_MODEL_BATCH_ALL ||
+                   m->family == GC_MODEL_ATI;
+        if (effort == 1)
+            use &= target_count < 3 && !(m->family == GC_MODEL_BATCH_ALL && m->p[1] > 64) &&
+                   !(m->family == GC_MODEL_ATI && m->p[0] < 16);
+        if (use)
+            batch_targets[batch_count++] = m;
     }
     const size_t batch_at = greedy_variants + tipsify_count + patch_count;
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
