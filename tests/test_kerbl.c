@@ -523,6 +523,7 @@ static void names(void** state)
     assert_int_equal(gc_model_parse("nv-dx:window=3", &m, &err), GC_ERR_USAGE);
     assert_int_equal(gc_model_parse("nv-dx:vertices=2", &m, &err), GC_ERR_USAGE);
     assert_int_equal(gc_model_parse("ati:lru=0", &m, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_model_parse("ati:lru=1025", &m, &err), GC_ERR_USAGE);
     assert_int_equal(gc_model_parse("nv-gl:reset=3", &m, &err), GC_ERR_USAGE);
     assert_string_equal(model_of("batch-all:reset=0").name, "batch-all");
 }

@@ -305,8 +305,10 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
     case GC_MODEL_ATI: {
         /* ATI_BASIC: LRU 15, 64 invocations per batch, 384 indices between hard resets
            (BatchSimulationParameters.h:59-63). */
+        /* The rule scans its LRU at each index (as LRUCacheSim does): at most 1024 entries keeps
+           that bounded; GCN's reuse depth is at most 30 or so. */
         static const char* const keys[] = {"lru", "vertices", "reset"};
-        static const uint32_t lo[] = {1, 3, 3}, hi[] = {GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE, UINT32_MAX};
+        static const uint32_t lo[] = {1, 3, 3}, hi[] = {1024, GC_MAX_CACHE_SIZE, UINT32_MAX};
         out->p[0] = 15;
         out->p[1] = 64;
         out->p[2] = 384;
