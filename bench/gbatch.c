@@ -354,7 +354,7 @@ static bool direct_add(dist_info* d, uint32_t t)
 int gbatch_params_for(const char* family, const uint32_t* p, gbatch_params* out)
 {
     memset(out, 0, sizeof *out);
-    out->cache_w = 1024, out->valence_w = -4, out->distance_w = getenv("GB_D") ? atoi(getenv("GB_D")) : -1;
+    out->cache_w = 1024, out->valence_w = -4, out->distance_w = -1;
     if (!strcmp(family, "nv-dx") || !strcmp(family, "nv-gl")) {
         out->rule = family[3] == 'd' ? GBATCH_NV_DX : GBATCH_NV_GL;
         out->max_indices = p[0], out->max_vertices = p[1], out->window = p[2];
