@@ -21,7 +21,8 @@ static const char* const specs[] = {
     "llvmpipe:segment=8,map=4", "llvmpipe:segment=9,map=16", "llvmpipe:segment=12,map=3",
     "llvmpipe:segment=16,map=1", "llvmpipe:segment=31,map=256", "nv-dx", "nv-gl", "batch-all", "ati",
     "nv-dx:indices=12,vertices=4", "nv-gl:indices=9,vertices=5,window=3", "batch-all:indices=6,vertices=4", "batch-all:indices=9,vertices=5,reset=12",
-    "ati:lru=3,vertices=4,reset=12", "ati:lru=30,vertices=64,reset=384",
+    "ati:lru=3,vertices=4,reset=12", "ati:lru=30,vertices=64,reset=384", "ati:lru=1,vertices=3,reset=9",
+    "ati:lru=2,vertices=5,reset=6", "ati:lru=4,vertices=3,reset=300",
 };
 
 /* Whether m's warp, batch or cache holds one primitive of `arity` (gc_analyze refuses it

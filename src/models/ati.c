@@ -108,6 +108,81 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     return misses;
 }
 
+/* What ati_feed would return and shade, the state left as it is (auto prices many triangles
+ * for each it places; a feed shifts the LRU word by word). The LRU as ati_feed would leave it:
+ * the vertices this primitive touched go to the most recent end in the order of their last
+ * touch; a miss in a full LRU drops the least recent untouched vertex, or when none is left,
+ * the oldest touched one. */
+static uint32_t ati_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    const ati_sim* s = c->state;
+    const gc_model* m = c->params;
+    const uint32_t size = m->p[0], reset = m->p[2];
+    const uint32_t* list = c->words;
+    const uint32_t count = (s->progress != 0 && s->progress % reset == 0) ? 0 : s->count; /* the hard reset */
+    uint32_t touched[4], touched_at[4]; /* most recent last; where each was in the list (UINT32_MAX: new) */
+    uint32_t dropped[4];                /* touched vertices dropped again */
+    unsigned nt = 0, nd = 0;
+    uint32_t evicted = 0; /* untouched list entries dropped, from the least recent */
+    uint32_t held = count, misses = 0;
+    for (unsigned i = 0; i < p->count; ++i) {
+        const uint32_t v = p->vertices[i];
+        bool hit = false, was_dropped = false;
+        uint32_t at = UINT32_MAX;
+        unsigned t = 0;
+        while (t < nt && touched[t] != v)
+            ++t;
+        for (unsigned k = 0; k < nd; ++k)
+            was_dropped |= dropped[k] == v;
+        if (t < nt) {
+            hit = true;
+            at = touched_at[t];
+            for (unsigned k = t + 1; k < nt; ++k)
+                touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
+            nt--;
+        } else if (!was_dropped) {
+            uint32_t k = 0;
+            while (k < count && list[k] != v)
+                ++k;
+            if (k < count) {
+                /* untouched entries before it, and whether the drops have reached it */
+                uint32_t before = k;
+                for (unsigned q = 0; q < nt; ++q)
+                    before -= touched_at[q] != UINT32_MAX && touched_at[q] < k;
+                hit = before >= evicted;
+                at = k;
+            }
+        }
+        if (!hit) {
+            misses++;
+            *shaded += GC_SIM_SHADE(i);
+            at = UINT32_MAX;
+            if (held == size) {
+                /* untouched entries left to drop: the list's, less the touched and the dropped */
+                uint32_t untouched = count - evicted;
+                for (unsigned q = 0; q < nt; ++q)
+                    untouched -= touched_at[q] != UINT32_MAX;
+                if (untouched > 0) {
+                    evicted++;
+                } else {
+                    dropped[nd++] = touched[0];
+                    for (unsigned k = 1; k < nt; ++k)
+                        touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
+                    nt--;
+                }
+            } else {
+                held++;
+            }
+            for (unsigned k = 0; k < nd; ++k)
+                if (dropped[k] == v)
+                    dropped[k] = dropped[--nd];
+        }
+        touched[nt] = v;
+        touched_at[nt++] = at;
+    }
+    return misses;
+}
+
 static void ati_stats(const gc_sim_context* c, gc_stats* out)
 {
     const ati_sim* s = c->state;
@@ -117,5 +192,5 @@ static void ati_stats(const gc_sim_context* c, gc_stats* out)
 }
 
 const gc_sim_rule gc_rule_ati = {
-    "ati", sizeof(ati_sim), 0, ati_extra, NULL, NULL, ati_feed, NULL, ati_stats, NULL, NULL,
+    "ati", sizeof(ati_sim), 0, ati_extra, NULL, NULL, ati_feed, NULL, ati_stats, NULL, ati_peek,
 };
