@@ -21,7 +21,8 @@
 static const char* const targets[] = {
     "intel",   "nvidia-kepler", "nvidia-pascal",      "nvidia-maxwell",  "amd-gcn", "generic", "fifo:16",
     "lru:16",  "direct-value:64", "direct-position:32", "nvidia",          "meshopt:32,32,32", "reuse:32,16,32",
-    "batch",   "llvmpipe",
+    "batch",   "llvmpipe",  "nvidia-dx", "nvidia-gl", "ati-basic", "intel-lower-bound", "cure-block",
+    "radeonsi-polaris",
 };
 #define TARGETS (sizeof targets / sizeof targets[0])
 
@@ -73,6 +74,13 @@ static double lower_bound(const gc_model* m, size_t triangles, uint32_t vertices
         per = piece_triangles(m->p[0]);
         if (m->p[1] && m->p[1] < per)
             per = m->p[1];
+        break;
+    case GC_MODEL_NV_DX: /* batches of at most p[1] invocations (so distinct vertices), p[0] / 3 triangles */
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL:
+        per = piece_triangles(m->p[1]);
+        if (floor(m->p[0] / 3.0) < per)
+            per = floor(m->p[0] / 3.0);
         break;
     default: break;
     }

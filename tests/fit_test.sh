@@ -10,7 +10,7 @@ BIN=$1
 WORK=$2
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 
-for model in fifo:128 lru:16 nvidia meshopt:32,32,32 reuse:32,16,32 llvmpipe; do
+for model in fifo:128 lru:16 nvidia meshopt:32,32,32 reuse:32,16,32 llvmpipe nv-dx ati; do
     if ! "$BIN" probe --suite --model "$model" -o synth.json 2>err.txt; then
         fail "suite on $model: $(cat err.txt)"
         continue

@@ -56,7 +56,8 @@ static int measure(const char* target)
 
 int main(void)
 {
-    static const char* const targets[] = {NULL, "llvmpipe", "nvidia", "nvidia-pascal", "lru:16", "reuse:32,16,32"};
+    static const char* const targets[] = {NULL,        "llvmpipe",  "nvidia",           "nvidia-pascal", "lru:16",
+                                          "reuse:32,16,32", "nvidia-dx", "intel-lower-bound", "ati-basic"};
     int failed = 0;
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; ++i) {
         fflush(stdout);

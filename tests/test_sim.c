@@ -19,7 +19,10 @@ static const char* const specs[] = {
     "meshopt:14,64,128", "meshopt:8,4,0", "reuse:4,2,3", "reuse:32,16,32", "reuse:6,0,0", "reuse:5,5,1",
     "batch", "batch:slots=4,prims=0", "batch:slots=5,prims=2", "batch:slots=9,prims=1", "llvmpipe",
     "llvmpipe:segment=8,map=4", "llvmpipe:segment=9,map=16", "llvmpipe:segment=12,map=3",
-    "llvmpipe:segment=16,map=1", "llvmpipe:segment=31,map=256",
+    "llvmpipe:segment=16,map=1", "llvmpipe:segment=31,map=256", "nv-dx", "nv-gl", "batch-all", "ati",
+    "nv-dx:indices=12,vertices=4", "nv-gl:indices=9,vertices=5,window=3", "batch-all:indices=6,vertices=4", "batch-all:indices=9,vertices=5,reset=12",
+    "ati:lru=3,vertices=4,reset=12", "ati:lru=30,vertices=64,reset=384", "ati:lru=1,vertices=3,reset=9",
+    "ati:lru=2,vertices=5,reset=6", "ati:lru=4,vertices=3,reset=300",
 };
 
 /* Whether m's warp, batch or cache holds one primitive of `arity` (gc_analyze refuses it
@@ -28,7 +31,10 @@ static bool holds_a_primitive(const gc_model* m, unsigned arity)
 {
     return !((m->family == GC_MODEL_NVIDIA && m->p[0] < arity) ||
              (m->family == GC_MODEL_MESHOPT && m->p[1] && m->p[1] < arity) ||
-             (m->family == GC_MODEL_REUSE && m->p[0] < arity) || (m->family == GC_MODEL_BATCH && m->p[0] < arity));
+             (m->family == GC_MODEL_REUSE && m->p[0] < arity) || (m->family == GC_MODEL_BATCH && m->p[0] < arity) ||
+             ((m->family == GC_MODEL_NV_DX || m->family == GC_MODEL_NV_GL || m->family == GC_MODEL_BATCH_ALL) &&
+              (m->p[0] < arity || m->p[1] < arity)) ||
+             (m->family == GC_MODEL_ATI && m->p[1] < arity));
 }
 
 static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes, size_t change_count,

@@ -24,6 +24,12 @@ static const struct {
     {"batch[:slots=,prims=]", "seed 004's data assembler batches (32 slots)"},
     {"llvmpipe[:segment=,map=]", "Mesa's draw module (llvmpipe, lavapipe): 1024-index segments,\n"
                                  "256-entry direct-mapped fetch table (measured on lavapipe)"},
+    {"nv-dx[:indices=,vertices=]", "Kerbl et al. 2018's NVIDIA Direct3D batches (96 indices, 32\n"
+                                   "invocations; reuse window by the slot of the last use)"},
+    {"nv-gl[:indices=,vertices=,window=]", "the same under OpenGL: a fixed 42-index window"},
+    {"batch-all[:indices=,vertices=,reset=]", "Kerbl et al.'s full reuse inside batches (Intel bound 1791, 128)"},
+    {"ati[:lru=,vertices=,reset=]", "Kerbl et al.'s AMD rule: LRU 15, 64-invocation batches cut inside\n"
+                                    "triangles, hard reset every 384 indices"},
 };
 
 static int print_json(void)
@@ -91,7 +97,11 @@ int cmd_models(int argc, char** argv)
     for (size_t i = 0; i < sizeof families / sizeof families[0]; ++i) {
         const char* text = families[i].text;
         const char* nl = strchr(text, '\n');
-        printf("  %-31s %.*s\n", families[i].syntax, nl ? (int)(nl - text) : (int)strlen(text), text);
+        /* a syntax wider than its column goes on a line of its own */
+        if (strlen(families[i].syntax) > 31)
+            printf("  %s\n  %-31s %.*s\n", families[i].syntax, "", nl ? (int)(nl - text) : (int)strlen(text), text);
+        else
+            printf("  %-31s %.*s\n", families[i].syntax, nl ? (int)(nl - text) : (int)strlen(text), text);
         if (nl)
             printf("  %-31s %s\n", "", nl + 1);
     }

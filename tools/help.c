@@ -247,7 +247,9 @@ static const help_section sections[] = {
                "--json) then goes to standard error. One output at most can be '-'. sweep --plot\n"
                "needs a file name: the image type comes from it."},
     {"MODEL", "fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
-              "meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256],\n"
+              "meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256]\n"
+              "nv-dx[:indices=96,vertices=32] nv-gl[:indices=96,vertices=32,window=42]\n"
+              "batch-all[:indices=1791,vertices=128,reset=0] ati[:lru=15,vertices=64,reset=384],\n"
               "or a preset (default: all presets), or @FILE: the best model of a fit result\n"
               "(gpucache fit --json MEASUREMENTS.json > FILE), wherever -m or --model is accepted."},
     {"TOPOLOGY", "point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"

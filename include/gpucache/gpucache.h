@@ -183,6 +183,10 @@ typedef enum gc_model_family {
     GC_MODEL_REUSE,
     GC_MODEL_BATCH,
     GC_MODEL_LLVMPIPE,
+    GC_MODEL_NV_DX,
+    GC_MODEL_NV_GL,
+    GC_MODEL_BATCH_ALL,
+    GC_MODEL_ATI,
     GC_MODEL_FAMILY_COUNT
 } gc_model_family;
 
@@ -192,7 +196,12 @@ typedef enum gc_model_family {
  *  meshopt: p[0] = cache, p[1] = warp, p[2] = primitive group (0 = no limit)
  *  reuse:   p[0] = warp, p[1] = compare window, p[2] = triangles (0 = no limit)
  *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit)
- *  llvmpipe: p[0] = segment (indices), p[1] = map (direct-mapped entries) */
+ *  llvmpipe: p[0] = segment (indices), p[1] = map (direct-mapped entries)
+ *  nv-dx, batch-all: p[0] = indices per batch, p[1] = invocations per batch (batch-all:
+ *           p[2] = indices between hard resets, 0 = none)
+ *  nv-gl:   p[0] = indices per batch, p[1] = invocations per batch, p[2] = reuse window
+ *  ati:     p[0] = LRU entries, p[1] = invocations per batch, p[2] = indices between hard resets
+ *  (the last four: Kerbl et al., HPG 2018; docs/models/kerbl.md) */
 typedef struct gc_model {
     gc_model_family family;
     uint32_t p[3];
@@ -202,7 +211,9 @@ typedef struct gc_model {
 /* Parses a model specification into *out (zeroed first): "fifo:16", "lru:16",
  * "direct-value:32", "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
  * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
- * "llvmpipe", "llvmpipe:segment=1024,map=256", or a preset name (see gc_preset_count).
+ * "llvmpipe", "llvmpipe:segment=1024,map=256", "nv-dx", "nv-gl:indices=96,vertices=32,window=42",
+ * "batch-all:indices=1791,vertices=128", "ati:lru=15,vertices=64,reset=384",
+ * or a preset name (see gc_preset_count).
  * `spec` is NUL-terminated, shorter than 200 bytes, and not kept; every parameter is
  * range-checked (GC_ERR_USAGE with one line naming the spec otherwise). The result owns
  * nothing: copy it freely. O(length of spec), no allocation. */

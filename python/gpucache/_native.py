@@ -35,7 +35,8 @@ gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t capacity,
 
 typedef enum gc_model_family {
     GC_MODEL_FIFO = 0, GC_MODEL_LRU, GC_MODEL_DIRECT_VALUE, GC_MODEL_DIRECT_POSITION, GC_MODEL_NVIDIA,
-    GC_MODEL_MESHOPT, GC_MODEL_REUSE, GC_MODEL_BATCH, GC_MODEL_LLVMPIPE, GC_MODEL_FAMILY_COUNT
+    GC_MODEL_MESHOPT, GC_MODEL_REUSE, GC_MODEL_BATCH, GC_MODEL_LLVMPIPE,
+    GC_MODEL_NV_DX, GC_MODEL_NV_GL, GC_MODEL_BATCH_ALL, GC_MODEL_ATI, GC_MODEL_FAMILY_COUNT
 } gc_model_family;
 typedef struct gc_model { gc_model_family family; uint32_t p[3]; char name[64]; } gc_model;
 gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);

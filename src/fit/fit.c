@@ -84,6 +84,31 @@ size_t gc_fit_search_space(gc_model* out, size_t capacity)
             snprintf(spec, sizeof spec, "llvmpipe:segment=%u,map=%u", segments[s], maps[m]);
             n = add_spec(out, capacity, n, spec);
         }
+    /* Kerbl et al.'s batch rules (HPG 2018), after the others so that ties keep ranking as
+       before: NVIDIA's batches (indices, invocations) with the DX slots or a GL window,
+       full reuse in batches (Intel's bound, CURE), and ATI's LRU with hard resets. */
+    static const unsigned kbatch[][2] = {{96, 32}, {48, 16}, {96, 16}, {192, 64}, {96, 64}, {384, 128}};
+    for (size_t b = 0; b < sizeof kbatch / sizeof kbatch[0]; ++b) {
+        snprintf(spec, sizeof spec, "nv-dx:indices=%u,vertices=%u", kbatch[b][0], kbatch[b][1]);
+        n = add_spec(out, capacity, n, spec);
+        static const unsigned glw[] = {8, 16, 24, 32, 40, 42, 48, 64};
+        for (size_t w = 0; w < sizeof glw / sizeof glw[0]; ++w) {
+            snprintf(spec, sizeof spec, "nv-gl:indices=%u,vertices=%u,window=%u", kbatch[b][0], kbatch[b][1], glw[w]);
+            n = add_spec(out, capacity, n, spec);
+        }
+    }
+    static const unsigned aind[] = {96, 192, 384, 768, 1023, 1791}, avert[] = {16, 32, 64, 128, 256};
+    for (size_t i = 0; i < sizeof aind / sizeof aind[0]; ++i)
+        for (size_t v = 0; v < sizeof avert / sizeof avert[0]; ++v) {
+            snprintf(spec, sizeof spec, "batch-all:indices=%u,vertices=%u", aind[i], avert[v]);
+            n = add_spec(out, capacity, n, spec);
+        }
+    static const unsigned alru[] = {8, 14, 15, 16, 24, 30, 32}, areset[] = {192, 384, 768};
+    for (size_t l = 0; l < sizeof alru / sizeof alru[0]; ++l)
+        for (size_t r = 0; r < sizeof areset / sizeof areset[0]; ++r) {
+            snprintf(spec, sizeof spec, "ati:lru=%u,vertices=64,reset=%u", alru[l], areset[r]);
+            n = add_spec(out, capacity, n, spec);
+        }
     /* Drop duplicates of the defaults listed first ("nvidia" is nvidia:32,16,32). */
     if (capacity >= n) {
         size_t k = 0;

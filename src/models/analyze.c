@@ -202,11 +202,62 @@ static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err
     case GC_MODEL_MESHOPT: capacity = m->p[1], what = "warp size"; break;
     case GC_MODEL_REUSE: capacity = m->p[0], what = "warp size"; break;
     case GC_MODEL_BATCH: capacity = m->p[0], what = "slot count"; break;
+    case GC_MODEL_NV_DX:
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL:
+        /* a primitive must fit an empty batch, so that it is cut at most once */
+        capacity = m->p[0] < m->p[1] ? m->p[0] : m->p[1], what = "batch limit";
+        break;
+    case GC_MODEL_ATI: capacity = m->p[1], what = "batch vertex limit"; break;
     default: return GC_OK;
     }
     if (capacity != 0 && capacity < arity)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %u cannot hold one primitive of %u vertices", m->name,
                        what, capacity, arity);
+    return GC_OK;
+}
+
+/* The families without a loop of their own (Kerbl et al.'s batch rules): their state
+ * machine, fed the dense draw as gc_analyze_sim feeds it, is the analysis. No trace: the
+ * machines do not show their contents. */
+static gc_status machine_run(const gc_model* model, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    if (run->trace)
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "model '%s' has no trace (its batches are not a cache to show)",
+                       model->name);
+    gc_sim* sim;
+    gc_status s = gc_sim_create(model, run->vertex_count ? run->vertex_count : 1, run->values, &sim, err);
+    if (s)
+        return s;
+    gc_sim_reset(sim, run->draw.topology);
+    const uint64_t* changes = run->state_changes;
+    size_t next_change = 0;
+    gc_sim_stream stream;
+    gc_sim_stream_init(&stream, sim, &run->draw);
+    gc_sim_primitive p;
+    while (gc_sim_stream_next(&stream, &p)) {
+        uint64_t completes = 0;
+        for (unsigned j = 0; j < p.count; ++j)
+            completes = p.positions[j] > completes ? p.positions[j] : completes;
+        const size_t first_change = next_change;
+        while (next_change < run->state_change_count && changes[next_change] <= completes)
+            next_change++;
+        p.state_changes = changes ? changes + first_change : NULL;
+        p.state_change_count = next_change - first_change;
+        unsigned shaded = 0;
+        gc_sim_feed(sim, &p, &shaded);
+        if (run->per_vertex)
+            for (unsigned j = 0; j < p.count; ++j)
+                run->per_vertex[p.vertices[j]] += GC_SIM_SHADED(shaded, j);
+    }
+    gc_sim_finish(sim, run->state_change_count - next_change);
+    gc_stats st;
+    gc_sim_stats(sim, &st);
+    out->invocations = st.invocations;
+    out->has_batches = st.has_batches;
+    out->batches = st.batches;
+    out->resets = st.resets;
+    gc_sim_destroy(sim);
     return GC_OK;
 }
 
@@ -343,6 +394,10 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
     case GC_MODEL_REUSE: s = gc_model_reuse_run(model, &run, out, err); break;
     case GC_MODEL_BATCH: s = gc_model_batch_run(model, &run, out, err); break;
     case GC_MODEL_LLVMPIPE: s = gc_model_llvmpipe_run(model, &run, out, err); break;
+    case GC_MODEL_NV_DX:
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL:
+    case GC_MODEL_ATI: s = machine_run(model, &run, out, err); break;
     default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
     }
     if (s)

@@ -9,6 +9,7 @@
 
 static const char* const family_names[GC_MODEL_FAMILY_COUNT] = {
     "fifo", "lru", "direct-value", "direct-position", "nvidia", "meshopt", "reuse", "batch", "llvmpipe",
+    "nv-dx", "nv-gl", "batch-all", "ati",
 };
 
 const char* gc_model_family_name(gc_model_family family)
@@ -28,6 +29,29 @@ static const struct {
     {"nvidia-maxwell", "meshopt:16,32,32", "meshopt analyzer with a 16-entry window in 32-vertex warps (Maxwell)"},
     {"amd-gcn", "meshopt:14,64,128", "meshoptimizer 0.18 demo: AMD parameters of meshopt_analyzeVertexCache"},
     {"generic", "fifo:16", "a 16-entry FIFO, the usual textbook target (Forsyth, Tipsify papers)"},
+    /* Kerbl, Kenzel, Ivanchenko, Schmalstieg, Steinberger, "Revisiting The Vertex Cache" (HPG
+       2018): their simulator's table, GPUPeople/vertex_batch_optimization
+       sceneprocessor/source/layers/BatchSimulationParameters.h (BSP), commit 46332cd. */
+    {"nvidia-dx", "nv-dx",
+     "Kerbl et al. HPG 2018 (BSP:20,38-46 NV_DX): NVIDIA (GTX 1080 Ti measured) under Direct3D, 96/32 batches"},
+    {"nvidia-gl", "nv-gl",
+     "Kerbl et al. HPG 2018 (BSP:22,47-55 NV_GL): NVIDIA under OpenGL, 96/32 batches, 42-index window"},
+    {"ati-basic", "ati",
+     "Kerbl et al. HPG 2018 (BSP:24,56-64 ATI_BASIC): AMD GCN (R7 200 measured), LRU 15, 384-index resets"},
+    {"intel-lower-bound", "batch-all",
+     "Kerbl et al. HPG 2018 (BSP:26,65-73 INTEL_LOWER_BOUND): Intel, 1791/128 batches, full reuse (a bound)"},
+    {"cure-warp", "batch-all:indices=96,vertices=32",
+     "Kerbl et al. HPG 2018 (BSP:28,75-83 CURE warp): a software pipeline's 96/32 warps, full reuse"},
+    {"cure-block", "batch-all:indices=1023,vertices=256",
+     "Kerbl et al. HPG 2018 (BSP:30,85-93 CURE block): a software pipeline's 1023/256 blocks, full reuse"},
+    /* Mesa radeonsi, si_state_shaders.c polaris_set_vgt_vertex_reuse() (VTX_REUSE_DEPTH 30 on
+       Polaris and later GFX8/GFX9, 14 for a TES with fractional_odd spacing) and
+       si_state_draw.c si_get_ia_multi_vgt_param() (primgroup_size = 128 without GS or
+       tessellation: 384 indices of a triangle list) — ATI_BASIC's rule at that depth. */
+    {"radeonsi-polaris", "ati:lru=30,vertices=64,reset=384",
+     "Mesa radeonsi: VTX_REUSE_DEPTH 30 (Polaris..Vega), primitive groups of 128, on Kerbl's ATI rule"},
+    {"radeonsi-polaris-tess-odd", "ati:lru=14,vertices=64,reset=384",
+     "Mesa radeonsi: VTX_REUSE_DEPTH 14 for fractional_odd tessellation, groups of 128, Kerbl's ATI rule"},
 };
 
 size_t gc_preset_count(void)
@@ -148,8 +172,12 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
     if (family < 0)
         return gc_fail(err, GC_ERR_USAGE,
                        "unknown model '%s' (families: fifo:N, lru:N, direct-value:N, direct-position:N, "
-                       "nvidia[:size=,idle=,life=], meshopt:C,W,P, reuse:W,F,T, batch[:slots=,prims=], llvmpipe[:segment=,map=]; "
-                       "presets: intel, nvidia-kepler, nvidia-pascal, nvidia-maxwell, amd-gcn, generic)",
+                       "nvidia[:size=,idle=,life=], meshopt:C,W,P, reuse:W,F,T, batch[:slots=,prims=], llvmpipe[:segment=,map=], "
+                       "nv-dx[:indices=,vertices=], nv-gl[:indices=,vertices=,window=], batch-all[:indices=,vertices=,reset=], "
+                       "ati[:lru=,vertices=,reset=]; "
+                       "presets: intel, nvidia-kepler, nvidia-pascal, nvidia-maxwell, amd-gcn, generic, nvidia-dx, "
+                       "nvidia-gl, ati-basic, intel-lower-bound, cure-warp, cure-block, radeonsi-polaris, "
+                       "radeonsi-polaris-tess-odd)",
                        spec);
     if (params && !*params)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': empty parameter list", spec);
@@ -238,6 +266,61 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
                 snprintf(out->name, sizeof out->name, "llvmpipe");
             else
                 snprintf(out->name, sizeof out->name, "llvmpipe:segment=%u,map=%u", out->p[0], out->p[1]);
+        }
+        break;
+    }
+    case GC_MODEL_NV_DX:
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL: {
+        /* Kerbl et al.'s batch limits (BatchSimulationParameters.h: 96/32 for NVIDIA,
+           1791/128 for Intel); the window is NV_GL's 42 (BatchSimulator.h:127). At least a
+           triangle's 3 each (gc_analyze checks the topology's arity). */
+        static const char* const keys[] = {"indices", "vertices", "window"};
+        static const uint32_t lo[] = {3, 3, 0}, hi[] = {GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE};
+        const bool gl = out->family == GC_MODEL_NV_GL;
+        const bool all = out->family == GC_MODEL_BATCH_ALL;
+        const uint32_t d0 = all ? 1791 : 96, d1 = all ? 128 : 32, d2 = gl ? 42 : 0;
+        static const char* const all_keys[] = {"indices", "vertices", "reset"};
+        static const uint32_t all_hi[] = {GC_MAX_CACHE_SIZE, GC_MAX_CACHE_SIZE, UINT32_MAX};
+        out->p[0] = d0;
+        out->p[1] = d1;
+        out->p[2] = d2;
+        if (params)
+            s = all ? parse_params(spec, params, 3, all_keys, lo, all_hi, false, out->p, err)
+                    : parse_params(spec, params, gl ? 3 : 2, keys, lo, hi, false, out->p, err);
+        if (!s) {
+            if (out->p[0] == d0 && out->p[1] == d1 && out->p[2] == d2)
+                snprintf(out->name, sizeof out->name, "%s", family_names[family]);
+            else if (gl)
+                snprintf(out->name, sizeof out->name, "nv-gl:indices=%u,vertices=%u,window=%u", out->p[0], out->p[1],
+                         out->p[2]);
+            else if (all && out->p[2])
+                snprintf(out->name, sizeof out->name, "batch-all:indices=%u,vertices=%u,reset=%u", out->p[0],
+                         out->p[1], out->p[2]);
+            else
+                snprintf(out->name, sizeof out->name, "%s:indices=%u,vertices=%u", family_names[family], out->p[0],
+                         out->p[1]);
+        }
+        break;
+    }
+    case GC_MODEL_ATI: {
+        /* ATI_BASIC: LRU 15, 64 invocations per batch, 384 indices between hard resets
+           (BatchSimulationParameters.h:59-63). */
+        /* The rule scans its LRU at each index (as LRUCacheSim does): at most 1024 entries keeps
+           that bounded; GCN's reuse depth is at most 30 or so. */
+        static const char* const keys[] = {"lru", "vertices", "reset"};
+        static const uint32_t lo[] = {1, 3, 3}, hi[] = {1024, GC_MAX_CACHE_SIZE, UINT32_MAX};
+        out->p[0] = 15;
+        out->p[1] = 64;
+        out->p[2] = 384;
+        if (params)
+            s = parse_params(spec, params, 3, keys, lo, hi, false, out->p, err);
+        if (!s) {
+            if (out->p[0] == 15 && out->p[1] == 64 && out->p[2] == 384)
+                snprintf(out->name, sizeof out->name, "ati");
+            else
+                snprintf(out->name, sizeof out->name, "ati:lru=%u,vertices=%u,reset=%u", out->p[0], out->p[1],
+                         out->p[2]);
         }
         break;
     }

@@ -249,6 +249,7 @@ static inline uint32_t gc_sim_value(const gc_sim_context* c, uint32_t id)
 
 /* The rules of the built-in families, each beside its family's fast loop. */
 extern const gc_sim_rule gc_rule_fifo, gc_rule_lru, gc_rule_direct_value, gc_rule_direct_position,
-    gc_rule_nvidia, gc_rule_meshopt, gc_rule_reuse, gc_rule_batch, gc_rule_llvmpipe;
+    gc_rule_nvidia, gc_rule_meshopt, gc_rule_reuse, gc_rule_batch, gc_rule_llvmpipe, gc_rule_nv_dx, gc_rule_nv_gl,
+    gc_rule_batch_all, gc_rule_ati;
 
 #endif

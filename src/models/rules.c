@@ -14,6 +14,10 @@ static const gc_sim_rule* builtin_rule(gc_model_family family)
     case GC_MODEL_REUSE: return &gc_rule_reuse;
     case GC_MODEL_BATCH: return &gc_rule_batch;
     case GC_MODEL_LLVMPIPE: return &gc_rule_llvmpipe;
+    case GC_MODEL_NV_DX: return &gc_rule_nv_dx;
+    case GC_MODEL_NV_GL: return &gc_rule_nv_gl;
+    case GC_MODEL_BATCH_ALL: return &gc_rule_batch_all;
+    case GC_MODEL_ATI: return &gc_rule_ati;
     default: return NULL;
     }
 }

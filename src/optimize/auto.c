@@ -436,6 +436,10 @@ static uint32_t target_cache_size(const gc_model* m)
     switch (m->family) {
     case GC_MODEL_MESHOPT: return m->p[0] < 64 ? m->p[0] : 64;
     case GC_MODEL_LLVMPIPE: return 256;
+    /* Kerbl et al.'s batches: what one batch shades; ATI: its LRU */
+    case GC_MODEL_NV_DX:
+    case GC_MODEL_NV_GL:
+    case GC_MODEL_BATCH_ALL: return m->p[1] < 256 ? m->p[1] : 256;
     default: return m->p[0] < 256 ? m->p[0] : 256;
     }
 }
@@ -568,6 +572,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         case GC_MODEL_BATCH: tri = m->p[1], verts = m->p[0]; break;
         case GC_MODEL_MESHOPT: tri = m->p[2], verts = m->p[1]; break;
         case GC_MODEL_REUSE: tri = m->p[2], verts = m->p[0]; break;
+        /* Kerbl et al.'s triangle-bounded batches: `indices` / 3 triangles, `vertices`
+           invocations, from the draw's start (a patch's distinct vertices are its cost
+           under batch-all, and under nv-dx/nv-gl while the window holds them) */
+        case GC_MODEL_NV_DX:
+        case GC_MODEL_NV_GL:
+        case GC_MODEL_BATCH_ALL: tri = m->p[0] / 3, verts = m->p[1]; break;
         default: continue;
         }
         if (tri == 0 && verts == 0)
@@ -578,8 +588,28 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         patch_limits[patch_count][3] = map;
         patch_count++;
     }
+    /* Kerbl et al.'s batch greedy (batch_greedy.c) for each batch-family target (alone or
+     * with one or two others): on the corpus it took nvidia-dx and nvidia-gl from 3% above
+     * their gbatch to within 0.2% of it, cure-warp and radeonsi-polaris from 2% above to
+     * level (docs/optimizers/auto.md). At the default effort it is left out where it never
+     * won on the corpus and is auto's slowest candidate: batches of more than 64 vertices
+     * (intel-lower-bound, cure-block) and ATI LRUs of fewer than 16 entries (ati-basic,
+     * radeonsi-polaris-tess-odd), where the greedy and the Forsyth orders were better. */
+    const gc_model* batch_targets[MAX_TARGETS];
+    size_t batch_count = 0;
+    for (size_t i = 0; i < target_count; ++i) {
+        const gc_model* m = &targets[i];
+        bool use = m->family == GC_MODEL_NV_DX || m->family == GC_MODEL_NV_GL || m->family == GC_MODEL_BATCH_ALL ||
+                   m->family == GC_MODEL_ATI;
+        if (effort == 1)
+            use &= target_count < 3 && !(m->family == GC_MODEL_BATCH_ALL && m->p[1] > 64) &&
+                   !(m->family == GC_MODEL_ATI && m->p[0] < 16);
+        if (use)
+            batch_targets[batch_count++] = m;
+    }
+    const size_t batch_at = greedy_variants + tipsify_count + patch_count;
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
-    const size_t forsyth_at = greedy_variants + tipsify_count + patch_count;
+    const size_t forsyth_at = batch_at + batch_count;
     /* Only llvmpipe targets at the default effort: the Forsyth orders never came near the
      * greedy's and the patches' there (their segments are not compact), and the time is
      * better left to those. */
@@ -612,7 +642,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         } else if (v < greedy_variants + tipsify_count) {
             s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
                                NULL, err);
-        } else if (v < forsyth_at) {
+        } else if (v < batch_at) {
             const uint32_t* l = patch_limits[v - greedy_variants - tipsify_count];
             s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], 0, candidate, err);
             if (!s && l[3]) {
@@ -622,6 +652,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                 if (!s)
                     s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, false, candidate,
                                         err);
+            }
+        } else if (v < forsyth_at) {
+            /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
+            const gc_model* m = batch_targets[v - batch_at];
+            const gc_batch_greedy_weights w = {1024, m->family == GC_MODEL_ATI ? -16 : -4, -1};
+            s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, m, &w, place.position / 3, place.length,
+                                    candidate, err);
+            if (s == GC_ERR_LIMIT) { /* a hub or huge batches: this candidate would not be linear */
+                s = GC_OK;
+                if (options->progress)
+                    options->progress(options->progress_user, v + 1, total);
+                continue;
             }
         } else if (v == forsyth_at) {
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);

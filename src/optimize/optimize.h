@@ -94,6 +94,19 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
 /* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
  * written after), for the candidate orders it scores. */
+/* gbatch's scores (Kerbl et al. 2018): per cached vertex, per remaining valence, per unit of
+ * accumulated distance. */
+typedef struct gc_batch_greedy_weights {
+    int32_t cache, valence, distance;
+} gc_batch_greedy_weights;
+/* Batch greedy (batch_greedy.c): Kerbl et al.'s gbatch driven by `target`'s state machine;
+ * writes a triangle order. `first_number`: the list's first triangle's number in the draw;
+ * `stream_length`: the draw's indices (0: the list alone). GC_ERR_LIMIT for a vertex of more
+ * than 64 triangles or batches of more than 256 vertices or 2048 indices (its cost would not
+ * be linear); GC_ERR_USAGE for a target of another family. */
+gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
+                              uint64_t stream_length, uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 

@@ -1,0 +1,196 @@
+/* ati[:lru=,vertices=,reset=] — the AMD rule Kerbl et al. (HPG 2018) measured and
+ * published in GPUPeople/vertex_batch_optimization (commit 46332cd) as ATI_BASIC
+ * "(stat, 384, x, LRU 15)" (sceneprocessor/source/layers/BatchSimulationParameters.h
+ * (BSP):23-24, 56-64; the engine is BatchSimulator.h (BS)):
+ *  - an LRU of `lru` vertices (LRUCacheSim<15>, BS:189-239, BSP:63): a lookup scans it
+ *    (BS:197-205); an insert moves a present vertex to the most recent end or appends a new
+ *    one, dropping the least recent when full (BS:206-233);
+ *  - hard resets every `reset` indices (HardReset = 384, BSP:61): before a primitive whose
+ *    position is a non-zero multiple of `reset` (BS:313-317; `last_hard_reset` only keeps
+ *    position 0 from resetting, since soft cuts happen inside a primitive) the LRU is
+ *    emptied (LRUCacheSim::reset(true), BS:234-238) and a batch ends;
+ *  - batches of at most `vertices` invocations (BatchVertices = 64, BSP:60) and `reset`
+ *    indices (BatchIndices = 384 = HardReset in BSP:59-61; one parameter here), cut inside a
+ *    primitive (TriangleBounds = false, BSP:62; BS:356-370): the corner that does not fit
+ *    starts the next batch, counted as its first invocation (adds = 1, BS:367);
+ *  - a soft cut does not empty the LRU (reset(false) is a no-op, BS:236), so the
+ *    invocations are the LRU's misses with the hard resets; the batches only count.
+ * Positions count the primitives' corners as if the draw were a list (the simulator's
+ * `progress`, BS:380). */
+#include "models.h"
+
+/* No per-vertex words: the LRU is the extra words 0..lru-1. */
+typedef struct ati_sim {
+    uint64_t progress;  /* position of the next corner */
+    uint32_t count;     /* vertices in the LRU: extra words 0..count-1, least recent first */
+    uint32_t cbatch;    /* indices in the open batch (BS:246) */
+    uint32_t cuniques;  /* the open batch's counted invocations (BS:247) */
+    uint64_t cuts;      /* batches ended inside the draw (soft cuts and hard resets) */
+    uint64_t resets;    /* hard resets */
+    bool fed;
+} ati_sim;
+
+static size_t ati_extra(const void* params)
+{
+    return ((const gc_model*)params)->p[0];
+}
+
+/* BS:197-205 */
+static bool lru_cached(gc_sim_context* c, const ati_sim* s, uint32_t v)
+{
+    const uint32_t* list = c->words;
+    for (uint32_t i = 0; i < s->count; ++i)
+        if (list[i] == v)
+            return true;
+    return false;
+}
+
+/* BS:206-233: to the most recent end, the least recent dropped when a new one finds it full. */
+static void lru_insert(gc_sim_context* c, ati_sim* s, uint32_t v, uint32_t size)
+{
+    const uint32_t* list = c->words;
+    uint32_t loc = s->count;
+    for (uint32_t i = 0; i < s->count; ++i)
+        if (list[i] == v) {
+            loc = i;
+            break;
+        }
+    if (loc == s->count) {
+        if (s->count == size)
+            loc = 0; /* the least recent goes */
+        else
+            s->count++;
+    }
+    for (uint32_t i = loc + 1; i < s->count; ++i)
+        gc_sim_write(c, i - 1, list[i]);
+    gc_sim_write(c, s->count - 1, v);
+}
+
+static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    ati_sim* s = c->state;
+    const gc_model* m = c->params;
+    const uint32_t size = m->p[0], max_vertices = m->p[1], reset = m->p[2];
+    /* BS:313-317: the hard reset */
+    if (s->progress != 0 && s->progress % reset == 0) {
+        s->count = 0;
+        s->cbatch = s->cuniques = 0;
+        s->cuts++;
+        s->resets++;
+    }
+    uint32_t misses = 0, adds = 0, cbatch = s->cbatch, cuniques = s->cuniques, move = p->count;
+    for (unsigned i = 0; i < p->count; ++i) {
+        const uint32_t v = p->vertices[i];
+        const bool miss = !lru_cached(c, s, v);
+        adds += miss;
+        if (miss) {
+            misses++;
+            *shaded += GC_SIM_SHADE(i);
+        }
+        /* BS:332-335, with the counters as the simulator has them after a cut in this
+           primitive (cbatch 0, not minus the corners already placed) */
+        if (cuniques + adds > max_vertices || cbatch + i + 1 > reset) {
+            /* BS:356-370: the corners before i stay in the ending batch, this one opens the
+               next (pendBatch sets cbatch and cuniques to 0, adds = 1), and the primitive's
+               remaining corners are what the batch gets of it (move -= i) */
+            s->cuts++;
+            cuniques = 0;
+            cbatch = 0;
+            move -= i;
+            adds = 1;
+        }
+        lru_insert(c, s, v, size);
+    }
+    s->cuniques = cuniques + adds;
+    s->cbatch = cbatch + move;
+    s->progress += p->count;
+    s->fed = true;
+    return misses;
+}
+
+/* What ati_feed would return and shade, the state left as it is (auto prices many triangles
+ * for each it places; a feed shifts the LRU word by word). The LRU as ati_feed would leave it:
+ * the vertices this primitive touched go to the most recent end in the order of their last
+ * touch; a miss in a full LRU drops the least recent untouched vertex, or when none is left,
+ * the oldest touched one. */
+static uint32_t ati_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    const ati_sim* s = c->state;
+    const gc_model* m = c->params;
+    const uint32_t size = m->p[0], reset = m->p[2];
+    const uint32_t* list = c->words;
+    const uint32_t count = (s->progress != 0 && s->progress % reset == 0) ? 0 : s->count; /* the hard reset */
+    uint32_t touched[4], touched_at[4]; /* most recent last; where each was in the list (UINT32_MAX: new) */
+    uint32_t dropped[4];                /* touched vertices dropped again */
+    unsigned nt = 0, nd = 0;
+    uint32_t evicted = 0; /* untouched list entries dropped, from the least recent */
+    uint32_t held = count, misses = 0;
+    for (unsigned i = 0; i < p->count; ++i) {
+        const uint32_t v = p->vertices[i];
+        bool hit = false, was_dropped = false;
+        uint32_t at = UINT32_MAX;
+        unsigned t = 0;
+        while (t < nt && touched[t] != v)
+            ++t;
+        for (unsigned k = 0; k < nd; ++k)
+            was_dropped |= dropped[k] == v;
+        if (t < nt) {
+            hit = true;
+            at = touched_at[t];
+            for (unsigned k = t + 1; k < nt; ++k)
+                touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
+            nt--;
+        } else if (!was_dropped) {
+            uint32_t k = 0;
+            while (k < count && list[k] != v)
+                ++k;
+            if (k < count) {
+                /* untouched entries before it, and whether the drops have reached it */
+                uint32_t before = k;
+                for (unsigned q = 0; q < nt; ++q)
+                    before -= touched_at[q] != UINT32_MAX && touched_at[q] < k;
+                hit = before >= evicted;
+                at = k;
+            }
+        }
+        if (!hit) {
+            misses++;
+            *shaded += GC_SIM_SHADE(i);
+            at = UINT32_MAX;
+            if (held == size) {
+                /* untouched entries left to drop: the list's, less the touched and the dropped */
+                uint32_t untouched = count - evicted;
+                for (unsigned q = 0; q < nt; ++q)
+                    untouched -= touched_at[q] != UINT32_MAX;
+                if (untouched > 0) {
+                    evicted++;
+                } else {
+                    dropped[nd++] = touched[0];
+                    for (unsigned k = 1; k < nt; ++k)
+                        touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
+                    nt--;
+                }
+            } else {
+                held++;
+            }
+            for (unsigned k = 0; k < nd; ++k)
+                if (dropped[k] == v)
+                    dropped[k] = dropped[--nd];
+        }
+        touched[nt] = v;
+        touched_at[nt++] = at;
+    }
+    return misses;
+}
+
+static void ati_stats(const gc_sim_context* c, gc_stats* out)
+{
+    const ati_sim* s = c->state;
+    out->has_batches = 1;
+    out->batches = s->cuts + (s->fed ? 1 : 0);
+    out->resets = s->resets;
+}
+
+const gc_sim_rule gc_rule_ati = {
+    "ati", sizeof(ati_sim), 0, ati_extra, NULL, NULL, ati_feed, NULL, ati_stats, NULL, ati_peek,
+};
