@@ -551,6 +551,10 @@ typedef struct gc_gltf_primitive {
     size_t index_count;
     uint64_t vertex_count;    /* elements of its attribute accessors (all equal) */
     size_t shares_indices_with; /* an earlier primitive with the same index accessor, or SIZE_MAX */
+    const char* indices_kept; /* an indexed triangle list whose index data must stay as it is:
+                                 why (its accessor is also drawn by a primitive of another mode,
+                                 used otherwise, or its bytes are shared with another accessor);
+                                 NULL when gc_gltf_set_indices may rewrite it. Owned by the doc. */
 } gc_gltf_primitive;
 
 /* Reads a .gltf or .glb file (by its 'glTF' magic, else as JSON). Memory: the file, the
@@ -562,8 +566,8 @@ GC_API size_t gc_gltf_primitive_count(const gc_gltf* doc);
 GC_API const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i);
 
 /* Replaces primitive i's index data, where it is and in its component type: `indices`
- * holds index_count values below vertex_count. Only for indexed triangle lists
- * (GC_ERR_USAGE otherwise); O(index_count). */
+ * holds index_count values below vertex_count. Only for indexed triangle lists whose
+ * indices_kept is NULL (GC_ERR_USAGE otherwise); O(index_count). */
 GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* indices, size_t count, gc_error* err);
 
 /* Reorders vertex data for fetch locality: the primitives that share one set of attribute
