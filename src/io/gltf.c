@@ -1603,6 +1603,51 @@ static gc_status open_output(out_files* o, const char* path, char** inputs, size
     return s;
 }
 
+/* Whether `path` is already one of the output's files (two buffers or images may name one
+ * file: it is copied once). */
+static bool already_open(const out_files* o, const char* path)
+{
+    for (size_t i = 0; i < o->count; ++i)
+        if (!strcmp(o->files[i].path, path))
+            return true;
+    return false;
+}
+
+/* A relative file name without leading "./" parts, for comparing names. */
+static const char* plain_name(const char* name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    return name;
+}
+
+/* Whether a file written beside the output under `name` would take the place of a file the
+ * output still refers to: an unchanged external buffer or an image (copied there, or, in
+ * the input's folder, the input's own), any external buffer of the input when the output
+ * goes to its folder, or a name already chosen for another rewritten buffer. */
+static bool name_taken(const gc_gltf* g, const char* name, bool same_folder, char* const* chosen,
+                       size_t chosen_count)
+{
+    name = plain_name(name);
+    for (size_t i = 0; i < chosen_count; ++i)
+        if (!strcmp(plain_name(chosen[i]), name))
+            return true;
+    for (size_t i = 0; i < g->buffer_count; ++i) {
+        const gltf_buffer* b = &g->buffers[i];
+        if (b->kind == BUF_FILE && b->uri && (same_folder || !b->dirty) && !strcmp(plain_name(b->uri), name))
+            return true;
+    }
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < array_size(g->doc, "images"); ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        char decoded[4096];
+        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0 &&
+            !uri_decode(json_string_value(uri), decoded, sizeof decoded) && !strcmp(plain_name(decoded), name))
+            return true;
+    }
+    return false;
+}
+
 static bool write_all(FILE* f, const void* data, size_t n)
 {
     return n == 0 || fwrite(data, 1, n, f) == n;
@@ -1686,6 +1731,9 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
 
     out_files o;
     memset(&o, 0, sizeof o);
+    /* the names given to rewritten external buffers (at most one per output file) */
+    char* chosen[sizeof o.files / sizeof o.files[0]];
+    size_t chosen_count = 0;
     json_t* buffers = json_object_get(g->doc, "buffers");
     bool json_changed = false;
     unsigned bin_files = 0;
@@ -1701,11 +1749,32 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             free(encoded);
             json_changed = true;
         } else if (b->kind == BUF_FILE && b->dirty) {
+            /* its own file under the output's name: "out.bin" for the first, "out-I.bin" for
+             * buffers[I] (or when "out.bin" is one the output still refers to), then "-K"
+             * added while the name is taken */
             char name[PATH_MAX], path[PATH_MAX * 2];
-            if (bin_files++ == 0)
-                snprintf(name, sizeof name, "%.*s.bin", stem, base);
-            else
-                snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
+            unsigned k = bin_files == 0 ? 0 : 1;
+            for (;; ++k) {
+                if (k == 0)
+                    snprintf(name, sizeof name, "%.*s.bin", stem, base);
+                else if (k == 1)
+                    snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
+                else
+                    snprintf(name, sizeof name, "%.*s-%zu-%u.bin", stem, base, i, k - 1);
+                if (k > 1000 || !name_taken(g, name, same_folder, chosen, chosen_count))
+                    break;
+            }
+            bin_files++;
+            if (k > 1000) {
+                s = gc_fail(err, GC_ERR_IO, "%s: no free file name beside it for buffers[%zu]", out_path, i);
+                break;
+            }
+            /* o holds at most as many files as chosen has room for: open_output refuses more */
+            if (chosen_count < sizeof chosen / sizeof chosen[0] && !(chosen[chosen_count++] = strdup(name))) {
+                chosen_count--;
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+                break;
+            }
             snprintf(path, sizeof path, "%s/%s", out_dir, name);
             FILE* f = NULL;
             s = open_output(&o, path, inputs, input_count, err, &f);
@@ -1724,6 +1793,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             }
             char path[PATH_MAX * 2];
             snprintf(path, sizeof path, "%s/%s", out_dir, b->uri);
+            if (already_open(&o, path))
+                continue; /* another buffer names the same file */
             FILE* f = NULL;
             if (!(s = make_folders(out_dir, b->uri, err)) && !(s = open_output(&o, path, inputs, input_count, err, &f)))
                 s = write_all(f, b->data, (size_t)b->size) ? GC_OK : gc_fail(err, GC_ERR_IO, "%s: write failed", path);
@@ -1748,6 +1819,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
         char from[PATH_MAX * 2], to[PATH_MAX * 2], resolved[PATH_MAX];
         snprintf(from, sizeof from, "%s/%s", g->root, decoded);
         snprintf(to, sizeof to, "%s/%s", out_dir, decoded);
+        if (already_open(&o, to))
+            continue; /* another image or a buffer names the same file */
         if (!realpath(from, resolved)) {
             note(g, "%s: images[%zu] '%s' does not exist: not copied", g->path, i, decoded);
             continue;
@@ -1815,6 +1888,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             s = gc_atomic_commit(&o.files[i], err);
     }
     gc_free_names(inputs, input_count);
+    for (size_t i = 0; i < chosen_count; ++i)
+        free(chosen[i]);
     return s;
 }
 
