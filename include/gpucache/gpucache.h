@@ -575,15 +575,19 @@ GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* ind
  * first use over their indices in file order, placed in the slots the used vertices had
  * (so each index accessor keeps its values' set, min and max); each accessor's elements
  * are permuted once, within their byteStride; index values are renumbered to match.
- * Where that cannot be done safely (an accessor shared with other primitives or other
- * objects, sparse accessors, overlapping accessors, primitives without indices), the
- * primitives keep their vertices and a note says why. Memory: the largest accessor. */
+ * Sets joined by a shared index accessor (one vertex count) get one permutation for all
+ * their accessors. Where that cannot be done safely (an attribute accessor shared with
+ * other primitives or other objects, sparse accessors, overlapping accessors, index data
+ * whose bytes something else reads, primitives without indices), the primitives keep
+ * their vertices and a note names each of them and says why. Memory: the largest
+ * accessor, and O(primitives + accessors). */
 GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
 
 /* Writes the document to out_path (.gltf for a .gltf input, .glb for a .glb): the JSON
- * unchanged, or with only the URIs of rewritten buffers changed (a rewritten external
- * buffer is written beside the output as its name with .bin, never over one of the
- * input's files; a rewritten data: buffer is encoded again); unchanged external buffers
+ * unchanged, or with only the URIs of rewritten buffers changed (each rewritten external
+ * buffer gets a file of its own beside the output, its name with .bin, -I.bin for
+ * buffers[I], never a name the output still refers to nor one of the input's files; a
+ * rewritten data: buffer is encoded again); unchanged external buffers
  * and images are copied beside the output when it goes to another folder. Every file is
  * written whole or not at all (gc_atomic_file), the referenced files before out_path. */
 GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
