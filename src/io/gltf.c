@@ -1621,31 +1621,54 @@ static const char* plain_name(const char* name)
     return name;
 }
 
-/* Whether a file written beside the output under `name` would take the place of a file the
- * output still refers to: an unchanged external buffer or an image (copied there, or, in
- * the input's folder, the input's own), any external buffer of the input when the output
- * goes to its folder, or a name already chosen for another rewritten buffer. */
-static bool name_taken(const gc_gltf* g, const char* name, bool same_folder, char* const* chosen,
-                       size_t chosen_count)
+static int compare_names(const void* a, const void* b)
+{
+    return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* The names a rewritten buffer's file must not take, because the output still refers to
+ * them: unchanged external buffers and images (copied beside an output in another folder,
+ * or the input's own in its folder), and every external buffer of the input when the
+ * output goes to the input's folder. Sorted, "./" prefixes dropped; NULL when out of
+ * memory. O(n log n) in the buffers and images, so that naming stays cheap whatever the
+ * file holds. */
+static char** taken_names(const gc_gltf* g, bool same_folder, size_t* count)
+{
+    size_t ni = array_size(g->doc, "images"), n = 0;
+    char** names = gc_alloc_array(g->buffer_count + ni + 1, sizeof *names, false);
+    if (!names)
+        return NULL;
+    for (size_t i = 0; i < g->buffer_count; ++i) {
+        const gltf_buffer* b = &g->buffers[i];
+        if (b->kind == BUF_FILE && b->uri && (same_folder || !b->dirty) && !(names[n++] = strdup(plain_name(b->uri))))
+            goto fail;
+    }
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < ni; ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        char decoded[4096];
+        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0 &&
+            !uri_decode(json_string_value(uri), decoded, sizeof decoded) && !(names[n++] = strdup(plain_name(decoded))))
+            goto fail;
+    }
+    qsort(names, n, sizeof *names, compare_names);
+    *count = n;
+    return names;
+fail:
+    gc_free_names(names, n - 1);
+    return NULL;
+}
+
+/* Whether a rewritten buffer's file may not be called `name`: a taken name or one chosen
+ * for another rewritten buffer. */
+static bool name_taken(char* const* taken, size_t taken_count, char* const* chosen, size_t chosen_count,
+                       const char* name)
 {
     name = plain_name(name);
     for (size_t i = 0; i < chosen_count; ++i)
         if (!strcmp(plain_name(chosen[i]), name))
             return true;
-    for (size_t i = 0; i < g->buffer_count; ++i) {
-        const gltf_buffer* b = &g->buffers[i];
-        if (b->kind == BUF_FILE && b->uri && (same_folder || !b->dirty) && !strcmp(plain_name(b->uri), name))
-            return true;
-    }
-    json_t* images = json_object_get(g->doc, "images");
-    for (size_t i = 0; i < array_size(g->doc, "images"); ++i) {
-        json_t* uri = json_object_get(json_array_get(images, i), "uri");
-        char decoded[4096];
-        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0 &&
-            !uri_decode(json_string_value(uri), decoded, sizeof decoded) && !strcmp(plain_name(decoded), name))
-            return true;
-    }
-    return false;
+    return taken_count && bsearch(&name, taken, taken_count, sizeof *taken, compare_names) != NULL;
 }
 
 static bool write_all(FILE* f, const void* data, size_t n)
@@ -1734,6 +1757,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
     /* the names given to rewritten external buffers (at most one per output file) */
     char* chosen[sizeof o.files / sizeof o.files[0]];
     size_t chosen_count = 0;
+    char** taken = NULL;
+    size_t taken_count = 0;
     json_t* buffers = json_object_get(g->doc, "buffers");
     bool json_changed = false;
     unsigned bin_files = 0;
@@ -1753,6 +1778,10 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
              * buffers[I] (or when "out.bin" is one the output still refers to), then "-K"
              * added while the name is taken */
             char name[PATH_MAX], path[PATH_MAX * 2];
+            if (!taken && !(taken = taken_names(g, same_folder, &taken_count))) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+                break;
+            }
             unsigned k = bin_files == 0 ? 0 : 1;
             for (;; ++k) {
                 if (k == 0)
@@ -1761,11 +1790,11 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
                     snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
                 else
                     snprintf(name, sizeof name, "%.*s-%zu-%u.bin", stem, base, i, k - 1);
-                if (k > 1000 || !name_taken(g, name, same_folder, chosen, chosen_count))
+                if (k > 64 || !name_taken(taken, taken_count, chosen, chosen_count, name))
                     break;
             }
             bin_files++;
-            if (k > 1000) {
+            if (k > 64) {
                 s = gc_fail(err, GC_ERR_IO, "%s: no free file name beside it for buffers[%zu]", out_path, i);
                 break;
             }
@@ -1890,6 +1919,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
     gc_free_names(inputs, input_count);
     for (size_t i = 0; i < chosen_count; ++i)
         free(chosen[i]);
+    if (taken)
+        gc_free_names(taken, taken_count);
     return s;
 }
 
