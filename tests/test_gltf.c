@@ -543,6 +543,57 @@ static void rewritten_buffers_get_their_own_files(void** state)
     free(kept);
 }
 
+/* Two primitives sharing POSITION under different NORMALs are one group: one permutation
+ * of all three accessors, each once (4 vertices; prim 0 draws (3 2 1), prim 1 (1 0 3)). */
+static void permutes_shared_attributes_once(void** state)
+{
+    (void)state;
+    unsigned char bin[160];
+    memset(bin, 0, sizeof bin);
+    for (int v = 0; v < 4; ++v) {
+        float p[3] = {(float)v, 0.0f, 0.0f}, n1[3] = {0.0f, (float)v, 0.0f}, n2[3] = {0.0f, 0.0f, (float)v};
+        memcpy(bin + 12 * v, p, 12);
+        memcpy(bin + 48 + 12 * v, n1, 12);
+        memcpy(bin + 96 + 12 * v, n2, 12);
+    }
+    static const unsigned char idx[12] = {3, 0, 2, 0, 1, 0, 1, 0, 0, 0, 3, 0};
+    memcpy(bin + 144, idx, 6);
+    memcpy(bin + 152, idx + 6, 6);
+    const char* json =
+        "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+        "\"indices\":3},{\"attributes\":{\"POSITION\":0,\"NORMAL\":2},\"indices\":4}]}],"
+        "\"buffers\":[{\"byteLength\":160}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":48},"
+        "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":96,\"byteLength\":48},"
+        "{\"buffer\":0,\"byteOffset\":144,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":152,\"byteLength\":6}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":4,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}]}";
+    gc_gltf* g = load_ok(make_glb("sa.glb", json, bin, sizeof bin, 0, 0, 0));
+    gc_error err;
+    assert_int_equal(gc_gltf_reorder_vertices(g, &err), GC_OK);
+    /* first use: 3 2 1 take slots {1 2 3} in that order, then 0 keeps 0: to = 0 3 2 1 */
+    static const uint32_t p0[] = {1, 2, 3}, p1[] = {3, 0, 1};
+    assert_memory_equal(gc_gltf_primitive_at(g, 0)->indices, p0, sizeof p0);
+    assert_memory_equal(gc_gltf_primitive_at(g, 1)->indices, p1, sizeof p1);
+    assert_int_equal(gc_gltf_write(g, tmp("sa-out.glb"), &err), GC_OK);
+    gc_gltf_free(g);
+    size_t n;
+    unsigned char* out = read_bytes(tmp("sa-out.glb"), &n);
+    const unsigned char* b = out + 20 + ((strlen(json) + 3) & ~(size_t)3) + 8;
+    static const int old_of_slot[4] = {0, 3, 2, 1};
+    for (int slot = 0; slot < 4; ++slot) {
+        assert_memory_equal(b + 12 * slot, bin + 12 * old_of_slot[slot], 12);
+        assert_memory_equal(b + 48 + 12 * slot, bin + 48 + 12 * old_of_slot[slot], 12);
+        assert_memory_equal(b + 96 + 12 * slot, bin + 96 + 12 * old_of_slot[slot], 12);
+    }
+    static const unsigned char renumbered[12] = {1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 1, 0};
+    assert_memory_equal(b + 144, renumbered, 6);
+    assert_memory_equal(b + 152, renumbered + 6, 6);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -554,6 +605,7 @@ int main(void)
         cmocka_unit_test(reencodes_data_uris),
         cmocka_unit_test(keeps_index_data_others_read),
         cmocka_unit_test(rewritten_buffers_get_their_own_files),
+        cmocka_unit_test(permutes_shared_attributes_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

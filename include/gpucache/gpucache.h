@@ -575,11 +575,11 @@ GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* ind
  * first use over their indices in file order, placed in the slots the used vertices had
  * (so each index accessor keeps its values' set, min and max); each accessor's elements
  * are permuted once, within their byteStride; index values are renumbered to match.
- * Sets joined by a shared index accessor (one vertex count) get one permutation for all
- * their accessors. Where that cannot be done safely (an attribute accessor shared with
- * other primitives or other objects, sparse accessors, overlapping accessors, index data
- * whose bytes something else reads, primitives without indices), the primitives keep
- * their vertices and a note names each of them and says why. Memory: the largest
+ * Sets joined by a shared index or attribute accessor (one vertex count) get one
+ * permutation, each accessor permuted once. Where that cannot be done safely (an
+ * attribute accessor also used by a skin or an animation, sparse accessors, overlapping
+ * accessors, index data whose bytes something else reads, primitives without indices),
+ * the primitives keep their vertices and a note names each of them and says why. Memory: the largest
  * accessor, and O(primitives + accessors). */
 GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
 

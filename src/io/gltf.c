@@ -68,6 +68,7 @@ typedef struct gltf_accessor {
 } gltf_accessor;
 
 #define CROSSED_VIEW (SIZE_MAX - 1)
+#define PERMUTED (SIZE_MAX - 2) /* gltf_accessor.group during gc_gltf_reorder_vertices: done */
 
 typedef struct gltf_prim {
     gc_gltf_primitive pub;
@@ -1294,10 +1295,6 @@ static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_i
             return "an attribute accessor is sparse";
         if (x->other_uses)
             return "an attribute accessor is also used as indices or by a skin or an animation";
-        if (k && p0->attributes[k] == p0->attributes[k - 1]) /* sorted: repeats are adjacent */
-            return "one accessor is used for two attributes";
-        if (x->group != gid || (size_t)x->uses != users)
-            return "an attribute accessor is shared with primitives of other attributes";
     }
     /* bytes: no other accessor may lie under an attribute's elements */
     for (size_t k = 0; k < p0->attribute_count; ++k) {
@@ -1341,10 +1338,11 @@ static size_t find_root(size_t* parent, size_t x)
     return x;
 }
 
-/* Vertex sets joined by shared index accessors: one index accessor drawn over two sets of
- * attributes (of one vertex count) needs one permutation of both, or neither. Fills
- * first[c .. c + 1) ranges of `sets_of` (the sets of component c, in set order) and of
- * `prims_of` (its primitives, in file order). */
+/* Vertex sets joined into components: one index accessor drawn over two sets of
+ * attributes, or one attribute accessor used by two sets, needs one permutation of both,
+ * or neither. Component c's sets (in set order) are set_list[set_start[c] ..
+ * set_start[c + 1]), its primitives (in file order) prim_list[prim_start[c] ..
+ * prim_start[c + 1]). Union-find over the sets: O((primitives + attributes) log sets). */
 typedef struct vertex_components {
     size_t count;
     size_t* set_start;  /* count + 1 */
@@ -1370,18 +1368,34 @@ static bool join_sets(gc_gltf* g, const vertex_sets* sets, vertex_components* c)
     c->set_list = gc_alloc_array(ns, sizeof *c->set_list, false);
     c->prim_start = gc_alloc_array(ns + 2, sizeof *c->prim_start, true);
     c->prim_list = gc_alloc_array(np, sizeof *c->prim_list, false);
-    bool ok = parent && label && fill && c->set_start && c->set_list && c->prim_start && c->prim_list;
+    size_t* owner = gc_alloc_array(g->accessor_count ? g->accessor_count : 1, sizeof *owner, false);
+    bool ok = parent && label && fill && c->set_start && c->set_list && c->prim_start && c->prim_list && owner;
     if (ok) {
         for (size_t s = 0; s < sets->count; ++s)
             parent[s] = s, label[s] = SIZE_MAX;
+        for (size_t a = 0; a < g->accessor_count; ++a)
+            owner[a] = SIZE_MAX;
         for (size_t i = 0; i < g->prim_count; ++i) {
             const gltf_prim* p = &g->prims[i];
-            if (p->index_accessor == SIZE_MAX)
-                continue;
-            size_t first = g->accessors[p->index_accessor].first_index_user;
-            size_t x = find_root(parent, p->group), y = find_root(parent, g->prims[first].group);
-            if (x != y)
-                parent[x > y ? x : y] = x < y ? x : y;
+            /* the sets of one index accessor's users, and of one attribute accessor's */
+            size_t with[2] = {SIZE_MAX, SIZE_MAX};
+            if (p->index_accessor != SIZE_MAX)
+                with[0] = g->prims[g->accessors[p->index_accessor].first_index_user].group;
+            for (size_t k = 0; k <= p->attribute_count; ++k) {
+                if (k < p->attribute_count) {
+                    size_t a = p->attributes[k];
+                    if (owner[a] == SIZE_MAX)
+                        owner[a] = p->group;
+                    with[1] = owner[a];
+                }
+                for (size_t w = 0; w < 2; ++w) {
+                    if (with[w] == SIZE_MAX)
+                        continue;
+                    size_t x = find_root(parent, p->group), y = find_root(parent, with[w]);
+                    if (x != y)
+                        parent[x > y ? x : y] = x < y ? x : y;
+                }
+            }
         }
         /* components numbered by their first set (sets are numbered by first appearance) */
         for (size_t s = 0; s < sets->count; ++s) {
@@ -1405,7 +1419,7 @@ static bool join_sets(gc_gltf* g, const vertex_sets* sets, vertex_components* c)
             c->prim_list[c->prim_start[k] + fill[k]++] = i;
         }
     }
-    free(parent), free(label), free(fill);
+    free(parent), free(label), free(fill), free(owner);
     if (!ok)
         free_components(c);
     return ok;
@@ -1515,13 +1529,19 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
                 note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p->pub.mesh,
                      p->pub.primitive, problem);
         }
-        /* one permutation for every set of the component: each attribute accessor once */
+        /* one permutation for every set of the component: each attribute accessor once,
+         * however many sets or attributes name it (its group marks it done) */
         for (size_t k = 0; k < set_count && !s && !problem; ++k) {
             const gltf_prim* q = &g->prims[sets.members[sets.start[set_ids[k]]]];
-            for (size_t a = 0; a < q->attribute_count && !s; ++a)
-                if (!permute_accessor(g, &g->accessors[q->attributes[a]], to))
+            for (size_t a = 0; a < q->attribute_count && !s; ++a) {
+                gltf_accessor* x = &g->accessors[q->attributes[a]];
+                if (x->group == PERMUTED)
+                    continue;
+                if (!permute_accessor(g, x, to))
                     s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory permuting accessor %zu", g->path,
                                 q->attributes[a]);
+                x->group = PERMUTED;
+            }
         }
         for (size_t m = 0; m < member_count && !s && !problem; ++m) {
             gltf_prim* p = &g->prims[members[m]];
