@@ -434,6 +434,166 @@ static void reencodes_data_uris(void** state)
     free(text);
 }
 
+/* Collects the notes of a load into one text (each line ended by '\n'). */
+static char notes[8192];
+
+static void collect_note(void* user, const char* line)
+{
+    (void)user;
+    size_t n = strlen(notes);
+    snprintf(notes + n, sizeof notes - n, "%s\n", line);
+}
+
+/* Index data that another draw or accessor reads stays as it is (indices_kept, and
+ * gc_gltf_set_indices refuses it); a vertex group left alone names every primitive. */
+static void keeps_index_data_others_read(void** state)
+{
+    (void)state;
+    unsigned char bin[116];
+    basic_bin(bin);
+    gc_error err;
+    static const uint32_t swapped[] = {2, 1, 3, 0, 1, 2};
+    /* accessors[1] (u8, mesh 0's list) drawn as points too */
+    char text[8192];
+    snprintf(text, sizeof text, "%s", edit(basic_json, "\"indices\":2,\"mode\":5", "\"indices\":1,\"mode\":0"));
+    gc_gltf_options o = {0};
+    o.note = collect_note;
+    notes[0] = 0;
+    gc_gltf* g = NULL;
+    if (gc_gltf_load(make_glb("k1.glb", text, bin, sizeof bin, 0, 0, 0), &o, &g, &err))
+        fail_msg("%s", err.message);
+    const char* why = gc_gltf_primitive_at(g, 0)->indices_kept;
+    assert_non_null(why);
+    if (!strstr(why, "accessors[1] is also drawn by meshes[0].primitives[1] (points)"))
+        fail_msg("indices_kept: '%s'", why);
+    assert_null(gc_gltf_primitive_at(g, 2)->indices_kept); /* mesh 1's u32 list: its own */
+    assert_int_equal(gc_gltf_set_indices(g, 0, swapped, 6, &err), GC_ERR_USAGE);
+    /* one vertex set (POSITION 0 everywhere) with a non-indexed primitive: all four named */
+    assert_int_equal(gc_gltf_reorder_vertices(g, &err), GC_OK);
+    static const char* const named[] = {"meshes[0].primitives[0] (mesh 'm0')", "meshes[0].primitives[1] (mesh 'm0')",
+                                        "meshes[1].primitives[0]:", "meshes[1].primitives[1]:"};
+    for (size_t k = 0; k < 4; ++k)
+        if (!strstr(notes, named[k]) || !strstr(notes, "has no indices"))
+            fail_msg("notes do not name %s: '%s'", named[k], notes);
+    gc_gltf_free(g);
+
+    /* accessors[4]: the bytes of accessors[1] again, drawn as the strip */
+    snprintf(text, sizeof text, "%s", edit(basic_json, "\"indices\":2,\"mode\":5", "\"indices\":4,\"mode\":5"));
+    char text2[8192];
+    snprintf(text2, sizeof text2, "%s",
+             edit(text, "\"count\":3,\"type\":\"SCALAR\"}]",
+                  "\"count\":3,\"type\":\"SCALAR\"},{\"bufferView\":1,\"byteOffset\":2,\"componentType\":5121,"
+                  "\"count\":6,\"type\":\"SCALAR\"}]"));
+    g = load_ok(make_glb("k2.glb", text2, bin, sizeof bin, 0, 0, 0));
+    why = gc_gltf_primitive_at(g, 0)->indices_kept;
+    assert_non_null(why);
+    if (!strstr(why, "accessors[1] shares bytes with accessors[4]"))
+        fail_msg("indices_kept: '%s'", why);
+    assert_int_equal(gc_gltf_set_indices(g, 0, swapped, 6, &err), GC_ERR_USAGE);
+    assert_null(gc_gltf_primitive_at(g, 2)->indices_kept);
+    gc_gltf_free(g);
+}
+
+/* Two external buffers, only the second rewritten, written into another folder under the
+ * first one's name: the copy of a.bin keeps its name, the rewritten one gets its own. */
+static void rewritten_buffers_get_their_own_files(void** state)
+{
+    (void)state;
+    unsigned char bin[116];
+    basic_bin(bin);
+    mkdir(tmp("nm"), 0777);
+    mkdir(tmp("nm/sub"), 0777);
+    write_bytes(tmp("nm/a.bin"), bin, 72);
+    static const unsigned char idx[12] = {0, 0, 1, 0, 2, 0, 2, 0, 1, 0, 3, 0};
+    write_bytes(tmp("nm/idx.bin"), idx, sizeof idx);
+    const char* json =
+        "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+        "\"buffers\":[{\"byteLength\":72,\"uri\":\"a.bin\"},{\"byteLength\":12,\"uri\":\"idx.bin\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":72},{\"buffer\":1,\"byteLength\":12}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":6,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}]}";
+    char in[1024];
+    snprintf(in, sizeof in, "%s", tmp("nm/a.gltf"));
+    write_bytes(in, json, strlen(json));
+    gc_gltf* g = load_ok(in);
+    static const uint32_t swapped[] = {2, 1, 3, 0, 1, 2};
+    gc_error err;
+    assert_int_equal(gc_gltf_set_indices(g, 0, swapped, 6, &err), GC_OK);
+    char out[1024];
+    snprintf(out, sizeof out, "%s", tmp("nm/sub/a.gltf"));
+    if (gc_gltf_write(g, out, &err) != GC_OK)
+        fail_msg("%s", err.message);
+    gc_gltf_free(g);
+    size_t n;
+    unsigned char* copied = read_bytes(tmp("nm/sub/a.bin"), &n);
+    assert_int_equal(n, 72);
+    assert_memory_equal(copied, bin, 72);
+    free(copied);
+    unsigned char* rewritten = read_bytes(tmp("nm/sub/a-1.bin"), &n);
+    static const unsigned char expected[12] = {2, 0, 1, 0, 3, 0, 0, 0, 1, 0, 2, 0};
+    assert_int_equal(n, sizeof expected);
+    assert_memory_equal(rewritten, expected, sizeof expected);
+    free(rewritten);
+    unsigned char* text = read_bytes(out, &n);
+    assert_non_null(strstr((char*)text, "\"uri\":\"a.bin\""));
+    assert_non_null(strstr((char*)text, "\"uri\":\"a-1.bin\""));
+    free(text);
+    unsigned char* kept = read_bytes(tmp("nm/idx.bin"), &n);
+    assert_memory_equal(kept, idx, sizeof idx);
+    free(kept);
+}
+
+/* Two primitives sharing POSITION under different NORMALs are one group: one permutation
+ * of all three accessors, each once (4 vertices; prim 0 draws (3 2 1), prim 1 (1 0 3)). */
+static void permutes_shared_attributes_once(void** state)
+{
+    (void)state;
+    unsigned char bin[160];
+    memset(bin, 0, sizeof bin);
+    for (int v = 0; v < 4; ++v) {
+        float p[3] = {(float)v, 0.0f, 0.0f}, n1[3] = {0.0f, (float)v, 0.0f}, n2[3] = {0.0f, 0.0f, (float)v};
+        memcpy(bin + 12 * v, p, 12);
+        memcpy(bin + 48 + 12 * v, n1, 12);
+        memcpy(bin + 96 + 12 * v, n2, 12);
+    }
+    static const unsigned char idx[12] = {3, 0, 2, 0, 1, 0, 1, 0, 0, 0, 3, 0};
+    memcpy(bin + 144, idx, 6);
+    memcpy(bin + 152, idx + 6, 6);
+    const char* json =
+        "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},"
+        "\"indices\":3},{\"attributes\":{\"POSITION\":0,\"NORMAL\":2},\"indices\":4}]}],"
+        "\"buffers\":[{\"byteLength\":160}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":48},"
+        "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":96,\"byteLength\":48},"
+        "{\"buffer\":0,\"byteOffset\":144,\"byteLength\":6},{\"buffer\":0,\"byteOffset\":152,\"byteLength\":6}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":2,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
+        "{\"bufferView\":3,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+        "{\"bufferView\":4,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}]}";
+    gc_gltf* g = load_ok(make_glb("sa.glb", json, bin, sizeof bin, 0, 0, 0));
+    gc_error err;
+    assert_int_equal(gc_gltf_reorder_vertices(g, &err), GC_OK);
+    /* first use: 3 2 1 take slots {1 2 3} in that order, then 0 keeps 0: to = 0 3 2 1 */
+    static const uint32_t p0[] = {1, 2, 3}, p1[] = {3, 0, 1};
+    assert_memory_equal(gc_gltf_primitive_at(g, 0)->indices, p0, sizeof p0);
+    assert_memory_equal(gc_gltf_primitive_at(g, 1)->indices, p1, sizeof p1);
+    assert_int_equal(gc_gltf_write(g, tmp("sa-out.glb"), &err), GC_OK);
+    gc_gltf_free(g);
+    size_t n;
+    unsigned char* out = read_bytes(tmp("sa-out.glb"), &n);
+    const unsigned char* b = out + 20 + ((strlen(json) + 3) & ~(size_t)3) + 8;
+    static const int old_of_slot[4] = {0, 3, 2, 1};
+    for (int slot = 0; slot < 4; ++slot) {
+        assert_memory_equal(b + 12 * slot, bin + 12 * old_of_slot[slot], 12);
+        assert_memory_equal(b + 48 + 12 * slot, bin + 48 + 12 * old_of_slot[slot], 12);
+        assert_memory_equal(b + 96 + 12 * slot, bin + 96 + 12 * old_of_slot[slot], 12);
+    }
+    static const unsigned char renumbered[12] = {1, 0, 2, 0, 3, 0, 3, 0, 0, 0, 1, 0};
+    assert_memory_equal(b + 144, renumbered, 6);
+    assert_memory_equal(b + 152, renumbered + 6, 6);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +603,9 @@ int main(void)
         cmocka_unit_test(writes_only_what_changed),
         cmocka_unit_test(reorders_interleaved_vertices),
         cmocka_unit_test(reencodes_data_uris),
+        cmocka_unit_test(keeps_index_data_others_read),
+        cmocka_unit_test(rewritten_buffers_get_their_own_files),
+        cmocka_unit_test(permutes_shared_attributes_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

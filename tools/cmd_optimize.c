@@ -196,8 +196,16 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
             left++;
             continue;
         }
-        if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0 || p->shares_indices_with != SIZE_MAX)
-            continue; /* points and lines have no triangles; shared index data is reordered once */
+        if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0)
+            continue; /* points and lines have no triangles */
+        if (p->indices_kept) {
+            fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: triangle list left as it is: %s\n", path,
+                    p->mesh, p->primitive, p->indices_kept);
+            left++;
+            continue;
+        }
+        if (p->shares_indices_with != SIZE_MAX)
+            continue; /* shared index data is reordered once, for its first user */
         size_t n = p->index_count;
         uint32_t* grown_tri = realloc(tri, n * sizeof *tri);
         uint32_t* grown_out = grown_tri ? realloc(out, n * sizeof *out) : NULL;
@@ -250,7 +258,7 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
     if (!status) {
         char line[160];
         snprintf(line, sizeof line, "(%zu indexed triangle-list primitives reordered in place%s)", runs,
-                 left ? "; strips, fans and non-indexed lists left as they are" : "");
+                 left ? "; strips, fans, non-indexed lists and shared index data left as they are" : "");
         report rep = {path, out_path, algorithm, triangles, runs, seconds, reorder, line, presets, before, after,
                       preset_count, target_count};
         print_report(&rep, json);

@@ -645,6 +645,10 @@ typedef struct gc_gltf_primitive {
     size_t index_count;
     uint64_t vertex_count;    /* elements of its attribute accessors (all equal) */
     size_t shares_indices_with; /* an earlier primitive with the same index accessor, or SIZE_MAX */
+    const char* indices_kept; /* an indexed triangle list whose index data must stay as it is:
+                                 why (its accessor is also drawn by a primitive of another mode,
+                                 used otherwise, or its bytes are shared with another accessor);
+                                 NULL when gc_gltf_set_indices may rewrite it. Owned by the doc. */
 } gc_gltf_primitive;
 
 /* Reads a .gltf or .glb file (by its 'glTF' magic, else as JSON). Memory: the file, the
@@ -659,8 +663,8 @@ GC_API size_t gc_gltf_primitive_count(const gc_gltf* doc);
 GC_API const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i);
 
 /* Replaces primitive i's index data, where it is and in its component type: `indices`
- * holds index_count values below vertex_count. Only for indexed triangle lists
- * (GC_ERR_USAGE otherwise); O(index_count). */
+ * holds index_count values below vertex_count. Only for indexed triangle lists whose
+ * indices_kept is NULL (GC_ERR_USAGE otherwise); O(index_count). */
 GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* indices, size_t count, gc_error* err);
 
 /* Reorders vertex data for fetch locality: the primitives that share one set of attribute
@@ -668,15 +672,19 @@ GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* ind
  * first use over their indices in file order, placed in the slots the used vertices had
  * (so each index accessor keeps its values' set, min and max); each accessor's elements
  * are permuted once, within their byteStride; index values are renumbered to match.
- * Where that cannot be done safely (an accessor shared with other primitives or other
- * objects, sparse accessors, overlapping accessors, primitives without indices), the
- * primitives keep their vertices and a note says why. Memory: the largest accessor. */
+ * Sets joined by a shared index or attribute accessor (one vertex count) get one
+ * permutation, each accessor permuted once. Where that cannot be done safely (an
+ * attribute accessor also used by a skin or an animation, sparse accessors, overlapping
+ * accessors, index data whose bytes something else reads, primitives without indices),
+ * the primitives keep their vertices and a note names each of them and says why. Memory: the largest
+ * accessor, and O(primitives + accessors). */
 GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
 
 /* Writes the document to out_path (.gltf for a .gltf input, .glb for a .glb): the JSON
- * unchanged, or with only the URIs of rewritten buffers changed (a rewritten external
- * buffer is written beside the output as its name with .bin, never over one of the
- * input's files; a rewritten data: buffer is encoded again); unchanged external buffers
+ * unchanged, or with only the URIs of rewritten buffers changed (each rewritten external
+ * buffer gets a file of its own beside the output, its name with .bin, -I.bin for
+ * buffers[I], never a name the output still refers to nor one of the input's files; a
+ * rewritten data: buffer is encoded again); unchanged external buffers
  * and images are copied beside the output when it goes to another folder. Every file is
  * written whole or not at all (gc_atomic_file), the referenced files before out_path. */
 GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);

@@ -59,7 +59,16 @@ typedef struct gltf_accessor {
     size_t index_group;  /* the same for the primitives that use it as indices */
     size_t view;         /* its bufferView, when has_view */
     size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
+    int index_uses;      /* references as indices (counted in other_uses too) */
+    size_t crossed_by;   /* an accessor whose bytes cross its own; SIZE_MAX: none; CROSSED_VIEW:
+                            its view overlaps another view (or too many accessors to compare) */
+    size_t odd_users[3]; /* the first primitives that draw it as indices in a mode other than
+                            a triangle list */
+    size_t odd_count;    /* how many do */
 } gltf_accessor;
+
+#define CROSSED_VIEW (SIZE_MAX - 1)
+#define PERMUTED (SIZE_MAX - 2) /* gltf_accessor.group during gc_gltf_reorder_vertices: done */
 
 typedef struct gltf_prim {
     gc_gltf_primitive pub;
@@ -68,6 +77,7 @@ typedef struct gltf_prim {
     size_t* attributes;  /* accessors of the attributes and morph targets, sorted */
     size_t attribute_count;
     size_t group;
+    char kept[320];      /* pub.indices_kept's text */
 } gltf_prim;
 
 struct gc_gltf {
@@ -443,6 +453,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         gltf_accessor* x = &g->accessors[i];
         x->group = SIZE_MAX;
         x->first_index_user = SIZE_MAX;
+        x->crossed_by = SIZE_MAX;
         uint64_t count, offset;
         if (!json_is_object(a) || !member_u64(a, "count", UINT64_MAX, &count) || count == UINT64_MAX ||
             !member_u64(a, "byteOffset", 0, &offset))
@@ -629,6 +640,12 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
                 gltf_accessor* a = &g->accessors[ia];
                 p->index_accessor = ia;
                 a->other_uses++;
+                a->index_uses++;
+                if (p->pub.topology != GC_TRIANGLE_LIST) {
+                    if (a->odd_count < sizeof a->odd_users / sizeof *a->odd_users)
+                        a->odd_users[a->odd_count] = g->prim_count - 1;
+                    a->odd_count++;
+                }
                 p->pub.index_bits = a->component == 5121 ? 8 : a->component == 5123 ? 16 : a->component == 5125 ? 32 : 0;
                 if (!p->pub.index_bits || a->element != component_bytes(a->component))
                     return gc_fail(err, GC_ERR_DATA,
@@ -657,6 +674,8 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
 }
 
 /* ---------------------------------------------------------------- loading */
+
+static gc_status classify_index_data(gc_gltf* g, gc_error* err);
 
 static gc_status refuse_compression(gc_gltf* g, gc_error* err)
 {
@@ -826,6 +845,7 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
                 g->accessors[a].other_uses++;
         }
     }
+    s = classify_index_data(g, err);
 done:
     if (f)
         fclose(f);
@@ -898,6 +918,9 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
     if (p->index_accessor == SIZE_MAX || p->pub.topology != GC_TRIANGLE_LIST)
         return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: only indexed triangle lists are rewritten",
                        g->path, p->pub.mesh, p->pub.primitive);
+    if (p->pub.indices_kept)
+        return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: its index data stays: %s", g->path,
+                       p->pub.mesh, p->pub.primitive, p->pub.indices_kept);
     if (count != p->pub.index_count)
         return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: %zu indices given for %zu", g->path,
                        p->pub.mesh, p->pub.primitive, count, p->pub.index_count);
@@ -1137,9 +1160,124 @@ static bool index_views(gc_gltf* g, view_index* v)
     return true;
 }
 
-/* Why vertex set `gid` cannot be permuted, or NULL. `budget` bounds the accessor pairs
- * compared over the whole document (a hostile file may hold a million accessors in one
- * view). */
+/* An accessor's extent within its view, for sorting by where it starts. */
+typedef struct accessor_span {
+    uint64_t start;
+    size_t accessor;
+} accessor_span;
+
+static int compare_accessor_spans(const void* a, const void* b)
+{
+    const accessor_span* x = a;
+    const accessor_span* y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->accessor > y->accessor) - (x->accessor < y->accessor);
+}
+
+/* Sets every accessor's crossed_by: the accessors of each view sorted by their first byte,
+ * each compared with the later ones that start before it ends (accessors_overlap, so the
+ * fields of one interleaved layout do not cross). A view that overlaps another view marks
+ * all its accessors; so does running out of the pair budget (a hostile file may put a
+ * million accessors on the same bytes). */
+static bool mark_crossings(gc_gltf* g, const view_index* views)
+{
+    size_t nv = array_size(g->doc, "bufferViews");
+    accessor_span* spans = gc_alloc_array(g->accessor_count ? g->accessor_count : 1, sizeof *spans, false);
+    if (!spans)
+        return false;
+    uint64_t budget = (uint64_t)1 << 27;
+    for (size_t k = 0; k < nv; ++k) {
+        size_t n = views->start[k + 1] - views->start[k];
+        const size_t* members = views->members + views->start[k];
+        if (views->overlaps[k]) {
+            for (size_t i = 0; i < n; ++i)
+                g->accessors[members[i]].crossed_by = CROSSED_VIEW;
+            continue;
+        }
+        for (size_t i = 0; i < n; ++i)
+            spans[i] = (accessor_span){g->accessors[members[i]].offset, members[i]};
+        qsort(spans, n, sizeof *spans, compare_accessor_spans);
+        for (size_t i = 0; i < n; ++i) {
+            gltf_accessor* x = &g->accessors[spans[i].accessor];
+            if (!x->count)
+                continue;
+            uint64_t end = x->offset + (x->count - 1) * x->stride + x->element;
+            for (size_t j = i + 1; j < n && spans[j].start < end; ++j) {
+                gltf_accessor* y = &g->accessors[spans[j].accessor];
+                if (budget == 0) {
+                    for (size_t r = i; r < n; ++r)
+                        g->accessors[spans[r].accessor].crossed_by = CROSSED_VIEW;
+                    break;
+                }
+                --budget;
+                if (accessors_overlap(x, y)) {
+                    x->crossed_by = x->crossed_by == SIZE_MAX ? spans[j].accessor : x->crossed_by;
+                    y->crossed_by = y->crossed_by == SIZE_MAX ? spans[i].accessor : y->crossed_by;
+                }
+            }
+        }
+    }
+    free(spans);
+    return true;
+}
+
+static const char* const mode_names[7] = {"points",    "lines",          "line loop",   "line strip",
+                                          "triangles", "triangle strip", "triangle fan"};
+
+/* Sets each indexed triangle list's indices_kept: its index data may be reordered only when
+ * nothing else reads those bytes. A primitive of another mode drawing the same accessor
+ * would see its strip's triangles or its points' order change; an accessor that also holds
+ * vertex data or animation keys, or whose bytes another accessor reads, would change for
+ * that other user too. O(accessors log accessors + primitives). */
+static gc_status classify_index_data(gc_gltf* g, gc_error* err)
+{
+    view_index views;
+    if (!index_views(g, &views))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory indexing the buffer views", g->path);
+    bool ok = mark_crossings(g, &views);
+    free_views(&views);
+    if (!ok)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory indexing the accessors", g->path);
+    for (size_t i = 0; i < g->prim_count; ++i) {
+        gltf_prim* p = &g->prims[i];
+        if (p->index_accessor == SIZE_MAX || p->pub.topology != GC_TRIANGLE_LIST)
+            continue;
+        size_t ai = p->index_accessor;
+        const gltf_accessor* a = &g->accessors[ai];
+        char* t = p->kept;
+        size_t size = sizeof p->kept;
+        if (!a->has_view) {
+            snprintf(t, size, "its index accessor accessors[%zu] has no buffer view to rewrite", ai);
+        } else if (a->uses || a->other_uses > a->index_uses) {
+            snprintf(t, size, "its index accessor accessors[%zu] is also used as vertex data or by a skin or an "
+                              "animation", ai);
+        } else if (a->crossed_by == CROSSED_VIEW) {
+            snprintf(t, size, "the buffer view of its index accessor accessors[%zu] overlaps another buffer view", ai);
+        } else if (a->crossed_by != SIZE_MAX) {
+            snprintf(t, size, "its index accessor accessors[%zu] shares bytes with accessors[%zu]", ai, a->crossed_by);
+        } else if (a->odd_count) {
+            int n = snprintf(t, size, "its index accessor accessors[%zu] is also drawn by", ai);
+            size_t listed = a->odd_count < sizeof a->odd_users / sizeof *a->odd_users
+                                ? a->odd_count : sizeof a->odd_users / sizeof *a->odd_users;
+            for (size_t k = 0; k < listed && n > 0 && (size_t)n < size; ++k) {
+                const gltf_prim* q = &g->prims[a->odd_users[k]];
+                n += snprintf(t + n, size - (size_t)n, "%s meshes[%zu].primitives[%zu] (%s)", k ? "," : "",
+                              q->pub.mesh, q->pub.primitive, mode_names[q->pub.mode]);
+            }
+            if (n > 0 && (size_t)n < size && a->odd_count > listed)
+                snprintf(t + n, size - (size_t)n, " and %zu more", a->odd_count - listed);
+        } else {
+            continue;
+        }
+        p->pub.indices_kept = p->kept;
+    }
+    return GC_OK;
+}
+
+/* Why the attributes of vertex set `gid` cannot be permuted, or NULL. `budget` bounds the
+ * accessor pairs compared over the whole document (a hostile file may hold a million
+ * accessors in one view). */
 static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_index* views, size_t gid,
                                uint64_t* budget)
 {
@@ -1148,23 +1286,15 @@ static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_i
     const gltf_prim* p0 = &g->prims[members[0]];
     if (p0->attribute_count == 0 || p0->pub.vertex_count == 0)
         return "it has no vertex attributes";
-    for (size_t m = 0; m < users; ++m) {
-        const gltf_prim* p = &g->prims[members[m]];
-        if (p->index_accessor == SIZE_MAX)
+    for (size_t m = 0; m < users; ++m)
+        if (g->prims[members[m]].index_accessor == SIZE_MAX)
             return "a primitive with these attributes has no indices";
-        if (g->accessors[p->index_accessor].index_group != gid)
-            return "its index accessor is shared with a primitive of other attributes";
-    }
     for (size_t k = 0; k < p0->attribute_count; ++k) {
         const gltf_accessor* x = &g->accessors[p0->attributes[k]];
         if (x->sparse)
             return "an attribute accessor is sparse";
         if (x->other_uses)
             return "an attribute accessor is also used as indices or by a skin or an animation";
-        if (k && p0->attributes[k] == p0->attributes[k - 1]) /* sorted: repeats are adjacent */
-            return "one accessor is used for two attributes";
-        if (x->group != gid || (size_t)x->uses != users)
-            return "an attribute accessor is shared with primitives of other attributes";
     }
     /* bytes: no other accessor may lie under an attribute's elements */
     for (size_t k = 0; k < p0->attribute_count; ++k) {
@@ -1187,96 +1317,233 @@ static const char* set_problem(gc_gltf* g, const vertex_sets* sets, const view_i
     return NULL;
 }
 
+/* Why the index data of primitive p cannot be renumbered, or NULL: its values are rewritten
+ * in place, so nothing else may read those bytes. */
+static const char* index_problem(const gc_gltf* g, const gltf_prim* p)
+{
+    const gltf_accessor* a = &g->accessors[p->index_accessor];
+    if (!a->has_view)
+        return "an index accessor has no buffer view to rewrite";
+    if (a->uses || a->other_uses > a->index_uses)
+        return "an index accessor is also used as vertex data or by a skin or an animation";
+    if (a->crossed_by != SIZE_MAX)
+        return "an index accessor shares its bytes with another accessor or buffer view";
+    return NULL;
+}
+
+static size_t find_root(size_t* parent, size_t x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Vertex sets joined into components: one index accessor drawn over two sets of
+ * attributes, or one attribute accessor used by two sets, needs one permutation of both,
+ * or neither. Component c's sets (in set order) are set_list[set_start[c] ..
+ * set_start[c + 1]), its primitives (in file order) prim_list[prim_start[c] ..
+ * prim_start[c + 1]). Union-find over the sets: O((primitives + attributes) log sets). */
+typedef struct vertex_components {
+    size_t count;
+    size_t* set_start;  /* count + 1 */
+    size_t* set_list;   /* sets->count */
+    size_t* prim_start; /* count + 1 */
+    size_t* prim_list;  /* prim_count */
+} vertex_components;
+
+static void free_components(vertex_components* c)
+{
+    free(c->set_start), free(c->set_list), free(c->prim_start), free(c->prim_list);
+    memset(c, 0, sizeof *c);
+}
+
+static bool join_sets(gc_gltf* g, const vertex_sets* sets, vertex_components* c)
+{
+    memset(c, 0, sizeof *c);
+    size_t ns = sets->count ? sets->count : 1, np = g->prim_count ? g->prim_count : 1;
+    size_t* parent = gc_alloc_array(ns, sizeof *parent, false);
+    size_t* label = gc_alloc_array(ns, sizeof *label, false);
+    size_t* fill = gc_alloc_array(ns + 1, sizeof *fill, true);
+    c->set_start = gc_alloc_array(ns + 2, sizeof *c->set_start, true);
+    c->set_list = gc_alloc_array(ns, sizeof *c->set_list, false);
+    c->prim_start = gc_alloc_array(ns + 2, sizeof *c->prim_start, true);
+    c->prim_list = gc_alloc_array(np, sizeof *c->prim_list, false);
+    size_t* owner = gc_alloc_array(g->accessor_count ? g->accessor_count : 1, sizeof *owner, false);
+    bool ok = parent && label && fill && c->set_start && c->set_list && c->prim_start && c->prim_list && owner;
+    if (ok) {
+        for (size_t s = 0; s < sets->count; ++s)
+            parent[s] = s, label[s] = SIZE_MAX;
+        for (size_t a = 0; a < g->accessor_count; ++a)
+            owner[a] = SIZE_MAX;
+        for (size_t i = 0; i < g->prim_count; ++i) {
+            const gltf_prim* p = &g->prims[i];
+            /* the sets of one index accessor's users, and of one attribute accessor's */
+            size_t with[2] = {SIZE_MAX, SIZE_MAX};
+            if (p->index_accessor != SIZE_MAX)
+                with[0] = g->prims[g->accessors[p->index_accessor].first_index_user].group;
+            for (size_t k = 0; k <= p->attribute_count; ++k) {
+                if (k < p->attribute_count) {
+                    size_t a = p->attributes[k];
+                    if (owner[a] == SIZE_MAX)
+                        owner[a] = p->group;
+                    with[1] = owner[a];
+                }
+                for (size_t w = 0; w < 2; ++w) {
+                    if (with[w] == SIZE_MAX)
+                        continue;
+                    size_t x = find_root(parent, p->group), y = find_root(parent, with[w]);
+                    if (x != y)
+                        parent[x > y ? x : y] = x < y ? x : y;
+                }
+            }
+        }
+        /* components numbered by their first set (sets are numbered by first appearance) */
+        for (size_t s = 0; s < sets->count; ++s) {
+            size_t r = find_root(parent, s);
+            if (label[r] == SIZE_MAX)
+                label[r] = c->count++;
+            label[s] = label[r];
+            c->set_start[label[s] + 1]++;
+        }
+        for (size_t i = 0; i < g->prim_count; ++i)
+            c->prim_start[label[g->prims[i].group] + 1]++;
+        for (size_t k = 0; k < c->count; ++k) {
+            c->set_start[k + 1] += c->set_start[k];
+            c->prim_start[k + 1] += c->prim_start[k];
+        }
+        for (size_t s = 0; s < sets->count; ++s)
+            c->set_list[c->set_start[label[s]] + fill[label[s]]++] = s;
+        memset(fill, 0, (ns + 1) * sizeof *fill);
+        for (size_t i = 0; i < g->prim_count; ++i) {
+            size_t k = label[g->prims[i].group];
+            c->prim_list[c->prim_start[k] + fill[k]++] = i;
+        }
+    }
+    free(parent), free(label), free(fill), free(owner);
+    if (!ok)
+        free_components(c);
+    return ok;
+}
+
 gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
 {
     if (!g)
         return gc_fail(err, GC_ERR_USAGE, "gc_gltf_reorder_vertices: no document");
     vertex_sets sets;
     view_index views;
+    vertex_components comps;
     if (!assign_sets(g, &sets))
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
     if (!index_views(g, &views)) {
         free_sets(&sets);
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory indexing the buffer views", g->path);
     }
+    if (!join_sets(g, &sets, &comps)) {
+        free_sets(&sets), free_views(&views);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
+    }
     json_t* accessors = json_object_get(g->doc, "accessors");
     uint64_t budget = (uint64_t)1 << 27;
     gc_status s = GC_OK;
-    for (size_t gid = 0; gid < sets.count && !s; ++gid) {
-        const size_t* members = sets.members + sets.start[gid];
-        size_t member_count = sets.start[gid + 1] - sets.start[gid];
+    for (size_t c = 0; c < comps.count && !s; ++c) {
+        const size_t* members = comps.prim_list + comps.prim_start[c];
+        size_t member_count = comps.prim_start[c + 1] - comps.prim_start[c];
+        const size_t* set_ids = comps.set_list + comps.set_start[c];
+        size_t set_count = comps.set_start[c + 1] - comps.set_start[c];
         gltf_prim* p0 = &g->prims[members[0]];
-        const char* problem = set_problem(g, &sets, &views, gid, &budget);
-        if (problem) {
-            note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
-                 p0->pub.primitive, problem);
-            continue;
+        const char* problem = NULL;
+        for (size_t k = 0; k < set_count && !problem; ++k) {
+            problem = set_problem(g, &sets, &views, set_ids[k], &budget);
+            if (!problem && g->prims[sets.members[sets.start[set_ids[k]]]].pub.vertex_count != p0->pub.vertex_count)
+                problem = "an index accessor is shared with primitives whose attributes hold another number of "
+                          "vertices";
         }
+        for (size_t m = 0; m < member_count && !problem; ++m)
+            problem = index_problem(g, &g->prims[members[m]]);
         size_t n = (size_t)p0->pub.vertex_count;
-        uint32_t* to = gc_alloc_array(n, sizeof(uint32_t), false);    /* to[old] = new */
-        uint32_t* order = gc_alloc_array(n, sizeof(uint32_t), false); /* first-use order */
-        if (!to || !order) {
+        uint32_t* to = problem ? NULL : gc_alloc_array(n, sizeof(uint32_t), false);    /* to[old] = new */
+        uint32_t* order = problem ? NULL : gc_alloc_array(n, sizeof(uint32_t), false); /* first-use order */
+        if (!problem && (!to || !order)) {
             free(to), free(order);
             s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
             break;
         }
-        memset(to, 0xff, n * sizeof *to);
-        /* Primitive by primitive in file order: the vertices a primitive uses first (not used
-         * by an earlier one), in order of first use, take the slots those same vertices had,
-         * sorted; unused vertices stay. A primitive that shares no vertex keeps its set of
-         * values (so its index accessor keeps its min and max); one primitive alone gets its
-         * used slots filled in first-use order. */
-        size_t used = 0;
-        for (size_t m = 0; m < member_count && !s; ++m) {
-            const gltf_prim* p = &g->prims[members[m]];
-            if (p->pub.shares_indices_with != SIZE_MAX)
-                continue;
-            size_t start = used;
-            for (size_t k = 0; k < p->pub.index_count; ++k) {
-                uint32_t v = p->indices[k];
-                if (to[v] == UINT32_MAX) {
-                    to[v] = 0;
-                    order[used++] = v;
+        if (!problem) {
+            memset(to, 0xff, n * sizeof *to);
+            /* Primitive by primitive in file order: the vertices a primitive uses first (not
+             * used by an earlier one), in order of first use, take the slots those same
+             * vertices had, sorted; unused vertices stay. A primitive that shares no vertex
+             * keeps its set of values (so its index accessor keeps its min and max); one
+             * primitive alone gets its used slots filled in first-use order. */
+            size_t used = 0;
+            for (size_t m = 0; m < member_count && !s; ++m) {
+                const gltf_prim* p = &g->prims[members[m]];
+                if (p->pub.shares_indices_with != SIZE_MAX)
+                    continue;
+                size_t start = used;
+                for (size_t k = 0; k < p->pub.index_count; ++k) {
+                    uint32_t v = p->indices[k];
+                    if (to[v] == UINT32_MAX) {
+                        to[v] = 0;
+                        order[used++] = v;
+                    }
                 }
+                uint32_t* slots = gc_alloc_array(used - start ? used - start : 1, sizeof(uint32_t), false);
+                if (!slots) {
+                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
+                    break;
+                }
+                memcpy(slots, order + start, (used - start) * sizeof *slots);
+                qsort(slots, used - start, sizeof *slots, compare_u32);
+                for (size_t k = start; k < used; ++k)
+                    to[order[k]] = slots[k - start];
+                free(slots);
             }
-            uint32_t* slots = gc_alloc_array(used - start ? used - start : 1, sizeof(uint32_t), false);
-            if (!slots) {
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
-                break;
+            for (size_t v = 0; v < n && !s; ++v)
+                if (to[v] == UINT32_MAX)
+                    to[v] = (uint32_t)v;
+            /* each index accessor that declares a min or max keeps them (the validator
+             * checks them); where sharing would change them, the vertices stay */
+            for (size_t m = 0; m < member_count && !problem && !s; ++m) {
+                const gltf_prim* p = &g->prims[members[m]];
+                json_t* declared = json_array_get(accessors, p->index_accessor);
+                if (!p->pub.index_count || (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
+                    continue;
+                uint32_t omin = UINT32_MAX, omax = 0, nmin = UINT32_MAX, nmax = 0;
+                for (size_t k = 0; k < p->pub.index_count; ++k) {
+                    uint32_t v = p->indices[k], w = to[v];
+                    omin = v < omin ? v : omin, omax = v > omax ? v : omax;
+                    nmin = w < nmin ? w : nmin, nmax = w > nmax ? w : nmax;
+                }
+                if (omin != nmin || omax != nmax)
+                    problem = "an index accessor's min or max would change";
             }
-            memcpy(slots, order + start, (used - start) * sizeof *slots);
-            qsort(slots, used - start, sizeof *slots, compare_u32);
-            for (size_t k = start; k < used; ++k)
-                to[order[k]] = slots[k - start];
-            free(slots);
         }
-        for (size_t v = 0; v < n && !s; ++v)
-            if (to[v] == UINT32_MAX)
-                to[v] = (uint32_t)v;
-        /* each index accessor that declares a min or max keeps them (the validator checks
-         * them); where sharing would change them, the vertices stay */
-        const char* keeps = NULL;
-        for (size_t m = 0; m < member_count && !keeps && !s; ++m) {
+        /* every primitive whose vertices stay is named, not only the first of its set */
+        for (size_t m = 0; m < member_count && problem && !s; ++m) {
             const gltf_prim* p = &g->prims[members[m]];
-            json_t* declared = json_array_get(accessors, p->index_accessor);
-            if (!p->pub.index_count || (!json_object_get(declared, "min") && !json_object_get(declared, "max")))
-                continue;
-            uint32_t omin = UINT32_MAX, omax = 0, nmin = UINT32_MAX, nmax = 0;
-            for (size_t k = 0; k < p->pub.index_count; ++k) {
-                uint32_t v = p->indices[k], w = to[v];
-                omin = v < omin ? v : omin, omax = v > omax ? v : omax;
-                nmin = w < nmin ? w : nmin, nmax = w > nmax ? w : nmax;
-            }
-            if (omin != nmin || omax != nmax)
-                keeps = "an index accessor's min or max would change";
+            if (p->pub.mesh_name)
+                note(g, "%s: meshes[%zu].primitives[%zu] (mesh '%.100s'): vertices not reordered: %s", g->path,
+                     p->pub.mesh, p->pub.primitive, p->pub.mesh_name, problem);
+            else
+                note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p->pub.mesh,
+                     p->pub.primitive, problem);
         }
-        if (keeps)
-            note(g, "%s: meshes[%zu].primitives[%zu]: vertices not reordered: %s", g->path, p0->pub.mesh,
-                 p0->pub.primitive, keeps);
-        for (size_t k = 0; k < p0->attribute_count && !s && !keeps; ++k)
-            if (!permute_accessor(g, &g->accessors[p0->attributes[k]], to))
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory permuting accessor %zu", g->path, p0->attributes[k]);
-        for (size_t m = 0; m < member_count && !s && !keeps; ++m) {
+        /* one permutation for every set of the component: each attribute accessor once,
+         * however many sets or attributes name it (its group marks it done) */
+        for (size_t k = 0; k < set_count && !s && !problem; ++k) {
+            const gltf_prim* q = &g->prims[sets.members[sets.start[set_ids[k]]]];
+            for (size_t a = 0; a < q->attribute_count && !s; ++a) {
+                gltf_accessor* x = &g->accessors[q->attributes[a]];
+                if (x->group == PERMUTED)
+                    continue;
+                if (!permute_accessor(g, x, to))
+                    s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory permuting accessor %zu", g->path,
+                                q->attributes[a]);
+                x->group = PERMUTED;
+            }
+        }
+        for (size_t m = 0; m < member_count && !s && !problem; ++m) {
             gltf_prim* p = &g->prims[members[m]];
             for (size_t k = 0; k < p->pub.index_count; ++k)
                 p->indices[k] = to[p->indices[k]];
@@ -1285,6 +1552,7 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
         }
         free(to), free(order);
     }
+    free_components(&comps);
     free_sets(&sets);
     free_views(&views);
     return s;
@@ -1353,6 +1621,74 @@ static gc_status open_output(out_files* o, const char* path, char** inputs, size
     if (!s)
         *f = o->files[o->count++].file;
     return s;
+}
+
+/* Whether `path` is already one of the output's files (two buffers or images may name one
+ * file: it is copied once). */
+static bool already_open(const out_files* o, const char* path)
+{
+    for (size_t i = 0; i < o->count; ++i)
+        if (!strcmp(o->files[i].path, path))
+            return true;
+    return false;
+}
+
+/* A relative file name without leading "./" parts, for comparing names. */
+static const char* plain_name(const char* name)
+{
+    while (name[0] == '.' && name[1] == '/')
+        name += 2;
+    return name;
+}
+
+static int compare_names(const void* a, const void* b)
+{
+    return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* The names a rewritten buffer's file must not take, because the output still refers to
+ * them: unchanged external buffers and images (copied beside an output in another folder,
+ * or the input's own in its folder), and every external buffer of the input when the
+ * output goes to the input's folder. Sorted, "./" prefixes dropped; NULL when out of
+ * memory. O(n log n) in the buffers and images, so that naming stays cheap whatever the
+ * file holds. */
+static char** taken_names(const gc_gltf* g, bool same_folder, size_t* count)
+{
+    size_t ni = array_size(g->doc, "images"), n = 0;
+    char** names = gc_alloc_array(g->buffer_count + ni + 1, sizeof *names, false);
+    if (!names)
+        return NULL;
+    for (size_t i = 0; i < g->buffer_count; ++i) {
+        const gltf_buffer* b = &g->buffers[i];
+        if (b->kind == BUF_FILE && b->uri && (same_folder || !b->dirty) && !(names[n++] = strdup(plain_name(b->uri))))
+            goto fail;
+    }
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < ni; ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        char decoded[4096];
+        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0 &&
+            !uri_decode(json_string_value(uri), decoded, sizeof decoded) && !(names[n++] = strdup(plain_name(decoded))))
+            goto fail;
+    }
+    qsort(names, n, sizeof *names, compare_names);
+    *count = n;
+    return names;
+fail:
+    gc_free_names(names, n - 1);
+    return NULL;
+}
+
+/* Whether a rewritten buffer's file may not be called `name`: a taken name or one chosen
+ * for another rewritten buffer. */
+static bool name_taken(char* const* taken, size_t taken_count, char* const* chosen, size_t chosen_count,
+                       const char* name)
+{
+    name = plain_name(name);
+    for (size_t i = 0; i < chosen_count; ++i)
+        if (!strcmp(plain_name(chosen[i]), name))
+            return true;
+    return taken_count && bsearch(&name, taken, taken_count, sizeof *taken, compare_names) != NULL;
 }
 
 static bool write_all(FILE* f, const void* data, size_t n)
@@ -1438,6 +1774,11 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
 
     out_files o;
     memset(&o, 0, sizeof o);
+    /* the names given to rewritten external buffers (at most one per output file) */
+    char* chosen[sizeof o.files / sizeof o.files[0]];
+    size_t chosen_count = 0;
+    char** taken = NULL;
+    size_t taken_count = 0;
     json_t* buffers = json_object_get(g->doc, "buffers");
     bool json_changed = false;
     unsigned bin_files = 0;
@@ -1453,11 +1794,36 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             free(encoded);
             json_changed = true;
         } else if (b->kind == BUF_FILE && b->dirty) {
+            /* its own file under the output's name: "out.bin" for the first, "out-I.bin" for
+             * buffers[I] (or when "out.bin" is one the output still refers to), then "-K"
+             * added while the name is taken */
             char name[PATH_MAX], path[PATH_MAX * 2];
-            if (bin_files++ == 0)
-                snprintf(name, sizeof name, "%.*s.bin", stem, base);
-            else
-                snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
+            if (!taken && !(taken = taken_names(g, same_folder, &taken_count))) {
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+                break;
+            }
+            unsigned k = bin_files == 0 ? 0 : 1;
+            for (;; ++k) {
+                if (k == 0)
+                    snprintf(name, sizeof name, "%.*s.bin", stem, base);
+                else if (k == 1)
+                    snprintf(name, sizeof name, "%.*s-%zu.bin", stem, base, i);
+                else
+                    snprintf(name, sizeof name, "%.*s-%zu-%u.bin", stem, base, i, k - 1);
+                if (k > 64 || !name_taken(taken, taken_count, chosen, chosen_count, name))
+                    break;
+            }
+            bin_files++;
+            if (k > 64) {
+                s = gc_fail(err, GC_ERR_IO, "%s: no free file name beside it for buffers[%zu]", out_path, i);
+                break;
+            }
+            /* o holds at most as many files as chosen has room for: open_output refuses more */
+            if (chosen_count < sizeof chosen / sizeof chosen[0] && !(chosen[chosen_count++] = strdup(name))) {
+                chosen_count--;
+                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
+                break;
+            }
             snprintf(path, sizeof path, "%s/%s", out_dir, name);
             FILE* f = NULL;
             s = open_output(&o, path, inputs, input_count, err, &f);
@@ -1476,6 +1842,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             }
             char path[PATH_MAX * 2];
             snprintf(path, sizeof path, "%s/%s", out_dir, b->uri);
+            if (already_open(&o, path))
+                continue; /* another buffer names the same file */
             FILE* f = NULL;
             if (!(s = make_folders(out_dir, b->uri, err)) && !(s = open_output(&o, path, inputs, input_count, err, &f)))
                 s = write_all(f, b->data, (size_t)b->size) ? GC_OK : gc_fail(err, GC_ERR_IO, "%s: write failed", path);
@@ -1500,6 +1868,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
         char from[PATH_MAX * 2], to[PATH_MAX * 2], resolved[PATH_MAX];
         snprintf(from, sizeof from, "%s/%s", g->root, decoded);
         snprintf(to, sizeof to, "%s/%s", out_dir, decoded);
+        if (already_open(&o, to))
+            continue; /* another image or a buffer names the same file */
         if (!realpath(from, resolved)) {
             note(g, "%s: images[%zu] '%s' does not exist: not copied", g->path, i, decoded);
             continue;
@@ -1567,6 +1937,10 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
             s = gc_atomic_commit(&o.files[i], err);
     }
     gc_free_names(inputs, input_count);
+    for (size_t i = 0; i < chosen_count; ++i)
+        free(chosen[i]);
+    if (taken)
+        gc_free_names(taken, taken_count);
     return s;
 }
 
@@ -1794,7 +2168,7 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
             break;
         }
         /* strips, fans, primitives without indices and shared index data keep theirs */
-        if (p->pub.topology == GC_TRIANGLE_LIST && p->index_accessor != SIZE_MAX &&
+        if (p->pub.topology == GC_TRIANGLE_LIST && p->index_accessor != SIZE_MAX && !p->pub.indices_kept &&
             p->pub.shares_indices_with == SIZE_MAX) {
             free(local);
             local = gc_alloc_array(n ? n : 1, sizeof(uint32_t), false);
