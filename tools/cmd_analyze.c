@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "help.h"
 #include "model_report.h"
+#include "pictures.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -175,7 +176,7 @@ int cmd_analyze(int argc, char** argv)
 {
     enum {
         OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
-        OPT_THREADS
+        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT
     };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
@@ -189,6 +190,11 @@ int cmd_analyze(int argc, char** argv)
         {"positions", no_argument, NULL, OPT_POSITIONS},
         {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"heatmap", required_argument, NULL, OPT_HEATMAP},
+        {"view", required_argument, NULL, OPT_VIEW},
+        {"trace-plot", required_argument, NULL, OPT_TRACE_PLOT},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"count", required_argument, NULL, OPT_COUNT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -203,6 +209,13 @@ int cmd_analyze(int argc, char** argv)
     long repeat = 0;
     long threads = default_threads();
     gc_load_options lo = {0};
+    const char* heatmap_path = NULL;
+    const char* view_name = NULL;
+    heatmap_view view = VIEW_FRONT;
+    const char* trace_plot_path = NULL;
+    uint64_t plot_from = 0;
+    long plot_count = TRACE_PLOT_DEFAULT_COUNT;
+    const char* window_option = NULL;
 
     opterr = 0;
     optind = 1;
@@ -233,11 +246,32 @@ int cmd_analyze(int argc, char** argv)
             if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
                 return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
             break;
+        case OPT_HEATMAP: heatmap_path = optarg; break;
+        case OPT_VIEW:
+            if (heatmap_view_parse(optarg, &view) != 0)
+                return usage_error("--view needs front, side or top, not '%s'", optarg);
+            view_name = optarg;
+            break;
+        case OPT_TRACE_PLOT: trace_plot_path = optarg; break;
+        case OPT_FROM:
+            if (parse_u64_arg(optarg, 0, 0, UINT64_MAX - 1, &plot_from) != 0)
+                return usage_error("--from needs a primitive number, not '%s'", optarg);
+            window_option = "--from";
+            break;
+        case OPT_COUNT:
+            if (parse_count(optarg, 1, TRACE_PLOT_MAX_COUNT, &plot_count) != 0)
+                return usage_error("--count needs a count of primitives in [1, 5000], not '%s'", optarg);
+            window_option = "--count";
+            break;
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (view_name && !heatmap_path)
+        return usage_error("%s applies to --heatmap only", "--view");
+    if (window_option && !trace_plot_path)
+        return usage_error("%s applies to --trace-plot only", window_option);
     const char* path;
     int input_status = one_input(argc, argv, "analyze", &path);
     if (input_status)
@@ -245,7 +279,8 @@ int cmd_analyze(int argc, char** argv)
     if (is_gltf_path(path)) {
         /* each primitive's mode is its topology; no restart in glTF */
         const char* clash = topology_name ? "-t" : restart ? "--restart" : state_path ? "--state-changes"
-                            : per_vertex_path ? "--per-vertex" : trace ? "--trace" : repeat ? "--repeat" : NULL;
+                            : per_vertex_path ? "--per-vertex" : trace ? "--trace" : repeat ? "--repeat"
+                            : heatmap_path ? "--heatmap" : trace_plot_path ? "--trace-plot" : NULL;
         if (clash)
             return usage_error("%s does not apply to a glTF input (each primitive is analyzed as its own draw)", clash);
     }
@@ -265,6 +300,21 @@ int cmd_analyze(int argc, char** argv)
             if (model_arg_file(model_specs[i]))
                 inputs[input_count++] = model_arg_file(model_specs[i]);
         if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
+            return input_status;
+    }
+    const char* pictures[2] = {heatmap_path, trace_plot_path};
+    for (int k = 0; k < 2; ++k) {
+        if (!pictures[k])
+            continue;
+        /* the same checks as --per-vertex's, and two outputs never one file */
+        const char* inputs[3 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path, per_vertex_path};
+        size_t input_count = 3;
+        for (int i = 0; i < model_count; ++i)
+            if (model_arg_file(model_specs[i]))
+                inputs[input_count++] = model_arg_file(model_specs[i]);
+        if (k == 1)
+            inputs[input_count++] = heatmap_path;
+        if ((input_status = check_output(pictures[k], inputs, input_count)) != 0)
             return input_status;
     }
 
@@ -368,6 +418,13 @@ int cmd_analyze(int argc, char** argv)
     }
 
     if (per_vertex_path && (status = write_per_vertex_csv(per_vertex_path, results, model_count)) != 0)
+        goto out_changes;
+    /* the pictures show the first model (the first -m, else the first preset) */
+    if (heatmap_path &&
+        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, &options, view)) != 0)
+        goto out_changes;
+    if (trace_plot_path && (status = write_trace_plot(trace_plot_path, in.name, &results[0].model, &draw, &options,
+                                                      plot_from, (uint64_t)plot_count)) != 0)
         goto out_changes;
 
     if (json) {

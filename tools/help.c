@@ -36,7 +36,8 @@ typedef struct help_command {
 static const char* const analyze_usage[] = {
     "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
-    "        [--allow-external-uris] INPUT",
+    "        [--allow-external-uris] [--heatmap FILE.svg [--view VIEW]]\n"
+    "        [--trace-plot FILE.svg [--from P] [--count N]] INPUT",
     NULL};
 static const help_option analyze_options[] = {
     {"-m, --model MODEL", "a model to analyze under (repeatable; default: every preset)"},
@@ -47,6 +48,13 @@ static const help_option analyze_options[] = {
     {"--per-vertex FILE.csv", "write each vertex's shader invocations per model ('-': standard output)"},
     {"--trace", "print each index's hit or miss under each model"},
     {"--repeat N", "time each model over N runs of the analysis and show the time"},
+    {"--heatmap FILE.svg", "draw the mesh (an OBJ or PLY) coloured by each vertex's invocations under the\n"
+                           "first model, with a colour bar and the totals (docs/pictures.md)"},
+    {"--view VIEW", "the heat map's view: front (default, along -Z), side (along -X) or top (along -Y)"},
+    {"--trace-plot FILE.svg", "draw the first model's cache after each primitive: slots down, primitives\n"
+                              "across, a dot where a value entered, a line where entries were lost"},
+    {"--from P", "the first primitive --trace-plot draws (default 0)"},
+    {"--count N", "the primitives --trace-plot draws (1 to 5000; default 200)"},
     OPT_POSITIONS,
     {"--threads N", "models run on N threads (1 to 64; default: the machine's cores); the draw\n"
                     "is read and scanned once for all of them"},

@@ -513,6 +513,18 @@ typedef struct gc_load_options {
  * byte for malformed content. */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
 
+/* Reads the vertex positions of the mesh file `path` (read with `options`, as
+ * gc_mesh_load reads it) into *xyz: 3 floats (x, y, z) per vertex id of the mesh
+ * gc_mesh_load gives, *count vertex ids (0 .. *count - 1, every index below it). An OBJ's
+ * vertex is a (position, texcoord, normal) corner, numbered in order of first use, or with
+ * options->positions_only the position itself; a PLY's is its vertex record (x, y and z
+ * properties needed). Other formats (index buffers, standard input, glTF, assimp's):
+ * GC_ERR_UNSUPPORTED. On success the caller frees *xyz with free(); on failure *xyz is
+ * NULL and *count 0. Time linear in the file; memory 12 bytes per vertex (plus the OBJ
+ * reader's corner table and 12 bytes per position while reading). */
+GC_API gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,
+                                        gc_error* err);
+
 /* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
  * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
  * "txt"), NULL for a file name. A static string; no allocation. */

@@ -36,6 +36,9 @@ gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, 
 /* The OBJ and PLY readers on an open reader (standard input), which they close. */
 gc_status gc_load_obj_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
+/* gc_mesh_load_positions for an OBJ (obj.c) and a PLY (ply.c). */
+gc_status gc_obj_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err);
+gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_error* err);
 /* .u16/.u32 from standard input: read whole, at most the index limit and
  * GC_STDIN_RAW_MAX_BYTES (GC_ERR_LIMIT past either). */
 #define GC_STDIN_RAW_MAX_BYTES ((size_t)1 << 30)

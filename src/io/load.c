@@ -102,6 +102,25 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
     return gc_load_assimp(path, options, out, err);
 }
 
+gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,
+                                 gc_error* err)
+{
+    gc_error scratch;
+    if (!err)
+        err = &scratch;
+    *xyz = NULL;
+    *count = 0;
+    if (!path || !*path)
+        return gc_fail(err, GC_ERR_USAGE, "no input file given");
+    if (gc_stdin_format(path))
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "<stdin>: vertex positions are read from a file only");
+    if (gc_has_extension(path, "obj"))
+        return gc_obj_positions(path, options, xyz, count, err);
+    if (gc_has_extension(path, "ply"))
+        return gc_ply_positions(path, xyz, count, err);
+    return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: no vertex positions in this format (an OBJ or a PLY has them)", path);
+}
+
 void gc_mesh_free(gc_mesh* mesh)
 {
     if (!mesh)

@@ -100,6 +100,9 @@ typedef struct obj_parser {
     bool keep_keys;         /* for rewriting: the corner (p, t, n) of every index, through corners.keys */
     gc_u32_vec cids;        /* with positions_only and keep_keys: the corner id of every index */
     gc_u32_vec face_cids;   /* the same for the corners of the current face */
+    bool keep_xyz;          /* for gc_mesh_load_positions: every position's coordinates */
+    float* xyz;             /* 3 per position, with keep_xyz */
+    size_t xyz_capacity;    /* positions xyz has room for */
 } obj_parser;
 
 /* A statement that changes render state (usemtl, g, o, s, ...) after faces closes the run. */
@@ -227,9 +230,12 @@ static gc_status parse_face(obj_parser* o, const char* s, gc_error* err)
 
 static gc_status parse_position(obj_parser* o, const char* s, gc_error* err)
 {
+    double xyz[3] = {0, 0, 0};
     for (int i = 0; i < 3; ++i) {
         char* end;
         double v = strtod(s, &end);
+        if (o->keep_xyz)
+            xyz[i] = v;
         if (end == s)
             return gc_fail(err, GC_ERR_DATA, "%s:%llu: a position needs 3 numbers", o->path,
                            (unsigned long long)o->line);
@@ -240,6 +246,22 @@ static gc_status parse_position(obj_parser* o, const char* s, gc_error* err)
     }
     if (o->positions >= UINT32_MAX - 1)
         return gc_fail(err, GC_ERR_LIMIT, "%s:%llu: too many positions", o->path, (unsigned long long)o->line);
+    if (o->keep_xyz) {
+        if (o->positions == o->xyz_capacity) {
+            size_t cap = o->xyz_capacity ? o->xyz_capacity + o->xyz_capacity / 2 : 1024;
+            float* grown = gc_alloc_array(cap, 3 * sizeof(float), false);
+            if (!grown)
+                return gc_fail(err, GC_ERR_NOMEM, "%s:%llu: out of memory for %zu positions", o->path,
+                               (unsigned long long)o->line, cap);
+            if (o->positions)
+                memcpy(grown, o->xyz, (size_t)o->positions * 3 * sizeof(float));
+            free(o->xyz);
+            o->xyz = grown;
+            o->xyz_capacity = cap;
+        }
+        for (int i = 0; i < 3; ++i)
+            o->xyz[3 * o->positions + (size_t)i] = (float)xyz[i];
+    }
     o->positions++;
     return GC_OK;
 }
@@ -335,6 +357,7 @@ static void obj_parser_free(obj_parser* o)
     free(o->indices.data);
     free(o->runs);
     free(o->cids.data);
+    free(o->xyz);
     memset(o, 0, sizeof *o);
 }
 
@@ -363,6 +386,31 @@ gc_status gc_load_obj_from(gc_reader* r, const char* path, const gc_load_options
     } else {
         free(o.runs);
     }
+    return GC_OK;
+}
+
+gc_status gc_obj_positions(const char* path, const gc_load_options* opt, float** xyz, size_t* count, gc_error* err)
+{
+    obj_parser o = {0};
+    o.keep_keys = true; /* corners.keys: the position of every corner id */
+    o.keep_xyz = true;
+    gc_status s = parse_obj(NULL, path, opt, &o, err);
+    size_t n = s ? 0 : o.positions_only ? (size_t)o.positions : o.corners.count;
+    float* out = NULL;
+    if (!s && !(out = gc_alloc_array(n ? n : 1, 3 * sizeof(float), false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertex positions", path, n);
+    for (size_t v = 0; !s && v < n; ++v) {
+        /* a corner's key holds its 1-based position; with positions_only the id is the position */
+        size_t p = o.positions_only ? v : (size_t)o.corners.keys[v].p - 1;
+        memcpy(out + 3 * v, o.xyz + 3 * p, 3 * sizeof(float));
+    }
+    obj_parser_free(&o);
+    if (s) {
+        free(out);
+        return s;
+    }
+    *xyz = out;
+    *count = n;
     return GC_OK;
 }
 

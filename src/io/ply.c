@@ -607,6 +607,78 @@ static gc_status skip_item(ply_parser* p, const ply_element* e, gc_error* err)
     return GC_OK;
 }
 
+/* gc_mesh_load_positions for a PLY: the x, y, z properties of the vertex element, one
+ * triple per vertex (a PLY's vertex ids are its vertex records). Reads the file up to the
+ * end of the vertex element; the faces are not read (gc_mesh_load checks them). */
+gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_error* err)
+{
+    ply_parser p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    gc_status s = gc_reader_open(&p.r, path, err);
+    if (s)
+        return s;
+    float* out = NULL;
+    uint64_t n = 0;
+    s = parse_header(&p, NULL, 0, err);
+    if (!s && p.vertex_element < 0)
+        s = gc_fail(err, GC_ERR_DATA, "%s: no 'vertex' element", path);
+    int axis_of[MAX_PROPERTIES];
+    if (!s) {
+        const ply_element* v = &p.elements[p.vertex_element];
+        int found = 0;
+        for (int pi = 0; pi < v->prop_count; ++pi) {
+            const char* name = v->props[pi].name;
+            axis_of[pi] = v->props[pi].count_type != T_NONE ? -1 : strcmp(name, "x") == 0 ? 0
+                          : strcmp(name, "y") == 0 ? 1 : strcmp(name, "z") == 0 ? 2 : -1;
+            found |= axis_of[pi] >= 0 ? 1 << axis_of[pi] : 0;
+        }
+        n = v->count;
+        if (found != 7)
+            s = gc_fail(err, GC_ERR_UNSUPPORTED, "%s: the vertex element has no x, y and z properties", path);
+        else if (n > SIZE_MAX / 3 || !(out = gc_alloc_array(n ? (size_t)n : 1, 3 * sizeof(float), true)))
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu vertex positions", path,
+                        (unsigned long long)n);
+    }
+    for (int ei = 0; !s && ei <= p.vertex_element; ++ei) {
+        const ply_element* e = &p.elements[ei];
+        if (e->prop_count == 0)
+            continue;
+        for (uint64_t item = 0; !s && item < e->count; ++item) {
+            if (ei != p.vertex_element) {
+                s = skip_item(&p, e, err);
+                continue;
+            }
+            for (int pi = 0; !s && pi < e->prop_count; ++pi) {
+                const ply_property* prop = &e->props[pi];
+                double value;
+                if (prop->count_type == T_NONE) {
+                    s = read_value(&p, prop->type, e->name, &value, err);
+                    if (!s && axis_of[pi] >= 0) {
+                        if (!isfinite(value))
+                            s = gc_fail(err, GC_ERR_DATA, "%s: vertex %llu: coordinate %s is not a finite number",
+                                        path, (unsigned long long)item, prop->name);
+                        out[3 * item + (uint64_t)axis_of[pi]] = (float)value;
+                    }
+                    continue;
+                }
+                uint32_t length = 0;
+                s = list_length(&p, prop, e->name, &length, err);
+                for (uint32_t k = 0; !s && k < length; ++k)
+                    s = read_value(&p, prop->type, e->name, &value, err);
+            }
+        }
+    }
+    gc_reader_close(&p.r);
+    if (s) {
+        free(out);
+        return s;
+    }
+    *xyz = out;
+    *count = (size_t)n;
+    return GC_OK;
+}
+
 /* The size of every item of a binary element of scalars (its records can then be
  * found by arithmetic, without a table of offsets); 0 for ASCII or lists. */
 static uint64_t fixed_item_size(const ply_parser* p, const ply_element* e)

@@ -1,0 +1,39 @@
+/* analyze's pictures (docs/pictures.md): the heat map of per-vertex invocations on the
+ * mesh, and seed 000's cache listings as a timeline. Both are SVG files written whole or
+ * not at all (atomic_open/atomic_commit). */
+#ifndef GPUCACHE_PICTURES_H
+#define GPUCACHE_PICTURES_H
+
+#include "gpucache/gpucache.h"
+
+/* The views of the heat map: orthographic, looking along -Z (front), -X (side) or -Y
+ * (top). */
+typedef enum heatmap_view { VIEW_FRONT, VIEW_SIDE, VIEW_TOP } heatmap_view;
+
+/* The view named `name` ("front", "side", "top") into *out; -1 for another name. */
+int heatmap_view_parse(const char* name, heatmap_view* out);
+
+/* The most triangles the heat map draws: past it, every k-th triangle is drawn (the
+ * counts are those of the whole draw) and the caption says so. */
+#define HEATMAP_MAX_TRIANGLES 100000
+
+/* Draws `draw` (a triangle list, strip or fan of the mesh file `mesh_path`, loaded with
+ * `lo`) into the SVG `out_path`, each triangle filled by the mean invocation count of its
+ * vertices under `model` (analyzed with `base`'s state changes). `name` is the input's name
+ * for the caption. Returns 0 or the exit status after printing one line. */
+int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const char* name,
+                  const gc_model* model, const gc_draw* draw, const gc_analyze_options* base, heatmap_view view);
+
+/* The timeline's default window and its largest: primitives drawn. */
+#define TRACE_PLOT_DEFAULT_COUNT 200
+#define TRACE_PLOT_MAX_COUNT 5000
+
+/* Draws the cache contents after primitives [from, from + count) of `draw` under `model`
+ * into the SVG `out_path`: one column per primitive, one row per slot, each cell coloured
+ * by the index value it holds (printed in it when there is room), a dot where a value
+ * entered the cache, a vertical line where the cache lost entries (a reset, a flush or a
+ * new batch). Returns 0 or the exit status after printing one line. */
+int write_trace_plot(const char* out_path, const char* name, const gc_model* model, const gc_draw* draw,
+                     const gc_analyze_options* base, uint64_t from, uint64_t count);
+
+#endif
