@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Issue 21: analyze --heatmap and --trace-plot, checked by content (docs/pictures.md).
+
+Every expected value is derived by hand from a tiny mesh in a known order under a FIFO
+(the derivations are beside each case), and the SVG is read with xml.etree, so a picture
+that does not parse fails too.
+usage: pictures_test.py GPUCACHE_BINARY WORK_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+os.chdir(WORK)
+NS = {"s": "http://www.w3.org/2000/svg"}
+failures = 0
+passes = 0
+
+
+def check(ok, what):
+    global failures, passes
+    if ok:
+        passes += 1
+    else:
+        failures += 1
+        print("FAIL:", what)
+
+
+def run(*args):
+    p = subprocess.run([BIN, *args], capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def heatmap(path):
+    """(fills of the drawn subpaths with their first point, {count: bar colour}, caption)"""
+    root = ET.parse(path).getroot()
+    mesh = root.find("s:g[@class='mesh']", NS)
+    tris = []
+    for p in mesh.findall("s:path", NS):
+        for m in re.finditer(r"M(-?\d+) (-?\d+)", p.get("d")):
+            tris.append((p.get("fill"), int(m.group(1)), int(m.group(2))))
+    bar = {float(r.get("data-count")): r.get("fill") for r in root.findall("s:rect[@class='bar']", NS)}
+    caption = "".join(root.find("s:text[@class='caption']", NS).itertext())
+    return tris, bar, caption, root
+
+
+def write(name, text):
+    with open(name, "w") as f:
+        f.write(text)
+
+
+# ---------------------------------------------------------------- heat map
+# A 2x1 grid, 6 vertices, 4 triangles; under fifo:6 nothing is evicted: every vertex is
+# shaded once, 6 invocations, ATVR 6/6 = 1, ACMR 6/4 = 1.5, every triangle the lowest colour.
+GRID = """v 0 0 0
+v 1 0 0
+v 2 0 0
+v 0 1 0
+v 1 1 0
+v 2 1 0
+f 1 2 5
+f 1 5 4
+f 2 3 6
+f 2 6 5
+"""
+write("grid.obj", GRID)
+rc, out, err = run("analyze", "-m", "fifo:6", "--heatmap", "grid.svg", "grid.obj")
+check(rc == 0, f"heatmap grid: exit {rc}: {err}")
+tris, bar, caption, _ = heatmap("grid.svg")
+check(len(tris) == 4, f"grid: 4 triangles drawn, not {len(tris)}")
+check(list(bar) == [1.0], f"grid: one colour bar entry (count 1), not {list(bar)}")
+check(all(t[0] == bar.get(1.0) for t in tris), f"grid: every triangle has count 1's colour: {tris} {bar}")
+check("fifo:6: 6 invocations, ATVR 1.000, ACMR 1.500" in caption, f"grid caption: {caption}")
+
+# Two triangles A (vertices 0 1 2, left) and B (3 4 5, right), drawn A, B, A under fifo:3:
+# B evicts all of A, so A's vertices are shaded twice and B's once: 9 invocations,
+# ATVR 9/6 = 1.5, ACMR 9/3 = 3. A's fill must be the bar's entry for 2, B's the one for 1.
+PLY = """ply
+format ascii 1.0
+element vertex 6
+property float x
+property float y
+property float z
+element face 3
+property list uchar int vertex_indices
+end_header
+0 0 0
+1 0 0
+0 1 0
+4 0 0
+5 0 0
+4 1 0
+3 0 1 2
+3 3 4 5
+3 0 1 2
+"""
+write("ab.ply", PLY)
+# The same as an OBJ with the positions listed in another order and texcoords, so that
+# vertex ids (corners in order of first use) differ from position numbers.
+write("ab.obj", """v 5 0 0
+v 0 1 0
+v 4 1 0
+v 1 0 0
+v 4 0 0
+v 0 0 0
+vt 0 0
+f 6/1 4/1 2/1
+f 5/1 1/1 3/1
+f 6/1 4/1 2/1
+""")
+for name in ("ab.ply", "ab.obj"):
+    rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", name + ".svg", name)
+    check(rc == 0, f"heatmap {name}: exit {rc}: {err}")
+    tris, bar, caption, _ = heatmap(name + ".svg")
+    check(sorted(bar) == [1.0, 2.0], f"{name}: bar entries 1 and 2, not {sorted(bar)}")
+    left = [t for t in tris if t[1] == min(u[1] for u in tris)]
+    right = [t for t in tris if t[1] == max(u[1] for u in tris)]
+    check(left and all(t[0] == bar.get(2.0) for t in left), f"{name}: A (left) has count 2's colour: {tris} {bar}")
+    check(right and all(t[0] == bar.get(1.0) for t in right), f"{name}: B (right) has count 1's colour: {tris} {bar}")
+    check(bar.get(1.0) != bar.get(2.0), f"{name}: the two counts have different colours")
+    check("fifo:3: 9 invocations, ATVR 1.500, ACMR 3.000" in caption, f"{name} caption: {caption}")
+
+# The views: side looks along -X, so A (x 0..1) and B (x 4..5) overlap on screen and B,
+# nearer, is drawn last; top looks along -Y.
+rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", "side.svg", "--view", "side", "ab.ply")
+check(rc == 0, f"--view side: exit {rc}: {err}")
+tris, bar, _, _ = heatmap("side.svg")
+check(tris and tris[-1][0] == bar.get(1.0), f"side view: B (nearest) drawn last: {tris}")
+rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", "top.svg", "--view", "top", "ab.ply")
+check(rc == 0 and heatmap("top.svg")[0], f"--view top: exit {rc}: {err}")
+
+# A mesh past the drawing's limit is decimated in the drawing only, and the caption says
+# so: a 400x300 grid is 240000 triangles of about a third of a pixel each.
+rc, out, err = run("grid", "400", "300", "-o", "big.obj")
+if rc == 0:
+    rc, out, err = run("analyze", "-m", "fifo:16", "--json", "--heatmap", "big.svg", "big.obj")
+    check(rc == 0, f"big heatmap: exit {rc}: {err}")
+    root = ET.parse("big.svg").getroot()
+    drawn = sum(p.get("d").count("M") for p in root.find("s:g[@class='mesh']", NS).findall("s:path", NS))
+    note = root.find("s:text[@class='decimated']", NS)
+    check(note is not None and f"{drawn} of 240000 triangles" in note.text, f"big: decimation said: {drawn}")
+    check(0 < drawn <= 100000, f"big: at most 100000 drawn, not {drawn}")
+    inv = json.loads(out)["models"][0]["invocations"]
+    check(f": {inv} invocations" in "".join(root.find("s:text[@class='caption']", NS).itertext()),
+          "big: the caption's totals are the whole draw's")
+    check(os.path.getsize("big.svg") < 6 << 20, f"big: {os.path.getsize('big.svg')} bytes")
+else:
+    check(False, f"grid 400 300: {err}")
+
+# ---------------------------------------------------------------- timeline
+# grid.obj under fifo:3 (3 slots, 4 triangles); by hand, with corners numbered in first
+# use (0 1 2 | 0 2 3 | 1 4 5 | 1 5 2): 3 + 1 + 2 + 2 = 8 invocations.
+rc, out, err = run("analyze", "-m", "fifo:3", "--trace-plot", "t.svg", "grid.obj")
+check(rc == 0, f"trace-plot: exit {rc}: {err}")
+root = ET.parse("t.svg").getroot()
+cells = root.findall(".//s:rect[@class='cell']", NS)
+misses = root.findall(".//s:circle[@class='miss']", NS)
+check(len(cells) == 3 * 4, f"trace-plot: 12 cells, not {len(cells)}")
+check(len(misses) == 8, f"trace-plot: 8 misses, not {len(misses)}")
+# the window of primitives 1..2: 1 + 2 misses, 3 x 2 cells
+rc, out, err = run("analyze", "-m", "fifo:3", "--trace-plot", "w.svg", "--from", "1", "--count", "2", "grid.obj")
+root = ET.parse("w.svg").getroot()
+check(rc == 0 and len(root.findall(".//s:rect[@class='cell']", NS)) == 6, "window: 6 cells")
+check(len(root.findall(".//s:circle[@class='miss']", NS)) == 3, "window: 3 misses")
+# against analyze's own count for a whole generated draw: every value that enters a FIFO
+# is one invocation
+rc, out, err = run("analyze", "-m", "fifo:8", "--json", "--trace-plot", "g.svg", "--count", "5000", "grid:6x6")
+inv = json.loads(out)["models"][0]["invocations"] if rc == 0 else -1
+root = ET.parse("g.svg").getroot()
+check(len(root.findall(".//s:circle[@class='miss']", NS)) == inv, f"grid:6x6: misses = {inv} invocations")
+check(len(root.findall(".//s:rect[@class='cell']", NS)) == 8 * 72, "grid:6x6: 8 slots x 72 triangles")
+
+# ---------------------------------------------------------------- hostile names
+hostile = "q\"<&'>\x01x.obj"
+write(hostile, GRID)
+outname = "o\"<&'.svg"
+rc, out, err = run("analyze", "-m", "fifo:6", "--heatmap", outname, "--trace-plot", "t" + outname, hostile)
+check(rc == 0, f"hostile names: exit {rc}: {err}")
+for f in (outname, "t" + outname):
+    try:
+        title = ET.parse(f).getroot().find("s:title", NS).text
+        check(title.endswith(": q\"<&'>?x.obj"), f"{f}: the title is the name escaped: {title!r}")
+    except ET.ParseError as e:
+        check(False, f"{f} does not parse: {e}")
+
+# ---------------------------------------------------------------- errors
+def error(args, want, what):
+    before = set(os.listdir("."))
+    rc, out, err = run(*args)
+    check(rc == want, f"{what}: exit {rc}, want {want}")
+    check(len(err.strip().splitlines()) == 1 and err.startswith("gpucache: "), f"{what}: one line: {err!r}")
+    check(set(os.listdir(".")) == before, f"{what}: files left: {set(os.listdir('.')) - before}")
+
+
+error(["analyze", "--heatmap", "e.svg", "--view", "back", "grid.obj"], 2, "bad --view")
+error(["analyze", "--trace-plot", "e.svg", "--count", "0", "grid.obj"], 2, "--count 0")
+error(["analyze", "--trace-plot", "e.svg", "--from", "4", "grid.obj"], 2, "--from past the end")
+error(["analyze", "--view", "top", "grid.obj"], 2, "--view without --heatmap")
+error(["analyze", "--count", "3", "grid.obj"], 2, "--count without --trace-plot")
+error(["analyze", "--heatmap", "e.svg", "grid:2x1"], 1, "--heatmap without positions")
+write("idx.txt", "0 1 2 2 1 3\n")
+error(["analyze", "--heatmap", "e.svg", "idx.txt"], 1, "--heatmap on an index list")
+error(["analyze", "--heatmap", "grid.obj", "grid.obj"], 2, "--heatmap over its input")
+
+print(f"{passes} passed, {failures} failed")
+sys.exit(1 if failures else 0)
