@@ -126,6 +126,19 @@ for name in ("ab.ply", "ab.obj"):
     check(bar.get(1.0) != bar.get(2.0), f"{name}: the two counts have different colours")
     check("fifo:3: 9 invocations, ATVR 1.500, ACMR 3.000" in caption, f"{name} caption: {caption}")
 
+# --heatmap-max: the scale is 1..4 whatever the counts (four entries, A still count 2's
+# colour); at 1, A's count 2 takes count 1's colour and the picture says so.
+rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", "max4.svg", "--heatmap-max", "4", "ab.ply")
+tris, bar, _, _ = heatmap("max4.svg")
+check(rc == 0 and sorted(bar) == [1.0, 2.0, 3.0, 4.0], f"--heatmap-max 4: bar {sorted(bar)}")
+check(tris and all(t[0] in (bar.get(1.0), bar.get(2.0)) for t in tris) and
+      {t[0] for t in tris} == {bar.get(1.0), bar.get(2.0)}, f"--heatmap-max 4: fills {tris} {bar}")
+rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", "max1.svg", "--heatmap-max", "1", "ab.ply")
+tris, bar, _, root = heatmap("max1.svg")
+check(rc == 0 and list(bar) == [1.0] and all(t[0] == bar[1.0] for t in tris), f"--heatmap-max 1: {tris} {bar}")
+note = root.find("s:text[@class='clamped']", NS)
+check(note is not None and "above 1 (up to 2)" in note.text, "--heatmap-max 1: the clamping is said")
+
 # The views: side looks along -X, so A (x 0..1) and B (x 4..5) overlap on screen and B,
 # nearer, is drawn last; top looks along -Y.
 rc, out, err = run("analyze", "-m", "fifo:3", "--heatmap", "side.svg", "--view", "side", "ab.ply")
@@ -202,6 +215,8 @@ error(["analyze", "--heatmap", "e.svg", "--view", "back", "grid.obj"], 2, "bad -
 error(["analyze", "--trace-plot", "e.svg", "--count", "0", "grid.obj"], 2, "--count 0")
 error(["analyze", "--trace-plot", "e.svg", "--from", "4", "grid.obj"], 2, "--from past the end")
 error(["analyze", "--view", "top", "grid.obj"], 2, "--view without --heatmap")
+error(["analyze", "--heatmap-max", "3", "grid.obj"], 2, "--heatmap-max without --heatmap")
+error(["analyze", "--heatmap", "e.svg", "--heatmap-max", "0", "grid.obj"], 2, "--heatmap-max 0")
 error(["analyze", "--count", "3", "grid.obj"], 2, "--count without --trace-plot")
 error(["analyze", "--heatmap", "e.svg", "grid:2x1"], 1, "--heatmap without positions")
 write("idx.txt", "0 1 2 2 1 3\n")

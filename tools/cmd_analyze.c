@@ -176,7 +176,7 @@ int cmd_analyze(int argc, char** argv)
 {
     enum {
         OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
-        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT
+        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX
     };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
@@ -192,6 +192,7 @@ int cmd_analyze(int argc, char** argv)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"heatmap", required_argument, NULL, OPT_HEATMAP},
         {"view", required_argument, NULL, OPT_VIEW},
+        {"heatmap-max", required_argument, NULL, OPT_HEATMAP_MAX},
         {"trace-plot", required_argument, NULL, OPT_TRACE_PLOT},
         {"from", required_argument, NULL, OPT_FROM},
         {"count", required_argument, NULL, OPT_COUNT},
@@ -211,6 +212,7 @@ int cmd_analyze(int argc, char** argv)
     gc_load_options lo = {0};
     const char* heatmap_path = NULL;
     const char* view_name = NULL;
+    long heatmap_max = 0;
     heatmap_view view = VIEW_FRONT;
     const char* trace_plot_path = NULL;
     uint64_t plot_from = 0;
@@ -252,6 +254,10 @@ int cmd_analyze(int argc, char** argv)
                 return usage_error("--view needs front, side or top, not '%s'", optarg);
             view_name = optarg;
             break;
+        case OPT_HEATMAP_MAX:
+            if (parse_count(optarg, 1, 1000000, &heatmap_max) != 0)
+                return usage_error("--heatmap-max needs a count in [1, 1000000], not '%s'", optarg);
+            break;
         case OPT_TRACE_PLOT: trace_plot_path = optarg; break;
         case OPT_FROM:
             if (parse_u64_arg(optarg, 0, 0, UINT64_MAX - 1, &plot_from) != 0)
@@ -268,8 +274,8 @@ int cmd_analyze(int argc, char** argv)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if (view_name && !heatmap_path)
-        return usage_error("%s applies to --heatmap only", "--view");
+    if ((view_name || heatmap_max) && !heatmap_path)
+        return usage_error("%s applies to --heatmap only", view_name ? "--view" : "--heatmap-max");
     if (window_option && !trace_plot_path)
         return usage_error("%s applies to --trace-plot only", window_option);
     const char* path;
@@ -421,7 +427,8 @@ int cmd_analyze(int argc, char** argv)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, &options, view)) != 0)
+        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, &options, view,
+                                   (uint32_t)heatmap_max)) != 0)
         goto out_changes;
     if (trace_plot_path && (status = write_trace_plot(trace_plot_path, in.name, &results[0].model, &draw, &options,
                                                       plot_from, (uint64_t)plot_count)) != 0)

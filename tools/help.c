@@ -36,7 +36,7 @@ typedef struct help_command {
 static const char* const analyze_usage[] = {
     "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
-    "        [--allow-external-uris] [--heatmap FILE.svg [--view VIEW]]\n"
+    "        [--allow-external-uris] [--heatmap FILE.svg [--view VIEW] [--heatmap-max N]]\n"
     "        [--trace-plot FILE.svg [--from P] [--count N]] INPUT",
     NULL};
 static const help_option analyze_options[] = {
@@ -51,6 +51,8 @@ static const help_option analyze_options[] = {
     {"--heatmap FILE.svg", "draw the mesh (an OBJ or PLY) coloured by each vertex's invocations under the\n"
                            "first model, with a colour bar and the totals (docs/pictures.md)"},
     {"--view VIEW", "the heat map's view: front (default, along -Z), side (along -X) or top (along -Y)"},
+    {"--heatmap-max N", "the heat map's colour scale ends at N invocations (default: the largest count),\n"
+                        "so that two pictures compare colour for colour"},
     {"--trace-plot FILE.svg", "draw the first model's cache after each primitive: slots down, primitives\n"
                               "across, a dot where a value entered, a line where entries were lost"},
     {"--from P", "the first primitive --trace-plot draws (default 0)"},

@@ -111,7 +111,8 @@ static int collect_triangles(const gc_draw* draw, uint32_t** out, size_t* count)
 }
 
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const char* name,
-                  const gc_model* model, const gc_draw* draw, const gc_analyze_options* base, heatmap_view view)
+                  const gc_model* model, const gc_draw* draw, const gc_analyze_options* base, heatmap_view view,
+                  uint32_t scale_max)
 {
     static const char* const view_names[3] = {"front", "side", "top"};
     gc_error err = {0};
@@ -168,6 +169,12 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         min_x = x < min_x ? x : min_x, max_x = x > max_x ? x : max_x;
         min_y = y < min_y ? y : min_y, max_y = y > max_y ? y : max_y;
     }
+    /* The scale starts at 1 (every drawn vertex is shaded at least once) so that two
+     * pictures with the same top compare colour for colour. */
+    uint32_t data_max = hi_count;
+    lo_count = lo_count < 1 ? lo_count : 1;
+    hi_count = scale_max ? scale_max : hi_count;
+    hi_count = hi_count < lo_count ? lo_count : hi_count;
     const int width = 960, height = 760, plot_x = 20, plot_y = 56, plot_w = 800, plot_h = 600;
     double span_x = status ? 0 : max_x - min_x, span_y = status ? 0 : max_y - min_y;
     double scale = span_x <= 0 && span_y <= 0 ? 1
@@ -304,6 +311,10 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         fprintf(f, "<text class=\"decimated\" x=\"%d\" y=\"%d\" font-size=\"13\">drawing decimated: %zu of %zu "
                    "triangles (the nearest at each pixel%s); the counts and totals are the whole draw's</text>\n",
                 plot_x, plot_y + plot_h + 46, drawn_count, tri_count, stride > 1 ? ", then every k-th" : "");
+    if (data_max > hi_count)
+        fprintf(f, "<text class=\"clamped\" x=\"%d\" y=\"%d\" font-size=\"13\">counts above %u (up to %u) drawn "
+                   "in the colour of %u</text>\n",
+                plot_x, plot_y + plot_h + 66, hi_count, data_max, hi_count);
     svg_end(f);
     free(xyz);
     free(counts);
