@@ -181,10 +181,11 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
                    : span_x / plot_w > span_y / plot_h ? plot_w / span_x : plot_h / span_y;
     double ox = plot_x + (plot_w - span_x * scale) / 2, oy = plot_y + (plot_h - span_y * scale) / 2;
 
-    /* Decimate the drawing, not the data. First a triangle hidden at its centre: of the
-     * triangles whose centres fall in one pixel only the nearest is drawn (the back of a
-     * closed mesh, and sub-pixel triangles that one pixel cannot show apart). Then, past
-     * HEATMAP_MAX_TRIANGLES, every stride-th of the rest. */
+    /* Decimate the drawing, not the data: the plot is cut into cells of `cell` x `cell`
+     * pixels and of the triangles whose centres fall in one cell only the nearest is drawn
+     * (the back of a closed mesh, and small triangles a cell cannot show apart), outlined
+     * in its own colour as wide as a cell so that it covers the cell. The cell grows from
+     * one pixel until at most HEATMAP_MAX_TRIANGLES are left. */
     size_t bin_count = (size_t)plot_w * plot_h;
     uint32_t* nearest = NULL;
     float* nearest_depth = NULL;
@@ -193,9 +194,12 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         status = out_of_memory("the picture's pixels");
     if (!status && !(drawn = malloc((tri_count ? tri_count : 1) * sizeof *drawn)))
         status = out_of_memory("the triangles to draw");
-    size_t visible = 0;
-    if (!status) {
-        memset(nearest, 0xff, bin_count * sizeof *nearest);
+    size_t drawn_count = 0;
+    int cell = 1;
+    for (; !status; ++cell) {
+        int cols = (plot_w + cell - 1) / cell, rows = (plot_h + cell - 1) / cell;
+        size_t cells = (size_t)cols * (size_t)rows;
+        memset(nearest, 0xff, cells * sizeof *nearest);
         for (size_t i = 0; i < tri_count; ++i) {
             double cx = 0, cy = 0, depth = 0;
             for (int k = 0; k < 3; ++k) {
@@ -203,29 +207,31 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
                 project(view, xyz + 3 * (size_t)tris[3 * i + k], &x, &y, &z);
                 cx += x / 3, cy += y / 3, depth += z / 3;
             }
-            long bx = lround(floor((cx - min_x) * scale + (ox - plot_x)));
-            long by = lround(floor((max_y - cy) * scale + (oy - plot_y)));
-            bx = bx < 0 ? 0 : bx >= plot_w ? plot_w - 1 : bx;
-            by = by < 0 ? 0 : by >= plot_h ? plot_h - 1 : by;
-            size_t bin = (size_t)by * plot_w + (size_t)bx;
+            long bx = lround(floor(((cx - min_x) * scale + (ox - plot_x)) / cell));
+            long by = lround(floor(((max_y - cy) * scale + (oy - plot_y)) / cell));
+            bx = bx < 0 ? 0 : bx >= cols ? cols - 1 : bx;
+            by = by < 0 ? 0 : by >= rows ? rows - 1 : by;
+            size_t bin = (size_t)by * (size_t)cols + (size_t)bx;
             if (nearest[bin] == UINT32_MAX || depth >= nearest_depth[bin]) {
                 nearest[bin] = (uint32_t)i;
                 nearest_depth[bin] = (float)depth;
             }
         }
-        for (size_t bin = 0; bin < bin_count; ++bin) {
+        drawn_count = 0;
+        for (size_t bin = 0; bin < cells; ++bin)
+            drawn_count += nearest[bin] != UINT32_MAX;
+        if (drawn_count > HEATMAP_MAX_TRIANGLES && cell < 16)
+            continue;
+        drawn_count = 0;
+        for (size_t bin = 0; bin < cells; ++bin) {
             if (nearest[bin] == UINT32_MAX)
                 continue;
-            drawn_triangle* d = &drawn[visible++];
-            size_t i = nearest[bin];
+            drawn_triangle* d = &drawn[drawn_count++];
             d->depth = nearest_depth[bin];
-            memcpy(d->v, tris + 3 * i, sizeof d->v);
+            memcpy(d->v, tris + 3 * (size_t)nearest[bin], sizeof d->v);
         }
+        break;
     }
-    size_t stride = visible > HEATMAP_MAX_TRIANGLES ? (visible + HEATMAP_MAX_TRIANGLES - 1) / HEATMAP_MAX_TRIANGLES : 1;
-    size_t drawn_count = 0;
-    for (size_t i = 0; i < visible; i += stride)
-        drawn[drawn_count++] = drawn[i];
     free(nearest);
     free(nearest_depth);
     free(tris);
@@ -252,9 +258,11 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
             plot_x);
     svg_escape(f, base_name(name), 120);
     fprintf(f, " (%s view)</text>\n", view_names[view]);
-    /* coordinates in half pixels (integers, relative moves) keep the file small; crisp
-     * edges leave no light seams between neighbouring triangles */
-    fprintf(f, "<g class=\"mesh\" transform=\"scale(0.5)\" shape-rendering=\"crispEdges\">\n");
+    /* coordinates in half pixels (integers, relative moves) keep the file small; the
+     * outline in the fill's colour closes the seams between neighbouring triangles and
+     * makes a triangle cover its cell */
+    fprintf(f, "<g class=\"mesh\" transform=\"scale(0.5)\" stroke-width=\"%d\" stroke-linejoin=\"round\">\n",
+            2 * cell);
     uint32_t run_colour = UINT32_MAX;
     double range = hi_count > lo_count ? (double)(hi_count - lo_count) : 0;
     for (size_t i = 0; i < drawn_count; ++i) {
@@ -264,7 +272,7 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         if (colour != run_colour) {
             if (run_colour != UINT32_MAX)
                 fputs("\"/>\n", f);
-            fprintf(f, "<path fill=\"#%06x\" d=\"", colour);
+            fprintf(f, "<path fill=\"#%06x\" stroke=\"#%06x\" d=\"", colour, colour);
             run_colour = colour;
         }
         long px = 0, py = 0;
@@ -309,8 +317,8 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
             (unsigned long long)stats.invocations, atvr, acmr, tri_count, (unsigned long long)stats.vertices);
     if (drawn_count < tri_count)
         fprintf(f, "<text class=\"decimated\" x=\"%d\" y=\"%d\" font-size=\"13\">drawing decimated: %zu of %zu "
-                   "triangles (the nearest at each pixel%s); the counts and totals are the whole draw's</text>\n",
-                plot_x, plot_y + plot_h + 46, drawn_count, tri_count, stride > 1 ? ", then every k-th" : "");
+                   "triangles (the nearest in each %d x %d pixel cell); the counts and totals are the whole draw's</text>\n",
+                plot_x, plot_y + plot_h + 46, drawn_count, tri_count, cell, cell);
     if (data_max > hi_count)
         fprintf(f, "<text class=\"clamped\" x=\"%d\" y=\"%d\" font-size=\"13\">counts above %u (up to %u) drawn "
                    "in the colour of %u</text>\n",

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Regenerates the pictures the README shows (docs/images/) from the corpus: the heat map of
+# spot.obj under the generic 16-entry FIFO before and after `optimize -a auto`, on one
+# colour scale, and the cache timeline of its first 60 triangles under the NVIDIA model.
+# usage: scripts/make-images.sh [BUILD_DIR] [CORPUS_DIR]   (defaults: build, ../shared/corpus)
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+CORPUS=${2:-$ROOT/../shared/corpus}
+G=$BUILD/gpucache
+OUT=$ROOT/docs/images
+[ -x "$G" ] || { echo "$0: no $G (build first)" >&2; exit 2; }
+[ -f "$CORPUS/spot.obj" ] || { echo "$0: no $CORPUS/spot.obj" >&2; exit 2; }
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the optimized copy keeps the input's base name, so that both captions name spot.obj
+mkdir "$tmp/after"
+"$G" -q optimize -a auto -m generic "$CORPUS/spot.obj" -o "$tmp/after/spot.obj" >/dev/null
+# the same scale for both: up to the largest count before (from --per-vertex's CSV)
+max=$("$G" analyze -m generic --per-vertex - "$CORPUS/spot.obj" 2>/dev/null |
+    awk -F, 'NR > 1 && $2 + 0 > m { m = $2 + 0 } END { print m }')
+"$G" analyze -m generic --heatmap "$OUT/heatmap-spot-before.svg" --view side --heatmap-max "$max" \
+    "$CORPUS/spot.obj" >/dev/null
+"$G" analyze -m generic --heatmap "$OUT/heatmap-spot-after.svg" --view side --heatmap-max "$max" \
+    "$tmp/after/spot.obj" >/dev/null
+"$G" analyze -m nvidia --trace-plot "$OUT/trace-spot-nvidia.svg" --count 60 "$CORPUS/spot.obj" >/dev/null
+ls -l "$OUT"
