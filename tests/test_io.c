@@ -317,6 +317,70 @@ static void write_remap(void** state)
     gc_mesh_free(&m);
 }
 
+/* gc_mesh_load_positions: one position per vertex id of gc_mesh_load's mesh. An OBJ's ids
+ * are corners in first use (here 1/1, 2/1, 3/1, 3/2: position 3 twice), with
+ * positions_only the positions; a PLY's are its records, read past an element before the
+ * vertex element and other vertex properties, in binary too. */
+static void positions(void** state)
+{
+    (void)state;
+    gc_error err = {0};
+    float* xyz = NULL;
+    size_t n = 0;
+    const char* obj = write_text("pos.obj", "v 1 2 3\nv 4 5 6\nv 7 8 9\nvt 0 0\nvt 1 1\n"
+                                            "f 2/1 1/1 3/1\nf 3/2 2/1 1/1\n");
+    gc_mesh m = load_ok(obj, NULL);
+    assert_int_equal(m.vertex_count, 4);
+    static const uint32_t ids[] = {0, 1, 2, 3, 0, 1};
+    assert_memory_equal(m.indices, ids, sizeof ids);
+    gc_mesh_free(&m);
+    assert_int_equal(gc_mesh_load_positions(obj, NULL, &xyz, &n, &err), GC_OK);
+    static const float corners[] = {4, 5, 6, 1, 2, 3, 7, 8, 9, 7, 8, 9};
+    assert_int_equal(n, 4);
+    assert_memory_equal(xyz, corners, sizeof corners);
+    free(xyz);
+    gc_load_options po = {0};
+    po.positions_only = 1;
+    assert_int_equal(gc_mesh_load_positions(obj, &po, &xyz, &n, &err), GC_OK);
+    static const float plain[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    assert_int_equal(n, 3);
+    assert_memory_equal(xyz, plain, sizeof plain);
+    free(xyz);
+
+    const char* ply = write_text("pos.ply", "ply\nformat ascii 1.0\nelement extra 2\nproperty list uchar int v\n"
+                                            "element vertex 2\nproperty uchar red\nproperty float z\n"
+                                            "property double y\nproperty float x\nelement face 1\n"
+                                            "property list uchar int vertex_indices\nend_header\n"
+                                            "2 5 6\n0\n9 3 2 1\n9 -3 -2 -1\n3 0 1 1\n");
+    assert_int_equal(gc_mesh_load_positions(ply, NULL, &xyz, &n, &err), GC_OK);
+    static const float records[] = {1, 2, 3, -1, -2, -3};
+    assert_int_equal(n, 2);
+    assert_memory_equal(xyz, records, sizeof records);
+    free(xyz);
+    static const unsigned char binary[] = "ply\nformat binary_little_endian 1.0\nelement vertex 1\n"
+                                          "property float x\nproperty float y\nproperty float z\n"
+                                          "element face 0\nproperty list uchar int vertex_indices\nend_header\n"
+                                          "\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40";
+    assert_int_equal(gc_mesh_load_positions(write_file("pos-bin.ply", binary, sizeof binary - 1), NULL, &xyz, &n, &err),
+                     GC_OK);
+    assert_int_equal(n, 1);
+    assert_memory_equal(xyz, records, 3 * sizeof(float));
+    free(xyz);
+
+    /* no positions: index buffers, standard input, a PLY without z */
+    assert_int_equal(gc_mesh_load_positions(write_text("pos.txt", "0 1 2\n"), NULL, &xyz, &n, &err),
+                     GC_ERR_UNSUPPORTED);
+    assert_null(xyz);
+    assert_int_equal(n, 0);
+    assert_int_equal(gc_mesh_load_positions("-", NULL, &xyz, &n, &err), GC_ERR_UNSUPPORTED);
+    const char* flat = write_text("pos-flat.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                                                  "property float y\nelement face 0\n"
+                                                  "property list uchar int vertex_indices\nend_header\n1 2\n");
+    assert_int_equal(gc_mesh_load_positions(flat, NULL, &xyz, &n, &err), GC_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "pos-flat.ply"));
+    assert_null(xyz);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +392,7 @@ int main(void)
         cmocka_unit_test(state_changes),
         cmocka_unit_test(other_formats_through_assimp),
         cmocka_unit_test(write_remap),
+        cmocka_unit_test(positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
