@@ -379,6 +379,14 @@ static void positions(void** state)
     assert_int_equal(gc_mesh_load_positions(flat, NULL, &xyz, &n, &err), GC_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.message, "pos-flat.ply"));
     assert_null(xyz);
+    /* a count the file cannot hold is refused before 1.2 GB are allocated for it */
+    const char* huge = write_text("pos-huge.ply", "ply\nformat binary_little_endian 1.0\nelement vertex 100000000\n"
+                                                  "property float x\nproperty float y\nproperty float z\n"
+                                                  "element face 0\nproperty list uchar int vertex_indices\n"
+                                                  "end_header\n");
+    assert_int_equal(gc_mesh_load_positions(huge, NULL, &xyz, &n, &err), GC_ERR_DATA);
+    assert_non_null(strstr(err.message, "100000000 vertices declared"));
+    assert_null(xyz);
 }
 
 int main(void)

@@ -36,7 +36,13 @@ gc_status gc_load_ply(const char* path, const gc_load_options* o, gc_mesh* out, 
 /* The OBJ and PLY readers on an open reader (standard input), which they close. */
 gc_status gc_load_obj_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_load_ply_from(gc_reader* r, const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
-/* gc_mesh_load_positions for an OBJ (obj.c) and a PLY (ply.c). */
+/* gc_mesh_load_positions for an OBJ (obj.c) and a PLY (ply.c). A coordinate beyond a
+ * float's range is stored as the largest float of its sign (gc_coordinate). */
+static inline float gc_coordinate(double v)
+{
+    return v > 3.4028234663852886e38 ? 3.4028234663852886e38f : v < -3.4028234663852886e38 ? -3.4028234663852886e38f
+                                                                                          : (float)v;
+}
 gc_status gc_obj_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err);
 gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_error* err);
 /* .u16/.u32 from standard input: read whole, at most the index limit and

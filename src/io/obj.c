@@ -260,7 +260,7 @@ static gc_status parse_position(obj_parser* o, const char* s, gc_error* err)
             o->xyz_capacity = cap;
         }
         for (int i = 0; i < 3; ++i)
-            o->xyz[3 * o->positions + (size_t)i] = (float)xyz[i];
+            o->xyz[3 * o->positions + (size_t)i] = gc_coordinate(xyz[i]);
     }
     o->positions++;
     return GC_OK;

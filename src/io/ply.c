@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_ELEMENTS 16
 #define MAX_PROPERTIES 64
@@ -634,7 +635,12 @@ gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_erro
             found |= axis_of[pi] >= 0 ? 1 << axis_of[pi] : 0;
         }
         n = v->count;
-        if (found != 7)
+        /* the declared count bounds the allocation: at least one byte per coordinate */
+        struct stat st;
+        if (found == 7 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && n > (uint64_t)st.st_size / 3)
+            s = gc_fail(err, GC_ERR_DATA, "%s: %llu vertices declared, more than its %lld bytes can hold", path,
+                        (unsigned long long)n, (long long)st.st_size);
+        else if (found != 7)
             s = gc_fail(err, GC_ERR_UNSUPPORTED, "%s: the vertex element has no x, y and z properties", path);
         else if (n > SIZE_MAX / 3 || !(out = gc_alloc_array(n ? (size_t)n : 1, 3 * sizeof(float), true)))
             s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu vertex positions", path,
@@ -658,7 +664,7 @@ gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_erro
                         if (!isfinite(value))
                             s = gc_fail(err, GC_ERR_DATA, "%s: vertex %llu: coordinate %s is not a finite number",
                                         path, (unsigned long long)item, prop->name);
-                        out[3 * item + (uint64_t)axis_of[pi]] = (float)value;
+                        out[3 * item + (uint64_t)axis_of[pi]] = gc_coordinate(value);
                     }
                     continue;
                 }
