@@ -222,6 +222,9 @@ error(["analyze", "--heatmap", "e.svg", "grid:2x1"], 1, "--heatmap without posit
 write("idx.txt", "0 1 2 2 1 3\n")
 error(["analyze", "--heatmap", "e.svg", "idx.txt"], 1, "--heatmap on an index list")
 error(["analyze", "--heatmap", "grid.obj", "grid.obj"], 2, "--heatmap over its input")
+error(["analyze", "--heatmap", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "two pictures, one file")
+error(["analyze", "--per-vertex", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "a CSV and a picture, one file")
+error(["analyze", "--heatmap", "s.svg", "grid.gltf"], 2, "--heatmap on a glTF (not yet)")
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

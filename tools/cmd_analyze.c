@@ -309,6 +309,12 @@ int cmd_analyze(int argc, char** argv)
             return input_status;
     }
     const char* pictures[2] = {heatmap_path, trace_plot_path};
+    /* two outputs never one file (a name not yet there has no inode to compare) */
+    const char* outputs[3] = {per_vertex_path, heatmap_path, trace_plot_path};
+    for (int i = 0; i < 3; ++i)
+        for (int k = i + 1; k < 3; ++k)
+            if (outputs[i] && outputs[k] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[k]) == 0)
+                return usage_error("'%s' is given for two outputs", outputs[i]);
     for (int k = 0; k < 2; ++k) {
         if (!pictures[k])
             continue;
