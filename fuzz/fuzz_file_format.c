@@ -48,6 +48,16 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         gc_draw d = {m.indices, m.index_count, m.topology, m.restart_enabled, m.restart_value};
         uint64_t prims;
         gc_draw_validate(&d, path, &prims, &err);
+        /* the heat map's positions: one per vertex id of that mesh, so every index (restarts
+         * aside) has one */
+        float* xyz = NULL;
+        size_t count = 0;
+        if (gc_mesh_load_positions(path, &lo, &xyz, &count, &err) == GC_OK) {
+            for (size_t i = 0; i < m.index_count; ++i)
+                if (m.indices[i] >= count && !(m.restart_enabled && m.indices[i] == m.restart_value))
+                    abort();
+            free(xyz);
+        }
         gc_mesh_free(&m);
     }
     return 0;
