@@ -225,6 +225,10 @@ error(["analyze", "--heatmap", "grid.obj", "grid.obj"], 2, "--heatmap over its i
 error(["analyze", "--heatmap", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "two pictures, one file")
 error(["analyze", "--per-vertex", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "a CSV and a picture, one file")
 error(["analyze", "--heatmap", "s.svg", "grid.gltf"], 2, "--heatmap on a glTF (not yet)")
+# llvmpipe lists its 256-entry fetch table: 1000 x 256 cells is over the 131072 bound
+error(["analyze", "-m", "llvmpipe", "--trace-plot", "s.svg", "--count", "1000", "grid:40x40"], 2,
+      "--trace-plot past the cell bound")
+error(["analyze", "-m", "nvidia-dx", "--trace-plot", "s.svg", "grid.obj"], 1, "--trace-plot of a model without a trace")
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -432,6 +432,16 @@ int write_trace_plot(const char* out_path, const char* name, const gc_model* mod
         status = fail_with(&err);
     else if (w.failed)
         status = out_of_memory("the trace window");
+    if (!status && (uint64_t)w.slots * count > TRACE_PLOT_MAX_CELLS) {
+        /* the file grows by a hundred bytes a cell: bound it before anything is written */
+        char text[200];
+        snprintf(text, sizeof text, "--trace-plot: %.60s lists %zu entries: %llu primitives are %llu cells, more than %u; "
+                                    "give --count %llu or less",
+                 model->name, w.slots, (unsigned long long)count, (unsigned long long)(w.slots * count),
+                 (unsigned)TRACE_PLOT_MAX_CELLS,
+                 (unsigned long long)(TRACE_PLOT_MAX_CELLS / w.slots));
+        status = usage_error("%s", text);
+    }
     atomic_file af;
     if (!status)
         status = open_picture(&af, out_path);

@@ -29,6 +29,9 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
 /* The timeline's default window and its largest: primitives drawn. */
 #define TRACE_PLOT_DEFAULT_COUNT 200
 #define TRACE_PLOT_MAX_COUNT 5000
+/* The most cells (slots x primitives) one timeline draws, about 11 MB of SVG; past it the
+ * command asks for a smaller --count (exit 2) before writing anything. */
+#define TRACE_PLOT_MAX_CELLS 131072
 
 /* Draws the cache contents after primitives [from, from + count) of `draw` under `model`
  * into the SVG `out_path`: one column per primitive, one row per slot, each cell coloured
