@@ -166,6 +166,34 @@ if rc == 0:
 else:
     check(False, f"grid 400 300: {err}")
 
+# A glTF whose two primitives draw the same triangle (one vertex set, ids 0 1 2): analyze
+# runs each primitive as its own draw, so under fifo:3 each vertex is shaded once per draw,
+# twice in all: 6 invocations (analyze --json's sum), the triangle in count 2's colour (a
+# single draw of both would shade each vertex once).
+import base64
+import struct
+blob = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<3H", 0, 1, 2) + b"\0\0"
+gltf = {
+    "asset": {"version": "2.0"},
+    "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64," +
+                 base64.b64encode(blob).decode()}],
+    "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
+                    {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+    "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                   "min": [0, 0, 0], "max": [1, 1, 0]},
+                  {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1},
+                               {"attributes": {"POSITION": 0}, "indices": 1}]}],
+}
+write("two.gltf", json.dumps(gltf))
+rc, out, err = run("analyze", "-m", "fifo:3", "--json", "--heatmap", "two.svg", "two.gltf")
+check(rc == 0, f"glTF heatmap: exit {rc}: {err}")
+if rc == 0:
+    check(json.loads(out)["models"][0]["invocations"] == 6, "glTF: analyze says 6 invocations")
+    tris, bar, caption, _ = heatmap("two.svg")
+    check(tris and all(t[0] == bar.get(2.0) for t in tris), f"glTF: the triangle has count 2's colour: {tris} {bar}")
+    check("fifo:3: 6 invocations" in caption, f"glTF caption: {caption}")
+
 # ---------------------------------------------------------------- timeline
 # grid.obj under fifo:3 (3 slots, 4 triangles); by hand, with corners numbered in first
 # use (0 1 2 | 0 2 3 | 1 4 5 | 1 5 2): 3 + 1 + 2 + 2 = 8 invocations.
@@ -224,7 +252,7 @@ error(["analyze", "--heatmap", "e.svg", "idx.txt"], 1, "--heatmap on an index li
 error(["analyze", "--heatmap", "grid.obj", "grid.obj"], 2, "--heatmap over its input")
 error(["analyze", "--heatmap", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "two pictures, one file")
 error(["analyze", "--per-vertex", "s.svg", "--trace-plot", "s.svg", "grid.obj"], 2, "a CSV and a picture, one file")
-error(["analyze", "--heatmap", "s.svg", "grid.gltf"], 2, "--heatmap on a glTF (not yet)")
+error(["analyze", "--trace-plot", "s.svg", "grid.gltf"], 2, "--trace-plot on a glTF (not yet)")
 # llvmpipe lists its 256-entry fetch table: 1000 x 256 cells is over the 131072 bound
 error(["analyze", "-m", "llvmpipe", "--trace-plot", "s.svg", "--count", "1000", "grid:40x40"], 2,
       "--trace-plot past the cell bound")

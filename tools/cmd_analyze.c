@@ -286,7 +286,7 @@ int cmd_analyze(int argc, char** argv)
         /* each primitive's mode is its topology; no restart in glTF */
         const char* clash = topology_name ? "-t" : restart ? "--restart" : state_path ? "--state-changes"
                             : per_vertex_path ? "--per-vertex" : trace ? "--trace" : repeat ? "--repeat"
-                            : heatmap_path ? "--heatmap" : trace_plot_path ? "--trace-plot" : NULL;
+                            : trace_plot_path ? "--trace-plot" : NULL;
         if (clash)
             return usage_error("%s does not apply to a glTF input (each primitive is analyzed as its own draw)", clash);
     }
@@ -355,6 +355,21 @@ int cmd_analyze(int argc, char** argv)
         go.allow_external_uris = lo.allow_external_uris;
         go.note = print_note;
         status = analyze_gltf(path, &go, results, model_count, json);
+        if (!status && heatmap_path) {
+            /* the triangle primitives as gc_mesh_load gives them: one run each, each run
+             * analyzed as its own draw as above */
+            gc_mesh mesh;
+            if (gc_mesh_load(path, &lo, &mesh, &err)) {
+                status = fail_with(&err);
+                goto out_results;
+            }
+            gc_draw whole = {mesh.indices, mesh.index_count, GC_TRIANGLE_LIST, 0, 0};
+            size_t one_run = mesh.index_count / 3;
+            status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &whole,
+                                   mesh.runs ? mesh.runs : &one_run, mesh.runs ? mesh.run_count : 1, NULL, view,
+                                   (uint32_t)heatmap_max);
+            gc_mesh_free(&mesh);
+        }
         goto out_results;
     }
     input in;
@@ -433,7 +448,7 @@ int cmd_analyze(int argc, char** argv)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, &options, view,
+        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, NULL, 0, &options, view,
                                    (uint32_t)heatmap_max)) != 0)
         goto out_changes;
     if (trace_plot_path && (status = write_trace_plot(trace_plot_path, in.name, &results[0].model, &draw, &options,

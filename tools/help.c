@@ -48,7 +48,7 @@ static const help_option analyze_options[] = {
     {"--per-vertex FILE.csv", "write each vertex's shader invocations per model ('-': standard output)"},
     {"--trace", "print each index's hit or miss under each model"},
     {"--repeat N", "time each model over N runs of the analysis and show the time"},
-    {"--heatmap FILE.svg", "draw the mesh (an OBJ or PLY) coloured by each vertex's invocations under the\n"
+    {"--heatmap FILE.svg", "draw the mesh (OBJ, PLY, glTF) coloured by each vertex's invocations under the\n"
                            "first model, with a colour bar and the totals (docs/pictures.md)"},
     {"--view VIEW", "the heat map's view: front (default, along -Z), side (along -X) or top (along -Y)"},
     {"--heatmap-max N", "the heat map's colour scale ends at N invocations (default: the largest count),\n"

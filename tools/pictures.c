@@ -111,8 +111,8 @@ static int collect_triangles(const gc_draw* draw, uint32_t** out, size_t* count)
 }
 
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const char* name,
-                  const gc_model* model, const gc_draw* draw, const gc_analyze_options* base, heatmap_view view,
-                  uint32_t scale_max)
+                  const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
+                  const gc_analyze_options* base, heatmap_view view, uint32_t scale_max)
 {
     static const char* const view_names[3] = {"front", "side", "top"};
     gc_error err = {0};
@@ -143,19 +143,39 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
     gc_stats stats = {0};
     uint32_t* counts = NULL;
     drawn_triangle* drawn = NULL;
-    if (!status) {
+    if (!status && !(counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts)))
+        status = out_of_memory("the vertex counts");
+    /* one analysis per run when runs are given (a glTF's draws, each with its own cache),
+     * else of the whole draw; the counts of a vertex drawn by several runs add up */
+    size_t at = 0;
+    for (size_t r = 0; !status && r < (runs ? run_count : 1); ++r) {
+        gc_draw one = *draw;
+        if (runs) {
+            one.indices = draw->indices + at;
+            one.index_count = runs[r] * 3;
+            at += one.index_count;
+            if (!one.index_count)
+                continue;
+        }
         gc_analyze_options o = {0};
         o.state_changes = base ? base->state_changes : NULL;
         o.state_change_count = base ? base->state_change_count : 0;
         o.per_vertex = &pv;
-        if (gc_analyze(model, draw, &o, &stats, &err))
+        gc_stats st = {0};
+        if (gc_analyze(model, &one, &o, &st, &err)) {
             status = fail_with(&err);
+            break;
+        }
+        for (size_t i = 0; i < pv.count; ++i)
+            if (pv.values[i] < vertex_count)
+                counts[pv.values[i]] += pv.counts[i];
+        gc_per_vertex_free(&pv);
+        stats.invocations += st.invocations;
+        stats.primitives += st.primitives;
+        stats.vertices += st.vertices;
     }
-    if (!status && !(counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts)))
-        status = out_of_memory("the vertex counts");
-    for (size_t i = 0; !status && i < pv.count; ++i)
-        if (pv.values[i] < vertex_count)
-            counts[pv.values[i]] = pv.counts[i];
+    stats.acmr = stats.primitives ? (double)stats.invocations / (double)stats.primitives : 0;
+    stats.atvr = stats.vertices ? (double)stats.invocations / (double)stats.vertices : 0;
 
     /* Bounds and count range over every triangle (the data is not decimated). */
     double min_x = HUGE_VAL, max_x = -HUGE_VAL, min_y = HUGE_VAL, max_y = -HUGE_VAL;

@@ -19,12 +19,14 @@ int heatmap_view_parse(const char* name, heatmap_view* out);
 
 /* Draws `draw` (a triangle list, strip or fan of the mesh file `mesh_path`, loaded with
  * `lo`) into the SVG `out_path`, each triangle filled by the mean invocation count of its
- * vertices under `model` (analyzed with `base`'s state changes), on a scale from 1 to
+ * vertices under `model` (analyzed with `base`'s state changes; with `runs`, a triangle
+ * list whose runs of runs[i] triangles are analyzed each as its own draw, as analyze does
+ * a glTF's primitives, the counts and totals added up), on a scale from 1 to
  * `scale_max` (0: the largest count; larger counts take its colour). `name` is the input's
  * name for the caption. Returns 0 or the exit status after printing one line. */
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const char* name,
-                  const gc_model* model, const gc_draw* draw, const gc_analyze_options* base, heatmap_view view,
-                  uint32_t scale_max);
+                  const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
+                  const gc_analyze_options* base, heatmap_view view, uint32_t scale_max);
 
 /* The timeline's default window and its largest: primitives drawn. */
 #define TRACE_PLOT_DEFAULT_COUNT 200

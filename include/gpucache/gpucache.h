@@ -518,8 +518,10 @@ GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, 
  * gc_mesh_load gives, *count vertex ids (0 .. *count - 1, every index below it). An OBJ's
  * vertex is a (position, texcoord, normal) corner, numbered in order of first use, or with
  * options->positions_only the position itself; a PLY's is its vertex record (x, y and z
- * properties needed). Other formats (index buffers, standard input, glTF, assimp's):
- * GC_ERR_UNSUPPORTED. On success the caller frees *xyz with free(); on failure *xyz is
+ * properties needed); a glTF's, gc_mesh_load's id of a triangle primitive's vertex set,
+ * takes the set's POSITION accessor (float VEC3, node transforms not applied; others:
+ * GC_ERR_UNSUPPORTED; ids of sets no triangle primitive draws are left at 0, 0, 0). Other
+ * formats (index buffers, standard input, assimp's): GC_ERR_UNSUPPORTED. On success the caller frees *xyz with free(); on failure *xyz is
  * NULL and *count 0. Time linear in the file; memory 12 bytes per vertex (plus the OBJ
  * reader's corner table and 12 bytes per position while reading). */
 GC_API gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2066,6 +2067,77 @@ static size_t triangle_list_length(const gc_gltf_primitive* p)
     uint64_t prims = 0;
     gc_error ignored;
     return gc_draw_validate(&d, "", &prims, &ignored) ? 0 : (size_t)prims * 3;
+}
+
+/* gc_mesh_load_positions for a glTF: each vertex set's POSITION accessor (float VEC3, read
+ * with its stride; a sparse one is refused), at the ids gc_load_gltf gives that set. The
+ * node hierarchy is not applied: positions are in each mesh's own space. */
+gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err)
+{
+    gc_gltf_options go = {0};
+    go.allow_external_uris = o ? o->allow_external_uris : 0;
+    go.max_indices = o ? o->max_indices : 0;
+    gc_gltf* g = NULL;
+    gc_status s = gc_gltf_load(path, &go, &g, err);
+    if (s)
+        return s;
+    uint64_t total = 0;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &total);
+    float* out = NULL;
+    if (!bases)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    else if (total > UINT32_MAX || !(out = gc_alloc_array(total ? (size_t)total : 1, 3 * sizeof(float), true)))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu vertex positions", path, (unsigned long long)total);
+    json_t* meshes = json_object_get(g->doc, "meshes");
+    for (size_t i = 0; i < g->prim_count && !s; ++i) {
+        gltf_prim* p = &g->prims[i];
+        if (!is_triangles(p->pub.topology) || p->group == SIZE_MAX)
+            continue;
+        json_t* pj = json_array_get(json_object_get(json_array_get(meshes, p->pub.mesh), "primitives"), p->pub.primitive);
+        json_t* ref = json_object_get(json_object_get(pj, "attributes"), "POSITION");
+        json_int_t a_index = json_is_integer(ref) ? json_integer_value(ref) : -1;
+        if (a_index < 0 || (uint64_t)a_index >= g->accessor_count) {
+            s = gc_fail(err, GC_ERR_UNSUPPORTED, "%s: meshes[%zu].primitives[%zu]: no POSITION attribute", path,
+                        p->pub.mesh, p->pub.primitive);
+            break;
+        }
+        const gltf_accessor* a = &g->accessors[a_index];
+        const gltf_buffer* b = a->has_view ? &g->buffers[a->buffer] : NULL;
+        uint64_t n = p->pub.vertex_count < a->count ? p->pub.vertex_count : a->count;
+        if (!a->valid || a->sparse || a->component != 5126 || a->element != 12 || !b || !b->data ||
+            a->offset > b->size) {
+            s = gc_fail(err, GC_ERR_UNSUPPORTED, "%s: accessors[%lld] (POSITION): not float VEC3 data gpucache can read",
+                        path, (long long)a_index);
+            break;
+        }
+        uint64_t base = bases[p->group];
+        for (uint64_t v = 0; v < n; ++v) {
+            /* valid accessors lie inside their buffer; checked again against the bytes held */
+            uint64_t from = a->offset + v * (a->stride ? a->stride : 12);
+            if (from > b->size || b->size - from < 12)
+                break;
+            const unsigned char* at = b->data + from;
+            for (int k = 0; k < 3; ++k) {
+                uint32_t bits = le32(at + 4 * k);
+                float f;
+                memcpy(&f, &bits, sizeof f);
+                out[3 * (base + v) + (uint64_t)k] = isfinite(f) ? f : 0.0f;
+            }
+        }
+    }
+    gc_gltf_free(g);
+    if (bases) {
+        free(bases);
+        free_sets(&sets);
+    }
+    if (s) {
+        free(out);
+        return s;
+    }
+    *xyz = out;
+    *count = (size_t)total;
+    return GC_OK;
 }
 
 gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err)

@@ -45,6 +45,7 @@ static inline float gc_coordinate(double v)
 }
 gc_status gc_obj_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err);
 gc_status gc_ply_positions(const char* path, float** xyz, size_t* count, gc_error* err);
+gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err);
 /* .u16/.u32 from standard input: read whole, at most the index limit and
  * GC_STDIN_RAW_MAX_BYTES (GC_ERR_LIMIT past either). */
 #define GC_STDIN_RAW_MAX_BYTES ((size_t)1 << 30)

@@ -118,7 +118,10 @@ gc_status gc_mesh_load_positions(const char* path, const gc_load_options* option
         return gc_obj_positions(path, options, xyz, count, err);
     if (gc_has_extension(path, "ply"))
         return gc_ply_positions(path, xyz, count, err);
-    return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: no vertex positions in this format (an OBJ or a PLY has them)", path);
+    if (gc_has_extension(path, "gltf") || gc_has_extension(path, "glb"))
+        return gc_gltf_positions(path, options, xyz, count, err);
+    return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: no vertex positions in this format (an OBJ, a PLY or a glTF has them)",
+                   path);
 }
 
 void gc_mesh_free(gc_mesh* mesh)
