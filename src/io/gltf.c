@@ -2069,16 +2069,24 @@ static size_t triangle_list_length(const gc_gltf_primitive* p)
     return gc_draw_validate(&d, "", &prims, &ignored) ? 0 : (size_t)prims * 3;
 }
 
+/* gc_gltf_load with the mesh loader's options (gc_mesh_load, gc_mesh_write and
+ * gc_mesh_load_positions on a glTF file all read it this way). */
+static gc_status load_with_mesh_options(const char* path, const gc_load_options* o, gc_gltf** g, gc_error* err)
+{
+    gc_gltf_options go = {0};
+    go.allow_external_uris = o ? o->allow_external_uris : 0;
+    go.max_indices = o ? o->max_indices : 0;
+    *g = NULL;
+    return gc_gltf_load(path, &go, g, err);
+}
+
 /* gc_mesh_load_positions for a glTF: each vertex set's POSITION accessor (float VEC3, read
  * with its stride; a sparse one is refused), at the ids gc_load_gltf gives that set. The
  * node hierarchy is not applied: positions are in each mesh's own space. */
 gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** xyz, size_t* count, gc_error* err)
 {
-    gc_gltf_options go = {0};
-    go.allow_external_uris = o ? o->allow_external_uris : 0;
-    go.max_indices = o ? o->max_indices : 0;
     gc_gltf* g = NULL;
-    gc_status s = gc_gltf_load(path, &go, &g, err);
+    gc_status s = load_with_mesh_options(path, o, &g, err);
     if (s)
         return s;
     uint64_t total = 0;
@@ -2142,11 +2150,8 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
 
 gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err)
 {
-    gc_gltf_options go = {0};
-    go.allow_external_uris = o ? o->allow_external_uris : 0;
-    go.max_indices = o ? o->max_indices : 0;
     gc_gltf* g = NULL;
-    gc_status s = gc_gltf_load(path, &go, &g, err);
+    gc_status s = load_with_mesh_options(path, o, &g, err);
     if (s)
         return s;
     size_t total = 0, runs = 0;
@@ -2215,11 +2220,8 @@ gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out,
 gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
                           int reorder_vertices, const char* out_path, gc_error* err)
 {
-    gc_gltf_options go = {0};
-    go.allow_external_uris = o ? o->allow_external_uris : 0;
-    go.max_indices = o ? o->max_indices : 0;
     gc_gltf* g = NULL;
-    gc_status s = gc_gltf_load(in_path, &go, &g, err);
+    gc_status s = load_with_mesh_options(in_path, o, &g, err);
     if (s)
         return s;
     size_t at = 0;
