@@ -230,6 +230,55 @@ for f in (outname, "t" + outname):
     except ET.ParseError as e:
         check(False, f"{f} does not parse: {e}")
 
+# ---------------------------------------------------------------- fit
+# Measurements an LRU of 16 would give (probe --suite --model, as fit_test.sh does), ranked
+# against four models: each model's panel has one mark per case, and as many exact dots as
+# fit --json's "exact" for it (computed by the search, independently of the picture's
+# gc_fit_evaluate calls); the ranking's order is the panels' order.
+FIT_MODELS = ["-m", "lru:16", "-m", "fifo:16", "-m", "lru:8", "-m", "fifo:8"]
+rc, out, err = run("probe", "--suite", "--model", "lru:16", "-o", "m.json")
+check(rc == 0, f"probe --suite: exit {rc}: {err}")
+cases = len(json.load(open("m.json"))["cases"]) if rc == 0 else 0
+rc, out, err = run("fit", "--json", "--top", "3", *FIT_MODELS, "--plot", "fit.svg", "m.json")
+check(rc == 0, f"fit --plot: exit {rc}: {err}")
+if rc == 0:
+    best = json.loads(out)["best"]
+    root = ET.parse("fit.svg").getroot()
+    panels = root.findall("s:g[@class='model']", NS)
+    check([g.get("data-model") for g in panels] == [b["model"] for b in best],
+          f"fit: panels {[g.get('data-model') for g in panels]} are the ranking {[b['model'] for b in best]}")
+    for g, b in zip(panels, best):
+        marks = [e for e in g if e.get("class") in ("exact", "wrong", "failed")]
+        check(len(marks) == cases and sorted(int(e.get("data-case")) for e in marks) == list(range(cases)),
+              f"fit {b['model']}: one mark per case ({len(marks)} of {cases})")
+        exact = sum(e.get("class") == "exact" for e in marks)
+        check(exact == b["exact"], f"fit {b['model']}: {exact} exact dots, fit says {b['exact']}")
+        wrong = {w["case"] for w in b["wrong"]}
+        check({int(e.get("data-case")) for e in marks if e.get("class") != "exact"} == wrong,
+              f"fit {b['model']}: the wrong marks are fit's wrong cases")
+    check(best[0]["exact"] == cases and best[1]["exact"] < cases, f"fit: lru:16 exact everywhere, the next not")
+# --top past 5 draws 5 panels
+rc, out, err = run("fit", "--top", "7", *FIT_MODELS, "-m", "nvidia", "-m", "fifo:4", "-m", "lru:4",
+                   "--plot", "fit7.svg", "m.json")
+check(rc == 0 and len(ET.parse("fit7.svg").getroot().findall("s:g[@class='model']", NS)) == 5,
+      f"fit --top 7: 5 panels ({rc} {err})")
+# hostile device and case names from the file
+d = json.load(open("m.json"))
+d["device"] = "dev\"<&'>"  # (the loader refuses control characters in names)
+d["cases"][0]["name"] = "case</title><x>&amp;"
+with open("h.json", "w") as fh:
+    json.dump(d, fh)
+rc, out, err = run("fit", "-m", "lru:16", "-m", "fifo:16", "--plot", "fh.svg", "h.json")
+check(rc == 0, f"fit hostile names: exit {rc}: {err}")
+try:
+    root = ET.parse("fh.svg").getroot() if rc == 0 else ET.fromstring("<svg/>")
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    check(any("device dev\"<&'>;" in t for t in texts), f"fit: the device escaped: {texts[:3]}")
+    tips = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    check(any(t.startswith("case</title><x>&amp;: measured") for t in tips if t), "fit: the case name escaped")
+except ET.ParseError as e:
+    check(False, f"fh.svg does not parse: {e}")
+
 # ---------------------------------------------------------------- errors
 def error(args, want, what):
     before = set(os.listdir("."))
@@ -257,6 +306,10 @@ error(["analyze", "--trace-plot", "s.svg", "grid.gltf"], 2, "--trace-plot on a g
 error(["analyze", "-m", "llvmpipe", "--trace-plot", "s.svg", "--count", "1000", "grid:40x40"], 2,
       "--trace-plot past the cell bound")
 error(["analyze", "-m", "nvidia-dx", "--trace-plot", "s.svg", "grid.obj"], 1, "--trace-plot of a model without a trace")
+
+error(["fit", "-m", "lru:16", "--plot", "nodir/f.svg", "m.json"], 1, "fit --plot into a missing folder")
+error(["fit", "-m", "lru:16", "--plot", "m.json", "m.json"], 2, "fit --plot over its input")
+error(["fit", "-m", "lru:16", "--plot"], 2, "fit --plot without a value")
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -2,6 +2,7 @@
  * file probe --suite writes, searches every family (or the -m models given) and prints
  * the best candidates with the cases each gets wrong. */
 #define _POSIX_C_SOURCE 200809L
+#include "charts.h"
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
@@ -37,13 +38,15 @@ static void fit_progress(void* user, uint64_t done, uint64_t total)
 
 int cmd_fit(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_TOP, OPT_THREADS };
+    enum { OPT_JSON = 256, OPT_TOP, OPT_THREADS, OPT_PLOT };
     static const struct option long_options[] = {
         {"json", no_argument, NULL, OPT_JSON},   {"top", required_argument, NULL, OPT_TOP},
         {"threads", required_argument, NULL, OPT_THREADS}, {"model", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0},
+        {"plot", required_argument, NULL, OPT_PLOT}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     int json = 0;
+    const char* plot_path = NULL;
     long top = 5, threads = 0;
     const char* model_specs[MAX_FIT_MODELS];
     size_t model_count = 0;
@@ -53,6 +56,7 @@ int cmd_fit(int argc, char** argv)
     while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
         switch (c) {
         case OPT_JSON: json = 1; break;
+        case OPT_PLOT: plot_path = optarg; break;
         case OPT_TOP:
             if (parse_count(optarg, 1, 1000, &top) != 0)
                 return usage_error("--top needs a count in [1, 1000], not '%s'", optarg);
@@ -76,6 +80,18 @@ int cmd_fit(int argc, char** argv)
     if (optind + 1 < argc)
         return usage_error("fit takes one file, got also '%s'", argv[optind + 1]);
     const char* path = argv[optind];
+    if (plot_path) {
+        /* before the search: the picture's folder, and not over the measurements or a
+         * fit result given with -m @FILE */
+        const char* inputs[1 + MAX_FIT_MODELS] = {strcmp(path, "-") ? path : NULL};
+        size_t input_count = 1;
+        for (size_t i = 0; i < model_count; ++i)
+            if (model_arg_file(model_specs[i]))
+                inputs[input_count++] = model_arg_file(model_specs[i]);
+        int output_status = check_output(plot_path, inputs, input_count);
+        if (output_status)
+            return output_status;
+    }
     gc_error err = {0};
     gc_model models[MAX_FIT_MODELS];
     for (size_t i = 0; i < model_count; ++i)
@@ -189,6 +205,9 @@ int cmd_fit(int argc, char** argv)
         printf("best: %s, but no candidate predicts every case: the device does something none of the "
                "families models\n", best[0].model.name);
     }
+    /* the picture of the ranking just printed (its first FIT_PLOT_MAX_MODELS) */
+    if (plot_path)
+        status = write_fit_plot(plot_path, path, &in, best, found);
 out:
     free(best);
     gc_measurements_free(&in);

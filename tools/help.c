@@ -99,12 +99,14 @@ static const help_option introspect_options[] = {
     OPT_HELP,
     END_OPTIONS};
 
-static const char* const fit_usage[] = {"fit [--top N] [--threads N] [-m MODEL]... [--json] FILE.json", NULL};
+static const char* const fit_usage[] = {"fit [--top N] [--threads N] [-m MODEL]... [--json] [--plot FILE.svg] FILE.json", NULL};
 static const help_option fit_options[] = {
     {"--top N", "show the N best candidates (default 5)"},
     {"--threads N", "worker threads (default: every core)"},
     {"-m, --model MODEL", "rank only these models (repeatable; default: search every family)"},
     {"--json", "print JSON (docs/json.md); its best model is what -m @FILE reads"},
+    {"--plot FILE.svg", "draw predicted/measured invocations of every case for the best models\n"
+                        "(at most 5, one panel each; docs/pictures.md)"},
     OPT_HELP,
     END_OPTIONS};
 

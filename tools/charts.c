@@ -1,0 +1,176 @@
+/* fit --plot (charts.h, docs/pictures.md): the library gives
+ * the predictions; this file only draws them. */
+#define _POSIX_C_SOURCE 200809L
+#include "charts.h"
+
+#include "cli.h"
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The file name without its folders, for titles (a picture pasted elsewhere should not
+ * carry the author's paths). */
+static const char* base_name(const char* path)
+{
+    const char* slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+static int chart_open(atomic_file* af, const char* path)
+{
+    if (atomic_open(af, path) != 0) {
+        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
+static int chart_commit(atomic_file* af, const char* path)
+{
+    if (atomic_commit(af) != 0) {
+        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ fit */
+
+typedef struct fit_point {
+    double ratio; /* log2(predicted / measured); NAN when the model cannot run the case */
+    uint64_t predicted;
+    int exact;
+} fit_point;
+
+int write_fit_plot(const char* out_path, const char* name, const gc_measurements* in, const gc_fit_candidate* best,
+                   size_t found)
+{
+    size_t models = found < FIT_PLOT_MAX_MODELS ? found : FIT_PLOT_MAX_MODELS;
+    size_t n = in->count;
+    fit_point* pts = calloc(models * n + 1, sizeof *pts);
+    if (!pts) {
+        fprintf(stderr, "gpucache: out of memory for the fit plot\n");
+        return EXIT_DATA;
+    }
+    /* every prediction first, so that the scale is known and nothing is written on
+     * failure; the scale is log2 of the ratio, so that x2 and x0.5 are as far from 1 and
+     * one case a hundred times off does not flatten the others */
+    double lo = 0, hi = 0;
+    for (size_t m = 0; m < models; ++m)
+        for (size_t i = 0; i < n; ++i) {
+            fit_point* p = &pts[m * n + i];
+            gc_error err = {0};
+            if (gc_fit_evaluate(&best[m].model, &in->cases[i], &p->predicted, &p->exact, &err) != GC_OK) {
+                p->ratio = NAN;
+                p->exact = 0;
+                continue;
+            }
+            uint64_t measured = in->cases[i].invocations;
+            double ratio = measured ? (double)p->predicted / (double)measured : (p->predicted ? 1024.0 : 1.0);
+            p->ratio = log2(ratio < 1.0 / 1024 ? 1.0 / 1024 : ratio);
+            lo = p->ratio < lo ? p->ratio : lo;
+            hi = p->ratio > hi ? p->ratio : hi;
+        }
+    /* at least x0.8 .. x1.25 shown, and a margin so that no dot sits on the frame */
+    lo = lo > -0.32 ? -0.32 : lo * 1.08;
+    hi = hi < 0.32 ? 0.32 : hi * 1.08;
+
+    atomic_file af;
+    int status = chart_open(&af, out_path);
+    if (status) {
+        free(pts);
+        return status;
+    }
+    /* one panel per model, stacked; the legend sits right of the panels, off the data */
+    const int left = 70, top = 64, plot_w = 720, panel_h = 130, gap = 52, legend_x = left + plot_w + 24;
+    int width = legend_x + 170, height = top + (int)models * (panel_h + gap) + 40;
+    FILE* f = af.f;
+    svg_begin(f, width, height < 260 ? 260 : height);
+    fputs("<title>gpucache fit: ", f);
+    svg_escape(f, name, 200);
+    fputs("</title>\n", f);
+    fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Predicted / measured invocations: ", left);
+    svg_escape(f, base_name(name), 100);
+    fputs("</text>\n", f);
+    fprintf(f, "<text x=\"%d\" y=\"44\" font-size=\"12\">device ", left);
+    svg_escape(f, in->device ? in->device : "(unknown device)", 100);
+    fprintf(f, "; %zu cases, the best %zu models (rank order); x1 = the model predicts the measured count (log scale)</text>\n", n,
+            models);
+    char text[160];
+    for (size_t m = 0; m < models; ++m) {
+        int y0 = top + (int)m * (panel_h + gap) + 18;
+        fprintf(f, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" font-size=\"13\" font-weight=\"bold\">%zu. ", left,
+                y0 - 6, m + 1);
+        svg_escape(f, best[m].model.name, 80);
+        fprintf(f, ": %zu of %zu cases exact</text>\n", best[m].exact, n);
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999999\"/>\n", left, y0,
+                plot_w, panel_h);
+        /* y ticks: the ends (as ratios) and the reference line at 1 */
+        double ticks[3] = {lo, 0, hi};
+        for (int t = 0; t < 3; ++t) {
+            double y = y0 + panel_h * (hi - ticks[t]) / (hi - lo);
+            snprintf(text, sizeof text, "x%.3g", exp2(ticks[t]));
+            svg_text(f, left - 6, y + 4, "end", 10, text);
+        }
+        double y1 = y0 + panel_h * hi / (hi - lo);
+        fprintf(f, "<line class=\"reference\" x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#555555\" "
+                   "stroke-dasharray=\"4 3\"/>\n",
+                left, y1, left + plot_w, y1);
+        fputs("<g class=\"model\" data-model=\"", f);
+        svg_escape(f, best[m].model.name, 0);
+        fprintf(f, "\" data-rank=\"%zu\">\n", m + 1);
+        for (size_t i = 0; i < n; ++i) {
+            const fit_point* p = &pts[m * n + i];
+            double x = left + plot_w * ((double)i + 0.5) / (double)n;
+            if (isnan(p->ratio)) {
+                double y = y0 + 5;
+                fprintf(f, "<path class=\"failed\" data-case=\"%zu\" d=\"M%.2f %.2fl6 6m0 -6l-6 6\" stroke=\"#7b1fa2\" "
+                           "stroke-width=\"1.5\"><title>",
+                        i, x - 3, y - 3);
+                svg_escape(f, in->names[i], 120);
+                fputs(": the model cannot run it</title></path>\n", f);
+                continue;
+            }
+            double y = y0 + panel_h * (hi - p->ratio) / (hi - lo);
+            if (p->exact)
+                fprintf(f, "<circle class=\"exact\" data-case=\"%zu\" cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"#2e7d32\">"
+                           "<title>",
+                        i, x, y);
+            else
+                fprintf(f, "<circle class=\"wrong\" data-case=\"%zu\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"none\" "
+                           "stroke=\"#c62828\" stroke-width=\"1.5\"><title>",
+                        i, x, y);
+            svg_escape(f, in->names[i], 120);
+            fprintf(f, ": measured %llu, predicted %llu%s</title></circle>\n",
+                    (unsigned long long)in->cases[i].invocations, (unsigned long long)p->predicted,
+                    !p->exact && p->predicted == in->cases[i].invocations ? " (per-vertex counts differ)" : "");
+        }
+        fputs("</g>\n", f);
+        /* x ticks: at most 10 case numbers */
+        size_t step = n > 10 ? (n + 9) / 10 : 1;
+        for (size_t i = 0; i < n; i += step) {
+            snprintf(text, sizeof text, "%zu", i);
+            svg_text(f, left + plot_w * ((double)i + 0.5) / (double)n, y0 + panel_h + 14, "middle", 10, text);
+        }
+    }
+    svg_text(f, left + plot_w / 2.0, top + (double)models * (panel_h + gap) + 4, "middle", 11, "case number");
+    /* the legend of the markers, right of the panels */
+    int ly = top + 18;
+    fprintf(f, "<g class=\"legend\">\n");
+    fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"#2e7d32\"/>\n", legend_x + 6, ly);
+    svg_text(f, legend_x + 16, ly + 4, "start", 11, "exact");
+    fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"none\" stroke=\"#c62828\" stroke-width=\"1.5\"/>\n",
+            legend_x + 6, ly + 20);
+    svg_text(f, legend_x + 16, ly + 24, "start", 11, "wrong");
+    fprintf(f, "<path d=\"M%d %dl6 6m0 -6l-6 6\" stroke=\"#7b1fa2\" stroke-width=\"1.5\"/>\n", legend_x + 3, ly + 37);
+    svg_text(f, legend_x + 16, ly + 44, "start", 11, "cannot run");
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#555555\" stroke-dasharray=\"4 3\"/>\n",
+            legend_x, ly + 60, legend_x + 12, ly + 60);
+    svg_text(f, legend_x + 16, ly + 64, "start", 11, "predicted = measured");
+    fputs("</g>\n", f);
+    svg_end(f);
+    free(pts);
+    return chart_commit(&af, out_path);
+}
