@@ -15,6 +15,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))  # before the chdir below
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 os.chdir(WORK)
@@ -279,6 +280,48 @@ try:
 except ET.ParseError as e:
     check(False, f"fh.svg does not parse: {e}")
 
+# ---------------------------------------------------------------- memsys
+# memsys --compare --plot: one bar per strategy in --json's ranking order, each bar's
+# segments (bus, invalidates, writebacks) as tall as --json's parts on one scale, and the
+# whole bar proportional to its cycles; the parts add up to the cycles (and, in a stats
+# object, invalidates and writebacks to event_cycles).
+SCN = os.path.join(HERE, "..", "examples", "memsys")
+for scn in ("procedural-water.scn", "chained-compute.scn", "simple-rendering.scn"):
+    src = os.path.join(SCN, scn)
+    rc, out, err = run("memsys", "--compare", "--json", "--plot", scn + ".svg", src)
+    check(rc == 0, f"memsys --plot {scn}: exit {rc}: {err}")
+    if rc != 0:
+        continue
+    ranking = json.loads(out)["ranking"]
+    root = ET.parse(scn + ".svg").getroot()
+    bars = root.findall("s:g[@class='bar']", NS)
+    check([b.get("data-strategy") for b in bars] == [r["strategy"] for r in ranking] and len(bars) == 4,
+          f"{scn}: one bar per strategy in rank order: {[b.get('data-strategy') for b in bars]}")
+    top = max(r["cycles"] for r in ranking)
+    for b, r in zip(bars, ranking):
+        parts = {e.get("data-part"): float(e.get("height")) for e in b.findall("s:rect[@class='segment']", NS)}
+        want = {"bus": r["bus_cycles"], "invalidate": r["invalidate_cycles"], "writeback": r["writeback_cycles"]}
+        check(abs(sum(want.values()) - r["cycles"]) <= 1e-6 * r["cycles"] + 0.01,
+              f"{scn} {r['strategy']}: the parts {want} add up to {r['cycles']}")
+        for k, v in want.items():
+            check(abs(parts.get(k, -1) - 400 * v / top) <= 0.002, f"{scn} {r['strategy']} {k}: {parts.get(k)} for {v}")
+        check(abs(sum(parts.values()) - 400 * r["cycles"] / top) <= 0.01,
+              f"{scn} {r['strategy']}: bar height {sum(parts.values())} for {r['cycles']} cycles")
+    best = root.findall(".//s:rect[@class='best']", NS)
+    check(len(best) == 1 and len(bars[0].findall("s:rect[@class='best']", NS)) == 1, f"{scn}: the first bar marked best")
+    rc, out, err = run("memsys", "--json", src)
+    t = json.loads(out)["total"] if rc == 0 else {}
+    check(rc == 0 and abs(t["invalidate_cycles"] + t["writeback_cycles"] - t["event_cycles"]) <= 1e-6 * t["event_cycles"] + 0.01,
+          f"{scn}: invalidate + writeback cycles = event_cycles: {t}")
+hostile_scn = "w\"<&'>.scn"
+shutil.copy(os.path.join(SCN, "raycast.scn"), hostile_scn)
+rc, out, err = run("memsys", "--compare", "--plot", "mh.svg", hostile_scn)
+try:
+    title = ET.parse("mh.svg").getroot().find("s:title", NS).text if rc == 0 else ""
+    check(title.endswith(": " + hostile_scn), f"memsys: the scenario name escaped: {title!r} ({rc} {err})")
+except ET.ParseError as e:
+    check(False, f"mh.svg does not parse: {e}")
+
 # ---------------------------------------------------------------- errors
 def error(args, want, what):
     before = set(os.listdir("."))
@@ -310,6 +353,11 @@ error(["analyze", "-m", "nvidia-dx", "--trace-plot", "s.svg", "grid.obj"], 1, "-
 error(["fit", "-m", "lru:16", "--plot", "nodir/f.svg", "m.json"], 1, "fit --plot into a missing folder")
 error(["fit", "-m", "lru:16", "--plot", "m.json", "m.json"], 2, "fit --plot over its input")
 error(["fit", "-m", "lru:16", "--plot"], 2, "fit --plot without a value")
+
+error(["memsys", "--plot", "e.svg", os.path.join(SCN, "raycast.scn")], 2, "memsys --plot without --compare")
+error(["memsys", "--compare", "--plot", "nodir/e.svg", os.path.join(SCN, "raycast.scn")], 1,
+      "memsys --plot into a missing folder")
+error(["memsys", "--compare", "--plot", hostile_scn, hostile_scn], 2, "memsys --plot over its scenario")
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,5 +1,5 @@
-/* fit --plot (charts.h, docs/pictures.md): the library gives
- * the predictions; this file only draws them. */
+/* fit --plot and memsys --compare --plot (charts.h, docs/pictures.md): the library gives
+ * the predictions and the cycles; this file only draws them. */
 #define _POSIX_C_SOURCE 200809L
 #include "charts.h"
 
@@ -172,5 +172,87 @@ int write_fit_plot(const char* out_path, const char* name, const gc_measurements
     fputs("</g>\n", f);
     svg_end(f);
     free(pts);
+    return chart_commit(&af, out_path);
+}
+
+/* ------------------------------------------------------------------ memsys */
+
+int write_memsys_plot(const char* out_path, const char* name, const gc_memsys_report* reports, const int* order,
+                      const char* const* ids, int count)
+{
+    static const char* const parts[3] = {"bus", "invalidate", "writeback"};
+    static const char* const part_labels[3] = {"bus traffic", "invalidates (L1, L2, K-cache)",
+                                               "L2 writebacks (with their drain)"};
+    static const uint32_t part_colours[3] = {0x4e79a7, 0xf28e2b, 0xe15759};
+    double top_cycles = 0;
+    for (int i = 0; i < count; ++i)
+        top_cycles = reports[i].total.cycles > top_cycles ? reports[i].total.cycles : top_cycles;
+    atomic_file af;
+    int status = chart_open(&af, out_path);
+    if (status)
+        return status;
+    /* bars up from a common base, the legend right of them, off the data */
+    const int left = 90, top = 80, plot_h = 400, bar_w = 90, pitch = 140;
+    int plot_w = pitch * count, legend_x = left + plot_w + 20;
+    int width = legend_x + 240, height = top + plot_h + 70;
+    FILE* f = af.f;
+    svg_begin(f, width, height);
+    fputs("<title>gpucache memsys strategies: ", f);
+    svg_escape(f, name, 200);
+    fputs("</title>\n", f);
+    fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Cycles of each flush strategy: ", left);
+    svg_escape(f, base_name(name), 100);
+    fputs("</text>\n", f);
+    svg_text(f, left, 44, "start", 12, "stacked: bus traffic, invalidates, writebacks; ranked by cycles, best first");
+    int base = top + plot_h;
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", left - 10, base, left + plot_w,
+            base);
+    char text[96];
+    /* y axis: 0 and the largest total */
+    snprintf(text, sizeof text, "%.0f", top_cycles);
+    svg_text(f, left - 14, top + 4, "end", 10, text);
+    svg_text(f, left - 14, base + 4, "end", 10, "0");
+    fprintf(f, "<text x=\"18\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 18 %d)\" text-anchor=\"middle\">"
+               "cycles</text>\n",
+            top + plot_h / 2, top + plot_h / 2);
+    double scale = top_cycles > 0 ? plot_h / top_cycles : 0;
+    for (int rank = 0; rank < count; ++rank) {
+        const gc_memsys_stats* st = &reports[order[rank]].total;
+        double value[3] = {st->bus_cycles, st->invalidate_cycles, st->writeback_cycles};
+        int x = left + rank * pitch + (pitch - bar_w) / 2;
+        fprintf(f, "<g class=\"bar\" data-strategy=\"%s\" data-rank=\"%d\" data-cycles=\"%.17g\">\n", ids[order[rank]],
+                rank + 1, st->cycles);
+        double y = base;
+        for (int k = 0; k < 3; ++k) {
+            double h = value[k] > 0 ? value[k] * scale : 0;
+            y -= h;
+            fprintf(f, "<rect class=\"segment\" data-part=\"%s\" x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" "
+                       "fill=\"#%06x\"><title>%s: %.0f cycles</title></rect>\n",
+                    parts[k], x, y, bar_w, h, part_colours[k], part_labels[k], value[k]);
+        }
+        if (rank == 0)
+            fprintf(f, "<rect class=\"best\" x=\"%d\" y=\"%.3f\" width=\"%d\" height=\"%.3f\" fill=\"none\" "
+                       "stroke=\"#000000\" stroke-width=\"2.5\"/>\n",
+                    x - 2, y - 2, bar_w + 4, base - y + 2);
+        fputs("</g>\n", f);
+        snprintf(text, sizeof text, "%.0f%s", st->cycles, rank == 0 ? " (best)" : "");
+        svg_text(f, x + bar_w / 2.0, y - 8, "middle", 11, text);
+        svg_text(f, x + bar_w / 2.0, base + 18, "middle", 12, ids[order[rank]]);
+        snprintf(text, sizeof text, "rank %d", rank + 1);
+        svg_text(f, x + bar_w / 2.0, base + 34, "middle", 10, text);
+    }
+    fputs("<g class=\"legend\">\n", f);
+    for (int k = 2; k >= 0; --k) {
+        int y = top + (2 - k) * 22;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"#%06x\"/>\n", legend_x, y,
+                part_colours[k]);
+        svg_text(f, legend_x + 20, y + 11, "start", 11, part_labels[k]);
+    }
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"none\" stroke=\"#000000\" "
+               "stroke-width=\"2.5\"/>\n",
+            legend_x, top + 66);
+    svg_text(f, legend_x + 20, top + 77, "start", 11, "best (fewest cycles)");
+    fputs("</g>\n", f);
+    svg_end(f);
     return chart_commit(&af, out_path);
 }

@@ -1,4 +1,4 @@
-/* The charts of fit --plot (docs/pictures.md): SVG files
+/* The charts of fit --plot and memsys --compare --plot (docs/pictures.md): SVG files
  * written whole or not at all (atomic_open/atomic_commit), every name from a file escaped. */
 #ifndef GPUCACHE_CHARTS_H
 #define GPUCACHE_CHARTS_H
@@ -17,5 +17,13 @@
  * Returns 0 or the exit status after printing one line. */
 int write_fit_plot(const char* out_path, const char* name, const gc_measurements* in, const gc_fit_candidate* best,
                    size_t found);
+
+/* Draws the total cycles of each of the `count` strategies' reports as a stacked bar (bus
+ * traffic, invalidates, writebacks: gc_memsys_stats' bus_cycles, invalidate_cycles and
+ * writeback_cycles, which add up to cycles), in the order `order` (best first, marked),
+ * labelled with `ids` (indexed like `reports`). `name` is the scenario's name for the title. Returns 0 or the exit
+ * status after printing one line. */
+int write_memsys_plot(const char* out_path, const char* name, const gc_memsys_report* reports, const int* order,
+                      const char* const* ids, int count);
 
 #endif

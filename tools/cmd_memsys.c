@@ -2,6 +2,7 @@
  * work, the bus traffic, the cost of invalidates and writebacks, and the hazards; or, with
  * --compare, replay it under every flush strategy and rank them. */
 #define _POSIX_C_SOURCE 200809L
+#include "charts.h"
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
@@ -64,7 +65,8 @@ static void json_stats(strbuf* j, const gc_memsys_stats* st)
               "\"l2_invalidate_lines\": %llu, \"l2_writebacks\": %llu, \"l2_writebacks_skipped\": %llu, "
               "\"l2_writeback_lines\": %llu, \"l2_writeback_dirty_bytes\": %llu, \"kcache_invalidates\": %llu, "
               "\"kcache_invalidate_lines\": %llu, \"crosstalk_events\": %llu, \"crosstalk_lines\": %llu, "
-              "\"bus_cycles\": " JSON_FLOAT ", \"event_cycles\": " JSON_FLOAT ", \"cycles\": " JSON_FLOAT "}",
+              "\"bus_cycles\": " JSON_FLOAT ", \"event_cycles\": " JSON_FLOAT ", \"cycles\": " JSON_FLOAT
+              ", \"invalidate_cycles\": " JSON_FLOAT ", \"writeback_cycles\": " JSON_FLOAT "}",
               (unsigned long long)st->garlic_bytes, (unsigned long long)st->onion_bytes,
               (unsigned long long)st->onion_plus_bytes, (unsigned long long)st->l1_invalidates,
               (unsigned long long)st->l1_invalidate_lines, (unsigned long long)st->l2_invalidates,
@@ -73,7 +75,7 @@ static void json_stats(strbuf* j, const gc_memsys_stats* st)
               (unsigned long long)st->l2_writeback_lines, (unsigned long long)st->l2_writeback_dirty_bytes,
               (unsigned long long)st->kcache_invalidates, (unsigned long long)st->kcache_invalidate_lines,
               (unsigned long long)st->crosstalk_events, (unsigned long long)st->crosstalk_lines, JF(st->bus_cycles),
-              JF(st->event_cycles), JF(st->cycles));
+              JF(st->event_cycles), JF(st->cycles), JF(st->invalidate_cycles), JF(st->writeback_cycles));
 }
 
 static void json_hazards(strbuf* j, const gc_memsys_report* r)
@@ -125,16 +127,18 @@ static void compare_report(void* user, uint64_t done, uint64_t total)
 
 int cmd_memsys(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_COMPARE, OPT_STRATEGY, OPT_MAX_ACCESSES };
+    enum { OPT_JSON = 256, OPT_COMPARE, OPT_STRATEGY, OPT_MAX_ACCESSES, OPT_PLOT };
     static const struct option long_options[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"compare", no_argument, NULL, OPT_COMPARE},
         {"strategy", required_argument, NULL, OPT_STRATEGY},
         {"max-accesses", required_argument, NULL, OPT_MAX_ACCESSES},
+        {"plot", required_argument, NULL, OPT_PLOT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int json = 0, compare = 0;
+    const char* plot_path = NULL;
     uint64_t max_work = GC_MEMSYS_DEFAULT_MAX_WORK;
     gc_memsys_strategy strategy = GC_MEMSYS_AS_WRITTEN;
     opterr = 0;
@@ -144,6 +148,7 @@ int cmd_memsys(int argc, char** argv)
         switch (c) {
         case OPT_JSON: json = 1; break;
         case OPT_COMPARE: compare = 1; break;
+        case OPT_PLOT: plot_path = optarg; break;
         case OPT_STRATEGY:
             if (!strcmp(optarg, "as-written"))
                 strategy = GC_MEMSYS_AS_WRITTEN;
@@ -168,6 +173,15 @@ int cmd_memsys(int argc, char** argv)
     if (optind + 1 != argc)
         return usage_error("memsys takes one SCENARIO file (see docs/memsys.md)%s", "");
     const char* path = argv[optind];
+    if (plot_path && !compare)
+        return usage_error("--plot draws --compare's ranking: give --compare too%s", "");
+    if (plot_path) {
+        /* before the replays: the picture's folder, and not over the scenario */
+        const char* inputs[1] = {strcmp(path, "-") ? path : NULL};
+        int output_status = check_output(plot_path, inputs, 1);
+        if (output_status)
+            return output_status;
+    }
     gc_error err = {0};
     gc_memsys* m;
     if (gc_memsys_load(path, &m, &err))
@@ -263,9 +277,11 @@ int cmd_memsys(int argc, char** argv)
         sb_printf(&j, ", \"ranking\": [");
         for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i) {
             const gc_memsys_report* r = &reports[order[i]];
-            sb_printf(&j, "%s{\"strategy\": \"%s\", \"cycles\": " JSON_FLOAT ", \"onion_bytes\": %llu, \"onion_plus_bytes\": %llu, "
+            sb_printf(&j, "%s{\"strategy\": \"%s\", \"cycles\": " JSON_FLOAT ", \"bus_cycles\": " JSON_FLOAT
+                          ", \"invalidate_cycles\": " JSON_FLOAT ", \"writeback_cycles\": " JSON_FLOAT ", \"onion_bytes\": %llu, \"onion_plus_bytes\": %llu, "
                           "\"garlic_bytes\": %llu, \"hazards\": ",
-                      i ? ", " : "", strategy_ids[order[i]], JF(r->total.cycles),
+                      i ? ", " : "", strategy_ids[order[i]], JF(r->total.cycles), JF(r->total.bus_cycles),
+                      JF(r->total.invalidate_cycles), JF(r->total.writeback_cycles),
                       (unsigned long long)r->total.onion_bytes, (unsigned long long)r->total.onion_plus_bytes,
                       (unsigned long long)r->total.garlic_bytes);
             json_hazards(&j, r);
@@ -294,6 +310,8 @@ int cmd_memsys(int argc, char** argv)
                        r->hazards[h].message);
         }
     }
+    if (plot_path)
+        status = write_memsys_plot(plot_path, path, reports, order, strategy_ids, GC_MEMSYS_STRATEGY_COUNT);
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         gc_memsys_report_free(&reports[i]);
     gc_memsys_free(m);

@@ -159,11 +159,13 @@ static const help_option sweep_options[] = {
 
 static const char* const memsys_usage[] = {
     "memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] [--max-accesses N] SCENARIO",
-    "memsys --compare [--json] [--max-accesses N] SCENARIO",
+    "memsys --compare [--json] [--plot FILE.svg] [--max-accesses N] SCENARIO",
     NULL};
 static const help_option memsys_options[] = {
     {"--strategy NAME", "the flush strategy to price (default as-written)"},
     {"--compare", "price the four strategies and rank them"},
+    {"--plot FILE.svg", "with --compare: each strategy's cycles as a stacked bar (bus traffic,\n"
+                        "invalidates, writebacks), the best marked (docs/pictures.md)"},
     {"--max-accesses N", "at most N simulated line accesses (K, M, G suffixes; default 2^27)"},
     {"--json", "print JSON (docs/json.md)"},
     OPT_HELP,

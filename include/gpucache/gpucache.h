@@ -908,6 +908,9 @@ typedef struct gc_memsys_stats {
     double bus_cycles;   /* bytes over each bus at its rate */
     double event_cycles; /* invalidates and writebacks */
     double cycles;       /* the two together */
+    /* event_cycles split (they add up to it): the L1, L2 and K-cache invalidates, and the
+     * L2 writebacks with the bus time of the bytes they drain */
+    double invalidate_cycles, writeback_cycles;
 } gc_memsys_stats;
 
 typedef enum gc_memsys_hazard_kind {

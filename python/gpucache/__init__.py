@@ -665,7 +665,7 @@ def _memsys_stats(st: Any) -> Dict[str, Any]:
             for t in range(lib.GC_MEM_TYPE_COUNT)}
     for k in _MEMSYS_COUNTERS:
         d[k] = int(getattr(st, k))
-    for k in ("bus_cycles", "event_cycles", "cycles"):
+    for k in ("bus_cycles", "event_cycles", "cycles", "invalidate_cycles", "writeback_cycles"):
         d[k] = float(getattr(st, k))
     return d
 

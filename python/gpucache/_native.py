@@ -134,6 +134,7 @@ typedef struct gc_memsys_stats {
     uint64_t kcache_invalidates, kcache_invalidate_lines;
     uint64_t crosstalk_events, crosstalk_lines;
     double bus_cycles; double event_cycles; double cycles;
+    double invalidate_cycles, writeback_cycles;
 } gc_memsys_stats;
 typedef enum gc_memsys_hazard_kind {
     GC_HAZARD_CPU_READS_DIRTY = 0, GC_HAZARD_GPU_READS_STALE, GC_HAZARD_GC_NO_L1_INVALIDATE,

@@ -161,6 +161,7 @@ static void l1_invalidate_cu(sim* s, uint32_t cu, gc_memsys_stats* st)
         }
     st->l1_invalidates++;
     st->event_cycles += s->m->machine[MK_L1_INV_CYCLES];
+    st->invalidate_cycles += s->m->machine[MK_L1_INV_CYCLES];
 }
 
 /* Through the L2 (or around it): returns whether the L2 (or memory) served a hit. */
@@ -353,6 +354,7 @@ static void l2_invalidate(sim* s, gc_memsys_stats* st, const ms_op* op, int requ
             count_crosstalk(st, 1, &counted);
     }
     st->event_cycles += s->m->machine[MK_L2_INV_LOCATE] + s->m->machine[MK_L2_INV_SETTLE];
+    st->invalidate_cycles += s->m->machine[MK_L2_INV_LOCATE] + s->m->machine[MK_L2_INV_SETTLE];
     s->sc_read_since_inv = false;
 }
 
@@ -390,6 +392,7 @@ static void l2_writeback(sim* s, gc_memsys_stats* st, const ms_op* op, int reque
     }
     /* The bytes are priced here, not again as bus traffic. */
     st->event_cycles += cost;
+    st->writeback_cycles += cost;
     st->bus_cycles -= (double)onion / k[MK_ONION] + (double)garlic / k[MK_GARLIC];
     s->sc_write_since_wb = false;
 }
@@ -426,6 +429,8 @@ static void stats_add(gc_memsys_stats* to, const gc_memsys_stats* from)
     to->crosstalk_lines += from->crosstalk_lines;
     to->bus_cycles += from->bus_cycles;
     to->event_cycles += from->event_cycles;
+    to->invalidate_cycles += from->invalidate_cycles;
+    to->writeback_cycles += from->writeback_cycles;
 }
 
 /* Bus time of the traffic counted in st (writebacks already priced as events). */
@@ -538,6 +543,7 @@ gc_status gc_memsys_run_limited(const gc_memsys* m, gc_memsys_strategy strategy,
                     }
             st->kcache_invalidates++;
             st->event_cycles += m->machine[MK_KCACHE_INV_CYCLES];
+            st->invalidate_cycles += m->machine[MK_KCACHE_INV_CYCLES];
             break;
         case OP_CP_WAIT: {
             /* The command processor reads memory and never sees the L2. */
