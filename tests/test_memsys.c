@@ -57,6 +57,14 @@ static void seed_cycle_figures(void** state)
                                 GC_MEMSYS_AS_WRITTEN);
     assert_int_equal(r.between.l2_writeback_dirty_bytes, 512 * 1024);
     expect_between("512 KB over Onion", r.between.event_cycles, 36000, 44000, "about 40,000");
+    /* a writeback and nothing else: all of the event cycles are writeback cycles */
+    assert_true(r.between.writeback_cycles == r.between.event_cycles && r.between.invalidate_cycles == 0);
+    gc_memsys_report_free(&r);
+    /* an L2 invalidate and nothing else: its locate and settle costs, all invalidate cycles */
+    r = run_ok("buffer b size=4K type=SC\ndispatch w\n write b\n read b\nend\nl2_inv sc\n", GC_MEMSYS_AS_WRITTEN);
+    assert_true(r.between.invalidate_cycles == machine("l2_inv_locate") + machine("l2_inv_settle"));
+    assert_true(r.between.writeback_cycles == 0 && r.between.invalidate_cycles == r.between.event_cycles);
+    assert_true(r.total.invalidate_cycles + r.total.writeback_cycles == r.total.event_cycles);
     gc_memsys_report_free(&r);
     expect_between("512 KB over Garlic",
                    event_cycles_of("buffer b size=512K type=GC\ndispatch w\n write b\nend\nl2_wb all\n"), 2700, 3300,
