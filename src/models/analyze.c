@@ -491,7 +491,7 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
     static const gc_analyze_options no_options;
     if (!options)
         options = &no_options;
-    if (!models || !draw || !out || (model_count > 0 && !out))
+    if (!models || !draw || !out)
         return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: null argument");
     if (options->per_vertex || options->trace)
         return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: per-vertex counts and traces are per model (gc_analyze)");
