@@ -259,4 +259,13 @@ for alg in tipsify forsyth auto; do
     fi
 done
 
+# 7. what a file or its name says reaches the terminal without its control characters: an
+#    escape sequence in a file name, and in a glTF mesh name and buffer URI, comes out as '?'
+esc=$(printf '\033')
+expect 1 "no?[31mfile.txt" "$BIN" analyze "$(printf 'no\033[31mfile.txt')"
+if grep -q "$esc" err.txt; then fail "an escape byte in a file name reached stderr"; else pass; fi
+printf '{"asset": {"version": "2.0"}, "buffers": [{"uri": "b\\u001b[2Jin.bin", "byteLength": 4}]}' >esc.gltf
+expect 1 "" "$BIN" analyze esc.gltf
+if grep -q "$esc" err.txt; then fail "an escape sequence from a glTF URI reached stderr: $(od -c err.txt | head -3)"; else pass; fi
+
 finish

@@ -10,9 +10,17 @@
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
 
+/* Prints a finished JSON document (sb_json_open ... ) on standard output and frees it; if
+ * memory ran out while it was built, prints nothing of it, says so and returns EXIT_DATA,
+ * else 0. */
+int print_json_document(strbuf* j);
 /* 2 for usage errors, 1 for everything else. */
 int exit_status(gc_status s);
-/* Prints "gpucache: MESSAGE" and returns the exit status for err. */
+/* Copies `in` into out[size] (truncated, always terminated) with every control character
+ * and DEL replaced by '?': text that comes from a file (a mesh name, a URI) or a library
+ * message quoting it reaches the terminal only this way, never as escape sequences. */
+void copy_printable(char* out, size_t size, const char* in);
+/* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err. */
 int fail_with(const gc_error* err);
 /* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
 int usage_error(const char* fmt, const char* arg);

@@ -52,9 +52,33 @@ int exit_status(gc_status s)
     return s == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
 }
 
+int print_json_document(strbuf* j)
+{
+    int failed = j->failed;
+    if (!failed)
+        fputs(j->data, stdout);
+    free(j->data);
+    j->data = NULL;
+    if (failed) {
+        fprintf(stderr, "gpucache: out of memory writing JSON\n");
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
+void copy_printable(char* out, size_t size, const char* in)
+{
+    size_t k = 0;
+    for (; in[k] && k + 1 < size; ++k)
+        out[k] = (unsigned char)in[k] < 0x20 || in[k] == 0x7f ? '?' : in[k];
+    out[k] = 0;
+}
+
 int fail_with(const gc_error* err)
 {
-    fprintf(stderr, "gpucache: %s\n", err->message);
+    char line[sizeof err->message];
+    copy_printable(line, sizeof line, err->message);
+    fprintf(stderr, "gpucache: %s\n", line);
     return exit_status(err->code);
 }
 

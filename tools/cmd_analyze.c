@@ -21,7 +21,9 @@
 void print_note(void* user, const char* line)
 {
     (void)user;
-    fprintf(stderr, "gpucache: %s\n", line);
+    char printable[1024];
+    copy_printable(printable, sizeof printable, line);
+    fprintf(stderr, "gpucache: %s\n", printable);
 }
 
 const char* gltf_mode_name(int mode)
@@ -128,11 +130,7 @@ static int analyze_gltf(const char* path, const gc_gltf_options* go, model_resul
         } else {
             /* a name is printed with its control characters replaced (it is the file's text) */
             char name[25];
-            const char* src = p->mesh_name ? p->mesh_name : "-";
-            size_t k = 0;
-            for (; src[k] && k < sizeof name - 1; ++k)
-                name[k] = (unsigned char)src[k] < 0x20 || src[k] == 0x7f ? '?' : src[k];
-            name[k] = 0;
+            copy_printable(name, sizeof name, p->mesh_name ? p->mesh_name : "-");
             printf("%5zu  %-24s %5zu  %-15s %-5s %12zu %12llu %12llu\n", i, name, p->primitive,
                    gltf_mode_name(p->mode), gltf_index_type(p->index_bits), p->index_count, (unsigned long long)prims,
                    (unsigned long long)v);
@@ -152,13 +150,8 @@ static int analyze_gltf(const char* path, const gc_gltf_options* go, model_resul
             json_model(&j, &results[m]);
         }
         sb_printf(&j, "], \"draws\": [%s]}\n", draws.data ? draws.data : "");
-        if (j.failed || draws.failed) {
-            fprintf(stderr, "gpucache: out of memory writing JSON\n");
-            status = EXIT_DATA;
-        } else {
-            fputs(j.data, stdout);
-        }
-        free(j.data);
+        j.failed |= draws.failed;
+        status = print_json_document(&j);
     } else if (!status) {
         printf("sum over %zu draws: %llu indices, %llu primitives, %llu vertices\n", n, (unsigned long long)indices,
                (unsigned long long)primitives, (unsigned long long)vertices);
@@ -473,13 +466,7 @@ int cmd_analyze(int argc, char** argv)
             json_model(&j, &results[i]);
         }
         sb_printf(&j, "]}\n");
-        if (j.failed) {
-            fprintf(stderr, "gpucache: out of memory writing JSON\n");
-            status = EXIT_DATA;
-        } else {
-            fputs(j.data, stdout);
-        }
-        free(j.data);
+        status = print_json_document(&j);
     } else {
         printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", in.name, gc_topology_name(draw.topology),
                draw.index_count, (unsigned long long)primitives, (unsigned long long)vertices,

@@ -84,11 +84,9 @@ int cmd_demo(int argc, char** argv)
     }
     if (json) {
         sb_printf(&j, "]}\n");
-        fputs(j.data ? j.data : "", stdout);
-        free(j.data);
-    } else {
-        printf("ATVR 1.0 is the ideal: every vertex shaded once. Analyze your own buffers with\n"
-               "  gpucache analyze [-m MODEL]... FILE   (see 'gpucache help')\n");
+        return print_json_document(&j);
     }
+    printf("ATVR 1.0 is the ideal: every vertex shaded once. Analyze your own buffers with\n"
+           "  gpucache analyze [-m MODEL]... FILE   (see 'gpucache help')\n");
     return 0;
 }

@@ -196,9 +196,7 @@ int cmd_fit(int argc, char** argv)
     }
     if (json) {
         sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        status = print_json_document(&j);
     } else if (found && best[0].exact == in.count) {
         printf("best: %s predicts every case exactly\n", best[0].model.name);
     } else if (found) {
@@ -206,7 +204,7 @@ int cmd_fit(int argc, char** argv)
                "families models\n", best[0].model.name);
     }
     /* the picture of the ranking just printed (its first FIT_PLOT_MAX_MODELS) */
-    if (plot_path)
+    if (plot_path && !status)
         status = write_fit_plot(plot_path, path, &in, best, found);
 out:
     free(best);

@@ -167,9 +167,7 @@ report:
         for (size_t i = 0; i < cached_count; ++i)
             sb_printf(&j, i ? ", %u" : "%u", cached[i]);
         sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        status = print_json_document(&j);
     } else {
         printf("%s on %s: %llu primitives, %llu invocations; %zu of %zu indices still cached:\n", in.name, b.device,
                (unsigned long long)primitives, (unsigned long long)baseline, cached_count, candidate_count);

@@ -230,9 +230,7 @@ int cmd_memsys(int argc, char** argv)
             sb_printf(&j, ", \"hazards\": ");
             json_hazards(&j, &r);
             sb_printf(&j, "}\n");
-            if (!j.failed)
-                fputs(j.data, stdout);
-            free(j.data);
+            status = print_json_document(&j);
         } else {
             printf("%s, strategy: %s\n", path, gc_memsys_strategy_name(strategy));
             print_report(path, &r);
@@ -288,9 +286,7 @@ int cmd_memsys(int argc, char** argv)
             sb_printf(&j, "}");
         }
         sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        status = print_json_document(&j);
     } else {
         printf("%s: flush strategies ranked by total cycles, then Onion traffic\n", path);
         printf("%-4s %-46s %12s %12s %12s %12s %8s\n", "rank", "strategy", "cycles", "Onion B", "Onion+ B", "Garlic B",
@@ -310,7 +306,7 @@ int cmd_memsys(int argc, char** argv)
                        r->hazards[h].message);
         }
     }
-    if (plot_path)
+    if (plot_path && !status)
         status = write_memsys_plot(plot_path, path, reports, order, strategy_ids, GC_MEMSYS_STRATEGY_COUNT);
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         gc_memsys_report_free(&reports[i]);

@@ -69,15 +69,7 @@ static int print_json(void)
         sb_printf(&j, "}");
     }
     sb_printf(&j, "]}\n");
-    int failed = j.failed;
-    if (!failed)
-        fputs(j.data, stdout);
-    free(j.data);
-    if (failed) {
-        fprintf(stderr, "gpucache: models: out of memory\n");
-        return EXIT_DATA;
-    }
-    return 0;
+    return print_json_document(&j);
 }
 
 int cmd_models(int argc, char** argv)

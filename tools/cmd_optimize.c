@@ -83,7 +83,8 @@ typedef struct report {
     size_t preset_count, target_count;
 } report;
 
-static void print_report(const report* r, int json)
+/* Returns 0, or EXIT_DATA when the JSON could not be built (print_json_document). */
+static int print_report(const report* r, int json)
 {
     const size_t preset_count = r->preset_count, target_count = r->target_count;
     const size_t row_count = preset_count + target_count;
@@ -112,9 +113,7 @@ static void print_report(const report* r, int json)
         if (target_count == 0)
             sb_printf(&j, "], \"targets\": [");
         sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        return print_json_document(&j);
     } else {
         printf("%s -> %s: %s, %zu triangles%s%s in %.3f s\n", r->input, r->output, gc_optimizer_name(r->algorithm),
                r->triangles, r->runs > 1 ? " in separate runs" : "", r->reorder ? ", vertices reordered" : "",
@@ -139,6 +138,7 @@ static void print_report(const report* r, int json)
                    before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
         }
     }
+    return 0;
 }
 
 /* Analyzes every primitive of a glTF document as its own draw under each model, summed. */
@@ -261,7 +261,7 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
                  left ? "; strips, fans, non-indexed lists and shared index data left as they are" : "");
         report rep = {path, out_path, algorithm, triangles, runs, seconds, reorder, line, presets, before, after,
                       preset_count, target_count};
-        print_report(&rep, json);
+        status = print_report(&rep, json);
     }
     gc_gltf_free(doc);
     return status;
@@ -667,7 +667,7 @@ int cmd_optimize(int argc, char** argv)
     report rep = {in.name, out_path, algorithm, n / 3, run_count, seconds, reorder,
                   draw.topology != GC_TRIANGLE_LIST ? converted : NULL, presets, before, after, preset_count,
                   target_count};
-    print_report(&rep, json);
+    status = print_report(&rep, json);
 out:
     free(tri);
     free(out);

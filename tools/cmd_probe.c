@@ -88,15 +88,7 @@ static int list_devices(int json)
                       d->list_restart ? "true" : "false", d->usable ? "true" : "false");
         }
         sb_printf(&j, "]}\n");
-        int failed = j.failed;
-        if (!failed)
-            fputs(j.data, stdout);
-        free(j.data);
-        if (failed) {
-            fprintf(stderr, "gpucache: probe --list: out of memory\n");
-            return EXIT_DATA;
-        }
-        return 0;
+        return print_json_document(&j);
     }
     for (uint32_t i = 0; i < n && i < 16; ++i) {
         const gc_probe_device* d = &devices[i];
@@ -253,9 +245,7 @@ int cmd_probe(int argc, char** argv)
                   (unsigned long long)m.ia_vertices, (unsigned long long)m.ia_primitives,
                   (unsigned long long)m.per_vertex_sum, agree ? "true" : "false",
                   m.ia_primitives == expected ? "true" : "false");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        status = print_json_document(&j);
     } else {
         printf("device:          %s (%s)\n", b.device, b.driver);
         printf("input:           %s, %s, %zu indices%s, %ld output%s\n", in.name, gc_topology_name(draw.topology),

@@ -350,9 +350,7 @@ int cmd_sweep(int argc, char** argv)
                 first = 0;
             }
         sb_printf(&j, "]}\n");
-        if (!j.failed)
-            fputs(j.data, stdout);
-        free(j.data);
+        status = print_json_document(&j);
     } else {
         /* The best cache size of each layout, per mesh and model. */
         printf("%-24s %-32s %-9s %10s %8s\n", "mesh", "model", "layout", "best cache", "ATVR");
@@ -375,7 +373,7 @@ int cmd_sweep(int argc, char** argv)
                                gc_sweep_layout_name(s.layouts[li]), at, best);
                 }
     }
-    if (plot_path)
+    if (plot_path && !status)
         status = draw_plot(&s, plot_path);
 out:
     for (size_t i = 0; i < MAX_MESHES; ++i)
