@@ -35,34 +35,28 @@ static size_t ati_extra(const void* params)
     return ((const gc_model*)params)->p[0];
 }
 
-/* BS:197-205 */
-static bool lru_cached(gc_sim_context* c, const ati_sim* s, uint32_t v)
+/* BS:197-205: where v is in the LRU, or s->count when it is not. */
+static uint32_t lru_find(const gc_sim_context* c, const ati_sim* s, uint32_t v)
 {
+    /* from the most recent end, where a reused vertex usually is (the entries are distinct) */
     const uint32_t* list = c->words;
-    for (uint32_t i = 0; i < s->count; ++i)
+    for (uint32_t i = s->count; i-- > 0;)
         if (list[i] == v)
-            return true;
-    return false;
+            return i;
+    return s->count;
 }
 
-/* BS:206-233: to the most recent end, the least recent dropped when a new one finds it full. */
-static void lru_insert(gc_sim_context* c, ati_sim* s, uint32_t v, uint32_t size)
+/* BS:206-233: v, found at `loc` (s->count: not present), goes to the most recent end; a new
+ * one that finds the LRU full drops the least recent. */
+static void lru_insert(gc_sim_context* c, ati_sim* s, uint32_t v, uint32_t loc, uint32_t size)
 {
-    const uint32_t* list = c->words;
-    uint32_t loc = s->count;
-    for (uint32_t i = 0; i < s->count; ++i)
-        if (list[i] == v) {
-            loc = i;
-            break;
-        }
     if (loc == s->count) {
         if (s->count == size)
             loc = 0; /* the least recent goes */
         else
             s->count++;
     }
-    for (uint32_t i = loc + 1; i < s->count; ++i)
-        gc_sim_write(c, i - 1, list[i]);
+    gc_sim_shift_down(c, loc, s->count);
     gc_sim_write(c, s->count - 1, v);
 }
 
@@ -81,7 +75,8 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     uint32_t misses = 0, adds = 0, cbatch = s->cbatch, cuniques = s->cuniques, move = p->count;
     for (unsigned i = 0; i < p->count; ++i) {
         const uint32_t v = p->vertices[i];
-        const bool miss = !lru_cached(c, s, v);
+        const uint32_t loc = lru_find(c, s, v);
+        const bool miss = loc == s->count;
         adds += miss;
         if (miss) {
             misses++;
@@ -99,7 +94,7 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
             move -= i;
             adds = 1;
         }
-        lru_insert(c, s, v, size);
+        lru_insert(c, s, v, loc, size);
     }
     s->cuniques = cuniques + adds;
     s->cbatch = cbatch + move;

@@ -197,6 +197,20 @@ static inline void gc_sim_write(gc_sim_context* c, size_t word, uint32_t value)
     c->words[word] = value;
 }
 
+/* Moves words from+1 .. to-1 down by one (to from .. to-2), through the log when recording:
+ * a list kept in order (an LRU) dropping or promoting one entry. */
+static inline void gc_sim_shift_down(gc_sim_context* c, size_t from, size_t to)
+{
+    if (from + 1 >= to)
+        return;
+    if (c->sim->recording) {
+        for (size_t i = from + 1; i < to; ++i)
+            gc_sim_write(c, i - 1, c->words[i]);
+    } else {
+        memmove(c->words + from, c->words + from + 1, (to - from - 1) * sizeof *c->words);
+    }
+}
+
 /* Word writes of a primitive that is only priced (gc_sim_peek): a rule states its step
  * once, writing through gc_sim_put and reading through gc_sim_read; with `commit` the
  * writes go to the machine, otherwise to the overlay, which later reads of the same step
