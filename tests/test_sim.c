@@ -356,7 +356,8 @@ static void analyze_models_equals_analyze(void** state)
     (void)state;
     static const char* const specs[] = {"fifo:16", "lru:8", "nvidia", "meshopt:32,32,32", "meshopt:14,64,128",
                                         "reuse:32,16,32", "batch", "llvmpipe", "direct-value:64",
-                                        "direct-position:32", "fifo:128"};
+                                        "direct-position:32", "fifo:128", "nv-dx", "nv-gl", "batch-all", "ati",
+                                        "ati:lru=30,vertices=64,reset=384"};
     const size_t M = sizeof specs / sizeof specs[0];
     gc_model models[sizeof specs / sizeof specs[0]];
     for (size_t i = 0; i < M; ++i)

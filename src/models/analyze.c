@@ -261,11 +261,22 @@ static gc_status machine_run(const gc_model* model, const gc_run* run, gc_stats*
     return GC_OK;
 }
 
+/* The draw's referenced vertices, counted once for all the models of gc_analyze_models
+ * that keep no per-vertex state (the batch families): the first that needs it counts. */
+typedef struct referenced_once {
+    pthread_mutex_t lock;
+    bool known;
+    gc_status status;
+    gc_error error;
+    uint64_t count;
+} referenced_once;
+
 /* What every model's run of one draw shares: the validated draw, renumbered when sparse. */
 typedef struct prepared_draw {
     gc_run run; /* without the per-model parts (per_vertex, trace, vertices_seen) */
     dense_map map;
     uint64_t primitives;
+    referenced_once* referenced; /* NULL: each run counts for itself */
 } prepared_draw;
 
 static void prepared_free(prepared_draw* p)
@@ -404,7 +415,21 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
         goto done;
 
     /* Models with per-vertex state count the vertices they saw; the others need a pass. */
-    if (!vertices_reported) {
+    if (!vertices_reported && p->referenced) {
+        referenced_once* r = p->referenced;
+        pthread_mutex_lock(&r->lock);
+        if (!r->known) {
+            r->count = count_referenced(&run.draw, run.vertex_count, &r->error, &r->status);
+            r->known = true;
+        }
+        vertices = r->count;
+        s = r->status;
+        if (s && err)
+            *err = r->error;
+        pthread_mutex_unlock(&r->lock);
+        if (s)
+            goto done;
+    } else if (!vertices_reported) {
         vertices = count_referenced(&run.draw, run.vertex_count, err, &s);
         if (s)
             goto done;
@@ -513,6 +538,8 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
         prepared_free(&p);
         return gc_fail(err, GC_ERR_NOMEM, "gc_analyze_models: out of memory for %zu results", model_count);
     }
+    referenced_once referenced = {PTHREAD_MUTEX_INITIALIZER, false, GC_OK, {0}, 0};
+    p.referenced = &referenced;
     models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0, 0};
     /* 4 bytes a vertex, 8 for reuse's 64-bit stamps; a lone model needs no sharing */
     if (model_count > 1) {
@@ -535,6 +562,7 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
     for (unsigned t = 0; t < started; ++t)
         pthread_join(workers[t], NULL);
     pthread_mutex_destroy(&job.lock);
+    pthread_mutex_destroy(&referenced.lock);
     s = GC_OK;
     for (size_t i = 0; i < model_count && !s; ++i) {
         if (status[i]) {

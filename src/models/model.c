@@ -354,14 +354,21 @@ bool gc_run_scattered(const gc_run* run)
     const size_t samples = 256, places = 4;
     if (d->index_count < 2 * samples * places)
         return false;
+    /* An index is far when it is more than 1024 ids (64 cache lines of stamps) from each of
+     * the 8 before it: a grid's row above is near the previous triangle's, however wide the
+     * grid, where a shuffled draw's indices are near none of the recent ones. */
+    const size_t window = 8;
     size_t far = 0;
     for (size_t p = 0; p < places; ++p) {
         const uint32_t* at = d->indices + d->index_count / places * p;
-        for (size_t i = 1; i < samples; ++i) {
-            uint32_t a = at[i - 1], b = at[i];
-            /* 1024 ids: 64 cache lines of stamps away from the previous index */
-            far += (a > b ? a - b : b - a) > 1024;
+        for (size_t i = window; i < samples; ++i) {
+            bool near = false;
+            for (size_t k = 1; k <= window; ++k) {
+                uint32_t a = at[i - k], b = at[i];
+                near |= (a > b ? a - b : b - a) <= 1024;
+            }
+            far += !near;
         }
     }
-    return far * 4 > samples * places; /* more than a quarter of the steps jump */
+    return far * 4 > (samples - window) * places; /* more than a quarter of the steps jump */
 }
