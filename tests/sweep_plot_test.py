@@ -163,6 +163,11 @@ if sweep("n.svg", "--mesh", "grid:50x50", "-a", "striped", "--cache", "5..9", "-
     m = re.search(r'^set multiplot title (".*") font', gp, re.M)
     check(m and gp_text(m.group(1)[1:-1]).endswith("grid:50x50, nvidia-pascal (meshopt:32,32,32)"),
           "one model: the title names it")
+    # one panel is 500 pixels wide: the title breaks after what it plots instead of running off
+    texts = svg_texts("n.svg")
+    check("gpucache sweep: ATVR against target cache size" in texts and
+          "grid:50x50, nvidia-pascal (meshopt:32,32,32)" in texts, f"a long title in two lines: {texts[:3]}")
+    check(re.search(r"^set xtics 1$", gp, re.M), "five sizes: a tic per whole size")
 
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

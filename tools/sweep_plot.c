@@ -172,17 +172,6 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
     size_t per_row = cols * CELL_W / ENTRY_W;
     size_t legend_rows = (entries + per_row - 1) / per_row;
     double w = (double)(cols * CELL_W);
-    double legend_top = TITLE_H, legend_bottom = TITLE_H + (double)(legend_rows * LEGEND_ROW_H) + 8;
-    /* a panel with published points has a two-line title */
-    double cell_h = CELL_H + (any_published ? 20 : 0), top_gap = any_published ? 54 : 34;
-    double h = legend_bottom + (double)rows_n * cell_h;
-
-    fprintf(f, "set encoding utf8\n");
-    if (svg)
-        fprintf(f, "set terminal svg size %.0f,%.0f dynamic font 'Sans,13' background '#ffffff'\n", w, h);
-    else
-        fprintf(f, "set terminal pngcairo size %.0f,%.0f font 'Sans,10'\n", w, h);
-    gp_set_output(f, plot_path);
 
     /* the figure's title: what, on which mesh(es), under which model(s) */
     char title[1200];
@@ -199,11 +188,33 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
         else
             snprintf(title + used, sizeof title - used, ", %zu models", s->model_count);
     }
+    /* two lines when one would not fit the width (about 9 pixels a character at 15 points) */
+    double title_h = TITLE_H;
+    const size_t head = strlen("gpucache sweep: ATVR against target cache size");
+    if ((double)strlen(title) * 9 > w - 20) {
+        title[head] = '\n';
+        memmove(title + head + 1, title + head + 2, strlen(title + head + 2) + 1);
+        title_h += 20;
+    }
+    double legend_top = title_h, legend_bottom = title_h + (double)(legend_rows * LEGEND_ROW_H) + 8;
+    /* a panel with published points has a two-line title */
+    double cell_h = CELL_H + (any_published ? 20 : 0), top_gap = any_published ? 54 : 34;
+    double h = legend_bottom + (double)rows_n * cell_h;
+
+    fprintf(f, "set encoding utf8\n");
+    if (svg)
+        fprintf(f, "set terminal svg size %.0f,%.0f dynamic font 'Sans,13' background '#ffffff'\n", w, h);
+    else
+        fprintf(f, "set terminal pngcairo size %.0f,%.0f font 'Sans,10'\n", w, h);
+    gp_set_output(f, plot_path);
+
     fprintf(f, "set multiplot title ");
     gp_string(f, title);
     fprintf(f, " font ',15' noenhanced\n");
     fprintf(f, "set grid\nunset key\nset xlabel 'target cache size' offset 0,0.3\nset ylabel 'ATVR' offset 1,0\n");
     fprintf(f, "set xrange [%u:%u]\nset yrange [0.9:*]\n", s->cache_lo, s->cache_hi);
+    if (s->cache_hi - s->cache_lo <= 12)
+        fprintf(f, "set xtics 1\n"); /* sizes are whole numbers */
     size_t n = cache_count(s);
     for (size_t p = 0; p < panels; ++p) {
         size_t mi = p / s->model_count, k = p % s->model_count;
