@@ -246,7 +246,9 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
         }
         /* the published points, in their layout's colour, labelled with the vendor */
         if (caption[0])
-            fprintf(f, ", $p_%zu_%zu using 1:2:3 with points pt 12 ps 2 lw 2.5 lc rgb variable notitle", mi, k);
+            /* pngcairo draws points smaller than the svg terminal: the same size on the page */
+            fprintf(f, ", $p_%zu_%zu using 1:2:3 with points pt 12 ps %s lw 2.5 lc rgb variable notitle", mi, k,
+                    svg ? "2" : "2.8");
         fprintf(f, "\n");
     }
 
@@ -265,7 +267,8 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
     }
     fprintf(f, "2 with lines lw 1.5 dt 3 lc rgb '#444444' title 'ATVR 1.0 (ideal)'");
     if (any_published)
-        fprintf(f, ", 2 with points pt 12 ps 1.5 lw 2.5 lc rgb '#444444' title 'seed 002, published'");
+        fprintf(f, ", 2 with points pt 12 ps %s lw 2.5 lc rgb '#444444' title 'seed 002, published'",
+                svg ? "1.5" : "2");
     fprintf(f, "\nunset multiplot\n");
     if (atomic_commit(&af) != 0) {
         fprintf(stderr, "gpucache: %s: write failed: %s\n", gp_path, strerror(errno));
