@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages gpucache needs to build, test and benchmark.
 # Both README commands call this; it does nothing when everything is present.
 set -eu
-PACKAGES="build-essential cmake pkg-config libcmocka-dev libmeshoptimizer-dev libassimp-dev libvulkan-dev mesa-vulkan-drivers glslc libjansson-dev gnuplot-nox clang libclang-rt-14-dev python3-numpy python3-cffi python3-pytest python3-setuptools python3-wheel python3-dask python3-distributed python3-pandas python3 gltfpack time man-db groff-base bsdutils"
+PACKAGES="build-essential cmake pkg-config libcmocka-dev libmeshoptimizer-dev libassimp-dev libvulkan-dev mesa-vulkan-drivers glslc libjansson-dev gnuplot-nox librsvg2-bin clang libclang-rt-14-dev python3-numpy python3-cffi python3-pytest python3-setuptools python3-wheel python3-dask python3-distributed python3-pandas python3 gltfpack time man-db groff-base bsdutils"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

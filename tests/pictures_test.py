@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zlib
 import xml.etree.ElementTree as ET
 
 BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -321,6 +322,124 @@ try:
     check(title.endswith(": " + hostile_scn), f"memsys: the scenario name escaped: {title!r} ({rc} {err})")
 except ET.ParseError as e:
     check(False, f"mh.svg does not parse: {e}")
+
+# ---------------------------------------------------------------- PNG
+# OUT.png: the same SVG rendered by rsvg-convert. Each PNG is checked against the SVG the
+# same command writes: the signature, IHDR's size equal to the SVG's width and height, and
+# pixels of known colours (decoded here with zlib: 8-bit RGB or RGBA, non-interlaced).
+def png_pixels(path):
+    """(width, height, rows of (r, g, b) tuples)"""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            ihdr = body
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    w, h = int.from_bytes(ihdr[0:4], "big"), int.from_bytes(ihdr[4:8], "big")
+    depth, ctype, interlace = ihdr[8], ihdr[9], ihdr[12]
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, f"PNG kind {depth} {ctype} {interlace}"
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        ft, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if ft == 1:
+                line[i] = (line[i] + a) & 255
+            elif ft == 2:
+                line[i] = (line[i] + b) & 255
+            elif ft == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ft == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def rgb(fill):
+    return tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def png_like_svg(args, svg, png, what):
+    """Runs args with svg and with png as the output; checks the PNG's size; returns its
+    pixels and the SVG's root (None, None on failure)."""
+    rc1, _, err1 = run(*[svg if a == "OUT" else a for a in args])
+    rc2, _, err2 = run(*[png if a == "OUT" else a for a in args])
+    check(rc1 == 0 and rc2 == 0, f"{what}: exit {rc1}/{rc2}: {err1} {err2}")
+    if rc1 or rc2:
+        return None, None
+    root = ET.parse(svg).getroot()
+    try:
+        w, h, rows = png_pixels(png)
+    except (AssertionError, zlib.error, TypeError) as e:
+        check(False, f"{what}: {png} does not decode: {e}")
+        return None, None
+    check((w, h) == (int(root.get("width")), int(root.get("height"))),
+          f"{what}: PNG {w}x{h}, SVG {root.get('width')}x{root.get('height')}")
+    return rows, root
+
+
+if shutil.which("rsvg-convert"):
+    # The heat map of A, B, A under fifo:3 (above): A's vertices shaded twice, B's once. The
+    # colour bar's entries are rects of their count's colour: each one's centre pixel has
+    # it, and the mesh shows both colours over many pixels (the triangles are large).
+    rows, root = png_like_svg(["analyze", "-m", "fifo:3", "--heatmap", "OUT", "ab.ply"], "abp.svg", "ab.png",
+                              "heatmap png")
+    if rows:
+        bars = root.findall("s:rect[@class='bar']", NS)
+        check(len(bars) == 2, f"heatmap png: two bar entries, {len(bars)}")
+        counts = {}
+        for line in rows:
+            for px in line:
+                counts[px] = counts.get(px, 0) + 1
+        for r in bars:
+            x, y = float(r.get("x")) + float(r.get("width")) / 2, float(r.get("y")) + float(r.get("height")) / 2
+            want = rgb(r.get("fill"))
+            check(rows[int(y)][int(x)] == want, f"heatmap png: bar {r.get('data-count')} pixel {rows[int(y)][int(x)]} != {want}")
+            check(counts.get(want, 0) > 2000, f"heatmap png: count {r.get('data-count')}'s colour on {counts.get(want, 0)} pixels")
+    # memsys --compare: each bar segment's centre pixel has its part's colour.
+    rows, root = png_like_svg(["memsys", "--compare", "--plot", "OUT", os.path.join(SCN, "procedural-water.scn")],
+                              "mp.svg", "mp.png", "memsys png")
+    if rows:
+        segs = [e for b in root.findall("s:g[@class='bar']", NS) for e in b.findall("s:rect[@class='segment']", NS)
+                if float(e.get("height")) >= 4]
+        check(len(segs) >= 4, f"memsys png: {len(segs)} segments to sample")
+        for e in segs:
+            x, y = float(e.get("x")) + float(e.get("width")) / 2, float(e.get("y")) + float(e.get("height")) / 2
+            check(rows[int(y)][int(x)] == rgb(e.get("fill")),
+                  f"memsys png: segment {e.get('data-part')} pixel {rows[int(y)][int(x)]} != {e.get('fill')}")
+    # the timeline and the fit chart: the size, and the picture is not blank
+    for args, svg, png in ((["analyze", "-m", "fifo:3", "--trace-plot", "OUT", "grid.obj"], "tp.svg", "tp.png"),
+                           (["fit", *FIT_MODELS, "--plot", "OUT", "m.json"], "fp.svg", "fp.png")):
+        rows, root = png_like_svg(args, svg, png, svg)
+        if rows:
+            colours = {px for line in rows for px in line}
+            check(len(colours) > 8, f"{png}: {len(colours)} colours")
+    # a hostile output name is a file name, never a command
+    evil = "p'\"`touch pwned`$(touch pwned2)\n;x.png"
+    rc, out, err = run("analyze", "-m", "fifo:6", "--heatmap", evil, "grid.obj")
+    check(rc == 0 and open(evil, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f"hostile png name: exit {rc}: {err}")
+    check(not os.path.exists("pwned") and not os.path.exists("pwned2"), "a png name ran a command")
+    check(not any(n.startswith(".gpucache-png") for n in os.listdir(".")), "png: a temporary folder left")
+    # no renderer: one line naming the package, exit 1, nothing written
+    before = set(os.listdir("."))
+    p = subprocess.run([BIN, "analyze", "-m", "fifo:6", "--heatmap", "none.png", "grid.obj"], capture_output=True,
+                       env={**os.environ, "PATH": "/nonexistent"})
+    err = p.stderr.decode("utf-8", "replace")
+    check(p.returncode == 1 and "rsvg-convert not found (install librsvg2-bin)" in err and len(err.splitlines()) == 1,
+          f"no rsvg-convert: exit {p.returncode}: {err!r}")
+    check(set(os.listdir(".")) == before, f"no rsvg-convert: files left: {set(os.listdir('.')) - before}")
+else:
+    print("rsvg-convert not installed: PNG checks skipped")
 
 # ---------------------------------------------------------------- errors
 def error(args, want, what):

@@ -4,6 +4,7 @@
 #include "charts.h"
 
 #include "cli.h"
+#include "picture_file.h"
 #include "svg.h"
 
 #include <math.h>
@@ -18,22 +19,15 @@ static const char* base_name(const char* path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
-static int chart_open(atomic_file* af, const char* path)
+static int chart_open(picture_file* af, const char* path)
 {
-    if (atomic_open(af, path) != 0) {
-        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
-        return EXIT_DATA;
-    }
-    return 0;
+    return picture_open(af, path);
 }
 
-static int chart_commit(atomic_file* af, const char* path)
+static int chart_commit(picture_file* af, const char* path)
 {
-    if (atomic_commit(af) != 0) {
-        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
-        return EXIT_DATA;
-    }
-    return 0;
+    (void)path;
+    return picture_commit(af);
 }
 
 /* ------------------------------------------------------------------ fit */
@@ -77,7 +71,7 @@ int write_fit_plot(const char* out_path, const char* name, const gc_measurements
     lo = lo > -0.32 ? -0.32 : lo * 1.08;
     hi = hi < 0.32 ? 0.32 : hi * 1.08;
 
-    atomic_file af;
+    picture_file af;
     int status = chart_open(&af, out_path);
     if (status) {
         free(pts);
@@ -187,7 +181,7 @@ int write_memsys_plot(const char* out_path, const char* name, const gc_memsys_re
     double top_cycles = 0;
     for (int i = 0; i < count; ++i)
         top_cycles = reports[i].total.cycles > top_cycles ? reports[i].total.cycles : top_cycles;
-    atomic_file af;
+    picture_file af;
     int status = chart_open(&af, out_path);
     if (status)
         return status;

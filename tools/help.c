@@ -36,8 +36,8 @@ typedef struct help_command {
 static const char* const analyze_usage[] = {
     "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
-    "        [--allow-external-uris] [--heatmap FILE.svg [--view VIEW] [--heatmap-max N]]\n"
-    "        [--trace-plot FILE.svg [--from P] [--count N]] INPUT",
+    "        [--allow-external-uris] [--heatmap FILE.svg|FILE.png [--view VIEW] [--heatmap-max N]]\n"
+    "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] INPUT",
     NULL};
 static const help_option analyze_options[] = {
     {"-m, --model MODEL", "a model to analyze under (repeatable; default: every preset)"},
@@ -48,13 +48,15 @@ static const help_option analyze_options[] = {
     {"--per-vertex FILE.csv", "write each vertex's shader invocations per model ('-': standard output)"},
     {"--trace", "print each index's hit or miss under each model"},
     {"--repeat N", "time each model over N runs of the analysis and show the time"},
-    {"--heatmap FILE.svg", "draw the mesh (OBJ, PLY, glTF) coloured by each vertex's invocations under the\n"
-                           "first model, with a colour bar and the totals (docs/pictures.md)"},
+    {"--heatmap FILE.svg|FILE.png", "draw the mesh (OBJ, PLY, glTF) coloured by each vertex's invocations under\n"
+                           "the first model, with a colour bar and the totals (docs/pictures.md); .png:\n"
+                           "rendered by rsvg-convert (librsvg2-bin)"},
     {"--view VIEW", "the heat map's view: front (default, along -Z), side (along -X) or top (along -Y)"},
     {"--heatmap-max N", "the heat map's colour scale ends at N invocations (default: the largest count),\n"
                         "so that two pictures compare colour for colour"},
-    {"--trace-plot FILE.svg", "draw the first model's cache after each primitive: slots down, primitives\n"
-                              "across, a dot where a value entered, a line where entries were lost"},
+    {"--trace-plot FILE.svg|FILE.png", "draw the first model's cache after each primitive: slots down,\n"
+                              "primitives across, a dot where a value entered, a line where entries were\n"
+                              "lost; .png: rendered by rsvg-convert"},
     {"--from P", "the first primitive --trace-plot draws (default 0)"},
     {"--count N", "the primitives --trace-plot draws (1 to 5000; default 200)"},
     OPT_POSITIONS,
@@ -99,14 +101,14 @@ static const help_option introspect_options[] = {
     OPT_HELP,
     END_OPTIONS};
 
-static const char* const fit_usage[] = {"fit [--top N] [--threads N] [-m MODEL]... [--json] [--plot FILE.svg] FILE.json", NULL};
+static const char* const fit_usage[] = {"fit [--top N] [--threads N] [-m MODEL]... [--json] [--plot FILE.svg|FILE.png] FILE.json", NULL};
 static const help_option fit_options[] = {
     {"--top N", "show the N best candidates (default 5)"},
     {"--threads N", "worker threads (default: every core)"},
     {"-m, --model MODEL", "rank only these models (repeatable; default: search every family)"},
     {"--json", "print JSON (docs/json.md); its best model is what -m @FILE reads"},
-    {"--plot FILE.svg", "draw predicted/measured invocations of every case for the best models\n"
-                        "(at most 5, one panel each; docs/pictures.md)"},
+    {"--plot FILE.svg|FILE.png", "draw predicted/measured invocations of every case for the best models\n"
+                        "(at most 5, one panel each; docs/pictures.md); .png: rendered by rsvg-convert"},
     OPT_HELP,
     END_OPTIONS};
 
@@ -151,7 +153,9 @@ static const help_option sweep_options[] = {
     {"-m, --model MODEL", "a model to analyze under (repeatable; default intel); 'device' or\n"
                           "'device:N' measures on a Vulkan device"},
     {"--csv OUT.csv", "write every row as CSV ('-': standard output)"},
-    {"--plot OUT.png|OUT.svg", "draw the curves with gnuplot (and keep its script beside)"},
+    {"--plot OUT.png|OUT.svg", "draw the curves with gnuplot (and keep its script beside): one panel per\n"
+                             "mesh and model, the legend above them, ATVR 1.0 dotted, seed 002's\n"
+                             "published points beside vendor models on grid:100x100"},
     {"--json", "print JSON (docs/json.md) instead of the best sizes"},
     {"--threads N", "worker threads (default: every core)"},
     OPT_HELP,
@@ -159,13 +163,14 @@ static const help_option sweep_options[] = {
 
 static const char* const memsys_usage[] = {
     "memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] [--max-accesses N] SCENARIO",
-    "memsys --compare [--json] [--plot FILE.svg] [--max-accesses N] SCENARIO",
+    "memsys --compare [--json] [--plot FILE.svg|FILE.png] [--max-accesses N] SCENARIO",
     NULL};
 static const help_option memsys_options[] = {
     {"--strategy NAME", "the flush strategy to price (default as-written)"},
     {"--compare", "price the four strategies and rank them"},
-    {"--plot FILE.svg", "with --compare: each strategy's cycles as a stacked bar (bus traffic,\n"
-                        "invalidates, writebacks), the best marked (docs/pictures.md)"},
+    {"--plot FILE.svg|FILE.png", "with --compare: each strategy's cycles as a stacked bar (bus traffic,\n"
+                        "invalidates, writebacks), the best marked (docs/pictures.md); .png:\n"
+                        "rendered by rsvg-convert"},
     {"--max-accesses N", "at most N simulated line accesses (K, M, G suffixes; default 2^27)"},
     {"--json", "print JSON (docs/json.md)"},
     OPT_HELP,
@@ -452,6 +457,26 @@ void print_man(FILE* f)
     fputs(".SH SEE ALSO\nThe documents in the source tree's docs/ folder; docs/json.md for the JSON output.\n", f);
 }
 
+/* The first executable `name` in a folder of PATH, as execvp would find it, in found;
+ * 0 when there is none. */
+static int find_on_path(const char* name, char* found, size_t size)
+{
+    const char* path = getenv("PATH");
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        char candidate[4096];
+        if (n > 0 && n + strlen(name) + 2 < sizeof candidate) {
+            snprintf(candidate, sizeof candidate, "%.*s/%s", (int)n, path, name);
+            if (access(candidate, X_OK) == 0) {
+                snprintf(found, size, "%s", candidate);
+                return 1;
+            }
+        }
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
 void print_version(FILE* f)
 {
     fprintf(f, "gpucache %s\n", GPUCACHE_VERSION_STRING);
@@ -465,23 +490,17 @@ void print_version(FILE* f)
 #else
     fprintf(f, "vulkan probe: no (probe runs emulated models only)\n");
 #endif
-    /* gnuplot is run from PATH when sweep --plot needs it: look for it there now */
-    char found[4096] = "";
-    const char* path = getenv("PATH");
-    while (path && *path && !found[0]) {
-        size_t n = strcspn(path, ":");
-        char candidate[4096];
-        if (n > 0 && n < sizeof candidate - sizeof "/gnuplot") {
-            snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)n, path);
-            if (access(candidate, X_OK) == 0)
-                snprintf(found, sizeof found, "%s", candidate);
-        }
-        path += n + (path[n] == ':');
-    }
-    if (found[0])
+    /* gnuplot and rsvg-convert are run from PATH when a plot or a PNG needs them: look
+     * for them there now */
+    char found[4096];
+    if (find_on_path("gnuplot", found, sizeof found))
         fprintf(f, "gnuplot: %s (sweep --plot)\n", found);
     else
         fprintf(f, "gnuplot: not found on PATH (sweep --plot needs it: gnuplot-nox)\n");
+    if (find_on_path("rsvg-convert", found, sizeof found))
+        fprintf(f, "rsvg-convert: %s (PNG pictures)\n", found);
+    else
+        fprintf(f, "rsvg-convert: not found on PATH (PNG pictures need it: librsvg2-bin; SVG needs nothing)\n");
 }
 
 void print_command_names(FILE* f)

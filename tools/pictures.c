@@ -4,6 +4,7 @@
 #include "pictures.h"
 
 #include "cli.h"
+#include "picture_file.h"
 #include "svg.h"
 
 #include <math.h>
@@ -25,22 +26,15 @@ static int out_of_memory(const char* what)
 }
 
 /* Commits the picture, or says why it could not be written. */
-static int finish_picture(atomic_file* af, const char* path)
+static int finish_picture(picture_file* af, const char* path)
 {
-    if (atomic_commit(af) != 0) {
-        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
-        return EXIT_DATA;
-    }
-    return 0;
+    (void)path;
+    return picture_commit(af);
 }
 
-static int open_picture(atomic_file* af, const char* path)
+static int open_picture(picture_file* af, const char* path)
 {
-    if (atomic_open(af, path) != 0) {
-        fprintf(stderr, "gpucache: %s\n", af->err.message[0] ? af->err.message : path);
-        return EXIT_DATA;
-    }
-    return 0;
+    return picture_open(af, path);
 }
 
 /* ------------------------------------------------------------------ heat map */
@@ -255,7 +249,7 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
     free(nearest);
     free(nearest_depth);
     free(tris);
-    atomic_file af;
+    picture_file af;
     if (!status)
         status = open_picture(&af, out_path);
     if (status) {
@@ -462,7 +456,7 @@ int write_trace_plot(const char* out_path, const char* name, const gc_model* mod
                  (unsigned long long)(TRACE_PLOT_MAX_CELLS / w.slots));
         status = usage_error("%s", text);
     }
-    atomic_file af;
+    picture_file af;
     if (!status)
         status = open_picture(&af, out_path);
     if (status) {

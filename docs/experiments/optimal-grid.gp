@@ -1,5 +1,5 @@
 # gpucache sweep: ATVR against the target cache size, one panel per mesh and model.
-# Restyle freely, then run: gnuplot docs/experiments/optimal-grid.gp
+# Restyle freely, then run gnuplot on this file.
 $d_0_0_0 << EOD
 3 1.980198
 4 1.485149
@@ -5593,27 +5593,85 @@ $d_0_3_6 << EOD
 199 1.217626
 200 1.220371
 EOD
-set terminal svg size 1560,1140 dynamic font 'Sans,11' background '#ffffff'
-set output 'docs/experiments/optimal-grid.svg'
-set multiplot layout 3,3
+$p_0_0 << EOD
+128 1.007 0x7570b3
+EOD
+$p_0_3 << EOD
+6 1.53 0xd95f02
+14 1.60 0x7570b3
+EOD
+$p_0_4 << EOD
+6 1.53 0xd95f02
+14 1.60 0x7570b3
+EOD
+$p_0_5 << EOD
+8 1.21 0xd95f02
+16 1.25 0x7570b3
+EOD
+set encoding utf8
+set terminal svg size 1000,1532 dynamic font 'Sans,13' background '#ffffff'
+if (ARGC > 0) { set output ARG1 } else { set output "docs/experiments/optimal-grid.svg" }
+set multiplot title "gpucache sweep: ATVR against target cache size, grid:100x100, 7 models" font ',15' noenhanced
 set grid
-set key top right opaque box
-set xlabel 'target cache size'
-set ylabel 'ATVR'
+unset key
+set xlabel 'target cache size' offset 0,0.3
+set ylabel 'ATVR' offset 1,0
 set xrange [3:200]
-set yrange [1:*]
-set title 'grid:100x100, intel (fifo:128)'
-plot $d_0_0_0 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_0 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_0 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_0 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, lru:16'
-plot $d_0_0_1 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_1 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_1 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_1 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, reuse:32,16,32'
-plot $d_0_0_2 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_2 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_2 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_2 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, nvidia'
-plot $d_0_0_3 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_3 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_3 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_3 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, nvidia-pascal (meshopt:32,32,32)'
-plot $d_0_0_4 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_4 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_4 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_4 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, amd-gcn (meshopt:14,64,128)'
-plot $d_0_0_5 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_5 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_5 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_5 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
-set title 'grid:100x100, llvmpipe (LLVM 15.0.6, 256 bits) (measured)'
-plot $d_0_0_6 with lines lw 2 lc rgb '#1b9e77' title 'optimal', $d_0_1_6 with lines lw 2 lc rgb '#d95f02' title 'striped', $d_0_2_6 with lines lw 2 lc rgb '#7570b3' title 'tipsify', $d_0_3_6 with lines lw 2 lc rgb '#e7298a' title 'forsyth'
+set yrange [0.9:*]
+set lmargin at screen 0.0720
+set rmargin at screen 0.4780
+set tmargin at screen 0.9047
+set bmargin at screen 0.7389
+set title "grid:100x100, intel (fifo:128)\012seed 002, Intel GPU: tipsify 1.007 at 128" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_0 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_0 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_0 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_0 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth', $p_0_0 using 1:2:3 with points pt 12 ps 2 lw 2.5 lc rgb variable notitle
+set lmargin at screen 0.5720
+set rmargin at screen 0.9780
+set tmargin at screen 0.9047
+set bmargin at screen 0.7389
+set title "grid:100x100, lru:16" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_1 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_1 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_1 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_1 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth'
+set lmargin at screen 0.0720
+set rmargin at screen 0.4780
+set tmargin at screen 0.6697
+set bmargin at screen 0.5039
+set title "grid:100x100, reuse:32,16,32" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_2 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_2 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_2 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_2 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth'
+set lmargin at screen 0.5720
+set rmargin at screen 0.9780
+set tmargin at screen 0.6697
+set bmargin at screen 0.5039
+set title "grid:100x100, nvidia\012seed 002, NVIDIA GPU: striped 1.53 at 6, tipsify 1.60 at 14" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_3 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_3 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_3 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_3 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth', $p_0_3 using 1:2:3 with points pt 12 ps 2 lw 2.5 lc rgb variable notitle
+set lmargin at screen 0.0720
+set rmargin at screen 0.4780
+set tmargin at screen 0.4347
+set bmargin at screen 0.2689
+set title "grid:100x100, nvidia-pascal (meshopt:32,32,32)\012seed 002, NVIDIA GPU: striped 1.53 at 6, tipsify 1.60 at 14" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_4 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_4 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_4 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_4 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth', $p_0_4 using 1:2:3 with points pt 12 ps 2 lw 2.5 lc rgb variable notitle
+set lmargin at screen 0.5720
+set rmargin at screen 0.9780
+set tmargin at screen 0.4347
+set bmargin at screen 0.2689
+set title "grid:100x100, amd-gcn (meshopt:14,64,128)\012seed 002, AMD GPU: striped 1.21 at 8, tipsify 1.25 at 16" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_5 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_5 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_5 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_5 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth', $p_0_5 using 1:2:3 with points pt 12 ps 2 lw 2.5 lc rgb variable notitle
+set lmargin at screen 0.3220
+set rmargin at screen 0.7280
+set tmargin at screen 0.1997
+set bmargin at screen 0.0339
+set title "grid:100x100, llvmpipe (LLVM 15.0.6, 256 bits) (measured)" noenhanced
+plot 1 with lines lw 1.5 dt 3 lc rgb '#444444' notitle, $d_0_0_6 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 pi 20 title 'optimal', $d_0_1_6 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 pi 21 title 'striped', $d_0_2_6 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 pi 22 title 'tipsify', $d_0_3_6 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 pi 23 title 'forsyth'
+unset title
+unset xlabel
+unset ylabel
+unset grid
+unset border
+unset tics
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0.0000
+set rmargin at screen 1.0000
+set tmargin at screen 0.9739
+set bmargin at screen 0.9399
+set key at screen 0.5,0.9739 center top horizontal maxcols 4 samplen 4 width 1 spacing 1.1 noopaque nobox noenhanced
+plot 2 with linespoints lw 2 lc rgb '#1b9e77' dt 1 pt 7 ps 0.9 title 'optimal', 2 with linespoints lw 2 lc rgb '#d95f02' dt 2 pt 5 ps 0.9 title 'striped', 2 with linespoints lw 2 lc rgb '#7570b3' dt 3 pt 9 ps 0.9 title 'tipsify', 2 with linespoints lw 2 lc rgb '#e7298a' dt 4 pt 11 ps 0.9 title 'forsyth', 2 with lines lw 1.5 dt 3 lc rgb '#444444' title 'ATVR 1.0 (ideal)', 2 with points pt 12 ps 1.5 lw 2.5 lc rgb '#444444' title 'seed 002, published'
 unset multiplot
