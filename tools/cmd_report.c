@@ -41,6 +41,10 @@
  * 1M-triangle mesh costs seconds, not minutes. --cache overrides it. */
 #define SWEEP_TRIANGLE_BUDGET 6000000ull
 
+/* The most triangles each of the report's two heat maps draws (a page holds two): a
+ * 1M-triangle mesh's page stays a few MB. */
+#define REPORT_HEATMAP_TRIANGLES 50000
+
 /* ------------------------------------------------------------------ HTML text */
 
 /* Text as HTML character data or attribute text (svg_escape: & < > " ' escaped, control
@@ -600,11 +604,11 @@ int cmd_report(int argc, char** argv)
         gc_draw after = {opt, n, GC_TRIANGLE_LIST, 0, 0};
         fputs("<div class=\"pair\">\n<figure id=\"heatmap-before\" class=\"figure\">\n", f);
         if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &draw, NULL, 0, NULL, view,
-                                   scale_max)) != 0)
+                                   scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fputs("<figcaption>As stored.</figcaption>\n</figure>\n<figure id=\"heatmap-after\" class=\"figure\">\n", f);
         if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &after, NULL, 0, NULL, view,
-                                   scale_max)) != 0)
+                                   scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fprintf(f, "<figcaption>After <code>optimize -a auto</code> (%.2f s), on the same colour scale (1 to %u)."
                    "</figcaption>\n</figure>\n</div>\n",

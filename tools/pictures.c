@@ -122,14 +122,14 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         return EXIT_DATA;
     }
     int status = draw_heatmap(NULL, out_path, xyz, vertex_count, name, model, draw, runs, run_count, base, view,
-                              scale_max);
+                              scale_max, HEATMAP_MAX_TRIANGLES);
     free(xyz);
     return status;
 }
 
 int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vertex_count, const char* name,
                  const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
-                 const gc_analyze_options* base, heatmap_view view, uint32_t scale_max)
+                 const gc_analyze_options* base, heatmap_view view, uint32_t scale_max, size_t max_triangles)
 {
     static const char* const view_names[3] = {"front", "side", "top"};
     gc_error err = {0};
@@ -249,7 +249,7 @@ int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vert
         drawn_count = 0;
         for (size_t bin = 0; bin < cells; ++bin)
             drawn_count += nearest[bin] != UINT32_MAX;
-        if (drawn_count > HEATMAP_MAX_TRIANGLES && cell < 16)
+        if (drawn_count > max_triangles && cell < 16)
             continue;
         drawn_count = 0;
         for (size_t bin = 0; bin < cells; ++bin) {
