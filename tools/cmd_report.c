@@ -189,7 +189,7 @@ static char* read_all(const char* path, size_t limit)
  * doctype cannot stand inside HTML), with every id and reference to one prefixed by
  * "sweep-", so that they meet no other figure's. The file is gnuplot's output of our own
  * script, not user text: names in it were escaped by gnuplot from gp_string literals. */
-static int inline_gnuplot_svg(FILE* f, const char* svg)
+static int inline_gnuplot_svg(FILE* f, const char* svg, strbuf* seen, size_t* dups)
 {
     const char* start = strstr(svg, "<svg");
     if (!start)
@@ -211,8 +211,30 @@ static int inline_gnuplot_svg(FILE* f, const char* svg)
         fputs(marks[which - 1], f);
         fputs("sweep-", f);
         p += strlen(marks[which - 1]);
+        if (which <= 2) {
+            /* gnuplot gives a few groups the same id (a curve and its key entry): the
+             * second and later get a number, so that each id names one element */
+            char quote = which == 1 ? '\'' : '"';
+            size_t len = strcspn(p, which == 1 ? "'" : "\"");
+            if (p[len] != quote || len > 200)
+                continue;
+            strbuf key = {0};
+            sb_printf(&key, "\n%.*s\n", (int)len, p);
+            if (key.failed) {
+                free(key.data);
+                return -1;
+            }
+            int repeat = seen->data && strstr(seen->data, key.data);
+            fwrite(p, 1, len, f);
+            if (repeat)
+                fprintf(f, "-%zu", ++*dups);
+            else
+                sb_printf(seen, "%s", key.data + (seen->data ? 1 : 0));
+            free(key.data);
+            p += len;
+        }
     }
-    return 0;
+    return seen->failed ? -1 : 0;
 }
 
 /* Runs the sweep of the mesh (its triangle list `tri`, dense ids below vertex_count) for
@@ -278,11 +300,15 @@ static int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n
     unlink(gp_path);
     rmdir(dir);
     signals_release();
-    if (!svg || inline_gnuplot_svg(f, svg) != 0) {
+    strbuf seen = {0};
+    size_t dups = 0;
+    sb_printf(&seen, "\n");
+    if (!svg || inline_gnuplot_svg(f, svg, &seen, &dups) != 0) {
         fprintf(stderr, "gpucache: warning: gnuplot did not draw the sweep: the report has no sweep figure\n");
         fputs("<p class=\"note\">No sweep figure: gnuplot failed.</p>\n", f);
     }
     free(svg);
+    free(seen.data);
 out:
     free(s->rows);
     free(s);
@@ -558,7 +584,7 @@ int cmd_report(int argc, char** argv)
         const gc_stats* s = &rows[i].before.stats;
         fputs(rows[i].is_preset ? "<tr class=\"preset\" data-model=\"" : "<tr class=\"target\" data-model=\"", f);
         html_text(f, rows[i].before.model.name);
-        fputs("\"><td class=\"model\">", f);
+        fputs("\"><td class=\"name\">", f);
         html_text(f, rows[i].before.model.name);
         fprintf(f, "%s</td><td>%s</td>", (int)i == target_row ? " (target)" : "",
                 gc_model_family_name(rows[i].before.model.family));
