@@ -72,7 +72,7 @@ static void html_text(FILE* f, const char* s)
 static void sh_word(strbuf* b, const char* s)
 {
     const unsigned char* u = (const unsigned char*)s;
-    if (s[0] == '-' && s[1] && !strchr(s, ':'))
+    if (s[0] == '-' && s[1])
         sb_printf(b, "./");
     /* a word of only these characters means itself to the shell: no quotes needed */
     if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,+=@%-") == strlen(s)) {
