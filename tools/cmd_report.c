@@ -39,11 +39,11 @@
 /* The sweep optimizes the mesh once per layout and cache size: past this many triangles x
  * cache sizes the default range is narrowed around 16 (docs/report.md), so that a
  * 1M-triangle mesh costs seconds, not minutes. --cache overrides it. */
-#define SWEEP_TRIANGLE_BUDGET 6000000ull
+#define SWEEP_TRIANGLE_BUDGET 4000000ull
 
 /* The most triangles each of the report's two heat maps draws (a page holds two): a
  * 1M-triangle mesh's page stays a few MB. */
-#define REPORT_HEATMAP_TRIANGLES 50000
+#define REPORT_HEATMAP_TRIANGLES 30000
 
 /* ------------------------------------------------------------------ HTML text */
 
@@ -395,8 +395,9 @@ int cmd_report(int argc, char** argv)
     if (is_stdio_path(model_arg_file(model_spec)) && gc_stdin_format(path))
         return usage_error("'-' (standard input) can be given to only one of INPUT and -m @FILE%s", "");
     uint64_t cache_lo = 0, cache_hi = 0;
-    if (cache_text && parse_range_arg(cache_text, 3, 256, &cache_lo, &cache_hi) != 0)
-        return usage_error("--cache %s: expected A..B (or one size) with 3 <= A <= B <= 256", cache_text);
+    /* two sizes at least: a curve of one point is no plot (gnuplot refuses an empty x range) */
+    if (cache_text && (parse_range_arg(cache_text, 3, 256, &cache_lo, &cache_hi) != 0 || cache_lo == cache_hi))
+        return usage_error("--cache %s: expected A..B with 3 <= A < B <= 256", cache_text);
     {
         const char* inputs[2] = {strcmp(path, "-") ? path : NULL, model_arg_file(model_spec)};
         if ((status = check_output(out_path, inputs, 2)) != 0)
@@ -619,7 +620,7 @@ int cmd_report(int argc, char** argv)
     if (has_triangles && !pictures) {
         fputs("<p class=\"note\">No heat maps: ", f);
         html_text(f, err.message);
-        fputs(" (the heat map needs an input with vertex positions: OBJ, PLY or a format assimp reads)</p>\n", f);
+        fputs("</p>\n", f);
         note("report: no heat maps: %s", "the input has no vertex positions");
     } else if (!has_triangles) {
         fputs("<p class=\"note\">No heat maps: the input draws no triangles.</p>\n", f);

@@ -163,8 +163,8 @@ static const char* const report_usage[] = {
 static const help_option report_options[] = {
     {"-o, --output OUT.html", "the page to write ('-': standard output)"},
     {"-m, --model MODEL", "the heat maps' model and optimize -a auto's target (one; default generic)"},
-    {"--cache A..B", "the sweep's target cache sizes, 3 <= A <= B <= 256 (default 8..32, narrowed\n"
-                     "around 16 past 240,000 triangles so that the sweep stays seconds)"},
+    {"--cache A..B", "the sweep's target cache sizes, 3 <= A < B <= 256 (default 8..32, narrowed\n"
+                     "around 16 past 160,000 triangles so that the sweep stays seconds)"},
     {"--view VIEW", "the heat maps' view: front (default), side or top"},
     OPT_POSITIONS,
     {"--threads N", "worker threads for the analyses and the sweep (default: every core)"},
