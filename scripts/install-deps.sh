@@ -1,8 +1,10 @@
 #!/bin/sh
 # Installs the Debian 12 packages gpucache needs to build, test and benchmark.
 # Both README commands call this; it does nothing when everything is present.
+# chromium, chromium-driver and python3-selenium: the report_browser test (gpucache
+# report's page in headless Chromium) and scripts/make-images.sh's screenshot.
 set -eu
-PACKAGES="build-essential cmake pkg-config libcmocka-dev libmeshoptimizer-dev libassimp-dev libvulkan-dev mesa-vulkan-drivers glslc libjansson-dev gnuplot-nox librsvg2-bin clang libclang-rt-14-dev python3-numpy python3-cffi python3-pytest python3-setuptools python3-wheel python3-dask python3-distributed python3-pandas python3 gltfpack time man-db groff-base bsdutils"
+PACKAGES="build-essential cmake pkg-config libcmocka-dev libmeshoptimizer-dev libassimp-dev libvulkan-dev mesa-vulkan-drivers glslc libjansson-dev gnuplot-nox librsvg2-bin clang libclang-rt-14-dev python3-numpy python3-cffi python3-pytest python3-setuptools python3-wheel python3-dask python3-distributed python3-pandas python3 gltfpack time man-db groff-base bsdutils chromium chromium-driver python3-selenium"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

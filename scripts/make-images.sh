@@ -1,7 +1,9 @@
 #!/bin/sh
 # Regenerates the pictures the README shows (docs/images/) from the corpus: the heat map of
 # spot.obj under the generic 16-entry FIFO before and after `optimize -a auto`, on one
-# colour scale, and the cache timeline of its first 60 triangles under the NVIDIA model.
+# colour scale, the cache timeline of its first 60 triangles under the NVIDIA model, and a
+# screenshot of `gpucache report`'s page for spot.obj in headless Chromium (report.png; the
+# report itself is not committed: it is regenerated in a second).
 # usage: scripts/make-images.sh [BUILD_DIR] [CORPUS_DIR]   (defaults: build, ../shared/corpus)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,4 +27,15 @@ max=$("$G" analyze -m generic --per-vertex - "$CORPUS/spot.obj" 2>/dev/null |
 "$G" analyze -m generic --heatmap "$OUT/heatmap-spot-after.svg" --view side --heatmap-max "$max" \
     "$tmp/after/spot.obj" >/dev/null
 "$G" analyze -m nvidia --trace-plot "$OUT/trace-spot-nvidia.svg" --count 60 "$CORPUS/spot.obj" >/dev/null
+# the report, run from the corpus folder so that the page names spot.obj, not this machine's path
+(cd "$CORPUS" && "$G" -q report -m generic --view side spot.obj -o "$tmp/report.html")
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$CHROMIUM" ]; then
+    # --no-sandbox: Chromium's sandbox refuses to run as root; the page is our own file
+    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,2280 \
+        --screenshot="$tmp/report.png" "file://$tmp/report.html" >/dev/null 2>&1
+    mv "$tmp/report.png" "$OUT/report.png"
+else
+    echo "$0: chromium not installed: docs/images/report.png left as it is (scripts/install-deps.sh installs it)" >&2
+fi
 ls -l "$OUT"

@@ -12,7 +12,7 @@ WORK=$3
 MANPAGE=${4:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 
-COMMANDS="analyze probe introspect fit optimize grid sweep memsys demo models help"
+COMMANDS="analyze probe introspect fit optimize grid sweep report memsys demo models help"
 
 # status WANT command...: the exit status alone
 status() {
@@ -39,10 +39,10 @@ for c in $COMMANDS; do
     "$BIN" --help "$c" >h.txt 2>&1 && cmp -s h.txt help-$c.txt && pass || fail "--help $c differs from $c --help"
 done
 # each command's help is its own: no two alike
-[ "$(cat help-*.txt | md5sum)" != "" ] && [ "$(for c in $COMMANDS; do md5sum <help-$c.txt; done | sort -u | wc -l)" -eq 11 ] &&
+[ "$(cat help-*.txt | md5sum)" != "" ] && [ "$(for c in $COMMANDS; do md5sum <help-$c.txt; done | sort -u | wc -l)" -eq 12 ] &&
     pass || fail "two commands print the same help"
 # every option a command parses is in its help (from the source's option tables)
-for c in analyze probe introspect fit optimize grid sweep memsys; do
+for c in analyze probe introspect fit optimize grid sweep report memsys; do
     for o in $(sed -n '/long_options\[\] = {/,/};/p' "$SRC/tools/cmd_$c.c" | grep -o '{"[a-z-]*"' | tr -d '{"'); do
         grep -q -- "--$o" help-$c.txt && pass || fail "$c --help lacks --$o"
     done
@@ -204,7 +204,7 @@ fi
 
 # ------------------------------------------------------------- exit codes
 # 2: usage; 1: bad input or failed work; 0: success; for every command
-for c in analyze probe introspect fit optimize grid sweep memsys demo models; do
+for c in analyze probe introspect fit optimize grid sweep report memsys demo models; do
     status 2 "$BIN" $c --no-such-option
 done
 status 2 "$BIN" nonsense
@@ -221,6 +221,8 @@ status 2 "$BIN" grid 0 5 -o g.txt
 status 1 "$BIN" grid 5 5 -o no/such/folder/g.txt
 status 2 "$BIN" sweep --cache 9..3
 status 1 "$BIN" sweep --mesh missing.txt
+status 2 "$BIN" report grid.txt
+status 1 "$BIN" report missing.txt -o r.html
 status 2 "$BIN" memsys
 status 1 "$BIN" memsys missing.scn
 status 2 "$BIN" demo extra

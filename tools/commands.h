@@ -15,6 +15,7 @@ int cmd_optimize(int argc, char** argv);
 int cmd_grid(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
 int cmd_memsys(int argc, char** argv);
+int cmd_report(int argc, char** argv);
 
 /* glTF inputs (cmd_analyze.c): whether a path names a .gltf or .glb file, the JSON names of
  * a primitive's mode and index type, and a gc_note_fn printing "gpucache: LINE" on stderr. */

@@ -161,6 +161,20 @@ static const help_option sweep_options[] = {
     OPT_HELP,
     END_OPTIONS};
 
+static const char* const report_usage[] = {
+    "report [-m MODEL] [--cache A..B] [--view VIEW] [--positions] [--threads N] -o OUT.html INPUT",
+    NULL};
+static const help_option report_options[] = {
+    {"-o, --output OUT.html", "the page to write ('-': standard output)"},
+    {"-m, --model MODEL", "the heat maps' model and optimize -a auto's target (one; default generic)"},
+    {"--cache A..B", "the sweep's target cache sizes, 3 <= A < B <= 256 (default 8..32, narrowed\n"
+                     "around 16 past 160,000 triangles so that the sweep stays seconds)"},
+    {"--view VIEW", "the heat maps' view: front (default), side or top"},
+    OPT_POSITIONS,
+    {"--threads N", "worker threads for the analyses and the sweep (default: every core)"},
+    OPT_HELP,
+    END_OPTIONS};
+
 static const char* const memsys_usage[] = {
     "memsys [--strategy as-written|l1-bypass|l2-bypass|sc-as-uc] [--json] [--max-accesses N] SCENARIO",
     "memsys --compare [--json] [--plot FILE.svg|FILE.png] [--max-accesses N] SCENARIO",
@@ -218,6 +232,13 @@ static const help_command commands[] = {
      "For each mesh, layout and target cache size, builds the index buffer (grids in the layout,\n"
      "meshes optimized for that size) and analyzes it under every model.",
      sweep_options, "gpucache sweep --mesh grid:64x64 --cache 8..32 --csv - > sweep.csv"},
+    {"report", "one self-contained HTML page: table, heat maps, sweep, commands", report_usage,
+     "Writes one HTML page about INPUT (no network, pictures inline as SVG): its summary, every\n"
+     "preset's invocations, ACMR, ATVR and batches (analyze --json's numbers) before and after\n"
+     "optimize -a auto for MODEL, the heat maps of MODEL before and after on one colour scale,\n"
+     "the sweep of the layouts over the cache sizes (gnuplot; without it, a note), and the\n"
+     "commands that redo each part. See docs/report.md.",
+     report_options, "gpucache report -m nvidia mesh.obj -o report.html"},
     {"memsys", "seed 003's console memory system", memsys_usage,
      "Prices a scenario's caches, buses, invalidates and writebacks, finds its hazards, and with\n"
      "--compare ranks the flush strategies.",

@@ -108,7 +108,6 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
                   const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
                   const gc_analyze_options* base, heatmap_view view, uint32_t scale_max)
 {
-    static const char* const view_names[3] = {"front", "side", "top"};
     gc_error err = {0};
     float* xyz = NULL;
     size_t vertex_count = 0;
@@ -116,13 +115,23 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         fprintf(stderr, "gpucache: --heatmap: %s\n", err.message);
         return EXIT_DATA;
     }
+    int status = draw_heatmap(NULL, out_path, xyz, vertex_count, name, model, draw, runs, run_count, base, view,
+                              scale_max, HEATMAP_MAX_TRIANGLES);
+    free(xyz);
+    return status;
+}
+
+int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vertex_count, const char* name,
+                 const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
+                 const gc_analyze_options* base, heatmap_view view, uint32_t scale_max, size_t max_triangles)
+{
+    static const char* const view_names[3] = {"front", "side", "top"};
+    gc_error err = {0};
     uint32_t* tris = NULL;
     size_t tri_count = 0;
     int status = collect_triangles(draw, &tris, &tri_count);
-    if (status) {
-        free(xyz);
+    if (status)
         return status;
-    }
     if (tri_count == 0) {
         fprintf(stderr, "gpucache: --heatmap: %s draws no triangles\n", name);
         status = EXIT_DATA;
@@ -234,7 +243,7 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
         drawn_count = 0;
         for (size_t bin = 0; bin < cells; ++bin)
             drawn_count += nearest[bin] != UINT32_MAX;
-        if (drawn_count > HEATMAP_MAX_TRIANGLES && cell < 16)
+        if (drawn_count > max_triangles && cell < 16)
             continue;
         drawn_count = 0;
         for (size_t bin = 0; bin < cells; ++bin) {
@@ -250,10 +259,9 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
     free(nearest_depth);
     free(tris);
     picture_file af;
-    if (!status)
+    if (!status && !into)
         status = open_picture(&af, out_path);
     if (status) {
-        free(xyz);
         free(counts);
         free(drawn);
         gc_per_vertex_free(&pv);
@@ -262,8 +270,11 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
     /* painter's order: the farthest first */
     qsort(drawn, drawn_count, sizeof *drawn, compare_depth);
 
-    FILE* f = af.f;
-    svg_begin(f, width, height);
+    FILE* f = into ? into : af.f;
+    if (into)
+        svg_open(f, width, height);
+    else
+        svg_begin(f, width, height);
     fputs("<title>gpucache heat map: ", f);
     svg_escape(f, name, 200);
     fputs("</title>\n", f);
@@ -338,11 +349,10 @@ int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_opt
                    "in the colour of %u</text>\n",
                 plot_x, plot_y + plot_h + 66, hi_count, data_max, hi_count);
     svg_end(f);
-    free(xyz);
     free(counts);
     free(drawn);
     gc_per_vertex_free(&pv);
-    return finish_picture(&af, out_path);
+    return into ? 0 : finish_picture(&af, out_path);
 }
 
 /* ------------------------------------------------------------------ timeline */

@@ -6,6 +6,8 @@
 
 #include "gpucache/gpucache.h"
 
+#include <stdio.h>
+
 /* The views of the heat map: orthographic, looking along -Z (front), -X (side) or -Y
  * (top). */
 typedef enum heatmap_view { VIEW_FRONT, VIEW_SIDE, VIEW_TOP } heatmap_view;
@@ -27,6 +29,16 @@ int heatmap_view_parse(const char* name, heatmap_view* out);
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const char* name,
                   const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
                   const gc_analyze_options* base, heatmap_view view, uint32_t scale_max);
+
+/* write_heatmap's drawing on positions already loaded (xyz: vertex_count x, y, z triples,
+ * indexed by the draw's index values): into `into` as an <svg> element without the XML
+ * declaration (gpucache report inlines it; nothing is written on failure before the
+ * element starts), or, with `into` NULL, into the SVG file `out_path`, whole or not at
+ * all. At most `max_triangles` are drawn (write_heatmap: HEATMAP_MAX_TRIANGLES). Returns 0 or
+ * the exit status after printing one line. */
+int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vertex_count, const char* name,
+                 const gc_model* model, const gc_draw* draw, const size_t* runs, size_t run_count,
+                 const gc_analyze_options* base, heatmap_view view, uint32_t scale_max, size_t max_triangles);
 
 /* The timeline's default window and its largest: primitives drawn. */
 #define TRACE_PLOT_DEFAULT_COUNT 200

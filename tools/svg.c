@@ -6,8 +6,13 @@
 
 void svg_begin(FILE* f, int width, int height)
 {
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    svg_open(f, width, height);
+}
+
+void svg_open(FILE* f, int width, int height)
+{
     fprintf(f,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"sans-serif\">\n"
             "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
@@ -21,7 +26,7 @@ void svg_end(FILE* f)
 
 /* The length of the well-formed UTF-8 sequence at s (1..4), 0 when it is not one
  * (overlong forms, surrogates and values past U+10FFFF included). */
-static size_t utf8_length(const unsigned char* s)
+size_t svg_utf8_length(const unsigned char* s)
 {
     unsigned c = s[0];
     size_t n;
@@ -55,7 +60,7 @@ void svg_escape(FILE* f, const char* text, size_t max)
     size_t end = cut ? max : length;
     for (size_t i = 0; i < end;) {
         unsigned c = s[i];
-        size_t n = utf8_length(s + i);
+        size_t n = svg_utf8_length(s + i);
         if (n == 0 || i + n > end) {
             fputc('?', f);
             i++;

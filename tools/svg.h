@@ -10,6 +10,9 @@
 /* Writes the XML declaration and the <svg> element of a `width` x `height` picture (user
  * units are pixels), with a white background. */
 void svg_begin(FILE* f, int width, int height);
+/* The same <svg> element without the XML declaration: a picture inlined into another
+ * document (gpucache report's HTML). */
+void svg_open(FILE* f, int width, int height);
 /* Closes the <svg> element. */
 void svg_end(FILE* f);
 
@@ -18,6 +21,10 @@ void svg_end(FILE* f);
  * name can neither end the element nor make the file unparseable. At most `max` bytes of
  * `s` (longer text ends in "..."), 0: all. */
 void svg_escape(FILE* f, const char* s, size_t max);
+
+/* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one
+ * (overlong forms, surrogates and values past U+10FFFF included). s is NUL-terminated. */
+size_t svg_utf8_length(const unsigned char* s);
 
 /* Writes a <text> element at (x, y) with the given anchor ("start", "middle", "end"),
  * size in pixels and the already formatted, escaped-here text `s`. */

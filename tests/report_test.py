@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""Issue 21: gpucache report, checked by content (docs/report.md).
+
+The page is parsed with the standard library's html.parser. Its table is compared with what
+two other commands print for the same input: `analyze --json` (every preset's numbers) and
+`optimize -a auto -m generic --json` (the "after" columns). A hostile file name must come
+out escaped in the page, and the commands the page shows must run in a shell as they are
+(the table's command is run and must print the table's numbers).
+usage: report_test.py GPUCACHE_BINARY WORK_DIR [CORPUS_DIR]
+"""
+import html
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
+CORPUS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+os.chdir(WORK)
+failures = 0
+passes = 0
+HAVE_GNUPLOT = shutil.which("gnuplot") is not None
+
+
+def check(ok, what):
+    global failures, passes
+    if ok:
+        passes += 1
+    else:
+        failures += 1
+        print("FAIL:", what)
+
+
+def run(*args, env=None):
+    p = subprocess.run([BIN, *args], capture_output=True, env=env)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+class Page(html.parser.HTMLParser):
+    """The parts of a report the tests read: every element's attributes, the figures and the
+    <svg> elements inside each, the table's cells by row and class, the <pre> text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.elements = []  # (tag, attrs)
+        self.stack = []
+        self.figures = {}  # id -> number of <svg> elements inside
+        self.rows = []  # [{class: text}] with "model" the data-model attribute
+        self.pre = ""
+        self.texts = {}  # class of a <dd> -> its text
+        self._cell = None
+        self._dd = None
+        self._in_pre = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.elements.append((tag, a))
+        if tag not in ("meta", "br", "img", "link", "rect", "path", "circle", "use", "line", "input"):
+            self.stack.append((tag, a))
+        fig = next((x for t, x in reversed(self.stack) if t == "figure"), None)
+        if tag == "svg" and fig is not None:
+            self.figures[fig.get("id")] += 1
+        if tag == "figure":
+            self.figures[a.get("id")] = 0
+        if tag == "tr" and "data-model" in a:
+            self.rows.append({"model": a["data-model"]})
+        if tag == "td" and self.rows:
+            self._cell = (a.get("class") or "").split()[-1] if a.get("class") else None
+            if self._cell:
+                self.rows[-1][self._cell] = ""
+        if tag == "dd":
+            self._dd = a.get("class")
+            if self._dd:
+                self.texts[self._dd] = ""
+        if tag == "pre":
+            self._in_pre = True
+
+    def handle_startendtag(self, tag, attrs):
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+        if tag == "td":
+            self._cell = None
+        if tag == "dd":
+            self._dd = None
+        if tag == "pre":
+            self._in_pre = False
+
+    def handle_data(self, data):
+        if self._cell and self.rows:
+            self.rows[-1][self._cell] += data
+        if self._dd:
+            self.texts[self._dd] += data
+        if self._in_pre:
+            self.pre += data
+
+
+def parse(path):
+    p = Page()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    p.feed(text)
+    p.close()
+    return p, text
+
+
+def number(text):
+    return None if text == "-" else float(text)
+
+
+def check_page(page, raw, input_path, label, after_json=None):
+    # nothing loads from outside: no script, no external reference of any kind
+    for tag, a in page.elements:
+        for key in ("src", "href", "xlink:href", "data", "action", "poster"):
+            v = a.get(key)
+            if v is not None:
+                check(v.startswith("#"), f"{label}: <{tag} {key}={v!r}> refers outside the page")
+        check(tag not in ("script", "img", "link", "iframe", "object", "embed"), f"{label}: a <{tag}> element")
+    check(not re.search(r"(src|href)\s*=\s*['\"]?\s*(https?:|//|file:)", raw), f"{label}: an http(s)/file reference")
+    check(not re.search(r"url\(\s*['\"]?(?!#)", raw), f"{label}: a url() that is not a fragment")
+    # every figure, each an inline <svg>
+    want = ["heatmap-before", "heatmap-after"] + (["sweep"] if HAVE_GNUPLOT else [])
+    for fid in want:
+        check(page.figures.get(fid) == 1, f"{label}: figure {fid}: {page.figures.get(fid)} inline <svg> (want 1)")
+    # no id twice on the page (the figures' ids included)
+    ids = [a["id"] for _, a in page.elements if "id" in a]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    check(not dup, f"{label}: ids used twice: {dup[:5]}")
+    # the table: analyze --json's numbers, preset by preset, in its order
+    rc, out, err = run("analyze", "--json", input_path)
+    check(rc == 0, f"{label}: analyze --json: exit {rc}: {err}")
+    models = json.loads(out)["models"] if rc == 0 else []
+    presets = [r for r in page.rows if r["model"] in {m["model"] for m in models}]
+    check([r["model"] for r in presets] == [m["model"] for m in models],
+          f"{label}: table models {[r['model'] for r in page.rows]} != analyze's {[m['model'] for m in models]}")
+    for r, m in zip(presets, models):
+        check(int(r["invocations"]) == m["invocations"], f"{label} {m['model']}: invocations {r['invocations']} != {m['invocations']}")
+        check(float(r["acmr"]) == m["acmr"], f"{label} {m['model']}: ACMR {r['acmr']} != {m['acmr']}")
+        check(float(r["atvr"]) == m["atvr"], f"{label} {m['model']}: ATVR {r['atvr']} != {m['atvr']}")
+        check(number(r["batches"]) == m["batches"], f"{label} {m['model']}: batches {r['batches']} != {m['batches']}")
+    if after_json:
+        after = {m["model"]: m["after"] for m in after_json["models"]}
+        for r in presets:
+            a = after.get(r["model"])
+            check(a is not None and int(r["invocations-after"]) == a["invocations"]
+                  and float(r["atvr-after"]) == a["atvr"],
+                  f"{label} {r['model']}: after {r.get('invocations-after')} {r.get('atvr-after')} != optimize's {a}")
+    return models
+
+
+# ------------------------------------------------------------ a corpus mesh
+spot = os.path.join(CORPUS, "spot.obj") if CORPUS else None
+if spot and os.path.exists(spot):
+    mesh = spot
+else:
+    print("corpus spot.obj absent: a generated 40x30 grid OBJ instead")
+    rc, _, err = run("grid", "40", "30", "--layout", "rowmajor", "-o", "mesh.obj")
+    check(rc == 0, f"grid -o mesh.obj: {err}")
+    mesh = os.path.abspath("mesh.obj")
+rc, out, err = run("report", mesh, "-o", "report.html")
+check(rc == 0, f"report {mesh}: exit {rc}: {err}")
+check(out == "", f"report printed on stdout: {out[:200]}")
+rc2, oj, err2 = run("optimize", "--json", "-a", "auto", "-m", "generic", mesh, "-o", "after.obj")
+check(rc2 == 0, f"optimize --json: {err2}")
+if rc == 0:
+    page, raw = parse("report.html")
+    check_page(page, raw, mesh, "mesh", json.loads(oj) if rc2 == 0 else None)
+    check(page.texts.get("input") == mesh, f"summary input {page.texts.get('input')!r}")
+    # the sweep's range is the default one for a small mesh, and the commands name it
+    check("--cache 8..32" in page.pre, f"commands lack the sweep's range: {page.pre}")
+    check(os.path.getsize("report.html") < 3 << 20, f"report of {mesh}: {os.path.getsize('report.html')} bytes")
+
+# --------------------------------------------------------------- hostile name
+# quotes, <, &, $(...), a backquote and, where the file system takes it, a line break
+rc, _, err = run("grid", "12", "9", "-o", "plain.obj")
+check(rc == 0, f"grid -o plain.obj: {err}")
+hostile = "it's \"<b>&amp;<i>\" $(touch pwned) `touch pwned2`;x\nline.obj"
+try:
+    shutil.copy("plain.obj", hostile)
+except OSError:
+    hostile = hostile.replace("\n", " ")
+    shutil.copy("plain.obj", hostile)
+rc, out, err = run("report", "-m", "fifo:8", "--view", "side", hostile, "-o", "hostile.html")
+check(rc == 0, f"report hostile: exit {rc}: {err}")
+if rc == 0:
+    page, raw = parse("hostile.html")
+    check_page(page, raw, hostile, "hostile")
+    check("<b>" not in raw and "&amp;amp;" in raw, "hostile: the name's markup reached the page unescaped")
+    check(page.texts.get("input") == hostile, f"hostile: summary input {page.texts.get('input')!r} != {hostile!r}")
+    check(page.texts.get("model", "").startswith("fifo:8"), f"hostile: model {page.texts.get('model')!r}")
+    check(not os.path.exists("pwned") and not os.path.exists("pwned2"), "hostile: a command ran")
+    # the table's command, pasted into a shell as the page shows it, prints the same table
+    m = re.search(r"# the table\n(.*?)\n# the heat maps", page.pre, re.S)
+    check(m is not None, f"hostile: no table command in {page.pre!r}")
+    if m:
+        os.makedirs("bin", exist_ok=True)
+        if not os.path.exists("bin/gpucache"):
+            os.symlink(BIN, "bin/gpucache")
+        env = dict(os.environ, PATH=os.path.abspath("bin") + ":" + os.environ.get("PATH", ""))
+        p = subprocess.run(["sh", "-c", m.group(1)], capture_output=True, env=env)
+        check(p.returncode == 0, f"hostile: the page's command failed: {p.stderr.decode()} ({m.group(1)!r})")
+        if p.returncode == 0:
+            shown = json.loads(p.stdout)["models"]
+            rows = {r["model"]: r for r in page.rows}
+            check(all(int(rows[x["model"]]["invocations"]) == x["invocations"] for x in shown),
+                  "hostile: the pasted command's numbers differ from the table")
+        check(not os.path.exists("pwned") and not os.path.exists("pwned2"), "hostile: the pasted command ran $(...)")
+        # every command of the page parses as shell (sh -n) with the hostile name in it
+        p = subprocess.run(["sh", "-n", "-c", page.pre], capture_output=True)
+        check(p.returncode == 0, f"hostile: the commands do not parse: {p.stderr.decode()}")
+        check("--view side" in page.pre and "-m fifo:8" in page.pre, f"hostile: options missing in {page.pre!r}")
+
+# --------------------------------------------------- no positions, no gnuplot
+with open("idx.txt", "w") as f:
+    f.write("0 1 2 2 1 3 2 3 4 4 3 5\n")
+rc, out, err = run("report", "idx.txt", "-o", "idx.html")
+check(rc == 0, f"report idx.txt: exit {rc}: {err}")
+if rc == 0:
+    page, raw = parse("idx.html")
+    check("heatmap-before" not in page.figures and "No heat maps" in raw, "idx.txt: heat maps without positions")
+    rows = {r["model"]: r for r in page.rows}
+    check(rows.get("generic", {}).get("invocations") == "6", f"idx.txt: generic (FIFO 16) shades 6 vertices: {rows.get('generic')}")
+rc, out, err = run("report", "plain.obj", "-o", "nognuplot.html", env=dict(os.environ, PATH="/nonexistent"))
+check(rc == 0 and "warning" in err and "gnuplot" in err, f"report without gnuplot: exit {rc}: {err}")
+if rc == 0:
+    page, raw = parse("nognuplot.html")
+    check("sweep" in page.figures and page.figures["sweep"] == 0 and "No sweep figure" in raw,
+          "without gnuplot: a note in the sweep figure's place")
+    check(page.figures.get("heatmap-after") == 1, "without gnuplot: the heat maps are still there")
+
+# -------------------------------------------------------------- errors
+rc, _, err = run("report", "plain.obj")
+check(rc == 2 and "-o" in err, f"no -o: exit {rc}: {err}")
+rc, _, err = run("report", "missing.obj", "-o", "missing.html")
+check(rc == 1 and not os.path.exists("missing.html"), f"missing input: exit {rc}, file left: {err}")
+rc, _, err = run("report", "-m", "nonsense:3", "plain.obj", "-o", "bad.html")
+check(rc == 2 and not os.path.exists("bad.html"), f"bad model: exit {rc}: {err}")
+rc, _, err = run("report", "--cache", "9..3", "plain.obj", "-o", "bad.html")
+check(rc == 2 and not os.path.exists("bad.html"), f"bad --cache: exit {rc}: {err}")
+rc, _, err = run("report", "--cache", "16", "plain.obj", "-o", "bad.html")
+check(rc == 2 and not os.path.exists("bad.html"), f"--cache of one size (no curve): exit {rc}: {err}")
+rc, _, err = run("report", "plain.obj", "-o", "plain.obj")
+check(rc == 2, f"output over the input: exit {rc}: {err}")
+rc, _, err = run("report", "plain.obj", "-o", "no/such/folder/r.html")
+check(rc != 0 and not os.path.exists("no"), f"output in a missing folder: exit {rc}: {err}")
+rc, out, err = run("report", "--cache", "15..16", "plain.obj", "-o", "-")
+check(rc == 0 and out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>"), f"-o -: exit {rc}: {err}")
+leftovers = [n for n in os.listdir(".") if n.startswith(".") or "gpucache" in n]
+check(not leftovers, f"temporaries left behind: {leftovers}")
+
+print(f"report: {passes} passed, {failures} failed")
+sys.exit(1 if failures else 0)
