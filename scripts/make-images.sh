@@ -7,8 +7,9 @@
 # usage: scripts/make-images.sh [BUILD_DIR] [CORPUS_DIR]   (defaults: build, ../shared/corpus)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
-CORPUS=${2:-$ROOT/../shared/corpus}
+# absolute: the report runs from the corpus folder
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+CORPUS=$(cd "${2:-$ROOT/../shared/corpus}" && pwd)
 G=$BUILD/gpucache
 OUT=$ROOT/docs/images
 [ -x "$G" ] || { echo "$0: no $G (build first)" >&2; exit 2; }
@@ -22,11 +23,12 @@ mkdir "$tmp/after"
 # the same scale for both: up to the largest count before (from --per-vertex's CSV)
 max=$("$G" analyze -m generic --per-vertex - "$CORPUS/spot.obj" 2>/dev/null |
     awk -F, 'NR > 1 && $2 + 0 > m { m = $2 + 0 } END { print m }')
-"$G" analyze -m generic --heatmap "$OUT/heatmap-spot-before.svg" --view side --heatmap-max "$max" \
-    "$CORPUS/spot.obj" >/dev/null
-"$G" analyze -m generic --heatmap "$OUT/heatmap-spot-after.svg" --view side --heatmap-max "$max" \
-    "$tmp/after/spot.obj" >/dev/null
-"$G" analyze -m nvidia --trace-plot "$OUT/trace-spot-nvidia.svg" --count 60 "$CORPUS/spot.obj" >/dev/null
+# each run from the mesh's folder, so that the pictures name spot.obj, not this machine's paths
+(cd "$CORPUS" && "$G" analyze -m generic --heatmap "$OUT/heatmap-spot-before.svg" --view side \
+    --heatmap-max "$max" spot.obj >/dev/null)
+(cd "$tmp/after" && "$G" analyze -m generic --heatmap "$OUT/heatmap-spot-after.svg" --view side \
+    --heatmap-max "$max" spot.obj >/dev/null)
+(cd "$CORPUS" && "$G" analyze -m nvidia --trace-plot "$OUT/trace-spot-nvidia.svg" --count 60 spot.obj >/dev/null)
 # the report, run from the corpus folder so that the page names spot.obj, not this machine's path
 (cd "$CORPUS" && "$G" -q report -m generic --view side spot.obj -o "$tmp/report.html")
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
