@@ -169,5 +169,11 @@ if sweep("n.svg", "--mesh", "grid:50x50", "-a", "striped", "--cache", "5..9", "-
           "grid:50x50, nvidia-pascal (meshopt:32,32,32)" in texts, f"a long title in two lines: {texts[:3]}")
     check(re.search(r"^set xtics 1$", gp, re.M), "five sizes: a tic per whole size")
 
+# One cache size alone: gnuplot refuses an empty x range, so the figure spans one size either side.
+if sweep("one.svg", "--mesh", "grid:20x20", "-a", "tipsify", "--cache", "16..16", "-m", "generic"):
+    gp = open("one.gp").read()
+    check(re.search(r"^set xrange \[15:17\]$", gp, re.M), "one size: the x range is 15..17")
+    check(os.path.getsize("one.svg") > 0, "one size: the figure is drawn")
+
 print(f"{passes} passed, {failures} failed")
 sys.exit(1 if failures else 0)

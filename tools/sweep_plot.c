@@ -212,7 +212,11 @@ static int write_plot_script(const sweep* s, const char* plot_path, char* gp_pat
     gp_string(f, title);
     fprintf(f, " font ',15' noenhanced\n");
     fprintf(f, "set grid\nunset key\nset xlabel 'target cache size' offset 0,0.3\nset ylabel 'ATVR' offset 1,0\n");
-    fprintf(f, "set xrange [%u:%u]\nset yrange [0.9:*]\n", s->cache_lo, s->cache_hi);
+    /* one size alone: gnuplot refuses an empty x range, so it gets one size either side */
+    if (s->cache_lo == s->cache_hi)
+        fprintf(f, "set xrange [%u:%u]\nset yrange [0.9:*]\n", s->cache_lo - 1, s->cache_hi + 1);
+    else
+        fprintf(f, "set xrange [%u:%u]\nset yrange [0.9:*]\n", s->cache_lo, s->cache_hi);
     if (s->cache_hi - s->cache_lo <= 12)
         fprintf(f, "set xtics 1\n"); /* sizes are whole numbers */
     size_t n = cache_count(s);
