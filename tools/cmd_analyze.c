@@ -44,8 +44,8 @@ int is_gltf_path(const char* path)
     return (n > 5 && !strcasecmp(path + n - 5, ".gltf")) || (n > 4 && !strcasecmp(path + n - 4, ".glb"));
 }
 
-/* Adds one draw's stats to a sum; the ratios are recomputed from the sums. */
-static void add_stats(gc_stats* sum, const gc_stats* s)
+/* Adds one draw's stats to a sum; the ratios are recomputed from the sums (commands.h). */
+void add_draw_stats(gc_stats* sum, const gc_stats* s)
 {
     sum->invocations += s->invocations;
     sum->primitives += s->primitives;
@@ -101,7 +101,7 @@ static int analyze_gltf(const char* path, const gc_gltf_options* go, model_resul
                 status = fail_with(&err);
                 break;
             }
-            add_stats(&results[m].stats, &per[m]);
+            add_draw_stats(&results[m].stats, &per[m]);
         }
         if (status)
             break;

@@ -165,43 +165,31 @@ static int analyze_gltf_doc(const gc_gltf* doc, gc_stats* sums, const gc_model* 
     return 0;
 }
 
-/* optimize on a .gltf/.glb: each indexed triangle list's own index data is reordered where
- * it is, in its component type; with reorder, the vertex data of each set of attributes is
- * permuted once (gc_gltf_reorder_vertices); everything else is written back unchanged.
- * Strips, fans and primitives without indices are left as they are, with a note. */
-static int optimize_gltf(const char* path, const char* out_path, gc_optimizer algorithm,
-                         const gc_optimize_options* base, int reorder, int json, int allow_external,
-                         gc_model* presets, size_t preset_count, size_t target_count)
+int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algorithm, const gc_optimize_options* base,
+                             int reorder, int say, size_t* triangles, size_t* runs, size_t* left)
 {
     gc_error err = {0};
-    gc_gltf_options go = {0};
-    go.allow_external_uris = allow_external;
-    go.note = print_note;
-    gc_gltf* doc = NULL;
-    if (gc_gltf_load(path, &go, &doc, &err))
-        return fail_with(&err);
-    const size_t row_count = preset_count + target_count;
-    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
-    int status = analyze_gltf_doc(doc, before, presets, row_count);
-    double start = now_seconds();
-    size_t triangles = 0, runs = 0, left = 0;
+    int status = 0;
     uint32_t* tri = NULL;
     uint32_t* out = NULL;
+    *triangles = *runs = *left = 0;
     for (size_t i = 0; i < gc_gltf_primitive_count(doc) && !status; ++i) {
         const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
         if (p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN || (p->topology == GC_TRIANGLE_LIST && !p->index_bits)) {
-            fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: %s%s left as it is (only indexed triangle "
-                            "lists are reordered in place)\n",
-                    path, p->mesh, p->primitive, gltf_mode_name(p->mode), p->index_bits ? "" : " without indices");
-            left++;
+            if (say)
+                fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: %s%s left as it is (only indexed triangle "
+                                "lists are reordered in place)\n",
+                        path, p->mesh, p->primitive, gltf_mode_name(p->mode), p->index_bits ? "" : " without indices");
+            ++*left;
             continue;
         }
         if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0)
             continue; /* points and lines have no triangles */
         if (p->indices_kept) {
-            fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: triangle list left as it is: %s\n", path,
-                    p->mesh, p->primitive, p->indices_kept);
-            left++;
+            if (say)
+                fprintf(stderr, "gpucache: %s: meshes[%zu].primitives[%zu]: triangle list left as it is: %s\n", path,
+                        p->mesh, p->primitive, p->indices_kept);
+            ++*left;
             continue;
         }
         if (p->shares_indices_with != SIZE_MAX)
@@ -238,13 +226,36 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
             status = fail_with(&err);
             break;
         }
-        triangles += n / 3;
-        runs++;
+        *triangles += n / 3;
+        ++*runs;
     }
     free(tri);
     free(out);
     if (!status && reorder && gc_gltf_reorder_vertices(doc, &err))
         status = fail_with(&err);
+    return status;
+}
+
+/* optimize on a .gltf/.glb: optimize_gltf_primitives, then the document written back with
+ * everything it did not rewrite unchanged, and the report of the presets and targets. */
+static int optimize_gltf(const char* path, const char* out_path, gc_optimizer algorithm,
+                         const gc_optimize_options* base, int reorder, int json, int allow_external,
+                         gc_model* presets, size_t preset_count, size_t target_count)
+{
+    gc_error err = {0};
+    gc_gltf_options go = {0};
+    go.allow_external_uris = allow_external;
+    go.note = print_note;
+    gc_gltf* doc = NULL;
+    if (gc_gltf_load(path, &go, &doc, &err))
+        return fail_with(&err);
+    const size_t row_count = preset_count + target_count;
+    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
+    int status = analyze_gltf_doc(doc, before, presets, row_count);
+    double start = now_seconds();
+    size_t triangles = 0, runs = 0, left = 0;
+    if (!status)
+        status = optimize_gltf_primitives(doc, path, algorithm, base, reorder, 1, &triangles, &runs, &left);
     double seconds = now_seconds() - start;
     if (!status)
         status = analyze_gltf_doc(doc, after, presets, row_count);

@@ -130,22 +130,177 @@ static int analyze_rows(report_row* rows, size_t count, const gc_draw* d, long t
     return status;
 }
 
-/* The largest per-vertex count of `d` under `m`: the heat maps' common scale. */
-static int largest_count(const gc_model* m, const gc_draw* d, uint32_t* out)
+/* The largest per-vertex count of `d` under `m`: the heat maps' common scale. With
+ * `runs` (a glTF's triangle primitives, runs[r] triangles each), each run is analyzed as
+ * its own draw and a vertex's counts over the runs add up, as draw_heatmap counts them;
+ * `vertex_count` bounds the index values then. */
+static int largest_count(const gc_model* m, const gc_draw* d, const size_t* runs, size_t run_count,
+                         size_t vertex_count, uint32_t* out)
 {
     gc_per_vertex pv = {0};
     gc_analyze_options o = {0};
     o.per_vertex = &pv;
     gc_stats st;
     gc_error err = {0};
-    if (gc_analyze(m, d, &o, &st, &err))
-        return fail_with(&err);
     uint32_t top = 1;
-    for (size_t i = 0; i < pv.count; ++i)
-        top = pv.counts[i] > top ? pv.counts[i] : top;
-    gc_per_vertex_free(&pv);
+    if (!runs) {
+        if (gc_analyze(m, d, &o, &st, &err))
+            return fail_with(&err);
+        for (size_t i = 0; i < pv.count; ++i)
+            top = pv.counts[i] > top ? pv.counts[i] : top;
+        gc_per_vertex_free(&pv);
+        *out = top;
+        return 0;
+    }
+    uint32_t* counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts);
+    if (!counts) {
+        fprintf(stderr, "gpucache: report: out of memory for %zu vertex counts\n", vertex_count);
+        return EXIT_DATA;
+    }
+    for (size_t r = 0, at = 0; r < run_count; at += runs[r] * 3, ++r) {
+        gc_draw one = {d->indices + at, runs[r] * 3, d->topology, 0, 0};
+        if (!one.index_count)
+            continue;
+        if (gc_analyze(m, &one, &o, &st, &err)) {
+            free(counts);
+            return fail_with(&err);
+        }
+        for (size_t i = 0; i < pv.count; ++i)
+            if (pv.values[i] < vertex_count) {
+                counts[pv.values[i]] += pv.counts[i];
+                top = counts[pv.values[i]] > top ? counts[pv.values[i]] : top;
+            }
+        gc_per_vertex_free(&pv);
+    }
+    free(counts);
     *out = top;
     return 0;
+}
+
+/* ------------------------------------------------------------------ glTF */
+
+/* What the summary says of a glTF: its sums over the primitives, as analyze prints them. */
+typedef struct gltf_summary {
+    size_t draws;                          /* mesh primitives */
+    uint64_t indices, primitives, vertices; /* summed over the draws, as analyze --json */
+    uint64_t triangles;                    /* of the triangle primitives (strips, fans expanded) */
+    int mixed;                             /* the draws' topologies differ */
+    gc_topology topology;                  /* the first draw's */
+    size_t reordered, left;                /* triangle lists optimize reordered, primitives it left */
+} gltf_summary;
+
+/* Every row's model on every primitive of `doc`, each primitive its own draw with its own
+ * topology, summed (add_draw_stats) into the rows' "before" or, with `after`, "after" stats:
+ * what `analyze --json` prints for a glTF, and `optimize --json` as "after". With `gs`, the
+ * sums of indices, primitives and vertices too. */
+static int gltf_analyze(const gc_gltf* doc, const char* path, report_row* rows, size_t count, long threads,
+                        int after, gltf_summary* gs)
+{
+    gc_model* models = calloc(count, sizeof *models);
+    gc_stats* stats = calloc(count, sizeof *stats);
+    gc_error err = {0};
+    int status = 0;
+    if (!models || !stats) {
+        fprintf(stderr, "gpucache: report: out of memory for %zu models\n", count);
+        status = EXIT_DATA;
+    }
+    for (size_t m = 0; !status && m < count; ++m) {
+        models[m] = rows[m].before.model;
+        memset(after ? &rows[m].after : &rows[m].before.stats, 0, sizeof(gc_stats));
+    }
+    for (size_t i = 0; !status && i < gc_gltf_primitive_count(doc); ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
+        uint64_t prims = 0;
+        if (gc_draw_validate(&d, path, &prims, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        memset(stats, 0, count * sizeof *stats);
+        /* threads pay off on large draws only; a glTF may hold thousands of small ones */
+        unsigned t = p->index_count >= ((size_t)1 << 16) ? (unsigned)threads : 1u;
+        if (p->index_count && gc_analyze_models(models, count, &d, NULL, t, stats, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        for (size_t m = 0; m < count; ++m)
+            add_draw_stats(after ? &rows[m].after : &rows[m].before.stats, &stats[m]);
+        if (gs) {
+            if (gs->draws == 0)
+                gs->topology = p->topology;
+            gs->mixed |= p->topology != gs->topology;
+            gs->draws++;
+            gs->indices += p->index_count;
+            gs->primitives += prims;
+            gs->vertices += count ? stats[0].vertices : 0;
+            if (p->topology == GC_TRIANGLE_LIST || p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN)
+                gs->triangles += prims;
+        }
+    }
+    free(models);
+    free(stats);
+    return status;
+}
+
+/* The triangles of `doc`'s triangle primitives (strips and fans expanded) in file order
+ * into out[0 .. n), as gc_mesh_load lists them but with each primitive's own index
+ * values. Returns 0 or the exit status after printing one line. */
+static int gltf_local_triangles(const gc_gltf* doc, const char* path, uint32_t* out, size_t n)
+{
+    gc_error err = {0};
+    size_t at = 0;
+    for (size_t i = 0; i < gc_gltf_primitive_count(doc); ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        if (p->topology != GC_TRIANGLE_LIST && p->topology != GC_TRIANGLE_STRIP && p->topology != GC_TRIANGLE_FAN)
+            continue;
+        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
+        size_t written = 0;
+        if (gc_draw_triangles(&d, out + at, n - at, &written, &err))
+            return fail_with(&err);
+        at += written;
+    }
+    if (at != n) {
+        fprintf(stderr, "gpucache: %s: %zu triangle indices in the primitives, %zu in the mesh\n", path, at, n);
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
+/* optimize -a auto -m TARGET on a glTF, in memory, as the optimize command does it
+ * (optimize_gltf_primitives: each indexed triangle list on its own), then every row
+ * analyzed on the result primitive by primitive ("after"), and the mesh's triangle list
+ * `mesh` (gc_mesh_load's: each primitive's values offset by its vertex set's base) as it
+ * becomes, into `after`: base + the primitive's new index values. */
+static int gltf_optimize(gc_gltf* doc, const char* path, const uint32_t* mesh, uint32_t* after, size_t n,
+                         const gc_model* target, report_row* rows, size_t count, long threads, gltf_summary* gs,
+                         double* seconds)
+{
+    /* each index's vertex-set base: the mesh's value less the primitive's own */
+    int status = gltf_local_triangles(doc, path, after, n);
+    for (size_t k = 0; !status && k < n; ++k)
+        after[k] = mesh[k] - after[k];
+    gc_optimize_options options = {0};
+    options.targets = target;
+    options.target_count = 1;
+    size_t triangles = 0;
+    double t = now_seconds();
+    if (!status)
+        status = optimize_gltf_primitives(doc, path, GC_OPT_AUTO, &options, 0, 0, &triangles, &gs->reordered,
+                                          &gs->left);
+    *seconds = now_seconds() - t;
+    if (!status)
+        status = gltf_analyze(doc, path, rows, count, threads, 1, NULL);
+    uint32_t* local = status ? NULL : malloc((n ? n : 1) * sizeof *local);
+    if (!status && !local) {
+        fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
+        status = EXIT_DATA;
+    }
+    if (!status)
+        status = gltf_local_triangles(doc, path, local, n);
+    for (size_t k = 0; !status && k < n; ++k)
+        after[k] += local[k];
+    free(local);
+    return status;
 }
 
 /* Whether gnuplot is on PATH, as gp_draw will run it (execlp). */
@@ -388,8 +543,6 @@ int cmd_report(int argc, char** argv)
         return status;
     if (!out_path)
         return usage_error("report needs -o OUT.html%s", "");
-    if (is_gltf_path(path))
-        return usage_error("%s: report does not read glTF yet (analyze and optimize do)", path);
     if (!model_spec)
         model_spec = DEFAULT_MODEL;
     if (is_stdio_path(model_arg_file(model_spec)) && gc_stdin_format(path))
@@ -436,10 +589,33 @@ int cmd_report(int argc, char** argv)
     }
 
     double t0 = now_seconds();
+    const int gltf = is_gltf_path(path);
     input in;
-    gc_draw draw;
+    memset(&in, 0, sizeof in);
+    gc_draw draw = {0};
     uint64_t primitives = 0;
-    if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0) {
+    gc_gltf* doc = NULL;
+    gltf_summary gs = {0};
+    if (gltf) {
+        /* read as analyze reads a glTF (its errors, its exit statuses): each mesh primitive
+         * a draw of its own; the triangle primitives as one mesh (gc_mesh_load) for the
+         * heat maps and the sweep */
+        gc_gltf_options go = {0};
+        go.note = print_note;
+        if (gc_gltf_load(path, &go, &doc, &err)) {
+            free(rows);
+            return fail_with(&err);
+        }
+        status = gltf_analyze(doc, path, rows, row_count, threads, 0, &gs);
+        if (!status && gs.triangles)
+            status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives);
+        snprintf(in.name, sizeof in.name, "%s", path);
+        if (status) {
+            gc_gltf_free(doc);
+            free(rows);
+            return status;
+        }
+    } else if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0) {
         free(rows);
         return status;
     }
@@ -453,11 +629,17 @@ int cmd_report(int argc, char** argv)
     FILE* f = NULL;
     size_t n = 0;
     uint32_t dense_count = 0;
-    int has_triangles = !(draw.topology == GC_POINT_LIST || draw.topology == GC_LINE_LIST ||
-                          draw.topology == GC_LINE_STRIP || draw.topology == GC_LINE_LOOP);
-    if ((status = analyze_rows(rows, row_count, &draw, threads, 0)) != 0)
+    int has_triangles = gltf ? gs.triangles > 0
+                             : !(draw.topology == GC_POINT_LIST || draw.topology == GC_LINE_LIST ||
+                                 draw.topology == GC_LINE_STRIP || draw.topology == GC_LINE_LOOP);
+    if (!gltf && (status = analyze_rows(rows, row_count, &draw, threads, 0)) != 0)
         goto out;
-    uint64_t vertices = rows[0].before.stats.vertices;
+    uint64_t vertices = gltf ? gs.vertices : rows[0].before.stats.vertices;
+    /* a glTF's heat maps analyze each triangle primitive as its own draw, as analyze
+     * --heatmap does: one run of the mesh each */
+    size_t single_run = 0;
+    const size_t* heat_runs = NULL;
+    size_t heat_run_count = 0;
 
     /* optimize -a auto -m MODEL, as the optimize command does it: the triangle list, each
      * run on its own, an OBJ's vertices scored as its reader will number them */
@@ -483,6 +665,15 @@ int cmd_report(int argc, char** argv)
             fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
             status = EXIT_DATA;
             goto out;
+        }
+        if (gltf) {
+            single_run = n / 3;
+            heat_runs = in.mesh.runs ? in.mesh.runs : &single_run;
+            heat_run_count = in.mesh.runs ? in.mesh.run_count : 1;
+            if ((status = gltf_optimize(doc, path, draw.indices, opt, n, &target, rows, row_count, threads, &gs,
+                                        &optimize_seconds)) != 0)
+                goto out;
+            goto optimized;
         }
         size_t single = n / 3;
         int by_runs = in.mesh.runs && draw.topology == GC_TRIANGLE_LIST;
@@ -539,6 +730,7 @@ int cmd_report(int argc, char** argv)
         if (status)
             goto out;
     }
+optimized:
     verbose_note("report: loaded, analyzed and optimized in %.3f s (optimize %.3f s)", now_seconds() - t0,
                  optimize_seconds);
 
@@ -562,10 +754,20 @@ int cmd_report(int argc, char** argv)
     /* summary */
     fputs("<h2 id=\"summary\">Summary</h2>\n<dl class=\"summary\">\n<dt>input</dt><dd class=\"input\">", f);
     html_text(f, in.name);
-    fprintf(f, "</dd>\n<dt>topology</dt><dd>%s%s</dd>\n", gc_topology_name(draw.topology),
-            draw.restart_enabled ? ", with restart" : "");
-    fprintf(f, "<dt>indices</dt><dd class=\"indices\">%zu</dd>\n<dt>primitives</dt><dd class=\"primitives\">%llu</dd>\n",
-            draw.index_count, (unsigned long long)primitives);
+    if (gltf) {
+        fprintf(f, "</dd>\n<dt>format</dt><dd>glTF, each mesh primitive a draw of its own</dd>\n"
+                   "<dt>draws</dt><dd class=\"draws\">%zu</dd>\n<dt>topology</dt><dd>%s</dd>\n",
+                gs.draws, gs.mixed ? "mixed" : gs.draws ? gc_topology_name(gs.topology) : "-");
+        fprintf(f, "<dt>indices</dt><dd class=\"indices\">%llu</dd>\n<dt>primitives</dt><dd class=\"primitives\">%llu"
+                   "</dd>\n",
+                (unsigned long long)gs.indices, (unsigned long long)gs.primitives);
+    } else {
+        fprintf(f, "</dd>\n<dt>topology</dt><dd>%s%s</dd>\n", gc_topology_name(draw.topology),
+                draw.restart_enabled ? ", with restart" : "");
+        fprintf(f, "<dt>indices</dt><dd class=\"indices\">%zu</dd>\n<dt>primitives</dt><dd class=\"primitives\">%llu"
+                   "</dd>\n",
+                draw.index_count, (unsigned long long)primitives);
+    }
     fprintf(f, "<dt>vertices</dt><dd class=\"vertices\">%llu</dd>\n", (unsigned long long)vertices);
     if (has_triangles)
         fprintf(f, "<dt>triangles</dt><dd>%zu</dd>\n", n / 3);
@@ -607,7 +809,17 @@ int cmd_report(int argc, char** argv)
         fputs("</tr>\n", f);
     }
     fputs("</tbody>\n</table>\n", f);
-    if (has_triangles)
+    if (gltf)
+        fputs("<p>Each mesh primitive is analyzed as its own draw with its own topology; the numbers are the sums "
+              "over the draws (ACMR and ATVR of the sums), as <code>analyze --json</code> prints them.</p>\n",
+              f);
+    if (has_triangles && gltf)
+        fprintf(f, "<p>\"after\": each indexed triangle-list primitive reordered on its own by <code>optimize -a "
+                   "auto</code> for the target model (%zu reordered; %zu strips, fans, lists without indices or index "
+                   "data something else reads left as they are), the draws analyzed again and summed, as "
+                   "<code>optimize --json</code> reports them. Nothing is written but this page.</p>\n",
+                gs.reordered, gs.left);
+    else if (has_triangles)
         fputs("<p>\"after\": the triangles reordered by <code>optimize -a auto</code> for the target model, analyzed "
               "as <code>optimize</code> reports them (an OBJ renumbered in order of first use, as its reader "
               "numbers it).</p>\n",
@@ -625,16 +837,16 @@ int cmd_report(int argc, char** argv)
     } else if (!has_triangles) {
         fputs("<p class=\"note\">No heat maps: the input draws no triangles.</p>\n", f);
     }
-    if (pictures && (status = largest_count(&target, &draw, &scale_max)) != 0)
+    if (pictures && (status = largest_count(&target, &draw, heat_runs, heat_run_count, xyz_count, &scale_max)) != 0)
         goto out;
     if (pictures) {
         gc_draw after = {opt, n, GC_TRIANGLE_LIST, 0, 0};
         fputs("<div class=\"pair\">\n<figure id=\"heatmap-before\" class=\"figure\">\n", f);
-        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &draw, NULL, 0, NULL, view,
+        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &draw, heat_runs, heat_run_count, NULL, view,
                                    scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fputs("<figcaption>As stored.</figcaption>\n</figure>\n<figure id=\"heatmap-after\" class=\"figure\">\n", f);
-        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &after, NULL, 0, NULL, view,
+        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &after, heat_runs, heat_run_count, NULL, view,
                                    scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fprintf(f, "<figcaption>After <code>optimize -a auto</code> (%.2f s), on the same colour scale (1 to %u)."
@@ -664,8 +876,14 @@ int cmd_report(int argc, char** argv)
                                    threads)) != 0)
             goto out;
         fputs("<figcaption>Each layout of the mesh (" SWEEP_LAYOUTS ") optimized for each cache size, analyzed "
-              "under the target model.</figcaption>\n</figure>\n",
+              "under the target model.",
               f);
+        if (gltf)
+            fputs(" For a glTF, the mesh is the triangles of every triangle primitive (strips and fans expanded) "
+                  "in file order as one list, as <code>sweep --mesh</code> reads the file: the original layout is "
+                  "that list drawn at once, and the others reorder it across the primitives.",
+                  f);
+        fputs("</figcaption>\n</figure>\n", f);
     }
 
     /* the commands that redo each part */
@@ -735,6 +953,7 @@ out:
     free(opt);
     free(values);
     gc_mesh_free(&in.mesh);
+    gc_gltf_free(doc);
     free(rows);
     return status;
 }

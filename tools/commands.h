@@ -2,6 +2,8 @@
 #ifndef GPUCACHE_COMMANDS_H
 #define GPUCACHE_COMMANDS_H
 
+#include "gpucache/gpucache.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,5 +25,18 @@ int is_gltf_path(const char* path);
 const char* gltf_mode_name(int mode);
 const char* gltf_index_type(int bits);
 void print_note(void* user, const char* line);
+/* Adds one draw's stats to a sum over draws (a glTF's primitives, cmd_analyze.c): counts
+ * added, has_batches the last draw's, ACMR and ATVR recomputed from the sums. */
+void add_draw_stats(gc_stats* sum, const gc_stats* s);
+
+/* optimize's pass over a glTF document in memory (cmd_optimize.c): every indexed triangle
+ * list whose index data may be rewritten (not indices_kept, not sharing an earlier one's)
+ * reordered on its own by `algorithm` with `base` (first_use_numbering = reorder) and put
+ * back with gc_gltf_set_indices; strips, fans, non-indexed lists and kept index data left
+ * as they are, each with a line on stderr when `say`; with `reorder`, then
+ * gc_gltf_reorder_vertices. *triangles and *runs count what was reordered, *left what was
+ * left. Nothing is written. Returns 0 or the exit status after printing one line. */
+int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algorithm, const gc_optimize_options* base,
+                             int reorder, int say, size_t* triangles, size_t* runs, size_t* left);
 
 #endif
