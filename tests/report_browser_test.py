@@ -61,8 +61,12 @@ else:
 hostile = os.path.abspath("a<b>&'\"$(x).obj")
 shutil.copy(mesh, hostile)
 have_gnuplot = shutil.which("gnuplot") is not None
+# a glTF of several triangle-list primitives (tests/gltf/make_gltf.py, standard library only)
+gen = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "gltf", "make_gltf.py"),
+                      "gltf"], capture_output=True)
+check(gen.returncode == 0, f"make_gltf.py: {gen.stderr.decode()}")
 pages = []
-for name, src in (("report.html", mesh), ("hostile.html", hostile)):
+for name, src in (("report.html", mesh), ("hostile.html", hostile), ("gltf.html", os.path.abspath("gltf/lists.glb"))):
     rc, _, err = run("report", src, "-o", name)
     check(rc == 0, f"report {src}: exit {rc}: {err}")
     if rc == 0:

@@ -237,6 +237,111 @@ if rc == 0:
           "without gnuplot: a note in the sweep figure's place")
     check(page.figures.get("heatmap-after") == 1, "without gnuplot: the heat maps are still there")
 
+# ------------------------------------------------------------------- glTF
+# tests/gltf/make_gltf.py's scenes (standard library only, a fraction of a second):
+# lists.glb holds several shuffled triangle-list primitives, modes.gltf (with modes.bin)
+# strips, fans, points, lines and lists in two meshes; draco.gltf and meshopt.glb must be
+# refused as analyze refuses them.
+GEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gltf", "make_gltf.py")
+p = subprocess.run([sys.executable, GEN, "gltf"], capture_output=True)
+check(p.returncode == 0, f"make_gltf.py: {p.stderr.decode()}")
+
+
+def heatmap_captions(svg_text):
+    """The heat map's totals line ("model M: N invocations, ATVR ...") of each <svg>."""
+    return re.findall(r"<text[^>]*>(model [^<]*invocations[^<]*)</text>", svg_text)
+
+
+def gltf_page(src, label, model="generic", extra=()):
+    """Reports `src`, checks the page against analyze --json and optimize --json (-m model),
+    and returns (page, raw, analyze's JSON, optimize's JSON)."""
+    html_path = label + ".html"
+    rc, out, err = run("report", "-m", model, *extra, src, "-o", html_path)
+    check(rc == 0, f"{label}: report: exit {rc}: {err}")
+    os.makedirs("opt-out", exist_ok=True)
+    rc2, oj, err2 = run("optimize", "--json", "-a", "auto", "-m", model, src, "-o",
+                        os.path.join("opt-out", "after" + os.path.splitext(src)[1]))
+    check(rc2 == 0, f"{label}: optimize --json: {err2}")
+    if rc != 0 or rc2 != 0:
+        return None, None, None, None
+    opt = json.loads(oj)
+    page, raw = parse(html_path)
+    check_page(page, raw, src, label, opt)
+    rc, out, err = run("analyze", "--json", src)
+    aj = json.loads(out)
+    # the summary: analyze's sums and its number of draws
+    for key in ("indices", "primitives", "vertices"):
+        check(page.texts.get(key) == str(aj[key]), f"{label}: summary {key} {page.texts.get(key)} != {aj[key]}")
+    check(page.texts.get("draws") == str(len(aj["draws"])), f"{label}: draws {page.texts.get('draws')} != {len(aj['draws'])}")
+    # the target's row: optimize's "targets" (the same model as its preset row when it is one)
+    target = next((r for r in page.rows if "(target)" in r.get("name", "")), None)
+    t = opt["targets"][0]
+    check(target is not None and int(target["invocations-after"]) == t["after"]["invocations"]
+          and float(target["atvr-after"]) == t["after"]["atvr"] and int(target["invocations"]) == t["before"]["invocations"],
+          f"{label}: target row {target} != optimize's targets {t}")
+    return page, raw, aj, opt
+
+
+if p.returncode == 0:
+    # several triangle lists: every number of the page against analyze and optimize, and the
+    # heat maps' totals against the draws' sums (every primitive draws triangles here)
+    page, raw, aj, opt = gltf_page("gltf/lists.glb", "lists")
+    if page:
+        caps = heatmap_captions(raw)
+        generic = next(m for m in aj["models"] if m["model"] == "generic")
+        after = next(m for m in opt["models"] if m["model"] == "generic")["after"]
+        check(len(caps) == 2 and f"{generic['invocations']} invocations" in caps[0]
+              and f"{after['invocations']} invocations" in caps[1],
+              f"lists: heat map totals {caps} != analyze's {generic['invocations']} and optimize's {after['invocations']}")
+        check(len(aj["draws"]) >= 2, f"lists: {len(aj['draws'])} draws (want several)")
+        check(not os.path.exists("gltf/lists-optimized.glb") and not [n for n in os.listdir("gltf") if "after" in n],
+              "lists: report wrote a glTF")
+
+    # a hostile name for a .gltf beside its .bin, a model that is no preset, another view;
+    # modes.gltf mixes strips, fans, points and lines with lists (table: all of them summed)
+    hostile_gltf = os.path.join("gltf", "it's \"<b>&amp;<i>\" $(touch pwned3) `touch pwned4`.gltf")
+    shutil.copy("gltf/modes.gltf", hostile_gltf)
+    page, raw, aj, opt = gltf_page(hostile_gltf, "hostile-gltf", model="fifo:8", extra=("--view", "top"))
+    if page:
+        check(aj["topology"] == "mixed" and len(aj["draws"]) >= 5, f"modes: {aj['topology']}, {len(aj['draws'])} draws")
+        check("<b>" not in raw and page.texts.get("input") == hostile_gltf,
+              f"hostile glTF: summary input {page.texts.get('input')!r}")
+        check(page.figures.get("heatmap-before") == 1 and page.figures.get("heatmap-after") == 1,
+              "hostile glTF: both heat maps inline")
+        # the page's commands for the table and the heat maps, pasted into sh, redo them:
+        # the same numbers, the same heat maps' totals (each primitive its own draw)
+        m = re.search(r"# the table\n(.*?)\n# the sweep", page.pre, re.S)
+        check(m is not None, f"hostile glTF: commands {page.pre!r}")
+        if m:
+            os.makedirs("bin", exist_ok=True)
+            if not os.path.exists("bin/gpucache"):
+                os.symlink(BIN, "bin/gpucache")
+            env = dict(os.environ, PATH=os.path.abspath("bin") + ":" + os.environ.get("PATH", ""))
+            p2 = subprocess.run(["sh", "-c", m.group(1)], capture_output=True, env=env)
+            check(p2.returncode == 0, f"hostile glTF: the page's commands failed: {p2.stderr.decode()}")
+            if p2.returncode == 0:
+                made = [heatmap_captions(open(n, encoding="utf-8").read()) for n in ("before.svg", "after.svg")]
+                check(made == [[c] for c in heatmap_captions(raw)],
+                      f"hostile glTF: the heat maps' totals {heatmap_captions(raw)} != the commands' {made}")
+            check(not any(os.path.exists(n) for n in ("pwned3", "pwned4", "gltf/pwned3")), "hostile glTF: a command ran")
+            p2 = subprocess.run(["sh", "-n", "-c", page.pre], capture_output=True)
+            check(p2.returncode == 0, f"hostile glTF: the commands do not parse: {p2.stderr.decode()}")
+            check("--view top" in page.pre and "after.gltf" in page.pre, f"hostile glTF: commands {page.pre!r}")
+
+    # compressed geometry: analyze's line and exit status, no page
+    for bad in ("gltf/draco.gltf", "gltf/meshopt.glb"):
+        rc, _, err = run("report", bad, "-o", "compressed.html")
+        arc, _, aerr = run("analyze", bad)
+        check(rc == arc == 1 and err == aerr and err.count("\n") == 1 and not os.path.exists("compressed.html"),
+              f"{bad}: report exit {rc} {err!r}, analyze exit {arc} {aerr!r}")
+    # a broken one: the same
+    with open("gltf/broken.glb", "wb") as f:
+        f.write(open("gltf/lists.glb", "rb").read()[:200])
+    rc, _, err = run("report", "gltf/broken.glb", "-o", "broken.html")
+    arc, _, aerr = run("analyze", "gltf/broken.glb")
+    check(rc == arc and rc == 1 and err == aerr and not os.path.exists("broken.html"),
+          f"broken glb: report exit {rc} {err!r}, analyze exit {arc} {aerr!r}")
+
 # -------------------------------------------------------------- errors
 rc, _, err = run("report", "plain.obj")
 check(rc == 2 and "-o" in err, f"no -o: exit {rc}: {err}")

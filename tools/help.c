@@ -237,7 +237,8 @@ static const help_command commands[] = {
      "preset's invocations, ACMR, ATVR and batches (analyze --json's numbers) before and after\n"
      "optimize -a auto for MODEL, the heat maps of MODEL before and after on one colour scale,\n"
      "the sweep of the layouts over the cache sizes (gnuplot; without it, a note), and the\n"
-     "commands that redo each part. See docs/report.md.",
+     "commands that redo each part. A glTF is read as analyze reads it: each mesh primitive\n"
+     "its own draw, the numbers summed. See docs/report.md.",
      report_options, "gpucache report -m nvidia mesh.obj -o report.html"},
     {"memsys", "seed 003's console memory system", memsys_usage,
      "Prices a scenario's caches, buses, invalidates and writebacks, finds its hazards, and with\n"
