@@ -673,6 +673,8 @@ int cmd_report(int argc, char** argv)
             if ((status = gltf_optimize(doc, path, draw.indices, opt, n, &target, rows, row_count, threads, &gs,
                                         &optimize_seconds)) != 0)
                 goto out;
+            gc_gltf_free(doc); /* the mesh's lists hold what the rest needs */
+            doc = NULL;
             goto optimized;
         }
         size_t single = n / 3;
@@ -842,12 +844,12 @@ optimized:
     if (pictures) {
         gc_draw after = {opt, n, GC_TRIANGLE_LIST, 0, 0};
         fputs("<div class=\"pair\">\n<figure id=\"heatmap-before\" class=\"figure\">\n", f);
-        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &draw, heat_runs, heat_run_count, NULL, view,
-                                   scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
+        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &draw, heat_runs, heat_run_count,
+                                   NULL, view, scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fputs("<figcaption>As stored.</figcaption>\n</figure>\n<figure id=\"heatmap-after\" class=\"figure\">\n", f);
-        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &after, heat_runs, heat_run_count, NULL, view,
-                                   scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
+        if ((status = draw_heatmap(f, NULL, xyz, xyz_count, in.name, &target, &after, heat_runs, heat_run_count,
+                                   NULL, view, scale_max, REPORT_HEATMAP_TRIANGLES)) != 0)
             goto out;
         fprintf(f, "<figcaption>After <code>optimize -a auto</code> (%.2f s), on the same colour scale (1 to %u)."
                    "</figcaption>\n</figure>\n</div>\n",
