@@ -86,6 +86,17 @@ void sb_json_string(strbuf* b, const char* s)
 static int hold_depth;
 static sigset_t held_saved;
 
+void folder_of(const char* path, char* out, size_t size)
+{
+    const char* slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
 void signals_hold(void)
 {
     if (hold_depth++ == 0) {

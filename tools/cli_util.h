@@ -55,6 +55,10 @@ int is_stdio_path(const char* path);
 /* True when path ends in "." ext, case-insensitively. */
 int has_ext(const char* path, const char* ext);
 
+/* The folder part of path ("." when it has none, "/" for a file at the root), in out: where
+ * a private temporary beside an output goes (plot.c, picture_file.c). */
+void folder_of(const char* path, char* out, size_t size);
+
 int atomic_open(atomic_file* af, const char* path);
 /* Checks every write, flushes, syncs, closes and renames; on any failure removes the
  * temporary file. Returns 0 on success, -1 on failure. */

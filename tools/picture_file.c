@@ -12,18 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The folder part of path ("." when it has none), in out. */
-static void folder_of(const char* path, char* out, size_t size)
-{
-    const char* slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
-
 int picture_open(picture_file* p, const char* path)
 {
     memset(p, 0, sizeof *p);

@@ -37,18 +37,6 @@ void gp_set_output(FILE* f, const char* image_path)
     fputs(" }\n", f);
 }
 
-/* The folder part of path ("." when it has none), in out. */
-static void folder_of(const char* path, char* out, size_t size)
-{
-    const char* slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
-
 int gp_draw(const char* script_path, const char* image_path)
 {
     char dir[4200], image[4300];
