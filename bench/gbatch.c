@@ -20,6 +20,7 @@
  * simulation the optimizer plans with is theirs (BS:242-405), transliterated here: the
  * orders are scored afterwards by gpucache's own models. */
 #include "gbatch.h"
+#include "optimize/optimize.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -253,65 +254,12 @@ typedef struct dist_info {
 typedef struct opt {
     const gbatch_params* w;
     size_t triangles;
-    int32_t* score;
-    uint32_t* heap; /* triangle numbers, max-heap on (score, -number) */
-    uint32_t* where; /* triangle -> heap position, UINT32_MAX once placed */
-    size_t heap_size;
+    gc_triangle_heap queue; /* triangles by (score, -number); where UINT32_MAX once placed */
     dist_info** dist; /* per triangle, NULL = none */
     uint32_t* active; /* triangles with a dist entry */
     uint32_t active_count;
     uint32_t* batch_count; /* activeBatchEntries */
 } opt;
-
-static bool above(const opt* o, uint32_t a, uint32_t b)
-{
-    return o->score[a] > o->score[b] || (o->score[a] == o->score[b] && a < b);
-}
-
-static void heap_swap(opt* o, size_t i, size_t j)
-{
-    uint32_t a = o->heap[i], b = o->heap[j];
-    o->heap[i] = b, o->heap[j] = a;
-    o->where[b] = (uint32_t)i, o->where[a] = (uint32_t)j;
-}
-
-static void sift(opt* o, size_t i)
-{
-    while (i > 0 && above(o, o->heap[i], o->heap[(i - 1) / 2])) {
-        heap_swap(o, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < o->heap_size && above(o, o->heap[l], o->heap[best]))
-            best = l;
-        if (r < o->heap_size && above(o, o->heap[r], o->heap[best]))
-            best = r;
-        if (best == i)
-            return;
-        heap_swap(o, i, best);
-        i = best;
-    }
-}
-
-static void rescore(opt* o, uint32_t t, int32_t delta)
-{
-    if (delta == 0 || o->where[t] == UINT32_MAX)
-        return;
-    o->score[t] += delta;
-    sift(o, o->where[t]);
-}
-
-static void heap_remove(opt* o, uint32_t t)
-{
-    size_t i = o->where[t];
-    o->heap_size--;
-    if (i != o->heap_size) {
-        heap_swap(o, i, o->heap_size);
-        sift(o, i);
-    }
-    o->where[t] = UINT32_MAX;
-}
 
 static dist_info* dist_new(opt* o, uint32_t t)
 {
@@ -390,14 +338,14 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
     uint32_t* removed = malloc((vertices + 1) * sizeof *removed);
     s.batch_of = calloc(vertices + 1, sizeof *s.batch_of);
     s.last = calloc(vertices + 1, sizeof *s.last);
-    o.score = calloc(T + 1, sizeof *o.score);
-    o.heap = malloc((T + 1) * sizeof *o.heap);
-    o.where = malloc((T + 1) * sizeof *o.where);
+    o.queue.score = calloc(T + 1, sizeof *o.queue.score);
+    o.queue.heap = malloc((T + 1) * sizeof *o.queue.heap);
+    o.queue.where = malloc((T + 1) * sizeof *o.queue.where);
     o.dist = calloc(T + 1, sizeof *o.dist);
     o.active = malloc((T + 1) * sizeof *o.active);
     o.batch_count = calloc(T + 1, sizeof *o.batch_count);
-    if (!valence || !adj_start || !adj || !cached || !cached_list || !removed || !s.batch_of || !s.last || !o.score ||
-        !o.heap || !o.where || !o.dist || !o.active || !o.batch_count)
+    if (!valence || !adj_start || !adj || !cached || !cached_list || !removed || !s.batch_of || !s.last ||
+        !o.queue.score || !o.queue.heap || !o.queue.where || !o.dist || !o.active || !o.batch_count)
         goto done;
     /* GB:183-216: valences, the faces of each vertex, the initial scores */
     for (size_t i = 0; i < n; ++i)
@@ -413,15 +361,14 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
         free(fill);
     }
     for (size_t t = 0; t < T; ++t) {
-        o.score[t] = w->valence_w * (int32_t)(valence[idx[3 * t]] + valence[idx[3 * t + 1]] + valence[idx[3 * t + 2]]);
-        o.heap[o.heap_size] = (uint32_t)t;
-        o.where[t] = (uint32_t)o.heap_size;
-        sift(&o, o.heap_size++);
+        o.queue.score[t] =
+            w->valence_w * (int32_t)(valence[idx[3 * t]] + valence[idx[3 * t + 1]] + valence[idx[3 * t + 2]]);
+        gc_triangle_heap_push(&o.queue, (uint32_t)t);
     }
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, written = 0, batch_indices = 0;
-    while (o.heap_size) {
-        const uint32_t best = o.heap[0];
+    while (o.queue.size) {
+        const uint32_t best = o.queue.heap[0];
         const uint32_t* f = idx + 3 * (size_t)best;
         const uint32_t ids[5] = {f[0], f[1], f[2], f[0], f[1]};
         /* GB:253-269: the rotation that adds the fewest vertices */
@@ -452,7 +399,7 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
                 }
             }
             o.batch_count[best] = 0;
-            heap_remove(&o, best);
+            gc_triangle_heap_remove(&o.queue, best);
             dist_info* mine = o.dist[best];
             const uint32_t my_distance = mine ? mine->accumulated : 0;
             /* GB:321-397 */
@@ -500,7 +447,7 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
                             delta += w->distance_w * (int32_t)d->accumulated;
                         }
                     }
-                    rescore(&o, face, delta);
+                    gc_triangle_heap_rescore(&o.queue, face, delta);
                 }
             }
             /* GB:399-430: distances through the placed triangle to the other entries */
@@ -517,7 +464,7 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
                             mindist = *dn + 1;
                     }
                     if (mindist != NONE) {
-                        rescore(&o, other, w->distance_w * (int32_t)mindist);
+                        gc_triangle_heap_rescore(&o.queue, other, w->distance_w * (int32_t)mindist);
                         if (!dmap_put(&d->from, best, mindist))
                             goto done;
                         d->accumulated += mindist;
@@ -561,7 +508,7 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
                         dist_remove(&o, face);
                     }
                 }
-                rescore(&o, face, delta);
+                gc_triangle_heap_rescore(&o.queue, face, delta);
             }
         }
         if (end_of_batch) {
@@ -574,7 +521,7 @@ int gbatch_order(const uint32_t* idx, size_t n, uint32_t vertices, const gbatch_
                     if (valence[f[i]] != 0)
                         for (uint32_t j = adj_start[f[i]]; j < adj_start[f[i] + 1]; ++j)
                             if (adj[j] != NONE)
-                                rescore(&o, adj[j], w->finpoint_w);
+                                gc_triangle_heap_rescore(&o.queue, adj[j], w->finpoint_w);
         }
     }
     rc = 0;
@@ -594,9 +541,9 @@ done:
     free(removed);
     free(s.batch_of);
     free(s.last);
-    free(o.score);
-    free(o.heap);
-    free(o.where);
+    free(o.queue.score);
+    free(o.queue.heap);
+    free(o.queue.where);
     free(o.dist);
     free(o.active);
     free(o.batch_count);

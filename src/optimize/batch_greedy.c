@@ -99,65 +99,12 @@ typedef struct dist_info {
 } dist_info;
 
 typedef struct greedy {
-    int32_t* score;
-    uint32_t* heap;  /* max-heap on (score, -triangle) */
-    uint32_t* where; /* triangle -> heap position; UINT32_MAX once placed */
-    size_t heap_size;
+    gc_triangle_heap queue; /* triangles by (score, -number); where UINT32_MAX once placed */
     uint32_t* slot;    /* triangle -> 1 + its entry in pool, 0 = none */
     dist_info** pool;  /* the distance entries, densely */
     uint32_t active_count, pool_capacity;
     uint8_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries), at most 3 */
 } greedy;
-
-static bool above(const greedy* g, uint32_t a, uint32_t b)
-{
-    return g->score[a] > g->score[b] || (g->score[a] == g->score[b] && a < b);
-}
-
-static void heap_swap(greedy* g, size_t i, size_t j)
-{
-    uint32_t a = g->heap[i], b = g->heap[j];
-    g->heap[i] = b, g->heap[j] = a;
-    g->where[b] = (uint32_t)i, g->where[a] = (uint32_t)j;
-}
-
-static void sift(greedy* g, size_t i)
-{
-    while (i > 0 && above(g, g->heap[i], g->heap[(i - 1) / 2])) {
-        heap_swap(g, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < g->heap_size && above(g, g->heap[l], g->heap[best]))
-            best = l;
-        if (r < g->heap_size && above(g, g->heap[r], g->heap[best]))
-            best = r;
-        if (best == i)
-            return;
-        heap_swap(g, i, best);
-        i = best;
-    }
-}
-
-static void rescore(greedy* g, uint32_t t, int32_t delta)
-{
-    if (delta == 0 || g->where[t] == UINT32_MAX)
-        return;
-    g->score[t] += delta;
-    sift(g, g->where[t]);
-}
-
-static void heap_remove(greedy* g, uint32_t t)
-{
-    size_t i = g->where[t];
-    g->heap_size--;
-    if (i != g->heap_size) {
-        heap_swap(g, i, g->heap_size);
-        sift(g, i);
-    }
-    g->where[t] = UINT32_MAX;
-}
 
 static dist_info* dist_of(const greedy* g, uint32_t t)
 {
@@ -255,13 +202,13 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
     uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
-    g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
-    g.heap = gc_alloc_array(T + 1, sizeof *g.heap, false);
-    g.where = gc_alloc_array(T + 1, sizeof *g.where, false);
+    g.queue.score = gc_alloc_array(T + 1, sizeof *g.queue.score, true);
+    g.queue.heap = gc_alloc_array(T + 1, sizeof *g.queue.heap, false);
+    g.queue.where = gc_alloc_array(T + 1, sizeof *g.queue.where, false);
     g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
     g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
-    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score || !g.heap ||
-        !g.where || !g.slot || !g.batch_count) {
+    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.queue.score ||
+        !g.queue.heap || !g.queue.where || !g.slot || !g.batch_count) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -285,17 +232,15 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     fill = NULL;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
-        g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
-        g.heap[g.heap_size] = (uint32_t)t;
-        g.where[t] = (uint32_t)g.heap_size;
-        sift(&g, g.heap_size++);
+        g.queue.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        gc_triangle_heap_push(&g.queue, (uint32_t)t);
     }
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, batch_indices = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
-    while (g.heap_size) {
-        const uint32_t best = g.heap[0];
+    while (g.queue.size) {
+        const uint32_t best = g.queue.heap[0];
         const uint32_t* f = indices + 3 * (size_t)best;
         const uint64_t number = first_number + placed;
         const gc_sim_primitive p = {{f[0], f[1], f[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
@@ -323,7 +268,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 }
             }
             g.batch_count[best] = 0;
-            heap_remove(&g, best);
+            gc_triangle_heap_remove(&g.queue, best);
             dist_info* mine = dist_of(&g, best);
             const uint32_t my_distance = mine ? mine->accumulated : 0;
             /* GB:321-397 */
@@ -369,7 +314,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             delta += w->distance * (int32_t)d->accumulated;
                         }
                     }
-                    rescore(&g, face, delta);
+                    gc_triangle_heap_rescore(&g.queue, face, delta);
                 }
             }
             /* GB:399-430 */
@@ -386,7 +331,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             mindist = *dn + 1;
                     }
                     if (mindist != NONE) {
-                        rescore(&g, other, w->distance * (int32_t)mindist);
+                        gc_triangle_heap_rescore(&g.queue, other, w->distance * (int32_t)mindist);
                         if (!dmap_put(&d->from, best, mindist))
                             goto nomem;
                         d->accumulated += mindist;
@@ -436,7 +381,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     delta -= w->distance * (int32_t)dist_of(&g, face)->accumulated;
                     dist_remove(&g, face);
                 }
-                rescore(&g, face, delta);
+                gc_triangle_heap_rescore(&g.queue, face, delta);
             }
         }
         if (!ok) {
@@ -459,9 +404,9 @@ done:
     free(cached);
     free(cached_list);
     free(removed);
-    free(g.score);
-    free(g.heap);
-    free(g.where);
+    free(g.queue.score);
+    free(g.queue.heap);
+    free(g.queue.where);
     free(g.slot);
     free(g.pool);
     free(g.batch_count);

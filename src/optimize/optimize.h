@@ -94,6 +94,22 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
 /* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
  * written after), for the candidate orders it scores. */
+/* The greedy optimizers' priority queue (triangle_heap.c): a max-heap of triangle numbers
+ * on (score[t], then the lower number), `where[t]` each one's place (UINT32_MAX once
+ * removed). The caller owns the arrays (score and where of one entry per triangle, heap of
+ * as many), sets a triangle's score before pushing it, and changes it only through
+ * rescore. O(log n) each; the best is heap[0] while size > 0. */
+typedef struct gc_triangle_heap {
+    int32_t* score;
+    uint32_t* heap;
+    uint32_t* where;
+    size_t size;
+} gc_triangle_heap;
+void gc_triangle_heap_push(gc_triangle_heap* h, uint32_t t);
+/* Adds delta to a triangle's score; nothing for a removed triangle or a zero delta. */
+void gc_triangle_heap_rescore(gc_triangle_heap* h, uint32_t t, int32_t delta);
+void gc_triangle_heap_remove(gc_triangle_heap* h, uint32_t t);
+
 /* gbatch's scores (Kerbl et al. 2018): per cached vertex, per remaining valence, per unit of
  * accumulated distance. */
 typedef struct gc_batch_greedy_weights {
