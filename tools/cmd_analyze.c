@@ -61,6 +61,50 @@ void add_draw_stats(gc_stats* sum, const gc_stats* s)
     sum->atvr = sum->vertices ? (double)sum->invocations / (double)sum->vertices : 0.0;
 }
 
+int gltf_sum_stats(const gc_gltf* doc, const char* path, const gc_model* models, size_t count, unsigned threads,
+                   gc_stats* sums, gltf_totals* totals)
+{
+    gc_stats* per = calloc(count ? count : 1, sizeof *per);
+    if (!per) {
+        fprintf(stderr, "gpucache: %s: out of memory for %zu models\n", path, count);
+        return EXIT_DATA;
+    }
+    memset(sums, 0, count * sizeof *sums);
+    gc_error err = {0};
+    int status = 0;
+    for (size_t i = 0; !status && i < gc_gltf_primitive_count(doc); ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
+        uint64_t prims = 0;
+        if (gc_draw_validate(&d, path, &prims, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        memset(per, 0, count * sizeof *per);
+        /* threads pay off on large draws only; a glTF may hold thousands of small ones */
+        unsigned t = p->index_count >= ((size_t)1 << 16) ? threads : 1u;
+        if (p->index_count && gc_analyze_models(models, count, &d, NULL, t, per, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        for (size_t m = 0; m < count; ++m)
+            add_draw_stats(&sums[m], &per[m]);
+        if (totals) {
+            if (totals->draws == 0)
+                totals->topology = p->topology;
+            totals->mixed |= p->topology != totals->topology;
+            totals->draws++;
+            totals->indices += p->index_count;
+            totals->primitives += prims;
+            totals->vertices += count ? per[0].vertices : 0;
+            if (p->topology == GC_TRIANGLE_LIST || p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN)
+                totals->triangles += prims;
+        }
+    }
+    free(per);
+    return status;
+}
+
 /* analyze on a .gltf/.glb: every mesh primitive is a draw of its own indices with the
  * topology of its mode; one row (JSON object) per draw, and the sums over all draws. */
 static int analyze_gltf(const char* path, const gc_gltf_options* go, model_result* results, int model_count,

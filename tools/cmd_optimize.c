@@ -141,30 +141,6 @@ static int print_report(const report* r, int json)
     return 0;
 }
 
-/* Analyzes every primitive of a glTF document as its own draw under each model, summed. */
-static int analyze_gltf_doc(const gc_gltf* doc, gc_stats* sums, const gc_model* models, size_t count)
-{
-    memset(sums, 0, count * sizeof *sums);
-    for (size_t i = 0; i < gc_gltf_primitive_count(doc); ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
-        for (size_t m = 0; m < count && p->index_count; ++m) {
-            gc_stats s;
-            gc_error err;
-            if (gc_analyze(&models[m], &d, NULL, &s, &err))
-                return fail_with(&err);
-            sums[m].invocations += s.invocations;
-            sums[m].primitives += s.primitives;
-            sums[m].vertices += s.vertices;
-        }
-    }
-    for (size_t m = 0; m < count; ++m) {
-        sums[m].acmr = sums[m].primitives ? (double)sums[m].invocations / (double)sums[m].primitives : 0.0;
-        sums[m].atvr = sums[m].vertices ? (double)sums[m].invocations / (double)sums[m].vertices : 0.0;
-    }
-    return 0;
-}
-
 int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algorithm, const gc_optimize_options* base,
                              int reorder, int say, size_t* triangles, size_t* runs, size_t* left)
 {
@@ -251,14 +227,14 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
         return fail_with(&err);
     const size_t row_count = preset_count + target_count;
     gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
-    int status = analyze_gltf_doc(doc, before, presets, row_count);
+    int status = gltf_sum_stats(doc, path, presets, row_count, 1, before, NULL);
     double start = now_seconds();
     size_t triangles = 0, runs = 0, left = 0;
     if (!status)
         status = optimize_gltf_primitives(doc, path, algorithm, base, reorder, 1, &triangles, &runs, &left);
     double seconds = now_seconds() - start;
     if (!status)
-        status = analyze_gltf_doc(doc, after, presets, row_count);
+        status = gltf_sum_stats(doc, path, presets, row_count, 1, after, NULL);
     if (!status) {
         signals_hold();
         gc_status written = gc_gltf_write(doc, out_path, &err);

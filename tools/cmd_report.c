@@ -179,66 +179,38 @@ static int largest_count(const gc_model* m, const gc_draw* d, const size_t* runs
 
 /* ------------------------------------------------------------------ glTF */
 
-/* What the summary says of a glTF: its sums over the primitives, as analyze prints them. */
+/* What the summary says of a glTF: its sums over the primitives, as analyze prints them,
+ * and what optimize did to them. */
 typedef struct gltf_summary {
-    size_t draws;                          /* mesh primitives */
-    uint64_t indices, primitives, vertices; /* summed over the draws, as analyze --json */
-    uint64_t triangles;                    /* of the triangle primitives (strips, fans expanded) */
-    int mixed;                             /* the draws' topologies differ */
-    gc_topology topology;                  /* the first draw's */
-    size_t reordered, left;                /* triangle lists optimize reordered, primitives it left */
+    gltf_totals totals;
+    size_t reordered, left; /* triangle lists optimize reordered, primitives it left */
 } gltf_summary;
 
-/* Every row's model on every primitive of `doc`, each primitive its own draw with its own
- * topology, summed (add_draw_stats) into the rows' "before" or, with `after`, "after" stats:
- * what `analyze --json` prints for a glTF, and `optimize --json` as "after". With `gs`, the
- * sums of indices, primitives and vertices too. */
+/* Every row's model on every primitive of `doc` (gltf_sum_stats: what `analyze --json`
+ * prints for a glTF, and `optimize --json` as "after") into the rows' "before" or, with
+ * `after`, "after" stats; with `totals`, the draws' own sums too. */
 static int gltf_analyze(const gc_gltf* doc, const char* path, report_row* rows, size_t count, long threads,
-                        int after, gltf_summary* gs)
+                        int after, gltf_totals* totals)
 {
-    gc_model* models = calloc(count, sizeof *models);
-    gc_stats* stats = calloc(count, sizeof *stats);
-    gc_error err = {0};
+    gc_model* models = calloc(count ? count : 1, sizeof *models);
+    gc_stats* sums = calloc(count ? count : 1, sizeof *sums);
     int status = 0;
-    if (!models || !stats) {
+    if (!models || !sums) {
         fprintf(stderr, "gpucache: report: out of memory for %zu models\n", count);
         status = EXIT_DATA;
     }
-    for (size_t m = 0; !status && m < count; ++m) {
+    for (size_t m = 0; !status && m < count; ++m)
         models[m] = rows[m].before.model;
-        memset(after ? &rows[m].after : &rows[m].before.stats, 0, sizeof(gc_stats));
-    }
-    for (size_t i = 0; !status && i < gc_gltf_primitive_count(doc); ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
-        uint64_t prims = 0;
-        if (gc_draw_validate(&d, path, &prims, &err)) {
-            status = fail_with(&err);
-            break;
-        }
-        memset(stats, 0, count * sizeof *stats);
-        /* threads pay off on large draws only; a glTF may hold thousands of small ones */
-        unsigned t = p->index_count >= ((size_t)1 << 16) ? (unsigned)threads : 1u;
-        if (p->index_count && gc_analyze_models(models, count, &d, NULL, t, stats, &err)) {
-            status = fail_with(&err);
-            break;
-        }
-        for (size_t m = 0; m < count; ++m)
-            add_draw_stats(after ? &rows[m].after : &rows[m].before.stats, &stats[m]);
-        if (gs) {
-            if (gs->draws == 0)
-                gs->topology = p->topology;
-            gs->mixed |= p->topology != gs->topology;
-            gs->draws++;
-            gs->indices += p->index_count;
-            gs->primitives += prims;
-            gs->vertices += count ? stats[0].vertices : 0;
-            if (p->topology == GC_TRIANGLE_LIST || p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN)
-                gs->triangles += prims;
-        }
+    if (!status)
+        status = gltf_sum_stats(doc, path, models, count, (unsigned)threads, sums, totals);
+    for (size_t m = 0; !status && m < count; ++m) {
+        if (after)
+            rows[m].after = sums[m];
+        else
+            rows[m].before.stats = sums[m];
     }
     free(models);
-    free(stats);
+    free(sums);
     return status;
 }
 
@@ -606,8 +578,8 @@ int cmd_report(int argc, char** argv)
             free(rows);
             return fail_with(&err);
         }
-        status = gltf_analyze(doc, path, rows, row_count, threads, 0, &gs);
-        if (!status && gs.triangles)
+        status = gltf_analyze(doc, path, rows, row_count, threads, 0, &gs.totals);
+        if (!status && gs.totals.triangles)
             status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives);
         snprintf(in.name, sizeof in.name, "%s", path);
         if (status) {
@@ -629,12 +601,12 @@ int cmd_report(int argc, char** argv)
     FILE* f = NULL;
     size_t n = 0;
     uint32_t dense_count = 0;
-    int has_triangles = gltf ? gs.triangles > 0
+    int has_triangles = gltf ? gs.totals.triangles > 0
                              : !(draw.topology == GC_POINT_LIST || draw.topology == GC_LINE_LIST ||
                                  draw.topology == GC_LINE_STRIP || draw.topology == GC_LINE_LOOP);
     if (!gltf && (status = analyze_rows(rows, row_count, &draw, threads, 0)) != 0)
         goto out;
-    uint64_t vertices = gltf ? gs.vertices : rows[0].before.stats.vertices;
+    uint64_t vertices = gltf ? gs.totals.vertices : rows[0].before.stats.vertices;
     /* a glTF's heat maps analyze each triangle primitive as its own draw, as analyze
      * --heatmap does: one run of the mesh each */
     size_t single_run = 0;
@@ -759,10 +731,11 @@ optimized:
     if (gltf) {
         fprintf(f, "</dd>\n<dt>format</dt><dd>glTF, each mesh primitive a draw of its own</dd>\n"
                    "<dt>draws</dt><dd class=\"draws\">%zu</dd>\n<dt>topology</dt><dd>%s</dd>\n",
-                gs.draws, gs.mixed ? "mixed" : gs.draws ? gc_topology_name(gs.topology) : "-");
+                gs.totals.draws,
+                gs.totals.mixed ? "mixed" : gs.totals.draws ? gc_topology_name(gs.totals.topology) : "-");
         fprintf(f, "<dt>indices</dt><dd class=\"indices\">%llu</dd>\n<dt>primitives</dt><dd class=\"primitives\">%llu"
                    "</dd>\n",
-                (unsigned long long)gs.indices, (unsigned long long)gs.primitives);
+                (unsigned long long)gs.totals.indices, (unsigned long long)gs.totals.primitives);
     } else {
         fprintf(f, "</dd>\n<dt>topology</dt><dd>%s%s</dd>\n", gc_topology_name(draw.topology),
                 draw.restart_enabled ? ", with restart" : "");

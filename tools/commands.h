@@ -29,6 +29,23 @@ void print_note(void* user, const char* line);
  * added, has_batches the last draw's, ACMR and ATVR recomputed from the sums. */
 void add_draw_stats(gc_stats* sum, const gc_stats* s);
 
+/* What a glTF's primitives add up to, beside the models' sums (gltf_sum_stats). */
+typedef struct gltf_totals {
+    size_t draws;                           /* mesh primitives */
+    uint64_t indices, primitives, vertices; /* summed over the draws, as analyze --json */
+    uint64_t triangles;                     /* of the triangle primitives (strips, fans expanded) */
+    int mixed;                              /* the draws' topologies differ */
+    gc_topology topology;                   /* the first draw's */
+} gltf_totals;
+
+/* Every model on every primitive of `doc`, each primitive its own draw with its own
+ * topology (validated, errors naming `path`), summed with add_draw_stats into sums[0 ..
+ * count): what `analyze --json` prints for a glTF (cmd_analyze.c). Draws of 2^16 indices
+ * or more run the models on `threads` threads. With `totals`, the draws' own sums too.
+ * Returns 0 or the exit status after printing one line. */
+int gltf_sum_stats(const gc_gltf* doc, const char* path, const gc_model* models, size_t count, unsigned threads,
+                   gc_stats* sums, gltf_totals* totals);
+
 /* optimize's pass over a glTF document in memory (cmd_optimize.c): every indexed triangle
  * list whose index data may be rewritten (not indices_kept, not sharing an earlier one's)
  * reordered on its own by `algorithm` with `base` (first_use_numbering = reorder) and put
