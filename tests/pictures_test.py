@@ -15,28 +15,15 @@ import sys
 import zlib
 import xml.etree.ElementTree as ET
 
-BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
+from cli_checks import Checks
+
+T = Checks(sys.argv)
+BIN = T.bin
+check, run = T.check, T.run
 HERE = os.path.dirname(os.path.abspath(__file__))  # before the chdir below
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
+T.enter_fresh_work()
 NS = {"s": "http://www.w3.org/2000/svg"}
-failures = 0
-passes = 0
 
-
-def check(ok, what):
-    global failures, passes
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 def heatmap(path):
@@ -478,5 +465,4 @@ error(["memsys", "--compare", "--plot", "nodir/e.svg", os.path.join(SCN, "raycas
       "memsys --plot into a missing folder")
 error(["memsys", "--compare", "--plot", hostile_scn, hostile_scn], 2, "memsys --plot over its scenario")
 
-print(f"{passes} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+T.finish()

@@ -14,7 +14,11 @@ import shutil
 import subprocess
 import sys
 
-BIN, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+from cli_checks import Checks
+
+T = Checks(sys.argv)
+BIN, WORK = T.bin, T.work
+check, run = T.check, T.run
 CORPUS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 
 try:
@@ -29,25 +33,8 @@ if not CHROMIUM or not DRIVER:
     print("chromium or chromedriver not installed: skipped (scripts/install-deps.sh installs them)")
     sys.exit(77)
 
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
-failures = 0
-passes = 0
+T.enter_fresh_work()
 
-
-def check(ok, what):
-    global failures, passes
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 spot = os.path.join(CORPUS, "spot.obj") if CORPUS else None
@@ -140,5 +127,4 @@ try:
 finally:
     driver.quit()
 
-print(f"report_browser: {passes} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+T.finish("report_browser")

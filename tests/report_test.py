@@ -17,28 +17,15 @@ import shutil
 import subprocess
 import sys
 
-BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
+from cli_checks import Checks
+
+T = Checks(sys.argv)
+BIN = T.bin
+check, run = T.check, T.run
 CORPUS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
-failures = 0
-passes = 0
+T.enter_fresh_work()
 HAVE_GNUPLOT = shutil.which("gnuplot") is not None
 
-
-def check(ok, what):
-    global failures, passes
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-        print("FAIL:", what)
-
-
-def run(*args, env=None):
-    p = subprocess.run([BIN, *args], capture_output=True, env=env)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
 class Page(html.parser.HTMLParser):
@@ -362,5 +349,4 @@ check(rc == 0 and out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("<
 leftovers = [n for n in os.listdir(".") if n.startswith(".") or "gpucache" in n]
 check(not leftovers, f"temporaries left behind: {leftovers}")
 
-print(f"report: {passes} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+T.finish("report")

@@ -20,23 +20,16 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-BIN, WORK = os.path.abspath(sys.argv[1]), sys.argv[2]
-shutil.rmtree(WORK, ignore_errors=True)
-os.makedirs(WORK)
-os.chdir(WORK)
+from cli_checks import Checks
+
+T = Checks(sys.argv)
+BIN = T.bin
+check = T.check
+T.enter_fresh_work()
 if not shutil.which("gnuplot"):
     print("gnuplot not installed: skipped")
     sys.exit(77)
-failures = passes = 0
 
-
-def check(ok, what):
-    global failures, passes
-    if ok:
-        passes += 1
-    else:
-        failures += 1
-        print("FAIL:", what)
 
 
 def gp_text(literal):
@@ -175,5 +168,4 @@ if sweep("one.svg", "--mesh", "grid:20x20", "-a", "tipsify", "--cache", "16..16"
     check(re.search(r"^set xrange \[15:17\]$", gp, re.M), "one size: the x range is 15..17")
     check(os.path.getsize("one.svg") > 0, "one size: the figure is drawn")
 
-print(f"{passes} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+T.finish()
