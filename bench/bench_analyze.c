@@ -223,21 +223,10 @@ int main(int argc, char** argv)
     for (size_t i = 0; i < name_count; ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", corpus, names[i]);
-        gc_mesh mesh;
-        if (gc_mesh_load(path, NULL, &mesh, &err) != GC_OK) {
-            fprintf(stderr, "skipping %s: %s\n", names[i], err.message);
-            continue;
-        }
-        gc_draw d = {mesh.indices, mesh.index_count, mesh.topology, mesh.restart_enabled, mesh.restart_value};
-        uint64_t prims = 0;
-        gc_draw_validate(&d, path, &prims, &err);
         buffer b = {{0}, NULL, 0, 0};
-        b.n = 3 * prims;
-        b.idx = malloc(b.n * sizeof *b.idx);
-        gc_draw_triangles(&d, b.idx, b.n, &b.n, &err);
+        if (bench_load_triangles(path, &b.idx, &b.n, &b.vertices))
+            continue;
         snprintf(b.name, sizeof b.name, "%s (%zu tris)", names[i], b.n / 3);
-        gc_mesh_free(&mesh);
-        finish(&b);
         bench(&b, r);
         for (size_t k = 0; k < PAIRS; ++k)
             corpus_ratio[k][measured] = r[k];

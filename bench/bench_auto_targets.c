@@ -131,31 +131,17 @@ int main(int argc, char** argv)
     for (size_t i = 0; i < NAMES; ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        gc_mesh gm;
-        gc_error err;
-        if (gc_mesh_load(path, NULL, &gm, &err)) {
-            fprintf(stderr, "skipping %s: %s\n", names[i], err.message);
+        uint32_t* tri;
+        size_t n;
+        uint32_t v;
+        if (bench_load_triangles(path, &tri, &n, &v))
             continue;
-        }
-        gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-        uint64_t prims = 0;
-        size_t n = 0;
-        uint32_t* tri = NULL;
-        if (!gc_draw_validate(&d, path, &prims, &err) && (tri = malloc(prims * 6 * sizeof *tri)) &&
-            !gc_draw_triangles(&d, tri, prims * 6, &n, &err)) {
-            uint32_t v = 0;
-            for (size_t k = 0; k < n; ++k)
-                v = tri[k] + 1 > v ? tri[k] + 1 : v;
-            meshes[count++] = (mesh){tri, n, v};
-            uint32_t* copy = malloc(n * sizeof *copy);
-            memcpy(copy, tri, n * sizeof *copy);
-            gc_shuffle_triangles(copy, n, 7);
-            meshes[count++] = (mesh){copy, n, v};
-            total_triangles += 2 * (n / 3);
-        } else {
-            free(tri);
-        }
-        gc_mesh_free(&gm);
+        meshes[count++] = (mesh){tri, n, v};
+        uint32_t* copy = malloc(n * sizeof *copy + 4);
+        memcpy(copy, tri, n * sizeof *copy);
+        gc_shuffle_triangles(copy, n, 7);
+        meshes[count++] = (mesh){copy, n, v};
+        total_triangles += 2 * (n / 3);
     }
     if (count == 0) {
         fprintf(stderr, "no corpus meshes in %s\n", dir);
