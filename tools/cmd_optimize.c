@@ -289,6 +289,22 @@ static gc_status copy_to_stdout(const char* path, gc_error* err)
     return GC_OK;
 }
 
+/* The rows optimize reports before and after: every preset (at most 16), then each target
+ * (-m). Returns the preset count. */
+static size_t report_rows(gc_model* rows, const gc_model* targets, size_t target_count)
+{
+    size_t preset_count = gc_preset_count();
+    gc_error err;
+    for (size_t i = 0; i < preset_count && i < 16; ++i) {
+        const char *name, *spec, *source;
+        gc_preset_get(i, &name, &spec, &source);
+        gc_model_parse(name, &rows[i], &err);
+    }
+    for (size_t i = 0; i < target_count; ++i)
+        rows[preset_count + i] = targets[i];
+    return preset_count;
+}
+
 int cmd_optimize(int argc, char** argv)
 {
     enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL };
@@ -441,15 +457,8 @@ int cmd_optimize(int argc, char** argv)
             return fail_with(&err);
 
     if (is_gltf_path(path)) {
-        size_t preset_count = gc_preset_count();
         gc_model presets[16 + MAX_TARGETS];
-        for (size_t i = 0; i < preset_count && i < 16; ++i) {
-            const char *name, *spec, *source;
-            gc_preset_get(i, &name, &spec, &source);
-            gc_model_parse(name, &presets[i], &err);
-        }
-        for (size_t i = 0; i < target_count; ++i)
-            presets[preset_count + i] = targets[i];
+        size_t preset_count = report_rows(presets, targets, target_count);
         gc_optimize_options options = {0};
         options.cache_size = (uint32_t)cache;
         options.seed = seed;
@@ -502,16 +511,9 @@ int cmd_optimize(int argc, char** argv)
      * analyzed as it will be numbered: in order of first use where the vertices are
      * renumbered (--reorder-vertices) or an OBJ reader numbers them so, which value-keyed
      * models (direct-value, llvmpipe) see. The input first, with its own index values. */
-    size_t preset_count = gc_preset_count();
     gc_model presets[16 + MAX_TARGETS];
     gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
-    for (size_t i = 0; i < preset_count && i < 16; ++i) {
-        const char *name, *spec, *source;
-        gc_preset_get(i, &name, &spec, &source);
-        gc_model_parse(name, &presets[i], &err);
-    }
-    for (size_t i = 0; i < target_count; ++i)
-        presets[preset_count + i] = targets[i];
+    size_t preset_count = report_rows(presets, targets, target_count);
     const size_t row_count = preset_count + target_count;
     if ((status = analyze_all(tri, n, before, presets, row_count)))
         goto out;
