@@ -82,9 +82,7 @@ int write_fit_plot(const char* out_path, const char* name, const gc_measurements
     int width = legend_x + 170, height = top + (int)models * (panel_h + gap) + 40;
     FILE* f = af.f;
     svg_begin(f, width, height < 260 ? 260 : height);
-    fputs("<title>gpucache fit: ", f);
-    svg_escape(f, name, 200);
-    fputs("</title>\n", f);
+    svg_title(f, "gpucache fit: ", name);
     fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Predicted / measured invocations: ", left);
     svg_escape(f, base_name(name), 100);
     fputs("</text>\n", f);
@@ -191,9 +189,7 @@ int write_memsys_plot(const char* out_path, const char* name, const gc_memsys_re
     int width = legend_x + 240, height = top + plot_h + 70;
     FILE* f = af.f;
     svg_begin(f, width, height);
-    fputs("<title>gpucache memsys strategies: ", f);
-    svg_escape(f, name, 200);
-    fputs("</title>\n", f);
+    svg_title(f, "gpucache memsys strategies: ", name);
     fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Cycles of each flush strategy: ", left);
     svg_escape(f, base_name(name), 100);
     fputs("</text>\n", f);

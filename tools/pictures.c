@@ -275,9 +275,7 @@ int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vert
         svg_open(f, width, height);
     else
         svg_begin(f, width, height);
-    fputs("<title>gpucache heat map: ", f);
-    svg_escape(f, name, 200);
-    fputs("</title>\n", f);
+    svg_title(f, "gpucache heat map: ", name);
     char line[512];
     fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">Vertex shader invocations per vertex: ",
             plot_x);
@@ -484,9 +482,7 @@ int write_trace_plot(const char* out_path, const char* name, const gc_model* mod
     width = width < 640 ? 640 : width;
     FILE* f = af.f;
     svg_begin(f, width, height);
-    fputs("<title>gpucache cache timeline: ", f);
-    svg_escape(f, name, 200);
-    fputs("</title>\n", f);
+    svg_title(f, "gpucache cache timeline: ", name);
     fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">Cache contents after each primitive: ",
             left);
     svg_escape(f, base_name(name), 120);

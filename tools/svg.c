@@ -85,6 +85,13 @@ void svg_escape(FILE* f, const char* text, size_t max)
         fputs("...", f);
 }
 
+void svg_title(FILE* f, const char* what, const char* name)
+{
+    fprintf(f, "<title>%s", what);
+    svg_escape(f, name, 200);
+    fputs("</title>\n", f);
+}
+
 void svg_text(FILE* f, double x, double y, const char* anchor, int size, const char* s)
 {
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y, anchor, size);

@@ -22,6 +22,10 @@ void svg_end(FILE* f);
  * `s` (longer text ends in "..."), 0: all. */
 void svg_escape(FILE* f, const char* s, size_t max);
 
+/* The picture's <title>: what, then the input's name escaped (at most 200 characters of it),
+ * as every picture names its input for a viewer's tooltip and a screen reader. */
+void svg_title(FILE* f, const char* what, const char* name);
+
 /* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one
  * (overlong forms, surrogates and values past U+10FFFF included). s is NUL-terminated. */
 size_t svg_utf8_length(const unsigned char* s);
