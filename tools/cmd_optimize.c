@@ -307,7 +307,8 @@ static size_t report_rows(gc_model* rows, const gc_model* targets, size_t target
 
 int cmd_optimize(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL };
+    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL,
+           OPT_OD_THRESHOLD, OPT_OD_LAMBDA };
     static const struct option long_options[] = {
         {"algorithm", required_argument, NULL, 'a'},
         {"model", required_argument, NULL, 'm'},
@@ -322,6 +323,8 @@ int cmd_optimize(int argc, char** argv)
         {"positions", no_argument, NULL, OPT_POSITIONS},
         {"json", no_argument, NULL, OPT_JSON},
         {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
+        {"overdraw-threshold", required_argument, NULL, OPT_OD_THRESHOLD},
+        {"overdraw-lambda", required_argument, NULL, OPT_OD_LAMBDA},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -335,6 +338,9 @@ int cmd_optimize(int argc, char** argv)
     long cache = 0, effort = 0;
     uint64_t seed = 0;
     int restart = 0, reorder = 0, json = 0;
+    double od_threshold = 1.05, od_lambda = 0; /* the overdraw pass (docs/optimizers/tipsify.md) */
+    const char* od_option = NULL;
+    char* end = NULL;
     gc_load_options lo = {0};
     opterr = 0;
     optind = 1;
@@ -370,6 +376,17 @@ int cmd_optimize(int argc, char** argv)
         case OPT_POSITIONS: lo.positions_only = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
+        case OPT_OD_THRESHOLD:
+            od_threshold = strtod(optarg, &end), od_option = "--overdraw-threshold";
+            if (end == optarg || *end || !(od_threshold >= 1 && od_threshold <= 1000))
+                return usage_error("--overdraw-threshold needs a number in [1, 1000] (1: no overdraw pass), not '%s'",
+                                   optarg);
+            break;
+        case OPT_OD_LAMBDA:
+            od_lambda = strtod(optarg, &end), od_option = "--overdraw-lambda";
+            if (end == optarg || *end || !(od_lambda >= 0 && od_lambda <= 3))
+                return usage_error("--overdraw-lambda needs misses per triangle in [0, 3], not '%s'", optarg);
+            break;
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -449,6 +466,9 @@ int cmd_optimize(int argc, char** argv)
     gc_optimizer algorithm;
     if (gc_optimizer_parse(algorithm_name, &algorithm, &err))
         return fail_with(&err);
+    if (od_option && algorithm != (strcmp(od_option, "--overdraw-lambda") ? GC_OPT_AUTO : GC_OPT_TIPSIFY))
+        return usage_error(strcmp(od_option, "--overdraw-lambda") ? "%s is for -a auto" : "%s is for -a tipsify",
+                           od_option);
     if (target_count && algorithm != GC_OPT_AUTO)
         return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
     gc_model targets[MAX_TARGETS];
@@ -550,6 +570,17 @@ int cmd_optimize(int argc, char** argv)
     options.effort = (unsigned)effort;
     options.targets = target_count ? targets : NULL;
     options.target_count = target_count;
+    /* the overdraw pass where the input has positions (an explicit option needs them) */
+    float* positions = NULL;
+    if ((algorithm == GC_OPT_AUTO && od_threshold > 1) || (algorithm == GC_OPT_TIPSIFY && od_lambda > 0)) {
+        if ((status = optimize_positions(path, &lo, values, (uint32_t)vertex_count, od_option != NULL, &positions))) {
+            free(values);
+            goto out;
+        }
+    }
+    options.positions = positions;
+    options.overdraw_threshold = (float)od_threshold;
+    options.overdraw_lambda = (float)od_lambda;
     progress prog = {now_seconds(), 0.0, 0, 0, 0, n};
     options.progress = show_progress;
     options.progress_user = &prog;
@@ -566,6 +597,7 @@ int cmd_optimize(int argc, char** argv)
             if (prog.shown)
                 fprintf(stderr, "\n");
             free(values);
+            free(positions);
             status = fail_with(&err);
             goto out;
         }
@@ -574,6 +606,7 @@ int cmd_optimize(int argc, char** argv)
         verbose_note("optimize: run %zu of %zu: %zu triangles, done at %.3f s", r + 1, run_count, len / 3,
                      now_seconds() - prog.start);
     }
+    free(positions);
     /* The output as it will be read, in `tri` (free now): renumbered in first-use order
      * (on the dense ids, so that sparse values cost nothing), or with its own values. */
     if (reorder || is_obj) {

@@ -55,5 +55,11 @@ int gltf_sum_stats(const gc_gltf* doc, const char* path, const gc_model* models,
  * left. Nothing is written. Returns 0 or the exit status after printing one line. */
 int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algorithm, const gc_optimize_options* base,
                              int reorder, int say, size_t* triangles, size_t* runs, size_t* left);
+/* The positions of the mesh file `path` for optimize's overdraw pass (optimize_positions.c),
+ * one x, y, z per dense vertex id (values: compact_indices' ascending values, or NULL) into a
+ * new *out (free it). No positions (an index buffer): *out NULL and 0, or with `required`
+ * one line and EXIT_USAGE. */
+int optimize_positions(const char* path, const gc_load_options* lo, const uint32_t* values, uint32_t vertex_count,
+                       int required, float** out);
 
 #endif

@@ -114,7 +114,8 @@ static const help_option fit_options[] = {
 
 static const char* const optimize_usage[] = {
     "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
-    "         [--reorder-vertices [--remap MAP.u32]] [--allow-external-uris] [--json] INPUT -o OUTPUT",
+    "         [--reorder-vertices [--remap MAP.u32]] [--overdraw-threshold T] [--overdraw-lambda L]\n"
+    "         [--allow-external-uris] [--json] INPUT -o OUTPUT",
     NULL};
 static const help_option optimize_options[] = {
     {"-a, --algorithm NAME", "tipsify, forsyth or auto (auto: search for the -m targets)"},
@@ -126,6 +127,10 @@ static const help_option optimize_options[] = {
     {"--seed S", "perturbs auto's greedy reproducibly"},
     {"--effort E", "1 to 4: more candidates and local search (slower)"},
     {"--reorder-vertices", "also renumber the vertices in order of first use"},
+    {"--overdraw-threshold T", "auto, on a mesh with positions: each target's invocations may rise to\n"
+                               "T x auto's best while overdraw is lowered (default 1.05; 1: off)"},
+    {"--overdraw-lambda L", "tipsify: Sander et al.'s overdraw clusters, cut where their misses per\n"
+                            "triangle drop below L (0 to 3; default 0: off)"},
     {"--remap MAP.u32", "write the old-to-new vertex map (uint32 LE per input vertex, 0xFFFFFFFF\n"
                         "unused) of an index-buffer INPUT (.txt .idx .u16 .u32 -)"},
     OPT_POSITIONS,

@@ -776,6 +776,17 @@ typedef struct gc_optimize_options {
                                   use afterwards (gc_reorder_vertices, --reorder-vertices, or a format
                                   whose reader numbers them so, as OBJ's): value-keyed rules
                                   (direct-value, llvmpipe) are then scored with that numbering */
+    /* Overdraw (Sander, Nehab and Barczak 2007, docs/optimizers/tipsify.md): with positions,
+     * the order is cut into clusters at cache flushes and the clusters are drawn in order of
+     * occlusion potential, outward-facing first. NULL: no overdraw pass (as before). */
+    const float* positions;    /* x, y, z of each of the vertex_count vertices */
+    size_t position_stride;    /* bytes from one vertex's x to the next's (0: 12, packed) */
+    float overdraw_threshold;  /* auto, with positions: each target's invocations may rise to at
+                                  most this times auto's best while overdraw is lowered; 0: 1.05
+                                  (meshoptimizer's); 1: no overdraw pass; below 1: GC_ERR_USAGE */
+    float overdraw_lambda;     /* tipsify, with positions: the paper's lambda, a cluster ends where
+                                  its ACMR (misses per triangle, from a cold cache) drops below it;
+                                  0: no overdraw pass; below 0: GC_ERR_USAGE */
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" (NUL-terminated, not kept) to the enum in *out;

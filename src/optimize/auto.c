@@ -464,6 +464,31 @@ static gc_status polish_segments(const uint32_t* indices, size_t triangle_count,
     return s;
 }
 
+/* Each target's invocations for a triangle order (the overdraw budget's gc_order_costs_fn). */
+typedef struct budget_costs {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count;
+    const gc_model* targets;
+    size_t target_count;
+    const stream_place* place;
+    uint32_t* expanded;
+} budget_costs;
+
+static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs, gc_error* err)
+{
+    const budget_costs* b = user;
+    for (size_t k = 0; k < b->target_count; ++k) {
+        for (size_t t = 0; t < b->triangle_count; ++t)
+            memcpy(b->expanded + 3 * t, b->indices + 3 * (size_t)order[t], 3 * sizeof *b->expanded);
+        gc_status s = order_cost(b->expanded, b->triangle_count * 3, b->vertex_count, &b->targets[k], 1, b->place,
+                                 &costs[k], err);
+        if (s)
+            return s;
+    }
+    return GC_OK;
+}
+
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err)
 {
@@ -726,6 +751,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                              candidate, expanded, &best_cost, order, err);
             progress_add(&progress, REFINE_UNITS);
         }
+    }
+    /* Overdraw (overdraw_sort.c): the winner's clusters sorted, within the threshold. */
+    const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
+    if (!s && options->positions && threshold > 1) {
+        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, expanded};
+        s = gc_opt_overdraw_budget(indices, triangle_count, vertex_count, options->positions, options->position_stride,
+                                   options->cache_size, threshold, target_count, target_costs, &b, order, candidate,
+                                   err);
     }
     free(candidate);
     free(place.numbering);

@@ -114,6 +114,16 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
     if (options->cache_size > GC_MAX_CACHE_SIZE)
         return gc_fail(err, GC_ERR_USAGE, "optimize: cache size %u is above %u", options->cache_size,
                        GC_MAX_CACHE_SIZE);
+    /* the overdraw options (NaN fails both tests) */
+    if (!(options->overdraw_threshold == 0 || options->overdraw_threshold >= 1))
+        return gc_fail(err, GC_ERR_USAGE, "optimize: overdraw threshold %g is below 1 (1: no overdraw pass)",
+                       (double)options->overdraw_threshold);
+    if (!(options->overdraw_lambda >= 0 && options->overdraw_lambda <= 3))
+        return gc_fail(err, GC_ERR_USAGE, "optimize: overdraw lambda %g is outside [0, 3] (misses per triangle)",
+                       (double)options->overdraw_lambda);
+    if (options->positions && options->position_stride && options->position_stride < 3 * sizeof(float))
+        return gc_fail(err, GC_ERR_USAGE, "optimize: a position stride of %zu bytes is less than x, y and z",
+                       options->position_stride);
     size_t triangles = index_count / 3;
     if (triangles == 0)
         return GC_OK;
@@ -128,9 +138,15 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
     gc_status s = GC_OK;
     if (!order || !seen)
         s = gc_fail(err, GC_ERR_NOMEM, "optimize: out of memory for the order of %zu triangles", triangles);
-    else if (algorithm == GC_OPT_TIPSIFY)
+    else if (algorithm == GC_OPT_TIPSIFY) {
         s = gc_opt_tipsify(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 16, order, out,
                            err);
+        /* the paper's second half: clusters sorted for overdraw, written out below */
+        if (!s && options->positions && options->overdraw_lambda > 0)
+            s = gc_opt_overdraw_sort(indices, triangles, vertex_count, options->positions, options->position_stride,
+                                     options->cache_size ? options->cache_size : 16, options->overdraw_lambda, 0,
+                                     order, err);
+    }
     else if (algorithm == GC_OPT_FORSYTH)
         s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order, out,
                            err);
@@ -150,7 +166,8 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
             break;
         }
         seen[t / 64] |= 1ull << (t % 64);
-        if (algorithm == GC_OPT_AUTO) {
+        if (algorithm == GC_OPT_AUTO || (algorithm == GC_OPT_TIPSIFY && options->positions &&
+                                         options->overdraw_lambda > 0)) {
             const uint32_t* src = indices + 3 * (size_t)t;
             out[3 * i] = src[0], out[3 * i + 1] = src[1], out[3 * i + 2] = src[2];
         }

@@ -123,6 +123,28 @@ typedef struct gc_batch_greedy_weights {
 gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
                               uint64_t stream_length, uint32_t* order, gc_error* err);
+/* The overdraw half of Tipsify (overdraw_sort.c): cuts `order` into clusters at flushes of
+ * a FIFO of cache_size entries (0: 16) and where a cluster's ACMR from a cold cache drops
+ * below lambda (0: flushes only) or to at most `relative` times the ACMR of the flush-bounded
+ * cluster it lies in (0: not), and rewrites `order` with the clusters sorted by
+ * decreasing occlusion potential (stable). positions: x, y, z of each vertex, stride bytes
+ * apart (0: 12). */
+gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
+                               double relative, uint32_t* order, gc_error* err);
+/* The ACMR of `order` under a FIFO of cache_size entries (0: 16); stamp: vertex_count
+ * entries of scratch (overdraw_sort.c). */
+double gc_opt_fifo_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                        const uint32_t* order, uint32_t* stamp);
+/* auto's overdraw budget (overdraw_sort.c): `order` replaced by the finest overdraw sort
+ * of it under which each of the target_count targets' invocations (costs() writes them,
+ * one per target, for a triangle order) stays at most threshold times its own in `order`;
+ * left as it is when none does. candidate: triangle_count entries of scratch. */
+typedef gc_status (*gc_order_costs_fn)(void* user, const uint32_t* order, uint64_t* costs, gc_error* err);
+gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
+                                 size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
+                                 uint32_t* candidate, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 

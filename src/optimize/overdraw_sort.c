@@ -1,0 +1,233 @@
+/* The overdraw half of Tipsify — Sander, Nehab and Barczak, "Fast Triangle Reordering for
+ * Vertex Locality and Reduced Overdraw", SIGGRAPH 2007, section 4 (docs/optimizers/tipsify.md).
+ *
+ * A vertex-cache order is cut into clusters, which keep their triangles' order, and the
+ * clusters are drawn in decreasing order of their view-independent occlusion potential:
+ *
+ * 1. Clusters. A cluster begins where the cache is flushed: a triangle none of whose
+ *    vertices is in a FIFO of k entries (Tipsify's dead ends). A cluster is cut further
+ *    once its ACMR (misses per triangle) drops below lambda: a larger lambda gives smaller
+ *    clusters, more freedom to sort them, and more misses. The misses are counted from a
+ *    cold cache at the cluster's first triangle, which is what the cluster will cost once it
+ *    is moved away from the triangles drawn before it.
+ * 2. Occlusion potential. For a cluster C with area-weighted centroid c and area-weighted
+ *    normal n (the sum of its triangles' cross products, normalized), and the mesh's
+ *    area-weighted centroid m: (c - m) . n. A cluster far out along its own normal occludes
+ *    much of the mesh from the directions it faces, and is drawn first.
+ *
+ * Time O(triangles + vertices + clusters log clusters); memory 4 bytes per vertex and
+ * 16 per triangle at most. */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cluster_key {
+    double potential;
+    uint32_t begin, end; /* positions in the input order */
+} cluster_key;
+
+static int by_potential(const void* a, const void* b)
+{
+    const cluster_key* x = a;
+    const cluster_key* y = b;
+    if (x->potential != y->potential)
+        return x->potential > y->potential ? -1 : 1;
+    return (x->begin > y->begin) - (x->begin < y->begin); /* stable: the first cluster first */
+}
+
+static const float* vertex_at(const float* positions, size_t stride, uint32_t v)
+{
+    return (const float*)((const char*)positions + (size_t)v * stride);
+}
+
+/* Twice the triangle's area vector (its cross product) and its centroid times 3. */
+static void triangle_geometry(const float* positions, size_t stride, const uint32_t* tv, double normal[3],
+                              double centroid3[3])
+{
+    const float* a = vertex_at(positions, stride, tv[0]);
+    const float* b = vertex_at(positions, stride, tv[1]);
+    const float* c = vertex_at(positions, stride, tv[2]);
+    double e1[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
+    double e2[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
+    normal[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    normal[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    normal[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    for (int i = 0; i < 3; ++i)
+        centroid3[i] = (double)a[i] + b[i] + c[i];
+}
+
+/* The clusters of `order` with their occlusion potentials into clusters[] (their count
+ * returned): cut at flushes, and where the cluster's ACMR from a cold cache drops below
+ * lambda, or (relative > 0) to at most relative times the ACMR of the flush-bounded
+ * cluster it lies in (hard[i] for the triangle at position i). */
+static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const float* positions, size_t stride,
+                           uint32_t k, double lambda, double relative, const float* hard, const double mesh[3],
+                           const uint32_t* order, uint32_t* stamp, float* acmr_out, cluster_key* clusters)
+{
+    /* Time starts above k so that every vertex starts out of the FIFO (stamp 0). A vertex
+     * is a hit when it entered the FIFO less than k misses ago and within the current
+     * cluster (at or after `cluster_time`): the cluster's misses from a cold cache. */
+    uint32_t time = k + 1, cluster_time = time;
+    size_t cluster_count = 0, cluster_triangles = 0, cluster_misses = 0;
+    double normal[3] = {0, 0, 0}, centroid[3] = {0, 0, 0}, weight = 0, plain[3] = {0, 0, 0};
+    for (size_t i = 0; i <= triangle_count; ++i) {
+        const uint32_t* tv = i < triangle_count ? indices + 3 * (size_t)order[i] : NULL;
+        bool flush = true;
+        if (tv) /* a cache flush: none of the triangle's vertices in the FIFO */
+            for (int c = 0; c < 3; ++c)
+                flush &= !(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time);
+        bool cut = i == triangle_count || (i > 0 && (flush || (double)cluster_misses < lambda * cluster_triangles ||
+                                         (relative > 0 && (double)cluster_misses <= relative * hard[i - 1] * cluster_triangles)));
+        if (cut) {
+            if (acmr_out)
+                for (size_t j = i - cluster_triangles; j < i; ++j)
+                    acmr_out[j] = (float)cluster_misses / (float)cluster_triangles;
+            cluster_key* key = &clusters[cluster_count++];
+            key->begin = (uint32_t)(i - cluster_triangles);
+            key->end = (uint32_t)i;
+            double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+            double p = 0;
+            for (int c = 0; c < 3; ++c) {
+                double at = weight > 0 ? centroid[c] / (3 * weight) : plain[c] / (3 * (double)cluster_triangles);
+                p += len > 0 ? (at - mesh[c]) * normal[c] / len : 0;
+            }
+            key->potential = p == p ? p : 0; /* NaN positions: no potential, a consistent sort */
+            cluster_triangles = cluster_misses = 0;
+            weight = 0;
+            for (int c = 0; c < 3; ++c)
+                normal[c] = centroid[c] = plain[c] = 0;
+            cluster_time = time;
+        }
+        if (!tv)
+            break;
+        for (int c = 0; c < 3; ++c)
+            if (!(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time)) {
+                stamp[tv[c]] = time++;
+                cluster_misses++;
+            }
+        cluster_triangles++;
+        double n[3], c3[3];
+        triangle_geometry(positions, stride, tv, n, c3);
+        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int c = 0; c < 3; ++c)
+            normal[c] += n[c], centroid[c] += w * c3[c], plain[c] += c3[c];
+        weight += w;
+    }
+    return cluster_count;
+}
+
+gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
+                               double relative, uint32_t* order, gc_error* err)
+{
+    if (triangle_count < 2)
+        return GC_OK;
+    const size_t stride = position_stride ? position_stride : 3 * sizeof(float);
+    const uint32_t k = cache_size ? cache_size : 16;
+    uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
+    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
+    uint32_t* sorted = gc_alloc_array(triangle_count, sizeof *sorted, false);
+    float* hard = relative > 0 ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
+    if (!stamp || !clusters || !sorted || (relative > 0 && !hard)) {
+        free(stamp), free(clusters), free(sorted), free(hard);
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw sort: out of memory for %zu triangles", triangle_count);
+    }
+    /* Mesh centroid, area-weighted (a mesh of degenerate triangles: the corners' mean). */
+    double mesh[3] = {0, 0, 0}, corners[3] = {0, 0, 0}, area = 0;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        double n[3], c3[3];
+        triangle_geometry(positions, stride, indices + 3 * t, n, c3);
+        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; ++i)
+            mesh[i] += w * c3[i], corners[i] += c3[i];
+        area += w;
+    }
+    for (int i = 0; i < 3; ++i)
+        mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
+
+    if (relative > 0) /* the flush-bounded clusters' ACMRs first */
+        cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
+    size_t cluster_count = cut_clusters(indices, triangle_count, positions, stride, k, lambda, relative, hard, mesh,
+                                        order, stamp, NULL, clusters);
+    free(hard);
+    qsort(clusters, cluster_count, sizeof *clusters, by_potential);
+    size_t written = 0;
+    for (size_t c = 0; c < cluster_count; ++c)
+        for (uint32_t i = clusters[c].begin; i < clusters[c].end; ++i)
+            sorted[written++] = order[i];
+    memcpy(order, sorted, triangle_count * sizeof *order);
+    free(stamp), free(clusters), free(sorted);
+    return GC_OK;
+}
+
+double gc_opt_fifo_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                        const uint32_t* order, uint32_t* stamp)
+{
+    const uint32_t k = cache_size ? cache_size : 16;
+    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
+    uint32_t time = k + 1;
+    for (size_t i = 0; i < triangle_count; ++i) {
+        const uint32_t* tv = indices + 3 * (size_t)order[i];
+        for (int c = 0; c < 3; ++c)
+            if (time - stamp[tv[c]] > k)
+                stamp[tv[c]] = time++;
+    }
+    return triangle_count ? (double)(time - k - 1) / (double)triangle_count : 0;
+}
+
+/* auto's overdraw budget: the finest clustering whose order keeps every target within
+ * threshold times its invocations in `order`. The rungs are lambdas from a little above
+ * the order's own FIFO ACMR (A) down to the flushes alone: A (1 + s (T - 1)) for s = 4, 3,
+ * 2, 1.5, 1, 0.5, 0.25, then 0; a bisection over them (finer rungs cost more invocations,
+ * as a rule; the rung kept is checked whatever), so 3 or 4 orders are scored. */
+gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
+                                 size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
+                                 uint32_t* candidate, gc_error* err)
+{
+    enum { RUNGS = 9, MAX = 64 };
+    static const double steps[RUNGS] = {8, 4, 2, 1, 0.5, 0.25, 0.1, 0.03, -1};
+    if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
+        return GC_OK;
+    uint64_t best[MAX], budget[MAX], got[MAX];
+    gc_status s = costs(user, order, best, err);
+    if (s)
+        return s;
+    for (size_t k = 0; k < target_count; ++k)
+        budget[k] = (uint64_t)floor(threshold * (double)best[k]);
+    uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
+    if (!kept) {
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
+    }
+    /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
+    size_t lo = 0, hi = RUNGS;
+    bool found = false;
+    while (lo < hi && !s) {
+        size_t mid = lo + (hi - lo) / 2;
+        double relative = steps[mid] < 0 ? 0 : 1 + steps[mid] * (threshold - 1);
+        memcpy(candidate, order, triangle_count * sizeof *order);
+        s = gc_opt_overdraw_sort(indices, triangle_count, vertex_count, positions, position_stride, cache_size, 0,
+                                 relative, candidate, err);
+        if (!s)
+            s = costs(user, candidate, got, err);
+        bool fits = true;
+        for (size_t k = 0; k < target_count && !s; ++k)
+            fits &= got[k] <= budget[k];
+        if (s)
+            break;
+        if (fits) {
+            memcpy(kept, candidate, triangle_count * sizeof *kept);
+            found = true;
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (!s && found)
+        memcpy(order, kept, triangle_count * sizeof *order);
+    free(kept);
+    return s;
+}
