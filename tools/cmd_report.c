@@ -658,6 +658,10 @@ int cmd_report(int argc, char** argv)
         options.target_count = 1;
         options.first_use_numbering = is_obj;
         options.stream_length = n;
+        float* positions = NULL; /* the overdraw pass, as optimize's default */
+        if ((status = optimize_positions(path, &lo, values, dense_count, 0, &positions)) != 0)
+            goto out;
+        options.positions = positions;
         progress_line prog;
         progress_init(&prog, "report: optimize");
         options.progress = progress_report;
@@ -667,11 +671,13 @@ int cmd_report(int argc, char** argv)
             options.stream_position = at;
             if (runs[r] && gc_optimize(GC_OPT_AUTO, tri + at, runs[r] * 3, dense_count, &options, opt + at, &err)) {
                 progress_end(&prog);
+                free(positions);
                 status = fail_with(&err);
                 goto out;
             }
         }
         progress_end(&prog);
+        free(positions);
         optimize_seconds = now_seconds() - t;
         /* the table's "after" as `optimize` reports it: an OBJ renumbered in first-use order
          * (which depends only on the order, so the dense ids serve), else the input's values */

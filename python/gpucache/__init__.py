@@ -86,6 +86,7 @@ class Mesh:
     runs: Optional[np.ndarray] = None
     path: Optional[str] = None
     has_topology: bool = False
+    positions_only: bool = False
 
     def __len__(self) -> int:
         return int(self.indices.shape[0])
@@ -359,10 +360,42 @@ def _triangle_list(d: _Draw) -> np.ndarray:
     return out[: int(written[0])].copy()
 
 
+def _overdraw_positions(positions: Optional[ArrayLike], mesh: Optional[Mesh], algorithm: str, threshold: float,
+                        lam: float, values: Optional[np.ndarray], vertex_count: int) -> Optional[np.ndarray]:
+    """optimize's positions for the overdraw pass, one row per (dense) vertex id, or None."""
+    if not ((algorithm == "auto" and threshold > 1) or (algorithm == "tipsify" and lam > 0)):
+        return None
+    if positions is not None:
+        xyz = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+    elif mesh is not None and mesh.path:
+        opts = ffi.new("gc_load_options*")
+        opts.positions_only = 1 if mesh.positions_only else 0
+        out = ffi.new("float**")
+        count = ffi.new("size_t*")
+        err = _new_error()
+        if lib.gc_mesh_load_positions(_encode_path(mesh.path), opts, out, count, err):
+            return None  # no positions (an index buffer): no overdraw pass, as the CLI
+        try:
+            xyz = np.frombuffer(ffi.buffer(out[0], int(count[0]) * 12), dtype=np.float32).reshape(-1, 3).copy()
+        finally:
+            libc.free(out[0])
+    else:
+        return None
+    if values is not None:
+        xyz = xyz[values] if xyz.shape[0] > int(values[-1]) else None
+    if xyz is None or xyz.shape[0] < vertex_count:
+        if positions is not None:
+            raise ArgumentError(f"positions: {0 if xyz is None else xyz.shape[0]} rows for {vertex_count} vertices")
+        return None
+    return np.ascontiguousarray(xyz[:max(vertex_count, 1)])
+
+
 def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: str = "auto",
              targets: Optional[Sequence[str]] = None, reorder_vertices: bool = False, effort: int = 1,
              seed: int = 0, cache_size: int = 0, topology: Optional[str] = None,
-             restart: Union[None, bool, int] = None) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
+             restart: Union[None, bool, int] = None, positions: Optional[ArrayLike] = None,
+             overdraw_threshold: float = 1.05,
+             overdraw_lambda: float = 0.0) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
     """Reorders the triangles of a draw so that vertex caches do less work.
 
     indices: a triangle list (any integer array, or a :class:`Mesh`; strips, fans, quads and
@@ -377,6 +410,12 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         vertex data with ``new_vertices[remap[used]] = vertices[used]``.
     effort, seed: auto's effort (1 default, 2 and more try more orders) and seed (deterministic).
     cache_size: tipsify's k or forsyth's cache (0: their defaults, 16 and 32).
+    positions: the vertices' x, y, z (an array of vertex_count x 3 floats) for the overdraw pass
+        (docs/optimizers/tipsify.md); None: a :class:`Mesh` read from a file with positions
+        brings its own, as the CLI reads them; anything else has no overdraw pass.
+    overdraw_threshold: auto, with positions: each target's invocations may rise to at most this
+        times auto's best while overdraw is lowered (1.05, meshoptimizer's; 1: no overdraw pass).
+    overdraw_lambda: tipsify, with positions: Sander et al.'s lambda (0 to 3; 0: no overdraw pass).
 
     Returns a new uint32 array (the library checked that it holds the input's triangles, each at
     most rotated with its winding kept). Raises :class:`Error` with the library's message.
@@ -390,6 +429,11 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         raise ArgumentError(f"seed: expected an integer in [0, 2^64), got {seed!r}")
     if not isinstance(cache_size, (int, np.integer)) or not 0 <= int(cache_size) <= 65536:
         raise ArgumentError(f"cache_size: expected an integer in [0, 65536], got {cache_size!r}")
+    if not isinstance(overdraw_threshold, (int, float, np.floating, np.integer)) or \
+            not 1 <= float(overdraw_threshold) <= 1000:
+        raise ArgumentError(f"overdraw_threshold: expected a number in [1, 1000], got {overdraw_threshold!r}")
+    if not isinstance(overdraw_lambda, (int, float, np.floating, np.integer)) or not 0 <= float(overdraw_lambda) <= 3:
+        raise ArgumentError(f"overdraw_lambda: expected a number in [0, 3], got {overdraw_lambda!r}")
     mesh = indices if isinstance(indices, Mesh) else None
     alg = ffi.new("gc_optimizer*")
     err = _new_error()
@@ -418,7 +462,13 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         raise Error(f"{d.what.decode()}: index values up to {int(values[-1])} in {n} indices: a vertex map with one "
                     "entry per value would be longer than 2 x indices + 65536", "data")
     out = np.empty(n, dtype=np.uint32)
+    xyz = _overdraw_positions(positions, mesh, algorithm, float(overdraw_threshold), float(overdraw_lambda), values,
+                              int(vertex_count))
     options = ffi.new("gc_optimize_options*")
+    if xyz is not None:
+        options.positions = ffi.from_buffer("float[]", xyz)
+    options.overdraw_threshold = float(overdraw_threshold)
+    options.overdraw_lambda = float(overdraw_lambda)
     options.cache_size = int(cache_size)
     options.seed = int(seed)
     options.effort = int(effort)
@@ -742,7 +792,7 @@ def load(path: PathLike, positions_only: bool = False, max_indices: int = 0) -> 
         return Mesh(indices=indices, topology=_topology_name(mesh.topology),
                     restart=int(mesh.restart_value) if mesh.restart_enabled else None,
                     index_bits=int(mesh.index_bits), vertex_count=int(mesh.vertex_count), runs=runs, path=p,
-                    has_topology=bool(mesh.has_topology))
+                    has_topology=bool(mesh.has_topology), positions_only=bool(positions_only))
     finally:
         lib.gc_mesh_free(mesh)
 

@@ -67,6 +67,8 @@ typedef struct gc_mesh {
 } gc_mesh;
 typedef struct gc_load_options { int positions_only; size_t max_indices; int allow_external_uris; } gc_load_options;
 gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,
+                                 gc_error* err);
 void gc_mesh_free(gc_mesh* mesh);
 gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
                         size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
