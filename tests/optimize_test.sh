@@ -135,6 +135,23 @@ expect_usage x3.txt "$BIN" optimize -a tipsify -t line-list grid.txt -o x3.txt
 expect_usage x4.txt "$BIN" optimize -a tipsify -m intel grid.txt -o x4.txt
 expect_usage x5.txt "$BIN" grid 0 10 -o x5.txt
 expect_usage x6.u16 "$BIN" grid 300 300 -o x6.u16
+# The overdraw options (issue 30): a threshold below 1, a lambda out of [0, 3], either for the
+# wrong algorithm, and an explicit overdraw pass on input without positions.
+expect_usage x8.obj "$BIN" optimize -a auto --overdraw-threshold 0.99 grid.obj -o x8.obj
+expect_usage x8.obj "$BIN" optimize -a auto --overdraw-threshold nan grid.obj -o x8.obj
+expect_usage x8.obj "$BIN" optimize -a auto --overdraw-threshold 1.05x grid.obj -o x8.obj
+expect_usage x8.obj "$BIN" optimize -a tipsify --overdraw-lambda 4 grid.obj -o x8.obj
+expect_usage x8.obj "$BIN" optimize -a tipsify --overdraw-threshold 1.1 grid.obj -o x8.obj
+expect_usage x8.obj "$BIN" optimize -a auto --overdraw-lambda 0.7 grid.obj -o x8.obj
+expect_usage x8.txt "$BIN" optimize -a auto --overdraw-threshold 1.1 grid.txt -o x8.txt
+# With positions: tipsify's clusters sorted keep the triangles; auto at threshold 1 is the
+# order without positions (an index buffer of the same faces).
+"$BIN" optimize -a tipsify --overdraw-lambda 0.75 grid.obj -o od-tipsify.obj >/dev/null 2>err.txt || fail "tipsify lambda: $(cat err.txt)"
+if [ "$(canon_obj grid.obj)" = "$(canon_obj od-tipsify.obj)" ]; then pass; else fail "tipsify lambda lost or changed triangles"; fi
+"$BIN" optimize -a auto --overdraw-threshold 1 grid.obj -o od-1.obj >/dev/null 2>err.txt || fail "auto T=1: $(cat err.txt)"
+grep '^f ' grid.obj | cut -d' ' -f2- | tr -s ' ' '\n' | awk '{ print $1 - 1 }' >grid-faces.txt
+"$BIN" optimize -a auto grid-faces.txt -o od-plain.txt >/dev/null 2>err.txt || fail "auto faces: $(cat err.txt)"
+if [ "$(grep '^f ' od-1.obj | cut -d' ' -f2- | tr -s ' ' '\n' | awk '{ print $1 - 1 }' | tr '\n' ' ')" = "$(tr -s ' \n' '  ' <od-plain.txt)" ]; then pass; else fail "auto T=1 differs from auto without positions"; fi
 # A failing run leaves an existing output file as it was.
 printf 'keep me\n' >existing.txt
 "$BIN" optimize -a tipsify bad-missing.txt -o existing.txt >/dev/null 2>&1
