@@ -479,7 +479,8 @@ static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs
 {
     const budget_costs* b = user;
     for (size_t k = 0; k < b->target_count; ++k) {
-        for (size_t t = 0; t < b->triangle_count; ++t)
+        /* expanded once, unless order_cost renumbers it in place (value-keyed targets) */
+        for (size_t t = 0; t < b->triangle_count && (k == 0 || b->place->numbering); ++t)
             memcpy(b->expanded + 3 * t, b->indices + 3 * (size_t)order[t], 3 * sizeof *b->expanded);
         gc_status s = order_cost(b->expanded, b->triangle_count * 3, b->vertex_count, &b->targets[k], 1, b->place,
                                  &costs[k], err);

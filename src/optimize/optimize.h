@@ -132,10 +132,6 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
                                double relative, uint32_t* order, gc_error* err);
-/* The ACMR of `order` under a FIFO of cache_size entries (0: 16); stamp: vertex_count
- * entries of scratch (overdraw_sort.c). */
-double gc_opt_fifo_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                        const uint32_t* order, uint32_t* stamp);
 /* auto's overdraw budget (overdraw_sort.c): `order` replaced by the finest overdraw sort
  * of it under which each of the target_count targets' invocations (costs() writes them,
  * one per target, for a triangle order) stays at most threshold times its own in `order`;

@@ -163,33 +163,19 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
     return GC_OK;
 }
 
-double gc_opt_fifo_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                        const uint32_t* order, uint32_t* stamp)
-{
-    const uint32_t k = cache_size ? cache_size : 16;
-    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
-    uint32_t time = k + 1;
-    for (size_t i = 0; i < triangle_count; ++i) {
-        const uint32_t* tv = indices + 3 * (size_t)order[i];
-        for (int c = 0; c < 3; ++c)
-            if (time - stamp[tv[c]] > k)
-                stamp[tv[c]] = time++;
-    }
-    return triangle_count ? (double)(time - k - 1) / (double)triangle_count : 0;
-}
-
 /* auto's overdraw budget: the finest clustering whose order keeps every target within
- * threshold times its invocations in `order`. The rungs are lambdas from a little above
- * the order's own FIFO ACMR (A) down to the flushes alone: A (1 + s (T - 1)) for s = 4, 3,
- * 2, 1.5, 1, 0.5, 0.25, then 0; a bisection over them (finer rungs cost more invocations,
- * as a rule; the rung kept is checked whatever), so 3 or 4 orders are scored. */
+ * threshold times its invocations in `order`. The rungs cut each flush-bounded cluster where
+ * its running ACMR from a cold cache comes down to r times the cluster's own, for
+ * r = 1 + s (T - 1), s = 2, 1, 0.5, 0.25, 0.1, 0.03, then the flushes alone; a bisection over
+ * them (finer rungs cost more invocations, as a rule; the rung kept was scored whatever),
+ * so at most 3 sorted orders are scored, after `order` itself. */
 gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
                                  size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
                                  uint32_t* candidate, gc_error* err)
 {
-    enum { RUNGS = 9, MAX = 64 };
-    static const double steps[RUNGS] = {8, 4, 2, 1, 0.5, 0.25, 0.1, 0.03, -1};
+    enum { RUNGS = 7, MAX = 64 };
+    static const double steps[RUNGS] = {2, 1, 0.5, 0.25, 0.1, 0.03, -1};
     if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
         return GC_OK;
     uint64_t best[MAX], budget[MAX], got[MAX];
