@@ -218,6 +218,44 @@ def test_optimize_sparse_values_are_restored():
         gpucache.optimize(tri.astype(np.int64), reorder_vertices=True)
 
 
+def _bumpy_grid(n=24):
+    """An n x n grid of quads as triangles, its vertices on a bumpy surface (x, y, z)."""
+    tri = []
+    for y in range(n):
+        for x in range(n):
+            a, b, c, d = y * (n + 1) + x, y * (n + 1) + x + 1, (y + 1) * (n + 1) + x, (y + 1) * (n + 1) + x + 1
+            tri += [a, b, c, c, b, d]
+    xs, ys = np.meshgrid(np.arange(n + 1, dtype=np.float32), np.arange(n + 1, dtype=np.float32))
+    zs = np.sin(xs * 0.7) * np.cos(ys * 0.5) * 3
+    return np.array(tri, dtype=np.uint32), np.stack([xs.ravel(), ys.ravel(), zs.ravel()], axis=1)
+
+
+def _canonical(tri):
+    t = tri.reshape(-1, 3).tolist()
+    rows = []
+    for a, b, c in t:
+        r = min(range(3), key=lambda i: (a, b, c)[i])
+        rows.append(tuple((a, b, c)[(r + k) % 3] for k in range(3)))
+    return sorted(rows)
+
+
+def test_optimize_overdraw_keywords():
+    """Issue 30: positions=, overdraw_threshold= and overdraw_lambda= (docs/optimizers/tipsify.md)."""
+    tri, xyz = _bumpy_grid()
+    plain = gpucache.optimize(tri, algorithm="tipsify")
+    sorted_ = gpucache.optimize(tri, algorithm="tipsify", positions=xyz, overdraw_lambda=0.75)
+    assert _canonical(sorted_) == _canonical(tri)  # the triangles and their windings, reordered
+    assert not np.array_equal(plain, sorted_)
+    # auto: threshold 1 is the order without positions, byte for byte
+    assert np.array_equal(gpucache.optimize(tri, positions=xyz, overdraw_threshold=1.0), gpucache.optimize(tri))
+    with pytest.raises(gpucache.ArgumentError):
+        gpucache.optimize(tri, positions=xyz, overdraw_threshold=0.99)
+    with pytest.raises(gpucache.ArgumentError):
+        gpucache.optimize(tri, algorithm="tipsify", positions=xyz, overdraw_lambda=-1)
+    with pytest.raises(gpucache.ArgumentError):
+        gpucache.optimize(tri, positions=xyz[:10])  # fewer rows than vertices
+
+
 @pytest.mark.parametrize("algorithm,args", [("tipsify", []), ("auto", ["-m", "fifo:16", "-m", "llvmpipe"])])
 def test_optimize_and_write_equal_cli(cli, corpus, tmp_path, algorithm, args):
     src = next(p for p in corpus if p.name == "suzanne.obj") if any(p.name == "suzanne.obj" for p in corpus) \
