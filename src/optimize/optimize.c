@@ -145,7 +145,7 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
         if (!s && options->positions && options->overdraw_lambda > 0)
             s = gc_opt_overdraw_sort(indices, triangles, vertex_count, options->positions, options->position_stride,
                                      options->cache_size ? options->cache_size : 16, options->overdraw_lambda, 0,
-                                     order, err);
+                                     0, order, err);
     }
     else if (algorithm == GC_OPT_FORSYTH)
         s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order, out,

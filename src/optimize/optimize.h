@@ -126,12 +126,13 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 /* The overdraw half of Tipsify (overdraw_sort.c): cuts `order` into clusters at flushes of
  * a FIFO of cache_size entries (0: 16) and where a cluster's ACMR from a cold cache drops
  * below lambda (0: flushes only) or to at most `relative` times the ACMR of the flush-bounded
- * cluster it lies in (0: not), and rewrites `order` with the clusters sorted by
+ * cluster it lies in (0: not), merges neighbouring clusters whose potentials differ by at most
+ * `merge` times the largest potential (0: none), and rewrites `order` with the clusters sorted by
  * decreasing occlusion potential (stable). positions: x, y, z of each vertex, stride bytes
  * apart (0: 12). */
 gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
-                               double relative, uint32_t* order, gc_error* err);
+                               double relative, double merge, uint32_t* order, gc_error* err);
 /* auto's overdraw budget (overdraw_sort.c): `order` replaced by the finest overdraw sort
  * of it under which each of the target_count targets' invocations (costs() writes them,
  * one per target, for a triangle order) stays at most threshold times its own in `order`;
