@@ -34,13 +34,14 @@ grep -l "$BUILD\|/usr/lib/[^ ]*libassimp\|$SRC" "$LIBDIR/pkgconfig/"*.pc "$LIBDI
 [ -s leaks.txt ] && fail "build paths in $(cat leaks.txt)" || pass
 grep -q '^prefix=${pcfiledir}' "$LIBDIR/pkgconfig/gpucache.pc" && pass || fail "gpucache.pc: $(head -1 "$LIBDIR/pkgconfig/gpucache.pc")"
 
-# exported symbols: exactly the GC_API functions of gpucache.h
-sed -n 's/.*GC_API[^(]*[ *]\(gc_[a-z0-9_]*\)(.*/\1/p' "$SRC/include/gpucache/gpucache.h" | sort -u >header.txt
+# exported symbols: exactly the GC_API functions of gpucache.h and gpucache_validate.h
+cat "$SRC/include/gpucache/gpucache.h" "$SRC/include/gpucache/gpucache_validate.h" |
+    sed -n 's/.*GC_API[^(]*[ *]\(gc_[a-z0-9_]*\)(.*/\1/p' | sort -u >header.txt
 nm -D --defined-only "$LIBDIR/libgpucache.so" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | grep -v '^_' | sort -u >exported.txt
 if [ -s header.txt ] && cmp -s header.txt exported.txt; then
     pass
 else
-    fail "exported symbols differ from gpucache.h's GC_API functions: $(diff header.txt exported.txt | head -10)"
+    fail "exported symbols differ from the headers' GC_API functions: $(diff header.txt exported.txt | head -10)"
 fi
 [ "$(wc -l <header.txt)" -ge 60 ] && pass || fail "only $(wc -l <header.txt) GC_API functions found in the header"
 

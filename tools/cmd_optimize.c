@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #define MAX_TARGETS 16
+/* the presets optimize reports before and after (gc_preset_count() must not exceed it) */
+#define MAX_REPORT_PRESETS 32
 
 typedef struct progress {
     double start;
@@ -226,7 +228,7 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
     if (gc_gltf_load(path, &go, &doc, &err))
         return fail_with(&err);
     const size_t row_count = preset_count + target_count;
-    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
+    gc_stats before[MAX_REPORT_PRESETS + MAX_TARGETS], after[MAX_REPORT_PRESETS + MAX_TARGETS];
     int status = gltf_sum_stats(doc, path, presets, row_count, 1, before, NULL);
     double start = now_seconds();
     size_t triangles = 0, runs = 0, left = 0;
@@ -289,20 +291,20 @@ static gc_status copy_to_stdout(const char* path, gc_error* err)
     return GC_OK;
 }
 
-/* The rows optimize reports before and after: every preset (at most 16), then each target
- * (-m). Returns the preset count. */
+/* The rows optimize reports before and after: every preset (at most MAX_REPORT_PRESETS), then
+ * each target (-m). Returns the preset count. */
 static size_t report_rows(gc_model* rows, const gc_model* targets, size_t target_count)
 {
     size_t preset_count = gc_preset_count();
     gc_error err;
-    for (size_t i = 0; i < preset_count && i < 16; ++i) {
+    for (size_t i = 0; i < preset_count && i < MAX_REPORT_PRESETS; ++i) {
         const char *name, *spec, *source;
         gc_preset_get(i, &name, &spec, &source);
         gc_model_parse(name, &rows[i], &err);
     }
     for (size_t i = 0; i < target_count; ++i)
-        rows[preset_count + i] = targets[i];
-    return preset_count;
+        rows[(preset_count < MAX_REPORT_PRESETS ? preset_count : MAX_REPORT_PRESETS) + i] = targets[i];
+    return preset_count < MAX_REPORT_PRESETS ? preset_count : MAX_REPORT_PRESETS;
 }
 
 int cmd_optimize(int argc, char** argv)
@@ -477,7 +479,7 @@ int cmd_optimize(int argc, char** argv)
             return fail_with(&err);
 
     if (is_gltf_path(path)) {
-        gc_model presets[16 + MAX_TARGETS];
+        gc_model presets[MAX_REPORT_PRESETS + MAX_TARGETS];
         size_t preset_count = report_rows(presets, targets, target_count);
         gc_optimize_options options = {0};
         options.cache_size = (uint32_t)cache;
@@ -531,8 +533,8 @@ int cmd_optimize(int argc, char** argv)
      * analyzed as it will be numbered: in order of first use where the vertices are
      * renumbered (--reorder-vertices) or an OBJ reader numbers them so, which value-keyed
      * models (direct-value, llvmpipe) see. The input first, with its own index values. */
-    gc_model presets[16 + MAX_TARGETS];
-    gc_stats before[16 + MAX_TARGETS], after[16 + MAX_TARGETS];
+    gc_model presets[MAX_REPORT_PRESETS + MAX_TARGETS];
+    gc_stats before[MAX_REPORT_PRESETS + MAX_TARGETS], after[MAX_REPORT_PRESETS + MAX_TARGETS];
     size_t preset_count = report_rows(presets, targets, target_count);
     const size_t row_count = preset_count + target_count;
     if ((status = analyze_all(tri, n, before, presets, row_count)))

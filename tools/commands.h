@@ -16,6 +16,7 @@ int cmd_fit(int argc, char** argv);
 int cmd_optimize(int argc, char** argv);
 int cmd_grid(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
+int cmd_validate(int argc, char** argv);
 int cmd_memsys(int argc, char** argv);
 int cmd_report(int argc, char** argv);
 

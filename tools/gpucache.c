@@ -63,6 +63,8 @@ static int run_command(int argc, char** argv)
         return cmd_grid(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "memsys") == 0)

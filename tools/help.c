@@ -166,6 +166,23 @@ static const help_option sweep_options[] = {
     OPT_HELP,
     END_OPTIONS};
 
+static const char* const validate_usage[] = {
+    "validate [-m MODEL]... [--data DIR|FILE] [--vendor V] [--tolerance PCT] [--json | --markdown]\n"
+    "         [--plot OUT.svg|OUT.png]",
+    NULL};
+static const help_option validate_options[] = {
+    {"-m, --model MODEL", "a model to validate (repeatable; default: every preset)"},
+    {"--data DIR|FILE", "the published measurements (default: the source tree's data/published)"},
+    {"--vendor V", "amd, nvidia, intel or all: the values shown (default: the vendor a preset is\n"
+                   "named after, every value for other models)"},
+    {"--tolerance PCT", "the ATVR error a match allows, in percent (default 2)"},
+    {"--json", "print JSON (docs/json.md)"},
+    {"--markdown", "print the tables of docs/models/validation.md"},
+    {"--plot OUT.svg|OUT.png", "draw the models' grid:100x100 curves (optimal, striped, tipsify, cache\n"
+                               "3..64) with seed 002's published points (the sweep's figure)"},
+    OPT_HELP,
+    END_OPTIONS};
+
 static const char* const report_usage[] = {
     "report [-m MODEL] [--cache A..B] [--view VIEW] [--positions] [--threads N] -o OUT.html INPUT",
     NULL};
@@ -237,6 +254,11 @@ static const help_command commands[] = {
      "For each mesh, layout and target cache size, builds the index buffer (grids in the layout,\n"
      "meshes optimized for that size) and analyzes it under every model.",
      sweep_options, "gpucache sweep --mesh grid:64x64 --cache 8..32 --csv - > sweep.csv"},
+    {"validate", "every preset against the measurements published for real GPUs", validate_usage,
+     "Rebuilds each published index buffer (data/published: seeds 000-002, Kerbl et al. 2018),\n"
+     "predicts each figure under each model and prints predicted against published, with the\n"
+     "error; a best cache size is compared as a size, an ATVR relatively.",
+     validate_options, "gpucache validate -m amd-seed002 -m amd-gcn"},
     {"report", "one self-contained HTML page: table, heat maps, sweep, commands", report_usage,
      "Writes one HTML page about INPUT (no network, pictures inline as SVG): its summary, every\n"
      "preset's invocations, ACMR, ATVR and batches (analyze --json's numbers) before and after\n"

@@ -52,6 +52,11 @@ static const struct {
      "Mesa radeonsi: VTX_REUSE_DEPTH 30 (Polaris..Vega), primitive groups of 128, on Kerbl's ATI rule"},
     {"radeonsi-polaris-tess-odd", "ati:lru=14,vertices=64,reset=384",
      "Mesa radeonsi: VTX_REUSE_DEPTH 14 for fractional_odd tessellation, groups of 128, Kerbl's ATI rule"},
+    /* Issue 32: the rule that reproduces seed 002's AMD grid points (docs/models/validation.md):
+       a FIFO of radeonsi's pre-Polaris VTX_REUSE_DEPTH 14, emptied every 256 triangles (the
+       one parameter fitted on those two points; Kerbl's R7 200 resets every 128). */
+    {"amd-seed002", "meshopt:14,0,256",
+     "seed 002's AMD points (striped 8, 1.21; tipsify 16, 1.25): FIFO 14 (radeonsi's depth), reset each 256 triangles (fitted)"},
 };
 
 size_t gc_preset_count(void)
@@ -177,7 +182,7 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
                        "ati[:lru=,vertices=,reset=]; "
                        "presets: intel, nvidia-kepler, nvidia-pascal, nvidia-maxwell, amd-gcn, generic, nvidia-dx, "
                        "nvidia-gl, ati-basic, intel-lower-bound, cure-warp, cure-block, radeonsi-polaris, "
-                       "radeonsi-polaris-tess-odd)",
+                       "radeonsi-polaris-tess-odd, amd-seed002)",
                        spec);
     if (params && !*params)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': empty parameter list", spec);

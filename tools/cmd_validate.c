@@ -1,0 +1,306 @@
+/* gpucache validate: every preset (or each -m model) against the published measurements
+ * of real GPUs (data/published/, read and predicted by the library: gpucache_validate.h).
+ * Prints each value predicted against published, with the error; --markdown writes the
+ * tables of docs/models/validation.md, --json the same as data, --plot the grid curves
+ * with the published points (the sweep's figure, tools/sweep_plot.c). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "commands.h"
+#include "help.h"
+#include "sweep.h"
+#include "gpucache/gpucache_validate.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_VALIDATE_MODELS 64
+
+#ifndef GPUCACHE_PUBLISHED_DIR
+#define GPUCACHE_PUBLISHED_DIR "data/published"
+#endif
+#ifndef GPUCACHE_PUBLISHED_INSTALL_DIR
+#define GPUCACHE_PUBLISHED_INSTALL_DIR GPUCACHE_PUBLISHED_DIR
+#endif
+
+/* The data folder: the source tree's, else the installed one. */
+static const char* default_data(void)
+{
+    struct stat st;
+    return stat(GPUCACHE_PUBLISHED_DIR, &st) == 0 ? GPUCACHE_PUBLISHED_DIR : GPUCACHE_PUBLISHED_INSTALL_DIR;
+}
+
+/* "amd-gcn (meshopt:14,64,128)" for a preset, the spec otherwise. */
+static void model_label(const gc_model* m, char* out, size_t size)
+{
+    snprintf(out, size, "%s", m->name);
+    for (size_t i = 0; i < gc_preset_count(); ++i) {
+        const char *name, *spec, *source;
+        gc_preset_get(i, &name, &spec, &source);
+        if (!strcmp(name, m->name))
+            snprintf(out, size, "%s (%s)", name, spec);
+    }
+}
+
+/* A figure as text: sizes and counts whole, ATVRs with their digits; "none" for no break. */
+static void figure_text(const gc_published* p, double v, int is_prediction, char* out, size_t size)
+{
+    int atvr = p->kind == GC_FIGURE_ATVR || p->kind == GC_FIGURE_BEST_ATVR;
+    const char* bound = is_prediction ? "" : p->bound == GC_BOUND_ABOVE ? "> " : p->bound == GC_BOUND_BELOW ? "< " : "";
+    if (p->kind == GC_FIGURE_BREAK_CACHE && is_prediction && v == 0)
+        snprintf(out, size, "none");
+    else if (atvr)
+        snprintf(out, size, is_prediction ? "%s%.4f" : "%s%g", bound, v);
+    else
+        snprintf(out, size, "%s%.0f", bound, v);
+}
+
+static void error_text(const gc_published* p, const gc_prediction* r, char* out, size_t size)
+{
+    if (!r->valid)
+        snprintf(out, size, "cannot run");
+    else if (p->kind == GC_FIGURE_ATVR || p->kind == GC_FIGURE_BEST_ATVR)
+        snprintf(out, size, "%+.1f%%", 100.0 * r->error);
+    else
+        snprintf(out, size, "%+.0f", r->error);
+}
+
+/* Whether value p is shown for a model standing for `vendor` (NULL: every value). */
+static int shown(const gc_published* p, const char* vendor)
+{
+    return !vendor || !strcmp(p->vendor, vendor);
+}
+
+/* The picture: seed 002's grid, its three layouts, the models' curves and the published
+ * points the sweep figure draws beside vendor models. */
+static int draw_validation_plot(const char* path, const gc_model* models, size_t count)
+{
+    sweep* s = calloc(1, sizeof *s);
+    if (!s)
+        return EXIT_DATA;
+    snprintf(s->meshes[0].name, sizeof s->meshes[0].name, "grid:100x100");
+    sweep_mesh* m = &s->meshes[0];
+    m->is_grid = 1;
+    m->width = m->height = 100;
+    m->vertices = 101 * 101;
+    size_t n = gc_grid_index_count(100, 100, GC_GRID_ROWMAJOR, 0);
+    m->indices = malloc(n * sizeof *m->indices);
+    gc_error err = {0};
+    int status = 0;
+    if (!m->indices || gc_grid_generate(100, 100, GC_GRID_ROWMAJOR, 0, m->indices, &m->count, &err)) {
+        status = m->indices ? fail_with(&err) : EXIT_DATA;
+        goto out;
+    }
+    s->mesh_count = 1;
+    s->layouts[0] = GC_LAYOUT_OPTIMAL;
+    s->layouts[1] = GC_LAYOUT_STRIPED;
+    s->layouts[2] = GC_LAYOUT_TIPSIFY;
+    s->layout_count = 3;
+    s->cache_lo = 3;
+    s->cache_hi = 64;
+    if (count > MAX_SWEEP_MODELS) {
+        note("validate: the picture shows the first %d models", MAX_SWEEP_MODELS);
+        count = MAX_SWEEP_MODELS;
+    }
+    for (size_t k = 0; k < count; ++k) {
+        s->models[k].model = models[k];
+        char label[sizeof s->models[k].label];
+        model_label(&models[k], label, sizeof label);
+        memcpy(s->models[k].label, label, sizeof label);
+    }
+    s->model_count = count;
+    s->job_count = s->mesh_count * s->layout_count * cache_count(s);
+    s->rows = calloc(s->job_count * s->model_count, sizeof *s->rows);
+    if (!s->rows) {
+        status = EXIT_DATA;
+        goto out;
+    }
+    if (sweep_run(s, 0)) {
+        status = fail_with(&s->err);
+        goto out;
+    }
+    status = draw_plot(s, path);
+out:
+    free(m->indices);
+    free(s->rows);
+    free(s);
+    return status;
+}
+
+int cmd_validate(int argc, char** argv)
+{
+    enum { OPT_JSON = 256, OPT_MARKDOWN, OPT_DATA, OPT_VENDOR, OPT_TOLERANCE, OPT_PLOT };
+    static const struct option long_options[] = {
+        {"json", no_argument, NULL, OPT_JSON},           {"markdown", no_argument, NULL, OPT_MARKDOWN},
+        {"data", required_argument, NULL, OPT_DATA},     {"vendor", required_argument, NULL, OPT_VENDOR},
+        {"tolerance", required_argument, NULL, OPT_TOLERANCE}, {"plot", required_argument, NULL, OPT_PLOT},
+        {"model", required_argument, NULL, 'm'},          {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int json = 0, markdown = 0;
+    const char *data = NULL, *vendor_arg = NULL, *plot_path = NULL;
+    long tolerance_pct = 2;
+    const char* specs[MAX_VALIDATE_MODELS];
+    size_t spec_count = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON: json = 1; break;
+        case OPT_MARKDOWN: markdown = 1; break;
+        case OPT_DATA: data = optarg; break;
+        case OPT_PLOT: plot_path = optarg; break;
+        case OPT_VENDOR:
+            if (strcmp(optarg, "all") && strcmp(optarg, "amd") && strcmp(optarg, "nvidia") && strcmp(optarg, "intel"))
+                return usage_error("--vendor needs amd, nvidia, intel or all, not '%s'", optarg);
+            vendor_arg = optarg;
+            break;
+        case OPT_TOLERANCE:
+            if (parse_count(optarg, 0, 100, &tolerance_pct) != 0)
+                return usage_error("--tolerance needs a whole percentage in [0, 100], not '%s'", optarg);
+            break;
+        case 'm':
+            if (spec_count == MAX_VALIDATE_MODELS)
+                return usage_error("at most %s models with -m", "64");
+            specs[spec_count++] = optarg;
+            break;
+        case 'h': print_command_help(stdout, argv[0]); return 0;
+        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error("validate takes no INPUT (the measurements come from --data), got '%s'", argv[optind]);
+    if (json + markdown > 1)
+        return usage_error("%s", "--json and --markdown are one output each: give one");
+    if (!data)
+        data = default_data();
+    if (plot_path) {
+        const char* inputs[1] = {data};
+        int st = check_output(plot_path, inputs, 1);
+        if (st)
+            return st;
+    }
+    gc_error err = {0};
+    gc_model models[MAX_VALIDATE_MODELS];
+    size_t model_count = spec_count ? spec_count : gc_preset_count();
+    if (model_count > MAX_VALIDATE_MODELS)
+        model_count = MAX_VALIDATE_MODELS;
+    for (size_t i = 0; i < model_count; ++i) {
+        const char *name = NULL, *spec, *source;
+        if (!spec_count)
+            gc_preset_get(i, &name, &spec, &source);
+        if ((spec_count ? model_arg(specs[i], &models[i], &err) : gc_model_parse(name, &models[i], &err)) != GC_OK)
+            return fail_with(&err);
+    }
+    gc_published_set set;
+    if (gc_published_load(data, &set, &err)) {
+        gc_published_free(&set);
+        return fail_with(&err);
+    }
+    gc_prediction* pred = calloc(set.count ? set.count : 1, sizeof *pred);
+    strbuf j = {0};
+    int status = pred ? 0 : EXIT_DATA;
+    if (json) {
+        sb_json_open(&j);
+        sb_printf(&j, "\"data\": ");
+        sb_json_string(&j, data);
+        sb_printf(&j, ", \"tolerance\": " JSON_FLOAT ", \"values\": %zu, \"models\": [", JF(tolerance_pct / 100.0),
+                  set.count);
+    } else if (markdown) {
+        printf("<!-- generated by scripts/validation-table.sh: gpucache validate --markdown -->\n");
+    }
+    for (size_t k = 0; !status && k < model_count; ++k) {
+        if (gc_validate(&set, &models[k], tolerance_pct / 100.0, pred, &err)) {
+            status = fail_with(&err);
+            break;
+        }
+        const char* vendor = vendor_arg ? (strcmp(vendor_arg, "all") ? vendor_arg : NULL)
+                                        : gc_published_vendor_of(models[k].name);
+        size_t rows = 0, matched = 0;
+        for (size_t i = 0; i < set.count; ++i)
+            if (shown(&set.items[i], vendor)) {
+                rows++;
+                matched += pred[i].match != 0;
+            }
+        char label[400];
+        model_label(&models[k], label, sizeof label);
+        if (json) {
+            sb_printf(&j, "%s{\"model\": ", k ? ", " : "");
+            sb_json_string(&j, models[k].name);
+            sb_printf(&j, ", \"family\": \"%s\", \"vendor\": ", gc_model_family_name(models[k].family));
+            if (vendor)
+                sb_json_string(&j, vendor);
+            else
+                sb_printf(&j, "null");
+            sb_printf(&j, ", \"shown\": %zu, \"matched\": %zu, \"rows\": [", rows, matched);
+        } else if (markdown) {
+            printf("\n### `%s`\n\n%zu of %zu %s values match.\n\n", label, matched, rows, vendor ? vendor : "published");
+            printf("| source | value | GPU | buffer | figure | published | predicted | error | match |\n");
+            printf("|---|---|---|---|---|---|---|---|---|\n");
+        } else {
+            printf("%s%s: %zu of %zu %s values match (ATVRs within %ld%%)\n", k ? "\n" : "", label, matched, rows,
+                   vendor ? vendor : "published", tolerance_pct);
+            printf("  %-10s %-30s %-36s %-11s %10s %10s %10s %s\n", "source", "value", "buffer", "figure", "published",
+                   "predicted", "error", "match");
+        }
+        size_t shown_rows = 0;
+        for (size_t i = 0; i < set.count; ++i) {
+            const gc_published* p = &set.items[i];
+            const gc_prediction* r = &pred[i];
+            if (!shown(p, vendor))
+                continue;
+            char pub[64], got[64], e[32];
+            figure_text(p, p->value, 0, pub, sizeof pub);
+            figure_text(p, r->predicted, 1, got, sizeof got);
+            error_text(p, r, e, sizeof e);
+            if (!r->valid)
+                snprintf(got, sizeof got, "-");
+            if (json) {
+                sb_printf(&j, "%s{\"source\": ", shown_rows++ ? ", " : "");
+                sb_json_string(&j, p->source);
+                sb_printf(&j, ", \"id\": ");
+                sb_json_string(&j, p->id);
+                sb_printf(&j, ", \"gpu\": ");
+                sb_json_string(&j, p->gpu);
+                sb_printf(&j, ", \"buffer\": ");
+                sb_json_string(&j, p->buffer);
+                sb_printf(&j, ", \"figure\": \"%s\", \"bound\": \"%s\", \"published\": " JSON_FLOAT ", \"predicted\": ",
+                          gc_figure_kind_name(p->kind),
+                          p->bound == GC_BOUND_ABOVE ? "above" : p->bound == GC_BOUND_BELOW ? "below" : "equal",
+                          JF(p->value));
+                if (r->valid)
+                    sb_printf(&j, JSON_FLOAT ", \"error\": " JSON_FLOAT, JF(r->predicted), JF(r->error));
+                else
+                    sb_printf(&j, "null, \"error\": null");
+                sb_printf(&j, ", \"match\": %s, \"secondary\": %s}", r->match ? "true" : "false",
+                          p->secondary ? "true" : "false");
+            } else if (markdown) {
+                printf("| %s | %s%s | %s | %s | %s | %s | %s | %s | %s |\n", p->source, p->id, p->secondary ? " (s)" : "",
+                       p->gpu, p->buffer, gc_figure_kind_name(p->kind), pub, got, e, r->match ? "yes" : "**no**");
+            } else {
+                char id[128], buffer[sizeof p->buffer];
+                copy_printable(id, sizeof id, p->id);
+                copy_printable(buffer, sizeof buffer, p->buffer);
+                printf("  %-10s %-30s %-36s %-11s %10s %10s %10s %s\n", p->source, id, buffer,
+                       gc_figure_kind_name(p->kind), pub, got, e, r->match ? "yes" : "NO");
+            }
+        }
+        if (json)
+            sb_printf(&j, "]}");
+    }
+    if (json && !status) {
+        sb_printf(&j, "]}\n");
+        status = print_json_document(&j);
+    } else if (json) {
+        free(j.data);
+    }
+    free(pred);
+    gc_published_free(&set);
+    if (!status && plot_path)
+        status = draw_validation_plot(plot_path, models, model_count);
+    return status;
+}
