@@ -823,6 +823,77 @@ GC_API gc_status gc_check_permutation(const uint32_t* before, const uint32_t* af
 GC_API gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
                               uint32_t* used, gc_error* err);
 
+/* ---------------------------------------------- overdraw and vertex fetch */
+
+/* Overdraw of a triangle order (docs/models/overdraw.md), meshoptimizer's definition: the
+ * mesh scaled into a 256 x 256 grid, drawn along each axis from both sides with a depth
+ * test; covered counts the samples drawn at least once, shaded every fragment that passed. */
+typedef struct gc_overdraw_stats {
+    uint64_t covered;
+    uint64_t shaded;
+    double ratio; /* shaded / covered; 0 when nothing is covered */
+} gc_overdraw_stats;
+
+/* Measures the overdraw of the triangle list `indices` (index_count a multiple of 3, each
+ * below vertex_count) drawn in its order, over `positions` (x, y, z floats of each vertex,
+ * position_stride bytes apart, 0: 12) into *out. Non-finite coordinates: GC_ERR_DATA.
+ * Memory: 512 KiB of raster, no other allocation; time O(vertex_count + triangles x the
+ * pixels each covers), six views. Thread-safe. */
+GC_API gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const float* positions,
+                                     size_t vertex_count, size_t position_stride, gc_overdraw_stats* out,
+                                     gc_error* err);
+
+/* One level of a vertex fetch cache: line size, capacity (a multiple of line size x ways,
+ * at most 2^20 lines) and ways (1: direct-mapped, up to 64; least recently used within a
+ * set). */
+typedef struct gc_fetch_level {
+    uint32_t line_bytes;
+    uint64_t capacity_bytes;
+    uint32_t ways;
+} gc_fetch_level;
+
+/* A vertex fetch model (docs/models/fetch.md). */
+typedef struct gc_fetch_spec {
+    gc_fetch_level levels[2]; /* the first level, then the one it misses into */
+    unsigned level_count;     /* 1 or 2 */
+    int every_reference;      /* non-zero: every index reference fetches (meshoptimizer's
+                                 analyzer); zero: the vertices a model shades fetch */
+    uint32_t vertex_bytes;    /* the packed vertex used when no streams are given */
+} gc_fetch_spec;
+
+/* A vertex stream: vertex v's `size` bytes start at offset + v * stride, in one address
+ * space shared by all streams (give each buffer its own range). */
+typedef struct gc_fetch_stream {
+    uint64_t offset;
+    uint32_t stride;
+    uint32_t size;
+} gc_fetch_stream;
+
+typedef struct gc_fetch_stats {
+    uint64_t bytes;        /* bytes the first level read (its misses x its line size) */
+    uint64_t memory_bytes; /* with two levels: bytes the second read from memory */
+    uint64_t unique_bytes; /* the referenced vertices' bytes, each once */
+    double overfetch;      /* bytes / unique_bytes */
+} gc_fetch_stats;
+
+/* Parses a fetch spec (NUL-terminated, not kept): "meshopt:BYTES" (meshopt_analyzeVertexFetch:
+ * every reference, direct-mapped 128 KiB of 64-byte lines), "gcn:BYTES" (seed 003's GPU: a
+ * 16 KiB 4-way vector L1 over a 512 KiB 16-way L2, 64-byte lines), or
+ * "cache:LINE,SIZE,WAYS:BYTES" (SIZE may end in K or M); BYTES, 1 to 256, is the packed
+ * vertex. GC_ERR_USAGE naming the spec for anything else. O(length). */
+GC_API gc_status gc_fetch_parse(const char* spec, gc_fetch_spec* out, gc_error* err);
+
+/* Models the vertex fetch of the triangle list `indices` (index_count a multiple of 3, each
+ * below vertex_count) into *out. Each fetch reads every stream (streams NULL or count 0:
+ * one packed stream of spec->vertex_bytes). Which vertices fetch: every reference when
+ * spec->every_reference, else those `model` shades (its post-transform misses, from its
+ * rule; required then). A stride below its stream's size: GC_ERR_DATA. Memory: the cache
+ * tags (8 bytes a line), a byte per vertex and the model's state; time O(index_count x
+ * streams x lines per vertex x ways). Thread-safe. */
+GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* model, const uint32_t* indices,
+                                  size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
+                                  size_t stream_count, gc_fetch_stats* out, gc_error* err);
+
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the
