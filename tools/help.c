@@ -71,6 +71,7 @@ static const char* const probe_usage[] = {
     "      [--per-vertex FILE.csv] INPUT",
     "probe --list [--json]",
     "probe --suite -o FILE.json [--device N | --model MODEL]",
+    "probe --overdraw [--device N] [--json] MESH",
     NULL};
 static const help_option probe_options[] = {
     OPT_TOPOLOGY,
@@ -82,6 +83,8 @@ static const help_option probe_options[] = {
     {"--per-vertex FILE.csv", "write each vertex's measured invocations ('-': standard output)"},
     {"--list", "list the Vulkan devices"},
     {"--suite", "measure the standard diagnostic suite into -o FILE.json (for fit)"},
+    {"--overdraw", "render MESH's overdraw views (docs/models/overdraw.md) on the device and\n"
+                   "count the shaded fragments, beside the model's count"},
     {"-o, --output FILE.json", "the measurement file of --suite ('-': standard output)"},
     OPT_HELP,
     END_OPTIONS};
