@@ -20,6 +20,7 @@
 typedef struct cache_level {
     uint64_t* tags; /* sets x ways, each set's most recent first; 0 empty, else line + 1 */
     uint64_t sets;
+    uint64_t set_mask; /* sets - 1 when sets is a power of two above 1, else 0 */
     uint32_t ways;
     uint32_t line_bytes;
 } cache_level;
@@ -107,6 +108,7 @@ static gc_status level_init(cache_level* c, const gc_fetch_level* spec, gc_error
     c->line_bytes = spec->line_bytes;
     c->ways = spec->ways;
     c->sets = spec->capacity_bytes / ((uint64_t)spec->line_bytes * spec->ways);
+    c->set_mask = (c->sets > 1 && !(c->sets & (c->sets - 1))) ? c->sets - 1 : 0;
     c->tags = calloc((size_t)(c->sets * c->ways), sizeof *c->tags);
     if (!c->tags)
         return gc_fail(err, GC_ERR_NOMEM, "fetch: out of memory for a cache of %llu lines",
@@ -117,8 +119,14 @@ static gc_status level_init(cache_level* c, const gc_fetch_level* spec, gc_error
 /* Looks line `line` up; returns 1 on a hit. Either way it becomes the set's most recent. */
 static int level_access(cache_level* c, uint64_t line)
 {
-    uint64_t* set = c->tags + (size_t)(line % c->sets) * c->ways;
+    uint64_t index = c->set_mask ? (line & c->set_mask) : line % c->sets;
     uint64_t tag = line + 1;
+    if (c->ways == 1) { /* direct-mapped: no order to keep */
+        int hit = c->tags[index] == tag;
+        c->tags[index] = tag;
+        return hit;
+    }
+    uint64_t* set = c->tags + (size_t)index * c->ways;
     uint32_t w = 0;
     while (w < c->ways && set[w] != tag)
         ++w;
@@ -136,6 +144,7 @@ typedef struct fetcher {
     const gc_fetch_stream* streams;
     size_t stream_count;
     gc_fetch_stats* out;
+    unsigned line_shift; /* log2 of the first level's line size when a power of two, else 0 */
 } fetcher;
 
 static void fetch_vertex(fetcher* f, uint32_t v)
@@ -143,8 +152,14 @@ static void fetch_vertex(fetcher* f, uint32_t v)
     for (size_t s = 0; s < f->stream_count; ++s) {
         const gc_fetch_stream* st = &f->streams[s];
         uint64_t start = st->offset + (uint64_t)v * st->stride;
-        uint64_t first = start / f->level[0].line_bytes;
-        uint64_t last = (start + st->size - 1) / f->level[0].line_bytes;
+        uint64_t first, last;
+        if (f->line_shift) { /* a power-of-two line: a shift, not a 64-bit division */
+            first = start >> f->line_shift;
+            last = (start + st->size - 1) >> f->line_shift;
+        } else {
+            first = start / f->level[0].line_bytes;
+            last = (start + st->size - 1) / f->level[0].line_bytes;
+        }
         for (uint64_t line = first; line <= last; ++line) {
             if (level_access(&f->level[0], line))
                 continue;
@@ -213,6 +228,9 @@ gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* model, con
     gc_status status = GC_OK;
     for (unsigned l = 0; l < f.level_count && status == GC_OK; ++l)
         status = level_init(&f.level[l], &spec->levels[l], err);
+    if (status == GC_OK && !(f.level[0].line_bytes & (f.level[0].line_bytes - 1)))
+        while ((1u << f.line_shift) < f.level[0].line_bytes)
+            ++f.line_shift;
     uint8_t* seen = status == GC_OK ? calloc(vertex_count ? vertex_count : 1, 1) : NULL;
     if (status == GC_OK && !seen)
         status = gc_fail(err, GC_ERR_NOMEM, "fetch: out of memory for %u vertices", vertex_count);
