@@ -3,7 +3,8 @@
  *
  * One public header. Every function returns GC_OK or an error code and, where
  * it takes a gc_error*, fills it with one line the caller can show. The library
- * never prints, never exits and keeps no hidden global state.
+ * never prints, never exits and keeps no hidden global state (its one process-wide
+ * state is the families a caller registers, gc_family_register).
  */
 #ifndef GPUCACHE_H
 #define GPUCACHE_H
