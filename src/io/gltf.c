@@ -334,16 +334,10 @@ static gc_status read_file_buffer(gc_gltf* g, const char* place, const char* uri
     /* the file itself, resolved, must also stay inside (a symbolic link may not lead out) */
     if (!g->allow_external && !gc_path_inside(g->root, resolved))
         return gc_fail(err, GC_ERR_DATA, "%s: %s.uri '%.200s' leads outside the input's folder", g->path, place, uri);
-    FILE* f = fopen(resolved, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = f ? EINVAL : errno;
-        if (f)
-            fclose(f);
-        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri,
-                       e == EINVAL ? "not a regular file" : strerror(e));
-    }
-    b->size = (uint64_t)st.st_size;
+    const char* why = NULL;
+    FILE* f = gc_open_regular(resolved, &b->size, &why);
+    if (!f)
+        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri, why);
     if (b->length > b->size) {
         fclose(f);
         return gc_fail(err, GC_ERR_DATA, "%s: %s: byteLength %llu is more than the %llu bytes that hold it", g->path,
@@ -412,6 +406,17 @@ static gc_status load_buffers(gc_gltf* g, const unsigned char* bin, uint64_t bin
                                              "input's folder are read%s",
                            g->path, i, json_string_value(uri), problem,
                            g->allow_external ? "" : " (--allow-external-uris reads others)");
+        /* not read here, but copied by the writer: a FIFO or a device is refused now (stat
+         * opens nothing, so it cannot block) */
+        if (!uri_decode(json_string_value(uri), decoded, sizeof decoded)) {
+            char file[PATH_MAX + 4096 + 2];
+            struct stat st;
+            snprintf(file, sizeof file, "%s%s%s", decoded[0] == '/' ? "" : g->root, decoded[0] == '/' ? "" : "/",
+                     decoded);
+            if (stat(file, &st) == 0 && !S_ISREG(st.st_mode))
+                return gc_fail(err, GC_ERR_IO, "%s: images[%zu].uri '%.200s': cannot open: not a regular file",
+                               g->path, i, json_string_value(uri));
+        }
     }
     return GC_OK;
 }
@@ -759,13 +764,14 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
     size_t max_indices = options && options->max_indices ? options->max_indices : GC_MAX_INDICES;
     gc_status s = GC_OK;
     FILE* f = NULL;
-    struct stat st;
-    if (!gc_path_folder(path, g->root) || !(f = fopen(path, "rb")) || fstat(fileno(f), &st) != 0) {
+    uint64_t file_size = 0;
+    const char* why = NULL;
+    if (!gc_path_folder(path, g->root)) {
         s = gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         goto done;
     }
-    if (!S_ISREG(st.st_mode)) {
-        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: not a regular file", path);
+    if (!(f = gc_open_regular(path, &file_size, &why))) {
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, why);
         goto done;
     }
     unsigned char magic[4] = {0};
@@ -775,12 +781,16 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
         s = gc_fail(err, GC_ERR_DATA, "%s: byte 0: cannot read this mesh: not a GLB file (no 'glTF' magic)", path);
         goto done;
     }
-    if (!g->glb && (uint64_t)st.st_size > MAX_GLTF_JSON) {
+    if (!g->glb && file_size > MAX_GLTF_JSON) {
         s = gc_fail(err, GC_ERR_LIMIT, "%s: a glTF JSON of %llu bytes is more than the %llu read", path,
-                    (unsigned long long)st.st_size, (unsigned long long)MAX_GLTF_JSON);
+                    (unsigned long long)file_size, (unsigned long long)MAX_GLTF_JSON);
         goto done;
     }
-    g->file_size = (size_t)st.st_size;
+    if (file_size > SIZE_MAX) {
+        s = gc_fail(err, GC_ERR_LIMIT, "%s: %llu bytes: too large", path, (unsigned long long)file_size);
+        goto done;
+    }
+    g->file_size = (size_t)file_size;
     g->file = malloc(g->file_size ? g->file_size : 1);
     if (!g->file) {
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu bytes", path, g->file_size);
