@@ -481,7 +481,8 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: bufferView does not name a valid buffer view",
                            g->path, i);
         if (r == 0) {
-            if (count * x->element > total)
+            uint64_t bytes;
+            if (!gc_mul_u64(count, x->element, &bytes) || bytes > total)
                 return gc_fail(err, GC_ERR_DATA,
                                "%s: accessors[%zu]: %llu elements of %llu bytes without a buffer view: more than the "
                                "%llu bytes of the file and its buffers",
@@ -502,7 +503,15 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         if (stride < x->element)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: byteStride %llu is less than an element of %llu bytes",
                            g->path, i, (unsigned long long)stride, (unsigned long long)x->element);
-        uint64_t need = count ? offset + (count - 1) * stride + x->element : offset;
+        /* offset + (count - 1) * stride + element, each step checked (2^57 + 1 elements of
+         * stride 128 must not wrap around to a few bytes) */
+        uint64_t need = offset, span = 0;
+        bool fits = !count || (gc_mul_u64(count - 1, stride, &span) && gc_add_u64(span, x->element, &span) &&
+                               gc_add_u64(offset, span, &need));
+        if (!fits)
+            return gc_fail(err, GC_ERR_DATA,
+                           "%s: accessors[%zu]: %llu elements need more than 2^64 bytes of a buffer view of %llu",
+                           g->path, i, (unsigned long long)count, (unsigned long long)view_length);
         if (need > view_length)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: %llu elements need %llu bytes of a buffer view of %llu",
                            g->path, i, (unsigned long long)count, (unsigned long long)need,
@@ -517,20 +526,23 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
     return GC_OK;
 }
 
-/* Decodes index accessor `a` into 32-bit values, each below vertex_count (when known). */
+/* Decodes index accessor `a` into 32-bit values, each below vertex_count (the attributes'
+ * count; with none, or 0 elements, no index is valid). */
 static gc_status read_indices(gc_gltf* g, const char* place, const gltf_accessor* a, uint64_t vertex_count,
                               uint32_t* out, gc_error* err)
 {
     if (a->sparse)
         return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: %s: sparse index accessors are not read", g->path, place);
     if (!a->has_view) {
+        if (a->count && vertex_count == 0) /* zeros: index 0 names no vertex either */
+            return gc_fail(err, GC_ERR_DATA, "%s: %s: index 0 is 0, the attributes hold 0 vertices", g->path, place);
         memset(out, 0, (size_t)a->count * sizeof *out);
         return GC_OK;
     }
     const unsigned char* p = g->buffers[a->buffer].data + a->offset;
     for (uint64_t i = 0; i < a->count; ++i, p += a->stride) {
         uint32_t v = a->component == 5121 ? p[0] : a->component == 5123 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : le32(p);
-        if (vertex_count && v >= vertex_count)
+        if (v >= vertex_count) /* 0 vertices included: no index is valid then */
             return gc_fail(err, GC_ERR_DATA, "%s: %s: index %llu is %lu, the attributes hold %llu vertices", g->path,
                            place, (unsigned long long)i, (unsigned long)v, (unsigned long long)vertex_count);
         out[i] = v;
