@@ -26,11 +26,7 @@ rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 MALLOC_ARENA_MAX=1
 export MALLOC_ARENA_MAX
 if grep -q "__asan_init" "$BIN" 2>/dev/null; then SANITIZED=1; fi
-if [ "$SANITIZED" -eq 1 ]; then
-    # no single allocation over 256 MB, and a process over 1.5 GB resident is stopped
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:max_allocation_size_mb=256:hard_rss_limit_mb=1500"
-    export ASAN_OPTIONS
-fi
+ASAN_BASE=${ASAN_OPTIONS:-}
 
 # one_line RC TEXT: the last command (its rc in $rc, stderr in err.txt) exited RC with
 # exactly one line on stderr containing TEXT.
@@ -52,12 +48,15 @@ if [ "$SANITIZED" -eq 0 ]; then
     [ "$base" -gt 0 ] || fail "analyze tiny.txt does not run under any ulimit -v up to 400 MB"
 fi
 # capped LIMIT_KB command...: runs the command within LIMIT_KB of address space above the
-# base (release) or under the sanitizer's limits; its status in $rc
+# base (release); in the sanitizer build no single allocation may exceed 256 MB and the
+# process is stopped past LIMIT_KB + 300 MB resident (shadow memory included). Its status
+# in $rc.
 capped() {
     limit=$1
     shift
     if [ "$SANITIZED" -eq 1 ]; then
-        "$@" >out.txt 2>err.txt
+        ASAN_OPTIONS="${ASAN_BASE:+$ASAN_BASE:}allocator_may_return_null=1:max_allocation_size_mb=256:hard_rss_limit_mb=$((limit / 1000 + 300))" \
+            "$@" >out.txt 2>err.txt
     else
         (ulimit -v $((base + limit)); "$@" >out.txt 2>err.txt)
     fi

@@ -41,6 +41,9 @@ typedef struct gltf_buffer {
     char* file;          /* BUF_FILE: the path it was read from */
     char* uri;           /* BUF_FILE: the URI as written, percent-decoded */
     int relative;        /* BUF_FILE: a plain relative path (no "..", not absolute) */
+    char* resolved;      /* BUF_FILE: the file's real path (symbolic links resolved) */
+    size_t same_as;      /* BUF_FILE: an earlier buffer of the same file whose bytes this one
+                            shares (each file is read once); SIZE_MAX: its own */
 } gltf_buffer;
 
 typedef struct gltf_accessor {
@@ -59,6 +62,8 @@ typedef struct gltf_accessor {
                             SIZE_MAX - 1: several) */
     size_t index_group;  /* the same for the primitives that use it as indices */
     size_t view;         /* its bufferView, when has_view */
+    size_t bytes_of;     /* the buffer whose bytes it reads (buffer, or the buffer it shares
+                            a file with): accessors overlap only within one */
     size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
     int index_uses;      /* references as indices (counted in other_uses too) */
     size_t crossed_by;   /* an accessor whose bytes cross its own; SIZE_MAX: none; CROSSED_VIEW:
@@ -99,6 +104,8 @@ struct gc_gltf {
     size_t accessor_count;
     gltf_prim* prims;
     size_t prim_count;
+    size_t* file_table;  /* while loading buffers: buffers by resolved path (hashed) */
+    size_t file_table_size;
 };
 
 static uint32_t le32(const unsigned char* p)
@@ -334,6 +341,23 @@ static gc_status read_file_buffer(gc_gltf* g, const char* place, const char* uri
     /* the file itself, resolved, must also stay inside (a symbolic link may not lead out) */
     if (!g->allow_external && !gc_path_inside(g->root, resolved))
         return gc_fail(err, GC_ERR_DATA, "%s: %s.uri '%.200s' leads outside the input's folder", g->path, place, uri);
+    /* a file named again (by any spelling) is not read again: its bytes are shared */
+    if (!(b->resolved = strdup(resolved)))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (const char* c = resolved; *c; ++c)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    size_t slot = (size_t)h & (g->file_table_size - 1);
+    for (; g->file_table[slot] != SIZE_MAX; slot = (slot + 1) & (g->file_table_size - 1)) {
+        const gltf_buffer* o = &g->buffers[g->file_table[slot]];
+        if (strcmp(o->resolved, resolved) == 0) {
+            b->same_as = g->file_table[slot];
+            b->data = o->data;
+            b->size = o->size;
+            return GC_OK; /* byteLength is checked by the caller */
+        }
+    }
+    g->file_table[slot] = (size_t)(b - g->buffers);
     const char* why = NULL;
     FILE* f = gc_open_regular(resolved, &b->size, &why);
     if (!f)
@@ -363,6 +387,14 @@ static gc_status load_buffers(gc_gltf* g, const unsigned char* bin, uint64_t bin
     g->buffers = calloc(g->buffer_count ? g->buffer_count : 1, sizeof *g->buffers);
     if (!g->buffers)
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    for (g->file_table_size = 16; g->file_table_size < 2 * g->buffer_count;)
+        g->file_table_size *= 2;
+    g->file_table = gc_alloc_array(g->file_table_size, sizeof *g->file_table, false);
+    if (!g->file_table)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    memset(g->file_table, 0xff, g->file_table_size * sizeof *g->file_table);
+    for (size_t i = 0; i < g->buffer_count; ++i)
+        g->buffers[i].same_as = SIZE_MAX;
     for (size_t i = 0; i < g->buffer_count; ++i) {
         json_t* it = json_array_get(buffers, i);
         gltf_buffer* b = &g->buffers[i];
@@ -431,7 +463,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
     /* every byte the file brings: an accessor without a view (zeros) may declare no more */
     uint64_t total = g->file_size;
     for (size_t i = 0; i < g->buffer_count; ++i)
-        total += g->buffers[i].kind == BUF_FILE ? g->buffers[i].size : 0;
+        total += g->buffers[i].kind == BUF_FILE && g->buffers[i].same_as == SIZE_MAX ? g->buffers[i].size : 0;
     for (size_t i = 0; i < nv; ++i) {
         json_t* v = json_array_get(views, i);
         uint64_t offset, length, stride;
@@ -519,6 +551,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         x->has_view = 1;
         x->view = view;
         x->buffer = buffer;
+        x->bytes_of = g->buffers[buffer].same_as == SIZE_MAX ? buffer : g->buffers[buffer].same_as;
         x->offset = view_offset + offset;
         x->stride = stride;
         x->valid = 1;
@@ -895,9 +928,10 @@ void gc_gltf_free(gc_gltf* g)
     if (!g)
         return;
     for (size_t i = 0; i < g->buffer_count; ++i) {
-        if (g->buffers[i].kind != BUF_BIN)
+        if (g->buffers[i].kind != BUF_BIN && g->buffers[i].same_as == SIZE_MAX)
             free(g->buffers[i].data);
         free(g->buffers[i].file);
+        free(g->buffers[i].resolved);
         free(g->buffers[i].uri);
     }
     for (size_t i = 0; i < g->prim_count; ++i) {
@@ -905,6 +939,7 @@ void gc_gltf_free(gc_gltf* g)
         free(g->prims[i].attributes);
     }
     free(g->buffers);
+    free(g->file_table);
     free(g->accessors);
     free(g->prims);
     if (g->doc)
@@ -969,7 +1004,7 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
  * are not disjoint fields of one interleaved layout. */
 static bool accessors_overlap(const gltf_accessor* x, const gltf_accessor* y)
 {
-    if (!x->has_view || !y->has_view || x->buffer != y->buffer || !x->count || !y->count)
+    if (!x->has_view || !y->has_view || x->bytes_of != y->bytes_of || !x->count || !y->count)
         return false;
     uint64_t xs = x->offset, xe = x->offset + (x->count - 1) * x->stride + x->element;
     uint64_t ys = y->offset, ye = y->offset + (y->count - 1) * y->stride + y->element;
@@ -1163,6 +1198,8 @@ static bool index_views(gc_gltf* g, view_index* v)
         member_ref(vj, "buffer", g->buffer_count, &buffer);
         member_u64(vj, "byteOffset", 0, &offset);
         member_u64(vj, "byteLength", 0, &length);
+        if (g->buffers[buffer].same_as != SIZE_MAX) /* views of one file's bytes may overlap */
+            buffer = g->buffers[buffer].same_as;
         if (length)
             spans[n++] = (view_span){buffer, offset, offset + length, k};
     }
