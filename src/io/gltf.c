@@ -30,6 +30,15 @@
 /* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
 #define MAX_GLTF_JSON ((uint64_t)64 << 20)
 
+/* The expansion cap (docs/SECURITY.md, "Reader limits"): the indices of all primitives
+ * together (each primitive's own copy; a primitive without indices gets 0, 1, 2, ...) and
+ * the vertices of all vertex sets together may each be at most 8 per byte of the input
+ * (the glTF file and each buffer file once) plus 2^20. A file of a few bytes otherwise
+ * declares billions: accessors without a buffer view are zeros of any count, and many
+ * primitives may draw one accessor. */
+#define EXPANSION_PER_BYTE 8
+#define EXPANSION_FLOOR ((uint64_t)1 << 20)
+
 enum { BUF_NONE, BUF_BIN, BUF_FILE, BUF_DATA }; /* NONE: not resolved yet (its data, if any, is owned) */
 
 typedef struct gltf_buffer {
@@ -104,6 +113,7 @@ struct gc_gltf {
     size_t accessor_count;
     gltf_prim* prims;
     size_t prim_count;
+    uint64_t input_bytes; /* the file and each buffer file once */
     size_t* file_table;  /* while loading buffers: buffers by resolved path (hashed) */
     size_t file_table_size;
 };
@@ -464,6 +474,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
     uint64_t total = g->file_size;
     for (size_t i = 0; i < g->buffer_count; ++i)
         total += g->buffers[i].kind == BUF_FILE && g->buffers[i].same_as == SIZE_MAX ? g->buffers[i].size : 0;
+    g->input_bytes = total;
     for (size_t i = 0; i < nv; ++i) {
         json_t* v = json_array_get(views, i);
         uint64_t offset, length, stride;
@@ -621,6 +632,14 @@ static gc_status collect_attributes(gc_gltf* g, const char* place, json_t* attri
 static const gc_topology mode_topology[7] = {GC_POINT_LIST,     GC_LINE_LIST,      GC_LINE_LOOP,  GC_LINE_STRIP,
                                              GC_TRIANGLE_LIST, GC_TRIANGLE_STRIP, GC_TRIANGLE_FAN};
 
+static uint64_t expansion_cap(const gc_gltf* g)
+{
+    uint64_t cap;
+    if (!gc_mul_u64(g->input_bytes, EXPANSION_PER_BYTE, &cap) || !gc_add_u64(cap, EXPANSION_FLOOR, &cap))
+        return UINT64_MAX;
+    return cap;
+}
+
 static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
 {
     json_t* meshes = json_object_get(g->doc, "meshes");
@@ -680,6 +699,12 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
             uint64_t n = r ? g->accessors[ia].count : p->pub.vertex_count;
             if (n > max_indices || indices_total > max_indices - n)
                 return gc_fail(err, GC_ERR_LIMIT, "%s: %s: more than %zu indices in all", g->path, where, max_indices);
+            if (n > expansion_cap(g) - indices_total)
+                return gc_fail(err, GC_ERR_LIMIT,
+                               "%s: %s: more indices than the reader expands from an input of %llu bytes (at most "
+                               "%llu in all primitives: 8 a byte, plus 2^20)",
+                               g->path, where, (unsigned long long)g->input_bytes,
+                               (unsigned long long)expansion_cap(g));
             indices_total += (size_t)n;
             p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
             if (!p->indices)
