@@ -73,6 +73,8 @@ typedef struct gltf_accessor {
     size_t view;         /* its bufferView, when has_view */
     size_t bytes_of;     /* the buffer whose bytes it reads (buffer, or the buffer it shares
                             a file with): accessors overlap only within one */
+    size_t same_data;    /* during assign_sets: the first accessor that reads the same
+                            elements (same bytes, offset, stride, element, count) */
     size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
     int index_uses;      /* references as indices (counted in other_uses too) */
     size_t crossed_by;   /* an accessor whose bytes cross its own; SIZE_MAX: none; CROSSED_VIEW:
@@ -92,6 +94,7 @@ typedef struct gltf_prim {
     size_t* attributes;  /* accessors of the attributes and morph targets, sorted */
     size_t attribute_count;
     size_t group;
+    const size_t* set_key; /* during assign_sets: its attributes' same_data ids, sorted */
     char kept[320];      /* pub.indices_kept's text */
 } gltf_prim;
 
@@ -752,6 +755,7 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
 /* ---------------------------------------------------------------- loading */
 
 static gc_status classify_index_data(gc_gltf* g, gc_error* err);
+static gc_status check_vertex_sets(gc_gltf* g, gc_error* err);
 
 static gc_status refuse_compression(gc_gltf* g, gc_error* err)
 {
@@ -926,7 +930,8 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
                 g->accessors[a].other_uses++;
         }
     }
-    s = classify_index_data(g, err);
+    if (!(s = check_vertex_sets(g, err)))
+        s = classify_index_data(g, err);
 done:
     if (f)
         fclose(f);
@@ -1073,12 +1078,13 @@ static bool same_set(const gltf_prim* a, const gltf_prim* b)
     if (a->attribute_count != b->attribute_count)
         return false;
     for (size_t k = 0; k < a->attribute_count; ++k)
-        if (a->attributes[k] != b->attributes[k])
+        if (a->set_key[k] != b->set_key[k])
             return false;
     return true;
 }
 
-/* Orders primitives by their attribute sets (count, then accessors), then file order. */
+/* Orders primitives by their attribute sets (count, then the accessors' data), then file
+ * order. */
 static int compare_sets(const void* a, const void* b)
 {
     const gltf_prim* x = *(const gltf_prim* const*)a;
@@ -1086,12 +1092,72 @@ static int compare_sets(const void* a, const void* b)
     if (x->attribute_count != y->attribute_count)
         return x->attribute_count < y->attribute_count ? -1 : 1;
     for (size_t k = 0; k < x->attribute_count; ++k)
-        if (x->attributes[k] != y->attributes[k])
-            return x->attributes[k] < y->attributes[k] ? -1 : 1;
+        if (x->set_key[k] != y->set_key[k])
+            return x->set_key[k] < y->set_key[k] ? -1 : 1;
     return (x > y) - (x < y);
 }
 
-/* Vertex sets: primitives that use exactly the same attribute accessors. Sets p->group
+/* Accessors that read the same elements: with a view, the same bytes (buffer, or the
+ * buffer of the same file), offset, stride, element size, component type and count;
+ * without one (zeros), the same element size, component type and count. Sparse accessors
+ * are each their own. */
+static int compare_data(const gltf_accessor* x, const gltf_accessor* y)
+{
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMP(sparse); CMP(has_view); CMP(element); CMP(component); CMP(count);
+    if (x->sparse)
+        return (x > y) - (x < y);
+    if (x->has_view) {
+        CMP(bytes_of); CMP(offset); CMP(stride);
+    }
+#undef CMP
+    return 0;
+}
+
+static int compare_data_refs(const void* a, const void* b)
+{
+    const gltf_accessor* x = *(const gltf_accessor* const*)a;
+    const gltf_accessor* y = *(const gltf_accessor* const*)b;
+    int c = compare_data(x, y);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* Sets every accessor's same_data and every primitive's set_key (in *keys, owned by the
+ * caller): O(accessors log accessors + attributes log attributes). */
+static bool data_keys(gc_gltf* g, size_t** keys)
+{
+    size_t na = g->accessor_count, total = 0;
+    for (size_t i = 0; i < g->prim_count; ++i)
+        total += g->prims[i].attribute_count;
+    gltf_accessor** order = gc_alloc_array(na ? na : 1, sizeof *order, false);
+    *keys = gc_alloc_array(total ? total : 1, sizeof **keys, false);
+    if (!order || !*keys) {
+        free(order), free(*keys);
+        *keys = NULL;
+        return false;
+    }
+    for (size_t a = 0; a < na; ++a)
+        order[a] = &g->accessors[a];
+    qsort(order, na, sizeof *order, compare_data_refs); /* equal data: in accessor order */
+    for (size_t k = 0; k < na; ++k)
+        order[k]->same_data = k && compare_data(order[k - 1], order[k]) == 0 ? order[k - 1]->same_data
+                                                                             : (size_t)(order[k] - g->accessors);
+    free(order);
+    size_t at = 0;
+    for (size_t i = 0; i < g->prim_count; ++i) {
+        gltf_prim* p = &g->prims[i];
+        for (size_t k = 0; k < p->attribute_count; ++k)
+            (*keys)[at + k] = g->accessors[p->attributes[k]].same_data;
+        qsort(*keys + at, p->attribute_count, sizeof **keys, compare_size);
+        p->set_key = *keys + at;
+        at += p->attribute_count;
+    }
+    return true;
+}
+
+/* Vertex sets: primitives whose attribute accessors read the same data (the same
+ * accessors, or accessors over the same bytes, offset and stride: one POSITION accessor per
+ * primitive over one vertex buffer makes one set, not one per primitive). Sets p->group
  * (numbered by first appearance in file order), each accessor's group and index_group,
  * and the members of each set in file order: members[start[k] .. start[k + 1]).
  * O(P log P) comparisons of attribute lists. */
@@ -1116,7 +1182,8 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
     size_t* relabel = gc_alloc_array(n ? n : 1, sizeof *relabel, false);
     v->start = gc_alloc_array(n + 2, sizeof *v->start, true);
     v->members = gc_alloc_array(n ? n : 1, sizeof *v->members, false);
-    if (!order || !relabel || !v->start || !v->members) {
+    size_t* keys = NULL;
+    if (!order || !relabel || !v->start || !v->members || !data_keys(g, &keys)) {
         free(order), free(relabel), free_sets(v);
         return false;
     }
@@ -1129,6 +1196,9 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
             runs++;
         order[i]->group = runs; /* provisional: by set */
     }
+    for (size_t i = 0; i < n; ++i)
+        g->prims[i].set_key = NULL;
+    free(keys);
     for (size_t i = 0; i < n; ++i)
         relabel[i] = SIZE_MAX;
     for (size_t i = 0; i < n; ++i) { /* number the sets by first appearance */
@@ -1160,6 +1230,31 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
         }
     }
     return true;
+}
+
+/* The expansion cap on the vertices of all vertex sets together (each set's vertices get
+ * ids, and positions, of their own): accessors over the same data share a set, but a file
+ * may still shift each accessor by one byte. */
+static gc_status check_vertex_sets(gc_gltf* g, gc_error* err)
+{
+    vertex_sets sets;
+    if (!assign_sets(g, &sets))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
+    uint64_t total = 0, cap = expansion_cap(g);
+    gc_status s = GC_OK;
+    for (size_t k = 0; k < sets.count && !s; ++k) {
+        const gltf_prim* p = &g->prims[sets.members[sets.start[k]]];
+        if (p->pub.vertex_count > cap - total)
+            s = gc_fail(err, GC_ERR_LIMIT,
+                        "%s: meshes[%zu].primitives[%zu]: more vertices than the reader expands from an input of "
+                        "%llu bytes (at most %llu in all vertex sets: 8 a byte, plus 2^20)",
+                        g->path, p->pub.mesh, p->pub.primitive, (unsigned long long)g->input_bytes,
+                        (unsigned long long)cap);
+        else
+            total += p->pub.vertex_count;
+    }
+    free_sets(&sets);
+    return s;
 }
 
 /* The accessors of each buffer view (CSR), and whether a view's bytes overlap another

@@ -44,6 +44,21 @@ def shared_positions(path):
                          accessors=acc, meshes=[{"primitives": prims}]))
 
 
+def shifted_positions(path):
+    """F6, beyond what deduplication catches: 10,000 POSITION accessors of 10,000 vertices,
+    each 4 bytes further into one view: 10^8 distinct vertices from 1.3 MB."""
+    v, p = 10000, 10000
+    raw = triangle_positions(v) + b"\0" * (4 * p) + struct.pack("<3H", 0, 1, 2) + b"\0\0"
+    views = [{"buffer": 0, "byteOffset": 0, "byteLength": 12 * v + 4 * p},
+             {"buffer": 0, "byteOffset": 12 * v + 4 * p, "byteLength": 6}]
+    acc = [{"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}]
+    acc += [{"bufferView": 0, "byteOffset": 4 * i, "componentType": 5126, "count": v, "type": "VEC3"}
+            for i in range(p)]
+    prims = [{"attributes": {"POSITION": 1 + i}, "indices": 0} for i in range(p)]
+    write_json(path, doc(buffers=[{"byteLength": len(raw), "uri": data_uri(raw)}], bufferViews=views,
+                         accessors=acc, meshes=[{"primitives": prims}]))
+
+
 def one_file_many_buffers(path):
     """F7: 100 buffer entries naming one 8 MB file (big.bin beside it): 800 MB if each
     entry read it again."""
@@ -129,7 +144,7 @@ def fifo_image(path):
                          meshes=[{"primitives": [{"attributes": {"POSITION": 0}}]}]))
 
 
-KINDS = {"shared-positions": shared_positions, "one-file-many-buffers": one_file_many_buffers,
+KINDS = {"shared-positions": shared_positions, "shifted-positions": shifted_positions, "one-file-many-buffers": one_file_many_buffers,
          "viewless-non-indexed": viewless_non_indexed, "shared-indices": shared_indices,
          "overflow-count": overflow_count, "zero-vertices": zero_vertices, "nested": nested,
          "fifo-buffer": fifo_buffer, "fifo-image": fifo_image}
