@@ -77,6 +77,7 @@ typedef struct gltf_accessor {
                             elements (same bytes, offset, stride, element, count) */
     size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
     int index_uses;      /* references as indices (counted in other_uses too) */
+    uint64_t user_vertices; /* the fewest vertices of a primitive that uses it as indices */
     size_t crossed_by;   /* an accessor whose bytes cross its own; SIZE_MAX: none; CROSSED_VIEW:
                             its view overlaps another view (or too many accessors to compare) */
     size_t odd_users[3]; /* the first primitives that draw it as indices in a mode other than
@@ -89,7 +90,8 @@ typedef struct gltf_accessor {
 
 typedef struct gltf_prim {
     gc_gltf_primitive pub;
-    uint32_t* indices;   /* owned */
+    uint32_t* indices;   /* owned, or (pub.shares_indices_with set) the first user's: one
+                            decoded copy of an index accessor however many draw it */
     size_t index_accessor; /* SIZE_MAX: none */
     size_t* attributes;  /* accessors of the attributes and morph targets, sorted */
     size_t attribute_count;
@@ -709,14 +711,41 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
                                g->path, where, (unsigned long long)g->input_bytes,
                                (unsigned long long)expansion_cap(g));
             indices_total += (size_t)n;
-            p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
-            if (!p->indices)
-                return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu indices", g->path, where,
-                               (unsigned long long)n);
-            p->pub.indices = p->indices;
-            p->pub.index_count = (size_t)n;
-            if (r) {
-                gltf_accessor* a = &g->accessors[ia];
+            gltf_accessor* a = r ? &g->accessors[ia] : NULL;
+            if (a && a->first_index_user != SIZE_MAX) {
+                /* a later user of an index accessor: the first user's values, checked
+                 * against its own vertex count */
+                const gltf_prim* first = &g->prims[a->first_index_user];
+                p->indices = first->indices;
+                p->pub.indices = p->indices;
+                p->pub.index_count = (size_t)n;
+                p->pub.index_bits = first->pub.index_bits;
+                p->pub.shares_indices_with = a->first_index_user;
+                p->index_accessor = ia;
+                a->other_uses++;
+                a->index_uses++;
+                if (p->pub.topology != GC_TRIANGLE_LIST) {
+                    if (a->odd_count < sizeof a->odd_users / sizeof *a->odd_users)
+                        a->odd_users[a->odd_count] = g->prim_count - 1;
+                    a->odd_count++;
+                }
+                if (p->pub.vertex_count < a->user_vertices) {
+                    for (size_t k = 0; k < p->pub.index_count; ++k)
+                        if (p->indices[k] >= p->pub.vertex_count)
+                            return gc_fail(err, GC_ERR_DATA, "%s: %s: index %zu is %lu, the attributes hold %llu vertices",
+                                           g->path, where, k, (unsigned long)p->indices[k],
+                                           (unsigned long long)p->pub.vertex_count);
+                    a->user_vertices = p->pub.vertex_count;
+                }
+            } else {
+                p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
+                if (!p->indices)
+                    return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu indices", g->path, where,
+                                   (unsigned long long)n);
+                p->pub.indices = p->indices;
+                p->pub.index_count = (size_t)n;
+            }
+            if (a && a->first_index_user == SIZE_MAX) {
                 p->index_accessor = ia;
                 a->other_uses++;
                 a->index_uses++;
@@ -732,11 +761,9 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
                                    where);
                 if ((s = read_indices(g, where, a, p->pub.vertex_count, p->indices, err)))
                     return s;
-                if (a->first_index_user == SIZE_MAX)
-                    a->first_index_user = g->prim_count - 1;
-                else
-                    p->pub.shares_indices_with = a->first_index_user;
-            } else {
+                a->first_index_user = g->prim_count - 1;
+                a->user_vertices = p->pub.vertex_count;
+            } else if (!a) {
                 for (uint64_t v = 0; v < n; ++v)
                     p->indices[v] = (uint32_t)v;
             }
@@ -965,7 +992,8 @@ void gc_gltf_free(gc_gltf* g)
         free(g->buffers[i].uri);
     }
     for (size_t i = 0; i < g->prim_count; ++i) {
-        free(g->prims[i].indices);
+        if (g->prims[i].pub.shares_indices_with == SIZE_MAX)
+            free(g->prims[i].indices);
         free(g->prims[i].attributes);
     }
     free(g->buffers);
@@ -1016,17 +1044,15 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
     if (!a->has_view)
         return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu].indices has no buffer view to rewrite",
                        g->path, p->pub.mesh, p->pub.primitive);
+    /* below the vertex count of every primitive that draws these index data */
     for (size_t k = 0; k < count; ++k)
-        if ((p->pub.vertex_count && indices[k] >= p->pub.vertex_count) ||
-            (p->pub.index_bits < 32 && indices[k] >> p->pub.index_bits))
+        if (indices[k] >= a->user_vertices || (p->pub.index_bits < 32 && indices[k] >> p->pub.index_bits))
             return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: index %zu (%lu) is out of range",
                            g->path, p->pub.mesh, p->pub.primitive, k, (unsigned long)indices[k]);
-    memcpy(p->indices, indices, count * sizeof *indices);
+    /* primitives that share the accessor share this copy: they see the same values (O(count),
+     * however many share it) */
+    memmove(p->indices, indices, count * sizeof *indices);
     write_indices(g, a, indices);
-    /* primitives that share the accessor see the same values */
-    for (size_t e = i + 1; e < g->prim_count && a->other_uses > 1; ++e)
-        if (g->prims[e].index_accessor == p->index_accessor)
-            memcpy(g->prims[e].indices, indices, count * sizeof *indices);
     return GC_OK;
 }
 
@@ -1385,9 +1411,10 @@ static bool mark_crossings(gc_gltf* g, const view_index* views)
             uint64_t end = x->offset + (x->count - 1) * x->stride + x->element;
             for (size_t j = i + 1; j < n && spans[j].start < end; ++j) {
                 gltf_accessor* y = &g->accessors[spans[j].accessor];
-                if (budget == 0) {
+                if (budget == 0) { /* the rest of this view, once (not again for each i) */
                     for (size_t r = i; r < n; ++r)
                         g->accessors[spans[r].accessor].crossed_by = CROSSED_VIEW;
+                    i = n;
                     break;
                 }
                 --budget;
@@ -1725,10 +1752,11 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
         }
         for (size_t m = 0; m < member_count && !s && !problem; ++m) {
             gltf_prim* p = &g->prims[members[m]];
+            if (p->pub.shares_indices_with != SIZE_MAX)
+                continue; /* the first user's copy, renumbered once (it is in this component) */
             for (size_t k = 0; k < p->pub.index_count; ++k)
                 p->indices[k] = to[p->indices[k]];
-            if (p->pub.shares_indices_with == SIZE_MAX)
-                write_indices(g, &g->accessors[p->index_accessor], p->indices);
+            write_indices(g, &g->accessors[p->index_accessor], p->indices);
         }
         free(to), free(order);
     }
