@@ -8,7 +8,7 @@
 #      shifted by 4 bytes each: refused at the stated cap
 #  F7  100 buffer entries naming one 8 MB file: the file read once
 #  F8  a viewless accessor drawn by 4,000 non-indexed primitives: refused at the stated cap
-#  F9  400,000 primitives sharing index accessors in pairs: optimize in linear time
+#  F9  200,000 primitives sharing index accessors in pairs: optimize in linear time
 #  F10 2^57 + 1 elements of stride 128 in a 36-byte view: refused, no wrap-around
 #  F11 indices of attributes with 0 elements: refused
 # Memory is bounded with ulimit -v (release) or the sanitizer's own limits (ASan cannot run
@@ -136,10 +136,11 @@ one_line 1 "more indices than the reader expands" "F8 viewless non-indexed"
 # ------------------------------------------------------------------ F9: shared index accessors
 "$PY" "$GEN" shared-indices f9.gltf
 mkdir f9out
-# linear: seconds; the quadratic code took over 300 s of CPU on this file
-(ulimit -t 120; "$BIN" optimize -q -a tipsify f9.gltf -o f9out/f9.gltf >out.txt 2>err.txt)
+# linear: 4 s of CPU here (release), 15 s (ASan); the quadratic code walked every later
+# primitive for each rewritten one: 10^10 steps, over 75 s (over 300 s for twice as many)
+(ulimit -t 60; "$BIN" optimize -q -a tipsify f9.gltf -o f9out/f9.gltf >out.txt 2>err.txt)
 rc=$?
-if [ "$rc" -eq 0 ] && [ -s f9out/f9.gltf ]; then pass; else fail "F9 optimize within 120 s of CPU: exit $rc: $(head -c 400 err.txt)"; fi
+if [ "$rc" -eq 0 ] && [ -s f9out/f9.gltf ]; then pass; else fail "F9 optimize within 60 s of CPU: exit $rc: $(head -c 400 err.txt)"; fi
 
 # ------------------------------------------------------------------ F10, F11
 "$PY" "$GEN" overflow-count f10.gltf

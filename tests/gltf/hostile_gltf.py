@@ -85,9 +85,9 @@ def viewless_non_indexed(path):
 
 
 def shared_indices(path):
-    """F9: 400,000 primitives, each pair sharing one index accessor of 3 indices (each
+    """F9: 200,000 primitives, each pair sharing one index accessor of 3 indices (each
     accessor on bytes of its own)."""
-    pairs = 200000
+    pairs = 100000
     raw = triangle_positions(3) + struct.pack("<3H", 0, 1, 2) * pairs
     raw += b"\0" * (-len(raw) % 4)
     views = [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
