@@ -2300,15 +2300,17 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
     vertex_sets sets;
     uint64_t* bases = set_bases(g, &sets, &total);
     float* out = NULL;
-    if (!bases)
+    bool* filled = NULL; /* per vertex set: its positions are read (once, however many draw it) */
+    if (!bases || !(filled = gc_alloc_array(sets.count ? sets.count : 1, sizeof *filled, true)))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     else if (total > UINT32_MAX || !(out = gc_alloc_array(total ? (size_t)total : 1, 3 * sizeof(float), true)))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu vertex positions", path, (unsigned long long)total);
     json_t* meshes = json_object_get(g->doc, "meshes");
     for (size_t i = 0; i < g->prim_count && !s; ++i) {
         gltf_prim* p = &g->prims[i];
-        if (!is_triangles(p->pub.topology) || p->group == SIZE_MAX)
+        if (!is_triangles(p->pub.topology) || p->group == SIZE_MAX || filled[p->group])
             continue;
+        filled[p->group] = true;
         json_t* pj = json_array_get(json_object_get(json_array_get(meshes, p->pub.mesh), "primitives"), p->pub.primitive);
         json_t* ref = json_object_get(json_object_get(pj, "attributes"), "POSITION");
         json_int_t a_index = json_is_integer(ref) ? json_integer_value(ref) : -1;
@@ -2342,6 +2344,7 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
         }
     }
     gc_gltf_free(g);
+    free(filled);
     if (bases) {
         free(bases);
         free_sets(&sets);
