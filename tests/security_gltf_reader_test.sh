@@ -78,6 +78,11 @@ mkfifo f3/input.gltf
 timeout 30 "$BIN" analyze f3/input.gltf >out.txt 2>err.txt
 rc=$?
 one_line 1 "input.gltf: cannot open: not a regular file" "F3 input FIFO"
+mkdir f3out
+timeout 30 "$BIN" optimize -a tipsify f3/input.gltf -o f3out/out.gltf >out.txt 2>err.txt
+rc=$?
+one_line 1 "input.gltf: cannot open: not a regular file" "F3 input FIFO to optimize"
+[ -z "$(ls f3out)" ] && pass || fail "F3 input FIFO to optimize left $(ls f3out)"
 # a FIFO under a name assimp would read
 mkfifo f3/fifo.stl
 timeout 30 "$BIN" analyze f3/fifo.stl >out.txt 2>err.txt

@@ -2208,7 +2208,8 @@ static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count
 
 static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
 {
-    FILE* f = fopen(path, "rb");
+    const char* why = NULL;
+    FILE* f = gc_open_regular(path, NULL, &why); /* a FIFO would block */
     if (!f)
         return true; /* the reader reports it */
     struct stat st;
