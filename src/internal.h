@@ -24,6 +24,22 @@
 /* Sets err (if non-NULL) and returns code. */
 gc_status gc_fail(gc_error* err, gc_status code, const char* fmt, ...) GC_PRINTF(3, 4);
 
+/* Checked 64-bit arithmetic: false (and *out untouched) when the exact result does not fit. */
+static inline bool gc_add_u64(uint64_t a, uint64_t b, uint64_t* out)
+{
+    if (a > UINT64_MAX - b)
+        return false;
+    *out = a + b;
+    return true;
+}
+static inline bool gc_mul_u64(uint64_t a, uint64_t b, uint64_t* out)
+{
+    if (b && a > UINT64_MAX / b)
+        return false;
+    *out = a * b;
+    return true;
+}
+
 /* Overflow-checked allocation of count * size bytes; NULL on overflow or failure. */
 void* gc_alloc_array(size_t count, size_t size, bool zeroed);
 

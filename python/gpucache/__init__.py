@@ -124,6 +124,30 @@ def _as_u32(indices: ArrayLike, name: str = "indices") -> Tuple[np.ndarray, int]
     return np.ascontiguousarray(arr, dtype=np.uint32).reshape(-1), bits
 
 
+def _run_lengths(runs: Any, n: int) -> List[int]:
+    """The indices of each run of a mesh of n indices, from its triangles per run: every run an
+    integer >= 0 and the runs summing to the mesh's triangles, or ArgumentError (each run is
+    handed to C as a pointer and a length: one that does not fit would be read past the end)."""
+    arr = np.asarray(runs)
+    if arr.ndim != 1 or (arr.size and (arr.dtype == np.bool_ or arr.dtype.kind not in "iu")):
+        raise ArgumentError(f"runs: expected a 1-D array of integers (triangles per run), got {arr.dtype} of shape "
+                            f"{arr.shape}")
+    values = arr.tolist()
+    for i, r in enumerate(values):
+        if r < 0:
+            raise ArgumentError(f"runs: run {i} is {r}: a run holds 0 or more triangles")
+    lengths = []
+    total = 0
+    for i, r in enumerate(values):
+        total += r
+        if 3 * total > n:
+            raise ArgumentError(f"runs: runs 0 to {i} hold {total} triangles, more than the {n // 3} of the indices")
+        lengths.append(3 * r)
+    if 3 * total != n:
+        raise ArgumentError(f"runs: the runs hold {total} triangles, the indices {n // 3}")
+    return lengths
+
+
 def _u32_ptr(arr: np.ndarray) -> Any:
     """A uint32_t* to the array's own memory (no copy)."""
     return ffi.from_buffer("uint32_t[]", arr, require_writable=False)
@@ -480,9 +504,7 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     options.stream_length = n
     runs = mesh.runs if (mesh is not None and mesh.runs is not None and d.draw.topology == lib.GC_TRIANGLE_LIST
                          and not d.draw.restart_enabled) else None
-    run_lengths = [int(r) * 3 for r in runs] if runs is not None else [n]
-    if sum(run_lengths) != n:
-        run_lengths = [n]
+    run_lengths = _run_lengths(runs, n) if runs is not None else [n]
     src = _u32_ptr(dense)
     dst = ffi.from_buffer("uint32_t[]", out)
     at = 0

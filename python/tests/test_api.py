@@ -296,6 +296,23 @@ def test_optimize_runs_of_an_obj_equal_cli(cli, tmp_path):
     assert (tmp_path / "py.obj").read_bytes() == (tmp_path / "cli.obj").read_bytes()
 
 
+@pytest.mark.parametrize("algorithm", ["tipsify", "forsyth", "auto"])
+def test_optimize_refuses_runs_that_do_not_fit(algorithm):
+    """Issue 34 F5: runs are checked before any reaches C: [3, -1] sums to the 2 triangles but
+    made the first run 9 indices of 6 (a heap overflow in C)."""
+    idx = np.array([0, 1, 2, 2, 1, 3], dtype=np.uint32)
+    for runs, text in (([3, -1], "run 1 is -1"), ([1, 2], "runs 0 to 1 hold 3 triangles"), ([1], "the runs hold 1"),
+                       ([1.5, 0.5], "integers"), ([[1, 1]], "1-D")):
+        with pytest.raises(gpucache.ArgumentError, match=text):
+            gpucache.optimize(gpucache.Mesh(indices=idx, runs=np.asarray(runs) if runs != [3, -1] else runs),
+                              algorithm=algorithm)
+    # runs that fit: each of the two one-triangle runs keeps its triangle (up to rotation)
+    out = gpucache.optimize(gpucache.Mesh(indices=idx, runs=[1, 1]), algorithm=algorithm)
+    assert sorted(out[:3].tolist()) == [0, 1, 2] and sorted(out[3:].tolist()) == [1, 2, 3]
+    out = gpucache.optimize(gpucache.Mesh(indices=idx, runs=[0, 2, 0]), algorithm=algorithm)
+    assert sorted(map(sorted, out.reshape(-1, 3).tolist())) == [[0, 1, 2], [1, 2, 3]]
+
+
 def test_optimize_index_buffer_remap_equals_cli(cli, tmp_path):
     tri = gpucache.grid(16, 16).reshape(-1, 3)
     shuffled = tri[np.random.default_rng(3).permutation(tri.shape[0])].reshape(-1)

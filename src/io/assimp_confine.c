@@ -86,7 +86,8 @@ static struct aiFile* confined_open(struct aiFileIO* io, const char* path, const
         return NULL;
     }
     struct aiFile* f = calloc(1, sizeof *f);
-    FILE* file = fopen(resolved, "rb");
+    const char* why = NULL;
+    FILE* file = gc_open_regular(resolved, NULL, &why); /* a FIFO would block assimp */
     if (!f || !file) {
         free(f);
         if (file)
@@ -112,6 +113,28 @@ static void confined_close(struct aiFileIO* io, struct aiFile* f)
     free(f);
 }
 
+/* glTF content under any name: the GLB magic, or a JSON object ('{' after a UTF-8 byte order
+ * mark and any amount of JSON whitespace; the whole file is scanned if it is all
+ * whitespace). assimp's glTF importer trusts what such a file declares. */
+static bool looks_like_gltf(FILE* f)
+{
+    unsigned char chunk[4096];
+    size_t got = fread(chunk, 1, sizeof chunk, f);
+    if (got >= 4 && memcmp(chunk, "glTF", 4) == 0)
+        return true;
+    size_t at = got >= 3 && memcmp(chunk, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (got > 0) {
+        for (; at < got; ++at) {
+            unsigned char c = chunk[at];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+                return c == '{';
+        }
+        got = fread(chunk, 1, sizeof chunk, f);
+        at = 0;
+    }
+    return false;
+}
+
 gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err)
 {
     *out = NULL;
@@ -119,17 +142,13 @@ gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScen
     memset(&c, 0, sizeof c);
     if (!gc_path_folder(path, c.root) || !realpath(path, c.input))
         return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    FILE* f = fopen(path, "rb");
+    const char* why = NULL;
+    FILE* f = gc_open_regular(path, NULL, &why);
     if (!f)
-        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    /* glTF content under another name: assimp's glTF importer trusts what it declares */
-    unsigned char head[64];
-    size_t got = fread(head, 1, sizeof head, f);
+        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, why);
+    bool gltf = looks_like_gltf(f);
     fclose(f);
-    size_t at = 0;
-    while (at < got && (head[at] == ' ' || head[at] == '\t' || head[at] == '\r' || head[at] == '\n'))
-        at++;
-    if ((got >= 4 && memcmp(head, "glTF", 4) == 0) || (at < got && head[at] == '{'))
+    if (gltf)
         return gc_fail(err, GC_ERR_UNSUPPORTED,
                        "%s: cannot read this mesh: it looks like glTF; name it .gltf or .glb to read it", path);
     struct aiFileIO io = {confined_open, confined_close, (aiUserData)&c};

@@ -30,6 +30,15 @@
 /* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
 #define MAX_GLTF_JSON ((uint64_t)64 << 20)
 
+/* The expansion cap (docs/SECURITY.md, "Reader limits"): the indices of all primitives
+ * together (each primitive's own copy; a primitive without indices gets 0, 1, 2, ...) and
+ * the vertices of all vertex sets together may each be at most 8 per byte of the input
+ * (the glTF file and each buffer file once) plus 2^20. A file of a few bytes otherwise
+ * declares billions: accessors without a buffer view are zeros of any count, and many
+ * primitives may draw one accessor. */
+#define EXPANSION_PER_BYTE 8
+#define EXPANSION_FLOOR ((uint64_t)1 << 20)
+
 enum { BUF_NONE, BUF_BIN, BUF_FILE, BUF_DATA }; /* NONE: not resolved yet (its data, if any, is owned) */
 
 typedef struct gltf_buffer {
@@ -41,6 +50,9 @@ typedef struct gltf_buffer {
     char* file;          /* BUF_FILE: the path it was read from */
     char* uri;           /* BUF_FILE: the URI as written, percent-decoded */
     int relative;        /* BUF_FILE: a plain relative path (no "..", not absolute) */
+    char* resolved;      /* BUF_FILE: the file's real path (symbolic links resolved) */
+    size_t same_as;      /* BUF_FILE: an earlier buffer of the same file whose bytes this one
+                            shares (each file is read once); SIZE_MAX: its own */
 } gltf_buffer;
 
 typedef struct gltf_accessor {
@@ -59,8 +71,13 @@ typedef struct gltf_accessor {
                             SIZE_MAX - 1: several) */
     size_t index_group;  /* the same for the primitives that use it as indices */
     size_t view;         /* its bufferView, when has_view */
+    size_t bytes_of;     /* the buffer whose bytes it reads (buffer, or the buffer it shares
+                            a file with): accessors overlap only within one */
+    size_t same_data;    /* during assign_sets: the first accessor that reads the same
+                            elements (same bytes, offset, stride, element, count) */
     size_t first_index_user; /* the first primitive that uses it as indices, or SIZE_MAX */
     int index_uses;      /* references as indices (counted in other_uses too) */
+    uint64_t user_vertices; /* the fewest vertices of a primitive that uses it as indices */
     size_t crossed_by;   /* an accessor whose bytes cross its own; SIZE_MAX: none; CROSSED_VIEW:
                             its view overlaps another view (or too many accessors to compare) */
     size_t odd_users[3]; /* the first primitives that draw it as indices in a mode other than
@@ -73,11 +90,13 @@ typedef struct gltf_accessor {
 
 typedef struct gltf_prim {
     gc_gltf_primitive pub;
-    uint32_t* indices;   /* owned */
+    uint32_t* indices;   /* owned, or (pub.shares_indices_with set) the first user's: one
+                            decoded copy of an index accessor however many draw it */
     size_t index_accessor; /* SIZE_MAX: none */
     size_t* attributes;  /* accessors of the attributes and morph targets, sorted */
     size_t attribute_count;
     size_t group;
+    const size_t* set_key; /* during assign_sets: its attributes' same_data ids, sorted */
     char kept[320];      /* pub.indices_kept's text */
 } gltf_prim;
 
@@ -99,6 +118,9 @@ struct gc_gltf {
     size_t accessor_count;
     gltf_prim* prims;
     size_t prim_count;
+    uint64_t input_bytes; /* the file and each buffer file once */
+    size_t* file_table;  /* while loading buffers: buffers by resolved path (hashed) */
+    size_t file_table_size;
 };
 
 static uint32_t le32(const unsigned char* p)
@@ -334,16 +356,27 @@ static gc_status read_file_buffer(gc_gltf* g, const char* place, const char* uri
     /* the file itself, resolved, must also stay inside (a symbolic link may not lead out) */
     if (!g->allow_external && !gc_path_inside(g->root, resolved))
         return gc_fail(err, GC_ERR_DATA, "%s: %s.uri '%.200s' leads outside the input's folder", g->path, place, uri);
-    FILE* f = fopen(resolved, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = f ? EINVAL : errno;
-        if (f)
-            fclose(f);
-        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri,
-                       e == EINVAL ? "not a regular file" : strerror(e));
+    /* a file named again (by any spelling) is not read again: its bytes are shared */
+    if (!(b->resolved = strdup(resolved)))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (const char* c = resolved; *c; ++c)
+        h = (h ^ (unsigned char)*c) * 1099511628211u;
+    size_t slot = (size_t)h & (g->file_table_size - 1);
+    for (; g->file_table[slot] != SIZE_MAX; slot = (slot + 1) & (g->file_table_size - 1)) {
+        const gltf_buffer* o = &g->buffers[g->file_table[slot]];
+        if (strcmp(o->resolved, resolved) == 0) {
+            b->same_as = g->file_table[slot];
+            b->data = o->data;
+            b->size = o->size;
+            return GC_OK; /* byteLength is checked by the caller */
+        }
     }
-    b->size = (uint64_t)st.st_size;
+    g->file_table[slot] = (size_t)(b - g->buffers);
+    const char* why = NULL;
+    FILE* f = gc_open_regular(resolved, &b->size, &why);
+    if (!f)
+        return gc_fail(err, GC_ERR_IO, "%s: %s.uri '%.200s': cannot open: %s", g->path, place, uri, why);
     if (b->length > b->size) {
         fclose(f);
         return gc_fail(err, GC_ERR_DATA, "%s: %s: byteLength %llu is more than the %llu bytes that hold it", g->path,
@@ -369,6 +402,14 @@ static gc_status load_buffers(gc_gltf* g, const unsigned char* bin, uint64_t bin
     g->buffers = calloc(g->buffer_count ? g->buffer_count : 1, sizeof *g->buffers);
     if (!g->buffers)
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    for (g->file_table_size = 16; g->file_table_size < 2 * g->buffer_count;)
+        g->file_table_size *= 2;
+    g->file_table = gc_alloc_array(g->file_table_size, sizeof *g->file_table, false);
+    if (!g->file_table)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", g->path);
+    memset(g->file_table, 0xff, g->file_table_size * sizeof *g->file_table);
+    for (size_t i = 0; i < g->buffer_count; ++i)
+        g->buffers[i].same_as = SIZE_MAX;
     for (size_t i = 0; i < g->buffer_count; ++i) {
         json_t* it = json_array_get(buffers, i);
         gltf_buffer* b = &g->buffers[i];
@@ -412,6 +453,17 @@ static gc_status load_buffers(gc_gltf* g, const unsigned char* bin, uint64_t bin
                                              "input's folder are read%s",
                            g->path, i, json_string_value(uri), problem,
                            g->allow_external ? "" : " (--allow-external-uris reads others)");
+        /* not read here, but copied by the writer: a FIFO or a device is refused now (stat
+         * opens nothing, so it cannot block) */
+        if (!uri_decode(json_string_value(uri), decoded, sizeof decoded)) {
+            char file[PATH_MAX + 4096 + 2];
+            struct stat st;
+            snprintf(file, sizeof file, "%s%s%s", decoded[0] == '/' ? "" : g->root, decoded[0] == '/' ? "" : "/",
+                     decoded);
+            if (stat(file, &st) == 0 && !S_ISREG(st.st_mode))
+                return gc_fail(err, GC_ERR_IO, "%s: images[%zu].uri '%.200s': cannot open: not a regular file",
+                               g->path, i, json_string_value(uri));
+        }
     }
     return GC_OK;
 }
@@ -426,7 +478,8 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
     /* every byte the file brings: an accessor without a view (zeros) may declare no more */
     uint64_t total = g->file_size;
     for (size_t i = 0; i < g->buffer_count; ++i)
-        total += g->buffers[i].kind == BUF_FILE ? g->buffers[i].size : 0;
+        total += g->buffers[i].kind == BUF_FILE && g->buffers[i].same_as == SIZE_MAX ? g->buffers[i].size : 0;
+    g->input_bytes = total;
     for (size_t i = 0; i < nv; ++i) {
         json_t* v = json_array_get(views, i);
         uint64_t offset, length, stride;
@@ -476,7 +529,8 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: bufferView does not name a valid buffer view",
                            g->path, i);
         if (r == 0) {
-            if (count * x->element > total)
+            uint64_t bytes;
+            if (!gc_mul_u64(count, x->element, &bytes) || bytes > total)
                 return gc_fail(err, GC_ERR_DATA,
                                "%s: accessors[%zu]: %llu elements of %llu bytes without a buffer view: more than the "
                                "%llu bytes of the file and its buffers",
@@ -497,7 +551,15 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         if (stride < x->element)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: byteStride %llu is less than an element of %llu bytes",
                            g->path, i, (unsigned long long)stride, (unsigned long long)x->element);
-        uint64_t need = count ? offset + (count - 1) * stride + x->element : offset;
+        /* offset + (count - 1) * stride + element, each step checked (2^57 + 1 elements of
+         * stride 128 must not wrap around to a few bytes) */
+        uint64_t need = offset, span = 0;
+        bool fits = !count || (gc_mul_u64(count - 1, stride, &span) && gc_add_u64(span, x->element, &span) &&
+                               gc_add_u64(offset, span, &need));
+        if (!fits)
+            return gc_fail(err, GC_ERR_DATA,
+                           "%s: accessors[%zu]: %llu elements need more than 2^64 bytes of a buffer view of %llu",
+                           g->path, i, (unsigned long long)count, (unsigned long long)view_length);
         if (need > view_length)
             return gc_fail(err, GC_ERR_DATA, "%s: accessors[%zu]: %llu elements need %llu bytes of a buffer view of %llu",
                            g->path, i, (unsigned long long)count, (unsigned long long)need,
@@ -505,6 +567,7 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
         x->has_view = 1;
         x->view = view;
         x->buffer = buffer;
+        x->bytes_of = g->buffers[buffer].same_as == SIZE_MAX ? buffer : g->buffers[buffer].same_as;
         x->offset = view_offset + offset;
         x->stride = stride;
         x->valid = 1;
@@ -512,20 +575,23 @@ static gc_status load_accessors(gc_gltf* g, gc_error* err)
     return GC_OK;
 }
 
-/* Decodes index accessor `a` into 32-bit values, each below vertex_count (when known). */
+/* Decodes index accessor `a` into 32-bit values, each below vertex_count (the attributes'
+ * count; with none, or 0 elements, no index is valid). */
 static gc_status read_indices(gc_gltf* g, const char* place, const gltf_accessor* a, uint64_t vertex_count,
                               uint32_t* out, gc_error* err)
 {
     if (a->sparse)
         return gc_fail(err, GC_ERR_UNSUPPORTED, "%s: %s: sparse index accessors are not read", g->path, place);
     if (!a->has_view) {
+        if (a->count && vertex_count == 0) /* zeros: index 0 names no vertex either */
+            return gc_fail(err, GC_ERR_DATA, "%s: %s: index 0 is 0, the attributes hold 0 vertices", g->path, place);
         memset(out, 0, (size_t)a->count * sizeof *out);
         return GC_OK;
     }
     const unsigned char* p = g->buffers[a->buffer].data + a->offset;
     for (uint64_t i = 0; i < a->count; ++i, p += a->stride) {
         uint32_t v = a->component == 5121 ? p[0] : a->component == 5123 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 : le32(p);
-        if (vertex_count && v >= vertex_count)
+        if (v >= vertex_count) /* 0 vertices included: no index is valid then */
             return gc_fail(err, GC_ERR_DATA, "%s: %s: index %llu is %lu, the attributes hold %llu vertices", g->path,
                            place, (unsigned long long)i, (unsigned long)v, (unsigned long long)vertex_count);
         out[i] = v;
@@ -570,6 +636,14 @@ static gc_status collect_attributes(gc_gltf* g, const char* place, json_t* attri
 
 static const gc_topology mode_topology[7] = {GC_POINT_LIST,     GC_LINE_LIST,      GC_LINE_LOOP,  GC_LINE_STRIP,
                                              GC_TRIANGLE_LIST, GC_TRIANGLE_STRIP, GC_TRIANGLE_FAN};
+
+static uint64_t expansion_cap(const gc_gltf* g)
+{
+    uint64_t cap;
+    if (!gc_mul_u64(g->input_bytes, EXPANSION_PER_BYTE, &cap) || !gc_add_u64(cap, EXPANSION_FLOOR, &cap))
+        return UINT64_MAX;
+    return cap;
+}
 
 static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
 {
@@ -630,15 +704,48 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
             uint64_t n = r ? g->accessors[ia].count : p->pub.vertex_count;
             if (n > max_indices || indices_total > max_indices - n)
                 return gc_fail(err, GC_ERR_LIMIT, "%s: %s: more than %zu indices in all", g->path, where, max_indices);
+            if (n > expansion_cap(g) - indices_total)
+                return gc_fail(err, GC_ERR_LIMIT,
+                               "%s: %s: more indices than the reader expands from an input of %llu bytes (at most "
+                               "%llu in all primitives: 8 a byte, plus 2^20)",
+                               g->path, where, (unsigned long long)g->input_bytes,
+                               (unsigned long long)expansion_cap(g));
             indices_total += (size_t)n;
-            p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
-            if (!p->indices)
-                return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu indices", g->path, where,
-                               (unsigned long long)n);
-            p->pub.indices = p->indices;
-            p->pub.index_count = (size_t)n;
-            if (r) {
-                gltf_accessor* a = &g->accessors[ia];
+            gltf_accessor* a = r ? &g->accessors[ia] : NULL;
+            if (a && a->first_index_user != SIZE_MAX) {
+                /* a later user of an index accessor: the first user's values, checked
+                 * against its own vertex count */
+                const gltf_prim* first = &g->prims[a->first_index_user];
+                p->indices = first->indices;
+                p->pub.indices = p->indices;
+                p->pub.index_count = (size_t)n;
+                p->pub.index_bits = first->pub.index_bits;
+                p->pub.shares_indices_with = a->first_index_user;
+                p->index_accessor = ia;
+                a->other_uses++;
+                a->index_uses++;
+                if (p->pub.topology != GC_TRIANGLE_LIST) {
+                    if (a->odd_count < sizeof a->odd_users / sizeof *a->odd_users)
+                        a->odd_users[a->odd_count] = g->prim_count - 1;
+                    a->odd_count++;
+                }
+                if (p->pub.vertex_count < a->user_vertices) {
+                    for (size_t k = 0; k < p->pub.index_count; ++k)
+                        if (p->indices[k] >= p->pub.vertex_count)
+                            return gc_fail(err, GC_ERR_DATA, "%s: %s: index %zu is %lu, the attributes hold %llu vertices",
+                                           g->path, where, k, (unsigned long)p->indices[k],
+                                           (unsigned long long)p->pub.vertex_count);
+                    a->user_vertices = p->pub.vertex_count;
+                }
+            } else {
+                p->indices = gc_alloc_array((size_t)n ? (size_t)n : 1, sizeof(uint32_t), false);
+                if (!p->indices)
+                    return gc_fail(err, GC_ERR_NOMEM, "%s: %s: out of memory for %llu indices", g->path, where,
+                                   (unsigned long long)n);
+                p->pub.indices = p->indices;
+                p->pub.index_count = (size_t)n;
+            }
+            if (a && a->first_index_user == SIZE_MAX) {
                 p->index_accessor = ia;
                 a->other_uses++;
                 a->index_uses++;
@@ -654,11 +761,9 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
                                    where);
                 if ((s = read_indices(g, where, a, p->pub.vertex_count, p->indices, err)))
                     return s;
-                if (a->first_index_user == SIZE_MAX)
-                    a->first_index_user = g->prim_count - 1;
-                else
-                    p->pub.shares_indices_with = a->first_index_user;
-            } else {
+                a->first_index_user = g->prim_count - 1;
+                a->user_vertices = p->pub.vertex_count;
+            } else if (!a) {
                 for (uint64_t v = 0; v < n; ++v)
                     p->indices[v] = (uint32_t)v;
             }
@@ -677,6 +782,7 @@ static gc_status load_primitives(gc_gltf* g, size_t max_indices, gc_error* err)
 /* ---------------------------------------------------------------- loading */
 
 static gc_status classify_index_data(gc_gltf* g, gc_error* err);
+static gc_status check_vertex_sets(gc_gltf* g, gc_error* err);
 
 static gc_status refuse_compression(gc_gltf* g, gc_error* err)
 {
@@ -759,13 +865,14 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
     size_t max_indices = options && options->max_indices ? options->max_indices : GC_MAX_INDICES;
     gc_status s = GC_OK;
     FILE* f = NULL;
-    struct stat st;
-    if (!gc_path_folder(path, g->root) || !(f = fopen(path, "rb")) || fstat(fileno(f), &st) != 0) {
+    uint64_t file_size = 0;
+    const char* why = NULL;
+    if (!gc_path_folder(path, g->root)) {
         s = gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         goto done;
     }
-    if (!S_ISREG(st.st_mode)) {
-        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: not a regular file", path);
+    if (!(f = gc_open_regular(path, &file_size, &why))) {
+        s = gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, why);
         goto done;
     }
     unsigned char magic[4] = {0};
@@ -775,12 +882,16 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
         s = gc_fail(err, GC_ERR_DATA, "%s: byte 0: cannot read this mesh: not a GLB file (no 'glTF' magic)", path);
         goto done;
     }
-    if (!g->glb && (uint64_t)st.st_size > MAX_GLTF_JSON) {
+    if (!g->glb && file_size > MAX_GLTF_JSON) {
         s = gc_fail(err, GC_ERR_LIMIT, "%s: a glTF JSON of %llu bytes is more than the %llu read", path,
-                    (unsigned long long)st.st_size, (unsigned long long)MAX_GLTF_JSON);
+                    (unsigned long long)file_size, (unsigned long long)MAX_GLTF_JSON);
         goto done;
     }
-    g->file_size = (size_t)st.st_size;
+    if (file_size > SIZE_MAX) {
+        s = gc_fail(err, GC_ERR_LIMIT, "%s: %llu bytes: too large", path, (unsigned long long)file_size);
+        goto done;
+    }
+    g->file_size = (size_t)file_size;
     g->file = malloc(g->file_size ? g->file_size : 1);
     if (!g->file) {
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu bytes", path, g->file_size);
@@ -846,7 +957,8 @@ gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf
                 g->accessors[a].other_uses++;
         }
     }
-    s = classify_index_data(g, err);
+    if (!(s = check_vertex_sets(g, err)))
+        s = classify_index_data(g, err);
 done:
     if (f)
         fclose(f);
@@ -873,16 +985,19 @@ void gc_gltf_free(gc_gltf* g)
     if (!g)
         return;
     for (size_t i = 0; i < g->buffer_count; ++i) {
-        if (g->buffers[i].kind != BUF_BIN)
+        if (g->buffers[i].kind != BUF_BIN && g->buffers[i].same_as == SIZE_MAX)
             free(g->buffers[i].data);
         free(g->buffers[i].file);
+        free(g->buffers[i].resolved);
         free(g->buffers[i].uri);
     }
     for (size_t i = 0; i < g->prim_count; ++i) {
-        free(g->prims[i].indices);
+        if (g->prims[i].pub.shares_indices_with == SIZE_MAX)
+            free(g->prims[i].indices);
         free(g->prims[i].attributes);
     }
     free(g->buffers);
+    free(g->file_table);
     free(g->accessors);
     free(g->prims);
     if (g->doc)
@@ -929,17 +1044,15 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
     if (!a->has_view)
         return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu].indices has no buffer view to rewrite",
                        g->path, p->pub.mesh, p->pub.primitive);
+    /* below the vertex count of every primitive that draws these index data */
     for (size_t k = 0; k < count; ++k)
-        if ((p->pub.vertex_count && indices[k] >= p->pub.vertex_count) ||
-            (p->pub.index_bits < 32 && indices[k] >> p->pub.index_bits))
+        if (indices[k] >= a->user_vertices || (p->pub.index_bits < 32 && indices[k] >> p->pub.index_bits))
             return gc_fail(err, GC_ERR_USAGE, "%s: meshes[%zu].primitives[%zu]: index %zu (%lu) is out of range",
                            g->path, p->pub.mesh, p->pub.primitive, k, (unsigned long)indices[k]);
-    memcpy(p->indices, indices, count * sizeof *indices);
+    /* primitives that share the accessor share this copy: they see the same values (O(count),
+     * however many share it) */
+    memmove(p->indices, indices, count * sizeof *indices);
     write_indices(g, a, indices);
-    /* primitives that share the accessor see the same values */
-    for (size_t e = i + 1; e < g->prim_count && a->other_uses > 1; ++e)
-        if (g->prims[e].index_accessor == p->index_accessor)
-            memcpy(g->prims[e].indices, indices, count * sizeof *indices);
     return GC_OK;
 }
 
@@ -947,7 +1060,7 @@ gc_status gc_gltf_set_indices(gc_gltf* g, size_t i, const uint32_t* indices, siz
  * are not disjoint fields of one interleaved layout. */
 static bool accessors_overlap(const gltf_accessor* x, const gltf_accessor* y)
 {
-    if (!x->has_view || !y->has_view || x->buffer != y->buffer || !x->count || !y->count)
+    if (!x->has_view || !y->has_view || x->bytes_of != y->bytes_of || !x->count || !y->count)
         return false;
     uint64_t xs = x->offset, xe = x->offset + (x->count - 1) * x->stride + x->element;
     uint64_t ys = y->offset, ye = y->offset + (y->count - 1) * y->stride + y->element;
@@ -991,12 +1104,13 @@ static bool same_set(const gltf_prim* a, const gltf_prim* b)
     if (a->attribute_count != b->attribute_count)
         return false;
     for (size_t k = 0; k < a->attribute_count; ++k)
-        if (a->attributes[k] != b->attributes[k])
+        if (a->set_key[k] != b->set_key[k])
             return false;
     return true;
 }
 
-/* Orders primitives by their attribute sets (count, then accessors), then file order. */
+/* Orders primitives by their attribute sets (count, then the accessors' data), then file
+ * order. */
 static int compare_sets(const void* a, const void* b)
 {
     const gltf_prim* x = *(const gltf_prim* const*)a;
@@ -1004,12 +1118,72 @@ static int compare_sets(const void* a, const void* b)
     if (x->attribute_count != y->attribute_count)
         return x->attribute_count < y->attribute_count ? -1 : 1;
     for (size_t k = 0; k < x->attribute_count; ++k)
-        if (x->attributes[k] != y->attributes[k])
-            return x->attributes[k] < y->attributes[k] ? -1 : 1;
+        if (x->set_key[k] != y->set_key[k])
+            return x->set_key[k] < y->set_key[k] ? -1 : 1;
     return (x > y) - (x < y);
 }
 
-/* Vertex sets: primitives that use exactly the same attribute accessors. Sets p->group
+/* Accessors that read the same elements: with a view, the same bytes (buffer, or the
+ * buffer of the same file), offset, stride, element size, component type and count;
+ * without one (zeros), the same element size, component type and count. Sparse accessors
+ * are each their own. */
+static int compare_data(const gltf_accessor* x, const gltf_accessor* y)
+{
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMP(sparse); CMP(has_view); CMP(element); CMP(component); CMP(count);
+    if (x->sparse)
+        return (x > y) - (x < y);
+    if (x->has_view) {
+        CMP(bytes_of); CMP(offset); CMP(stride);
+    }
+#undef CMP
+    return 0;
+}
+
+static int compare_data_refs(const void* a, const void* b)
+{
+    const gltf_accessor* x = *(const gltf_accessor* const*)a;
+    const gltf_accessor* y = *(const gltf_accessor* const*)b;
+    int c = compare_data(x, y);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* Sets every accessor's same_data and every primitive's set_key (in *keys, owned by the
+ * caller): O(accessors log accessors + attributes log attributes). */
+static bool data_keys(gc_gltf* g, size_t** keys)
+{
+    size_t na = g->accessor_count, total = 0;
+    for (size_t i = 0; i < g->prim_count; ++i)
+        total += g->prims[i].attribute_count;
+    gltf_accessor** order = gc_alloc_array(na ? na : 1, sizeof *order, false);
+    *keys = gc_alloc_array(total ? total : 1, sizeof **keys, false);
+    if (!order || !*keys) {
+        free(order), free(*keys);
+        *keys = NULL;
+        return false;
+    }
+    for (size_t a = 0; a < na; ++a)
+        order[a] = &g->accessors[a];
+    qsort(order, na, sizeof *order, compare_data_refs); /* equal data: in accessor order */
+    for (size_t k = 0; k < na; ++k)
+        order[k]->same_data = k && compare_data(order[k - 1], order[k]) == 0 ? order[k - 1]->same_data
+                                                                             : (size_t)(order[k] - g->accessors);
+    free(order);
+    size_t at = 0;
+    for (size_t i = 0; i < g->prim_count; ++i) {
+        gltf_prim* p = &g->prims[i];
+        for (size_t k = 0; k < p->attribute_count; ++k)
+            (*keys)[at + k] = g->accessors[p->attributes[k]].same_data;
+        qsort(*keys + at, p->attribute_count, sizeof **keys, compare_size);
+        p->set_key = *keys + at;
+        at += p->attribute_count;
+    }
+    return true;
+}
+
+/* Vertex sets: primitives whose attribute accessors read the same data (the same
+ * accessors, or accessors over the same bytes, offset and stride: one POSITION accessor per
+ * primitive over one vertex buffer makes one set, not one per primitive). Sets p->group
  * (numbered by first appearance in file order), each accessor's group and index_group,
  * and the members of each set in file order: members[start[k] .. start[k + 1]).
  * O(P log P) comparisons of attribute lists. */
@@ -1034,7 +1208,8 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
     size_t* relabel = gc_alloc_array(n ? n : 1, sizeof *relabel, false);
     v->start = gc_alloc_array(n + 2, sizeof *v->start, true);
     v->members = gc_alloc_array(n ? n : 1, sizeof *v->members, false);
-    if (!order || !relabel || !v->start || !v->members) {
+    size_t* keys = NULL;
+    if (!order || !relabel || !v->start || !v->members || !data_keys(g, &keys)) {
         free(order), free(relabel), free_sets(v);
         return false;
     }
@@ -1047,6 +1222,9 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
             runs++;
         order[i]->group = runs; /* provisional: by set */
     }
+    for (size_t i = 0; i < n; ++i)
+        g->prims[i].set_key = NULL;
+    free(keys);
     for (size_t i = 0; i < n; ++i)
         relabel[i] = SIZE_MAX;
     for (size_t i = 0; i < n; ++i) { /* number the sets by first appearance */
@@ -1078,6 +1256,31 @@ static bool assign_sets(gc_gltf* g, vertex_sets* v)
         }
     }
     return true;
+}
+
+/* The expansion cap on the vertices of all vertex sets together (each set's vertices get
+ * ids, and positions, of their own): accessors over the same data share a set, but a file
+ * may still shift each accessor by one byte. */
+static gc_status check_vertex_sets(gc_gltf* g, gc_error* err)
+{
+    vertex_sets sets;
+    if (!assign_sets(g, &sets))
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory grouping %zu primitives", g->path, g->prim_count);
+    uint64_t total = 0, cap = expansion_cap(g);
+    gc_status s = GC_OK;
+    for (size_t k = 0; k < sets.count && !s; ++k) {
+        const gltf_prim* p = &g->prims[sets.members[sets.start[k]]];
+        if (p->pub.vertex_count > cap - total)
+            s = gc_fail(err, GC_ERR_LIMIT,
+                        "%s: meshes[%zu].primitives[%zu]: more vertices than the reader expands from an input of "
+                        "%llu bytes (at most %llu in all vertex sets: 8 a byte, plus 2^20)",
+                        g->path, p->pub.mesh, p->pub.primitive, (unsigned long long)g->input_bytes,
+                        (unsigned long long)cap);
+        else
+            total += p->pub.vertex_count;
+    }
+    free_sets(&sets);
+    return s;
 }
 
 /* The accessors of each buffer view (CSR), and whether a view's bytes overlap another
@@ -1141,6 +1344,8 @@ static bool index_views(gc_gltf* g, view_index* v)
         member_ref(vj, "buffer", g->buffer_count, &buffer);
         member_u64(vj, "byteOffset", 0, &offset);
         member_u64(vj, "byteLength", 0, &length);
+        if (g->buffers[buffer].same_as != SIZE_MAX) /* views of one file's bytes may overlap */
+            buffer = g->buffers[buffer].same_as;
         if (length)
             spans[n++] = (view_span){buffer, offset, offset + length, k};
     }
@@ -1206,9 +1411,10 @@ static bool mark_crossings(gc_gltf* g, const view_index* views)
             uint64_t end = x->offset + (x->count - 1) * x->stride + x->element;
             for (size_t j = i + 1; j < n && spans[j].start < end; ++j) {
                 gltf_accessor* y = &g->accessors[spans[j].accessor];
-                if (budget == 0) {
+                if (budget == 0) { /* the rest of this view, once (not again for each i) */
                     for (size_t r = i; r < n; ++r)
                         g->accessors[spans[r].accessor].crossed_by = CROSSED_VIEW;
+                    i = n;
                     break;
                 }
                 --budget;
@@ -1546,10 +1752,11 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
         }
         for (size_t m = 0; m < member_count && !s && !problem; ++m) {
             gltf_prim* p = &g->prims[members[m]];
+            if (p->pub.shares_indices_with != SIZE_MAX)
+                continue; /* the first user's copy, renumbered once (it is in this component) */
             for (size_t k = 0; k < p->pub.index_count; ++k)
                 p->indices[k] = to[p->indices[k]];
-            if (p->pub.shares_indices_with == SIZE_MAX)
-                write_indices(g, &g->accessors[p->index_accessor], p->indices);
+            write_indices(g, &g->accessors[p->index_accessor], p->indices);
         }
         free(to), free(order);
     }
@@ -2001,7 +2208,8 @@ static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count
 
 static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
 {
-    FILE* f = fopen(path, "rb");
+    const char* why = NULL;
+    FILE* f = gc_open_regular(path, NULL, &why); /* a FIFO would block */
     if (!f)
         return true; /* the reader reports it */
     struct stat st;
@@ -2093,15 +2301,17 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
     vertex_sets sets;
     uint64_t* bases = set_bases(g, &sets, &total);
     float* out = NULL;
-    if (!bases)
+    bool* filled = NULL; /* per vertex set: its positions are read (once, however many draw it) */
+    if (!bases || !(filled = gc_alloc_array(sets.count ? sets.count : 1, sizeof *filled, true)))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
     else if (total > UINT32_MAX || !(out = gc_alloc_array(total ? (size_t)total : 1, 3 * sizeof(float), true)))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu vertex positions", path, (unsigned long long)total);
     json_t* meshes = json_object_get(g->doc, "meshes");
     for (size_t i = 0; i < g->prim_count && !s; ++i) {
         gltf_prim* p = &g->prims[i];
-        if (!is_triangles(p->pub.topology) || p->group == SIZE_MAX)
+        if (!is_triangles(p->pub.topology) || p->group == SIZE_MAX || filled[p->group])
             continue;
+        filled[p->group] = true;
         json_t* pj = json_array_get(json_object_get(json_array_get(meshes, p->pub.mesh), "primitives"), p->pub.primitive);
         json_t* ref = json_object_get(json_object_get(pj, "attributes"), "POSITION");
         json_int_t a_index = json_is_integer(ref) ? json_integer_value(ref) : -1;
@@ -2135,6 +2345,7 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
         }
     }
     gc_gltf_free(g);
+    free(filled);
     if (bases) {
         free(bases);
         free_sets(&sets);

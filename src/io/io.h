@@ -50,6 +50,10 @@ gc_status gc_gltf_positions(const char* path, const gc_load_options* o, float** 
  * GC_STDIN_RAW_MAX_BYTES (GC_ERR_LIMIT past either). */
 #define GC_STDIN_RAW_MAX_BYTES ((size_t)1 << 30)
 gc_status gc_load_raw_stdin(int bits, const gc_load_options* o, gc_mesh* out, gc_error* err);
+/* Opens `path` for reading if it is a regular file, never blocking on a FIFO or a device
+ * (O_NONBLOCK, then fstat; regular_file.c); *size its size. NULL with *why (a strerror text,
+ * or "not a regular file") otherwise. */
+FILE* gc_open_regular(const char* path, uint64_t* size, const char** why);
 gc_status gc_load_assimp(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 #ifdef GPUCACHE_HAVE_ASSIMP
 struct aiScene;

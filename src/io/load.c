@@ -95,9 +95,10 @@ gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh
     if (gc_has_extension(path, "gltf") || gc_has_extension(path, "glb"))
         return gc_load_gltf(path, options, out, err);
     /* assimp's own message for a missing file is vague: say it plainly first. */
-    FILE* probe = fopen(path, "rb");
+    const char* why = NULL;
+    FILE* probe = gc_open_regular(path, NULL, &why); /* never blocks on a FIFO */
     if (!probe)
-        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s", path, why);
     fclose(probe);
     return gc_load_assimp(path, options, out, err);
 }

@@ -96,6 +96,14 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
     if (index_count > GC_MAX_INDICES)
         return gc_fail(err, GC_ERR_LIMIT, "optimize: %zu indices is more than the %zu allowed", index_count,
                        GC_MAX_INDICES);
+    /* a run of a longer draw lies inside it (a caller's runs that do not add up would
+     * otherwise be read past the draw's end) */
+    if (options->stream_length &&
+        (options->stream_position > options->stream_length ||
+         index_count > options->stream_length - options->stream_position))
+        return gc_fail(err, GC_ERR_USAGE,
+                       "optimize: a run of %zu indices at index %llu lies outside the draw of %llu indices", index_count,
+                       (unsigned long long)options->stream_position, (unsigned long long)options->stream_length);
     /* Memory follows the vertex count: a sparse buffer must be compacted first. */
     if ((uint64_t)vertex_count > 2 * (uint64_t)index_count + 65536)
         return gc_fail(err, GC_ERR_LIMIT,
