@@ -177,104 +177,6 @@ static int largest_count(const gc_model* m, const gc_draw* d, const size_t* runs
     return 0;
 }
 
-/* ------------------------------------------------------------------ glTF */
-
-/* What the summary says of a glTF: its sums over the primitives, as analyze prints them,
- * and what optimize did to them. */
-typedef struct gltf_summary {
-    gltf_totals totals;
-    size_t reordered, left; /* triangle lists optimize reordered, primitives it left */
-} gltf_summary;
-
-/* Every row's model on every primitive of `doc` (gltf_sum_stats: what `analyze --json`
- * prints for a glTF, and `optimize --json` as "after") into the rows' "before" or, with
- * `after`, "after" stats; with `totals`, the draws' own sums too. */
-static int gltf_analyze(const gc_gltf* doc, const char* path, report_row* rows, size_t count, long threads,
-                        int after, gltf_totals* totals)
-{
-    gc_model* models = calloc(count ? count : 1, sizeof *models);
-    gc_stats* sums = calloc(count ? count : 1, sizeof *sums);
-    int status = 0;
-    if (!models || !sums) {
-        fprintf(stderr, "gpucache: report: out of memory for %zu models\n", count);
-        status = EXIT_DATA;
-    }
-    for (size_t m = 0; !status && m < count; ++m)
-        models[m] = rows[m].before.model;
-    if (!status)
-        status = gltf_sum_stats(doc, path, models, count, (unsigned)threads, sums, totals);
-    for (size_t m = 0; !status && m < count; ++m) {
-        if (after)
-            rows[m].after = sums[m];
-        else
-            rows[m].before.stats = sums[m];
-    }
-    free(models);
-    free(sums);
-    return status;
-}
-
-/* The triangles of `doc`'s triangle primitives (strips and fans expanded) in file order
- * into out[0 .. n), as gc_mesh_load lists them but with each primitive's own index
- * values. Returns 0 or the exit status after printing one line. */
-static int gltf_local_triangles(const gc_gltf* doc, const char* path, uint32_t* out, size_t n)
-{
-    gc_error err = {0};
-    size_t at = 0;
-    for (size_t i = 0; i < gc_gltf_primitive_count(doc); ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        if (p->topology != GC_TRIANGLE_LIST && p->topology != GC_TRIANGLE_STRIP && p->topology != GC_TRIANGLE_FAN)
-            continue;
-        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
-        size_t written = 0;
-        if (gc_draw_triangles(&d, out + at, n - at, &written, &err))
-            return fail_with(&err);
-        at += written;
-    }
-    if (at != n) {
-        fprintf(stderr, "gpucache: %s: %zu triangle indices in the primitives, %zu in the mesh\n", path, at, n);
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
-/* optimize -a auto -m TARGET on a glTF, in memory, as the optimize command does it
- * (optimize_gltf_primitives: each indexed triangle list on its own), then every row
- * analyzed on the result primitive by primitive ("after"), and the mesh's triangle list
- * `mesh` (gc_mesh_load's: each primitive's values offset by its vertex set's base) as it
- * becomes, into `after`: base + the primitive's new index values. */
-static int gltf_optimize(gc_gltf* doc, const char* path, const uint32_t* mesh, uint32_t* after, size_t n,
-                         const gc_model* target, report_row* rows, size_t count, long threads, gltf_summary* gs,
-                         double* seconds)
-{
-    /* each index's vertex-set base: the mesh's value less the primitive's own */
-    int status = gltf_local_triangles(doc, path, after, n);
-    for (size_t k = 0; !status && k < n; ++k)
-        after[k] = mesh[k] - after[k];
-    gc_optimize_options options = {0};
-    options.targets = target;
-    options.target_count = 1;
-    size_t triangles = 0;
-    double t = now_seconds();
-    if (!status)
-        status = optimize_gltf_primitives(doc, path, GC_OPT_AUTO, &options, 0, 0, &triangles, &gs->reordered,
-                                          &gs->left);
-    *seconds = now_seconds() - t;
-    if (!status)
-        status = gltf_analyze(doc, path, rows, count, threads, 1, NULL);
-    uint32_t* local = status ? NULL : malloc((n ? n : 1) * sizeof *local);
-    if (!status && !local) {
-        fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
-        status = EXIT_DATA;
-    }
-    if (!status)
-        status = gltf_local_triangles(doc, path, local, n);
-    for (size_t k = 0; !status && k < n; ++k)
-        after[k] += local[k];
-    free(local);
-    return status;
-}
-
 /* Whether gnuplot is on PATH, as gp_draw will run it (execlp). */
 static int gnuplot_on_path(void)
 {
@@ -382,7 +284,7 @@ static int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n
     }
     int status = 0;
     sweep_mesh* m = &s->meshes[0];
-    snprintf(m->name, sizeof m->name, "%s", name);
+    snprintf(m->name, sizeof m->name, "%.*s", (int)(sizeof m->name - 1), name);
     m->indices = (uint32_t*)tri; /* only read */
     m->count = n;
     m->vertices = vertex_count;
@@ -561,29 +463,33 @@ int cmd_report(int argc, char** argv)
     }
 
     double t0 = now_seconds();
-    const int gltf = is_gltf_path(path);
+    const int gltf = strcmp(gc_mesh_format(path), "gltf") == 0;
     input in;
     memset(&in, 0, sizeof in);
     gc_draw draw = {0};
     uint64_t primitives = 0;
-    gc_gltf* doc = NULL;
-    gltf_summary gs = {0};
+    gc_mesh_analysis ga;
+    memset(&ga, 0, sizeof ga);
+    gc_mesh_optimized r;
+    memset(&r, 0, sizeof r);
+    gc_model models[MAX_ROWS];
+    for (size_t i = 0; i < row_count; ++i)
+        models[i] = rows[i].before.model;
     if (gltf) {
         /* read as analyze reads a glTF (its errors, its exit statuses): each mesh primitive
          * a draw of its own; the triangle primitives as one mesh (gc_mesh_load) for the
          * heat maps and the sweep */
-        gc_gltf_options go = {0};
-        go.note = print_note;
-        if (gc_gltf_load(path, &go, &doc, &err)) {
+        if (gc_mesh_analyze(path, &lo, models, row_count, (unsigned)threads, &ga, &err)) {
             free(rows);
             return fail_with(&err);
         }
-        status = gltf_analyze(doc, path, rows, row_count, threads, 0, &gs.totals);
-        if (!status && gs.totals.triangles)
+        for (size_t i = 0; i < row_count; ++i)
+            rows[i].before.stats = ga.sums[i];
+        if (ga.triangles)
             status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives);
         snprintf(in.name, sizeof in.name, "%s", path);
         if (status) {
-            gc_gltf_free(doc);
+            gc_mesh_analysis_free(&ga);
             free(rows);
             return status;
         }
@@ -591,9 +497,8 @@ int cmd_report(int argc, char** argv)
         free(rows);
         return status;
     }
-    uint32_t* tri = NULL;    /* the triangle list, dense ids */
-    uint32_t* opt = NULL;    /* after optimize, the input's values */
-    uint32_t* values = NULL; /* dense id -> value, when compacted */
+    const uint32_t* tri = NULL; /* the triangle list, dense ids */
+    const uint32_t* opt = NULL; /* after optimize, the input's values */
     float* xyz = NULL;
     size_t xyz_count = 0;
     char* page = NULL;
@@ -601,116 +506,58 @@ int cmd_report(int argc, char** argv)
     FILE* f = NULL;
     size_t n = 0;
     uint32_t dense_count = 0;
-    int has_triangles = gltf ? gs.totals.triangles > 0
+    int has_triangles = gltf ? ga.triangles > 0
                              : !(draw.topology == GC_POINT_LIST || draw.topology == GC_LINE_LIST ||
                                  draw.topology == GC_LINE_STRIP || draw.topology == GC_LINE_LOOP);
     if (!gltf && (status = analyze_rows(rows, row_count, &draw, threads, 0)) != 0)
         goto out;
-    uint64_t vertices = gltf ? gs.totals.vertices : rows[0].before.stats.vertices;
+    uint64_t vertices = gltf ? ga.vertices : rows[0].before.stats.vertices;
     /* a glTF's heat maps analyze each triangle primitive as its own draw, as analyze
      * --heatmap does: one run of the mesh each */
     size_t single_run = 0;
     const size_t* heat_runs = NULL;
     size_t heat_run_count = 0;
 
-    /* optimize -a auto -m MODEL, as the optimize command does it: the triangle list, each
-     * run on its own, an OBJ's vertices scored as its reader will number them */
+    /* optimize -a auto -m MODEL, as the optimize command does it (gc_mesh_optimize) */
     const char* dot = strrchr(path, '.');
-    const int is_obj = dot && strcasecmp(dot, ".obj") == 0;
     double optimize_seconds = 0;
     if (has_triangles) {
-        size_t capacity = (size_t)primitives * 6 + 1;
-        tri = malloc(capacity * sizeof *tri);
-        if (!tri) {
-            fprintf(stderr, "gpucache: %s: out of memory for a triangle list of %zu indices\n", path, capacity);
-            status = EXIT_DATA;
-            goto out;
-        }
-        if (gc_draw_triangles(&draw, tri, capacity, &n, &err)) {
+        gc_mesh_optimize_options mo = {0};
+        mo.algorithm = GC_OPT_AUTO;
+        mo.optimize.targets = &target;
+        mo.optimize.target_count = 1;
+        mo.positions = 1; /* the overdraw pass, as optimize's default */
+        mo.load = &lo;
+        mo.report = models;
+        mo.report_count = row_count;
+        mo.threads = (unsigned)threads;
+        mo.mesh_lists = 1;
+        progress_line prog;
+        progress_init(&prog, "report: optimize");
+        mo.optimize.progress = progress_report;
+        mo.optimize.progress_user = &prog;
+        double t = now_seconds();
+        gc_status s = gc_mesh_optimize(path, gltf ? NULL : &draw, in.mesh.runs, in.mesh.run_count, &mo, &r, &err);
+        progress_end(&prog);
+        optimize_seconds = now_seconds() - t;
+        if (s) {
             status = fail_with(&err);
             goto out;
         }
-        if ((status = compact_indices(tri, n, &values, &dense_count)) != 0)
-            goto out;
-        opt = malloc((n ? n : 1) * sizeof *opt);
-        if (!opt) {
-            fprintf(stderr, "gpucache: %s: out of memory for the %zu reordered indices\n", path, n);
-            status = EXIT_DATA;
-            goto out;
-        }
+        for (size_t i = 0; i < row_count; ++i)
+            rows[i].after = r.after[i];
+        n = r.index_count;
+        tri = r.dense ? r.dense : r.input;
+        dense_count = r.dense_count;
+        opt = r.indices;
         if (gltf) {
             single_run = n / 3;
             heat_runs = in.mesh.runs ? in.mesh.runs : &single_run;
             heat_run_count = in.mesh.runs ? in.mesh.run_count : 1;
-            if ((status = gltf_optimize(doc, path, draw.indices, opt, n, &target, rows, row_count, threads, &gs,
-                                        &optimize_seconds)) != 0)
-                goto out;
-            gc_gltf_free(doc); /* the mesh's lists hold what the rest needs */
-            doc = NULL;
-            goto optimized;
+            gc_gltf_free(r.gltf); /* the mesh's lists hold what the rest needs */
+            r.gltf = NULL;
         }
-        size_t single = n / 3;
-        int by_runs = in.mesh.runs && draw.topology == GC_TRIANGLE_LIST;
-        const size_t* runs = by_runs ? in.mesh.runs : &single;
-        size_t run_count = by_runs ? in.mesh.run_count : 1;
-        gc_optimize_options options = {0};
-        options.targets = &target;
-        options.target_count = 1;
-        options.first_use_numbering = is_obj;
-        options.stream_length = n;
-        float* positions = NULL; /* the overdraw pass, as optimize's default */
-        if ((status = optimize_positions(path, &lo, values, dense_count, 0, &positions)) != 0)
-            goto out;
-        options.positions = positions;
-        progress_line prog;
-        progress_init(&prog, "report: optimize");
-        options.progress = progress_report;
-        options.progress_user = &prog;
-        double t = now_seconds();
-        for (size_t r = 0, at = 0; r < run_count; at += runs[r] * 3, ++r) {
-            options.stream_position = at;
-            if (runs[r] && gc_optimize(GC_OPT_AUTO, tri + at, runs[r] * 3, dense_count, &options, opt + at, &err)) {
-                progress_end(&prog);
-                free(positions);
-                status = fail_with(&err);
-                goto out;
-            }
-        }
-        progress_end(&prog);
-        free(positions);
-        optimize_seconds = now_seconds() - t;
-        /* the table's "after" as `optimize` reports it: an OBJ renumbered in first-use order
-         * (which depends only on the order, so the dense ids serve), else the input's values */
-        uint32_t* seen = malloc((n ? n : 1) * sizeof *seen);
-        uint32_t* remap = is_obj ? malloc(((size_t)dense_count ? dense_count : 1) * sizeof *remap) : NULL;
-        uint32_t used = 0;
-        if (!seen || (is_obj && !remap)) {
-            free(seen);
-            free(remap);
-            fprintf(stderr, "gpucache: %s: out of memory for the reordered indices\n", path);
-            status = EXIT_DATA;
-            goto out;
-        }
-        memcpy(seen, opt, n * sizeof *seen);
-        if (is_obj && gc_reorder_vertices(seen, n, dense_count, remap, &used, &err)) {
-            free(seen);
-            free(remap);
-            status = fail_with(&err);
-            goto out;
-        }
-        free(remap);
-        for (size_t i = 0; values && i < n; ++i) {
-            if (!is_obj)
-                seen[i] = values[seen[i]];
-            opt[i] = values[opt[i]];
-        }
-        gc_draw after = {seen, n, GC_TRIANGLE_LIST, 0, 0};
-        status = analyze_rows(rows, row_count, &after, threads, 1);
-        free(seen);
-        if (status)
-            goto out;
     }
-optimized:
     verbose_note("report: loaded, analyzed and optimized in %.3f s (optimize %.3f s)", now_seconds() - t0,
                  optimize_seconds);
 
@@ -737,11 +584,11 @@ optimized:
     if (gltf) {
         fprintf(f, "</dd>\n<dt>format</dt><dd>glTF, each mesh primitive a draw of its own</dd>\n"
                    "<dt>draws</dt><dd class=\"draws\">%zu</dd>\n<dt>topology</dt><dd>%s</dd>\n",
-                gs.totals.draws,
-                gs.totals.mixed ? "mixed" : gs.totals.draws ? gc_topology_name(gs.totals.topology) : "-");
+                ga.draw_count,
+                ga.mixed ? "mixed" : ga.draw_count ? gc_topology_name(ga.topology) : "-");
         fprintf(f, "<dt>indices</dt><dd class=\"indices\">%llu</dd>\n<dt>primitives</dt><dd class=\"primitives\">%llu"
                    "</dd>\n",
-                (unsigned long long)gs.totals.indices, (unsigned long long)gs.totals.primitives);
+                (unsigned long long)ga.indices, (unsigned long long)ga.primitives);
     } else {
         fprintf(f, "</dd>\n<dt>topology</dt><dd>%s%s</dd>\n", gc_topology_name(draw.topology),
                 draw.restart_enabled ? ", with restart" : "");
@@ -799,7 +646,7 @@ optimized:
                    "auto</code> for the target model (%zu reordered; %zu strips, fans, lists without indices or index "
                    "data something else reads left as they are), the draws analyzed again and summed, as "
                    "<code>optimize --json</code> reports them. Nothing is written but this page.</p>\n",
-                gs.reordered, gs.left);
+                r.runs, r.left);
     else if (has_triangles)
         fputs("<p>\"after\": the triangles reordered by <code>optimize -a auto</code> for the target model, analyzed "
               "as <code>optimize</code> reports them (an OBJ renumbered in order of first use, as its reader "
@@ -930,11 +777,9 @@ out:
         fclose(f);
     free(page);
     free(xyz);
-    free(tri);
-    free(opt);
-    free(values);
+    gc_mesh_optimized_free(&r);
+    gc_mesh_analysis_free(&ga);
     gc_mesh_free(&in.mesh);
-    gc_gltf_free(doc);
     free(rows);
     return status;
 }

@@ -104,27 +104,13 @@ static int load_mesh(const char* spec, sweep_mesh* m)
         fprintf(stderr, "gpucache: %s: a %s has no triangles to lay out\n", spec, gc_topology_name(d.topology));
         return EXIT_USAGE;
     }
-    size_t cap = (size_t)prims * 6 + 1;
-    m->indices = malloc(cap * sizeof *m->indices);
-    if (!m->indices) {
-        gc_mesh_free(&in.mesh);
-        fprintf(stderr, "gpucache: %s: out of memory for a triangle list of %zu indices\n", spec, cap);
-        return EXIT_DATA;
-    }
-    if (gc_draw_triangles(&d, m->indices, cap, &m->count, &err)) {
-        gc_mesh_free(&in.mesh);
-        return fail_with(&err);
-    }
-    gc_mesh_free(&in.mesh);
-    uint32_t* fitted = realloc(m->indices, (m->count ? m->count : 1) * sizeof *m->indices);
-    if (fitted)
-        m->indices = fitted; /* the list may be shorter than the bound it was allocated for */
-    /* Sparse values are renumbered in value order (the optimizers need dense ids; models
-     * keyed by value, direct-value and llvmpipe, see ranks instead of values then). */
+    /* the triangle list on dense ids: sparse values renumbered in value order (the
+     * optimizers need dense ids; models keyed by value see ranks instead of values then) */
     uint32_t* values = NULL;
-    int st = compact_indices(m->indices, m->count, &values, &m->vertices);
+    gc_status st = gc_mesh_dense_triangles(&d, spec, &m->indices, &m->count, &values, &m->vertices, &err);
+    gc_mesh_free(&in.mesh);
     free(values);
-    return st;
+    return st ? fail_with(&err) : 0;
 }
 
 /* A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
