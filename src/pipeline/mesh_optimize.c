@@ -195,23 +195,30 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     r->before = gc_alloc_array(rows ? rows : 1, sizeof *r->before, true);
     r->after = gc_alloc_array(rows ? rows : 1, sizeof *r->after, true);
     r->indices = gc_alloc_array(n ? n : 1, sizeof *r->indices, false);
-    uint32_t* dense = gc_alloc_array(n ? n : 1, sizeof *dense, false);
-    if (!r->before || !r->after || !r->indices || !dense) {
-        free(dense);
+    if (!r->before || !r->after || !r->indices)
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the %zu reordered indices", what, n);
-    }
-    if ((s = count_list(o->report, rows, r->input, n, o->threads, r->before, err))) {
-        free(dense);
+    if ((s = count_list(o->report, rows, r->input, n, o->threads, r->before, err)))
         return s;
-    }
-    memcpy(dense, r->input, n * sizeof *dense);
+    /* the optimizer's ids: the input's values, or their ranks where they are sparse */
+    uint64_t largest = 0;
+    for (size_t i = 0; i < n; ++i)
+        largest = r->input[i] > largest ? r->input[i] : largest;
+    uint32_t* dense = NULL;
     uint32_t* values = NULL;
     if (o->vertex_count) {
         r->dense_count = o->vertex_count;
-    } else if ((s = compact(dense, n, &values, &r->dense_count, what, err))) {
-        free(dense);
-        return s;
+    } else if (n && gc_pipeline_sparse(largest, n)) {
+        if (!(dense = gc_alloc_array(n, sizeof *dense, false)))
+            return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the %zu reordered indices", what, n);
+        memcpy(dense, r->input, n * sizeof *dense);
+        if ((s = compact(dense, n, &values, &r->dense_count, what, err))) {
+            free(dense);
+            return s;
+        }
+    } else {
+        r->dense_count = n ? (uint32_t)(largest + 1 > UINT32_MAX ? UINT32_MAX : largest + 1) : 0;
     }
+    const uint32_t* ids = dense ? dense : r->input;
     r->sparse = values != NULL;
     if (values && o->vertex_map) {
         s = gc_fail(err, GC_ERR_LIMIT,
@@ -246,7 +253,7 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
         prog.done = at, prog.length = len;
         options.stream_position = at;
         if (len)
-            s = gc_optimize(o->algorithm, dense + at, len, r->dense_count, &options, r->indices + at, err);
+            s = gc_optimize(o->algorithm, ids + at, len, r->dense_count, &options, r->indices + at, err);
         at += len;
     }
     free(positions);
@@ -254,23 +261,20 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     r->runs = run_count;
     /* the output as it will be read: renumbered in first-use order (on the dense ids, so
      * that sparse values cost nothing), or with its own values */
-    uint32_t* seen = s ? NULL : gc_alloc_array(n ? n : 1, sizeof *seen, false);
-    uint32_t* remap = s || !first_use ? NULL : gc_alloc_array(r->dense_count ? r->dense_count : 1, sizeof *remap, false);
-    if (!s && (!seen || (first_use && !remap)))
+    const int renumber = rows && first_use;
+    uint32_t* seen = s || !renumber ? NULL : gc_alloc_array(n ? n : 1, sizeof *seen, false);
+    uint32_t* remap = s || !renumber ? NULL : gc_alloc_array(r->dense_count ? r->dense_count : 1, sizeof *remap, false);
+    if (!s && renumber && (!seen || !remap))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory renumbering the output for its report", what);
-    if (!s) {
+    if (!s && renumber) {
         memcpy(seen, r->indices, n * sizeof *seen);
         uint32_t used = 0;
-        if (first_use)
-            s = gc_reorder_vertices(seen, n, r->dense_count, remap, &used, err);
+        s = gc_reorder_vertices(seen, n, r->dense_count, remap, &used, err);
     }
-    for (size_t i = 0; !s && values && i < n; ++i) {
-        if (!first_use)
-            seen[i] = values[seen[i]];
+    for (size_t i = 0; !s && values && i < n; ++i)
         r->indices[i] = values[r->indices[i]];
-    }
     if (!s)
-        s = count_list(o->report, rows, seen, n, o->threads, r->after, err);
+        s = count_list(o->report, rows, renumber ? seen : r->indices, n, o->threads, r->after, err);
     free(seen);
     free(remap);
     free(values);
