@@ -945,7 +945,8 @@ typedef struct gc_mesh_optimized {
  * line topology: GC_ERR_USAGE); sparse index values (largest + 1 above 2 x indices +
  * 65536) are renumbered for the optimizer and restored after; each run of `runs`
  * (triangles per run of faces sharing render state, as gc_mesh_load gives them; NULL:
- * one run) is reordered on its own by one gc_optimize, told where the run sits in the
+ * one run; for a triangle list they must add up to its triangles, GC_ERR_USAGE otherwise;
+ * other topologies are one run) is reordered on its own by one gc_optimize, told where the run sits in the
  * draw's index stream (llvmpipe's segments) and whether the vertices will be numbered in
  * order of first use (reorder_vertices, or a format whose reader numbers them so:
  * gc_mesh_numbers_by_first_use(path)). A glTF file (path, draw NULL) is reordered in its

@@ -186,11 +186,20 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     size_t n = r->index_count;
     r->topology = draw->topology;
     size_t single = n / 3;
-    size_t total = 0;
-    for (size_t k = 0; runs && k < run_count; ++k)
-        total += runs[k] * 3;
-    if (!runs || draw->topology != GC_TRIANGLE_LIST || total != n)
+    if (runs && draw->topology == GC_TRIANGLE_LIST) {
+        /* each run is handed to gc_optimize as a part of the list: they must tile it */
+        size_t total = 0;
+        for (size_t k = 0; k < run_count; ++k) {
+            if (runs[k] > n / 3 - total)
+                return gc_fail(err, GC_ERR_USAGE, "%s: runs 0 to %zu hold more than the %zu triangles of the list",
+                               what, k, n / 3);
+            total += runs[k];
+        }
+        if (total != n / 3)
+            return gc_fail(err, GC_ERR_USAGE, "%s: the runs hold %zu triangles, the list %zu", what, total, n / 3);
+    } else {
         runs = &single, run_count = 1;
+    }
     const size_t rows = o->report_count;
     r->before = gc_alloc_array(rows ? rows : 1, sizeof *r->before, true);
     r->after = gc_alloc_array(rows ? rows : 1, sizeof *r->after, true);
