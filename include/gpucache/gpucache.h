@@ -768,6 +768,8 @@ typedef struct gc_optimize_options {
     gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
                                   to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
+    /* The next three describe how the output will be read back; gc_mesh_optimize sets them
+     * (callers of the pipeline leave them 0; issue 28 moves them out of this struct). */
     uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
                                   mesh that holds several), for rules keyed by position (llvmpipe's
                                   segments); 0 for a list drawn alone */
