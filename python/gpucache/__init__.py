@@ -434,7 +434,11 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
 
     indices: a triangle list (any integer array, or a :class:`Mesh`; strips, fans, quads and
         polygons become the triangle list they draw). A mesh's runs of faces (OBJ materials and
-        groups) are reordered each on its own, as the CLI does.
+        groups) are reordered each on its own, as the CLI does. A :class:`Mesh` loaded from a
+        glTF file (no topology or restart given) is reordered as ``gpucache optimize`` reorders
+        the file (the library's gc_mesh_optimize): each indexed triangle list on its own, strips,
+        fans and shared index data kept; the result, numbered as :func:`load` numbers the file,
+        is what ``write(..., source=path)`` writes (no positions or vertex_count then).
     vertex_count: every index is below it; None: the largest index + 1 (sparse values, with the
         largest + 1 above 2 x indices + 65536, are renumbered for the optimizer and restored).
     algorithm: "tipsify", "forsyth" or "auto" (minimizes the emulated invocations of `targets`,
@@ -500,6 +504,10 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         # as `gpucache optimize` reorders the file: each indexed triangle list on its own, in the
         # document; the result numbered as load() numbers the file (for write())
         mo.mesh_lists = 1
+        for what, value in (("positions", positions), ("vertex_count", vertex_count)):
+            if value is not None:
+                raise ArgumentError(f"{what} does not apply to a glTF mesh (each indexed triangle list is reordered "
+                                    "in its document, as gpucache optimize does)")
         _check(lib.gc_mesh_optimize(_encode_path(mesh.path), ffi.NULL, ffi.NULL, 0, mo, r, err), err)
         n = int(r.index_count)
         largest = int(np.max(mesh.indices)) if n else -1
