@@ -8,7 +8,7 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 # Layers, bottom first: a part may call its own layer and those listed before it.
-LAYERS="src src/models src/vertexpipe src/io src/optimize src/fit src/memsys src/probe tools"
+LAYERS="src src/models src/vertexpipe src/io src/optimize src/fit src/memsys src/pipeline src/probe tools"
 objs=$(find "$BUILD/CMakeFiles/gpucache_objects.dir" "$BUILD/CMakeFiles/gpucache_probe.dir" \
     "$BUILD/CMakeFiles/gpucache_cli.dir" -name '*.o' 2>/dev/null)
 [ -n "$objs" ] || { echo "$0: no object files under $BUILD (build first)" >&2; exit 2; }
@@ -54,7 +54,7 @@ if ! tsort "$tmp/fedges" >/dev/null 2>"$tmp/tsort2"; then
 fi
 # includes: a folder's internal header is included only from its folder (or from bench,
 # which tunes the optimizer)
-for h in models/models.h io/io.h optimize/optimize.h memsys/memsys.h; do
+for h in models/models.h io/io.h optimize/optimize.h memsys/memsys.h pipeline/pipeline.h; do
     d=src/$(dirname "$h")
     grep -rln "include \"\(\.\./\)*$(basename "$h")\"\|include \"$h\"" src tools | grep -v "^$d/" | while read -r f; do
         echo "$f includes $h from outside $d"; echo x >"$tmp/bad-include"

@@ -8,7 +8,11 @@
 # usage: scripts/compare-outputs.sh BINARY_A BINARY_B [WORK_DIR]
 #   WORK_DIR (default out/compare) gets a/ and b/: one folder per command with its inputs,
 #   out.txt, err.txt, status.txt and its output files. Exit status 0 when identical.
-# Needs the corpus in ../shared/corpus (relative to the repository).
+# Needs the corpus in ../shared/corpus (relative to the repository). glTF inputs come from
+# tests/gltf/make_gltf.py. With COMPARE_PYTHON_A and COMPARE_PYTHON_B set (each
+# "PACKAGE_DIR:LIBRARY": a folder holding the gpucache package, and the library it loads),
+# the Python package of each side is run too (analyze and optimize of loaded files), into
+# python/ beside the commands' folders.
 set -u
 if [ $# -lt 2 ]; then
     echo "usage: $0 BINARY_A BINARY_B [WORK_DIR]" >&2
@@ -40,6 +44,16 @@ cp "$CORPUS/woody.obj" "$INPUTS/woody.obj"
 cp "$CORPUS/igea.ply" "$INPUTS/mesh.ply"
 cp "$EXAMPLES"/*.scn "$INPUTS/"
 cp "$BAD"/* "$INPUTS/" 2>/dev/null
+# glTF scenes (tests/gltf/make_gltf.py, standard library only)
+mkdir -p "$WORK/gltf"
+if /usr/bin/python3 "$ROOT/tests/gltf/make_gltf.py" "$WORK/gltf" >/dev/null 2>&1; then
+    for f in lists.glb modes.glb shared.glb morph_skin.glb shared.gltf shared.bin; do
+        cp "$WORK/gltf/$f" "$INPUTS/$f"
+    done
+else
+    echo "$0: warning: tests/gltf/make_gltf.py failed: no glTF cases" >&2
+fi
+rm -rf "$WORK/gltf"
 # The synthesized measurement files of tests/fit_test.sh (emulated devices), made once by A.
 ( cd "$INPUTS" && "$A" probe --suite --model lru:16 -o synth-lru.json 2>/dev/null &&
   "$A" probe --suite --model llvmpipe -o synth-llvmpipe.json 2>/dev/null ) ||
@@ -112,6 +126,12 @@ fit-short|fit short.json
 fit-truncated|fit truncated.json
 fit-missing|fit missing.json
 fit-not-measurements|fit not-measurements.json
+analyze-gltf-modes-json|analyze --json -m fifo:3 -m llvmpipe -m nvidia-dx modes.glb
+analyze-gltf-shared|analyze -m llvmpipe -m lru:16 shared.glb
+analyze-gltf-lists-json|analyze --json lists.glb
+optimize-gltf-lists|optimize -a auto -m llvmpipe --json lists.glb -o lists-opt.glb
+optimize-gltf-shared-reorder|optimize -a tipsify --reorder-vertices shared.gltf -o shared-opt.gltf
+optimize-gltf-morph|optimize -a forsyth morph_skin.glb -o morph-opt.glb
 EOF
 printf '{"cases": [{"topology": "triangle-list", "indices": [0, 1], "invocations": 2}]}' >"$INPUTS/short.json"
 printf '{"cases": [' >"$INPUTS/truncated.json"
@@ -137,6 +157,36 @@ run_side() {
 }
 run_side "$A" a
 run_side "$B" b
+
+# The Python package of each side (COMPARE_PYTHON_A/B): analyze and optimize of loaded files,
+# one line each (numbers, and a digest of optimize's indices).
+python_side() {
+    dir=$WORK/$2/python
+    mkdir -p "$dir"
+    ( cd "$INPUTS" && PYTHONPATH="${1%%:*}" GPUCACHE_LIBRARY="${1#*:}" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 - \
+        lists.glb modes.glb shared.glb morph_skin.glb shared.gltf mesh.obj woody.obj mesh.ply \
+        >"$dir/out.txt" 2>"$dir/err.txt" <<'PYEOF'
+import hashlib, sys
+import gpucache
+models = ["fifo:3", "lru:16", "llvmpipe", "nvidia-dx", "intel"]
+for path in sys.argv[1:]:
+    try:
+        mesh = gpucache.load(path)
+        for r in gpucache.analyze(mesh, model=models):
+            print(f"analyze {path} {r.model}: topology {r.topology} indices {r.indices} primitives {r.primitives} "
+                  f"vertices {r.vertices} invocations {r.invocations} acmr {r.acmr:.9f}")
+        for alg, targets in (("tipsify", None), ("auto", ["llvmpipe"])):
+            out = gpucache.optimize(mesh, algorithm=alg, targets=targets)
+            print(f"optimize {path} -a {alg}: {out.shape[0]} indices, sha1 {hashlib.sha1(out.tobytes()).hexdigest()}")
+    except gpucache.Error as e:
+        print(f"{path}: error: {e}")
+PYEOF
+    echo $? >"$dir/status.txt" )
+}
+if [ -n "${COMPARE_PYTHON_A:-}" ] && [ -n "${COMPARE_PYTHON_B:-}" ]; then
+    python_side "$COMPARE_PYTHON_A" a
+    python_side "$COMPARE_PYTHON_B" b
+fi
 
 # Mask timing fields, in place, in both trees.
 find "$WORK/a" "$WORK/b" -type f -exec sed -i -E \

@@ -20,6 +20,8 @@ int exit_status(gc_status s);
  * and DEL replaced by '?': text that comes from a file (a mesh name, a URI) or a library
  * message quoting it reaches the terminal only this way, never as escape sequences. */
 void copy_printable(char* out, size_t size, const char* in);
+/* A gc_note_fn printing "gpucache: LINE" (through copy_printable) on standard error. */
+void print_note(void* user, const char* line);
 /* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err. */
 int fail_with(const gc_error* err);
 /* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
@@ -101,10 +103,5 @@ const char* model_arg_file(const char* arg);
 /* The one INPUT after the options: sets *path, or prints a usage error and returns EXIT_USAGE. */
 int one_input(int argc, char** argv, const char* command, const char** path);
 
-/* Renumbers the index values of a triangle list to 0..k-1 in ascending order of value, when
- * they are sparse (largest + 1 > 2 n + 65536), so that work and memory follow the index
- * count: *values gets the original value of each new id (NULL when nothing was done; free
- * it), *vertex_count the ids' bound. Returns 0, or EXIT_DATA after printing on failure. */
-int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* vertex_count);
 
 #endif

@@ -74,6 +74,14 @@ void copy_printable(char* out, size_t size, const char* in)
     out[k] = 0;
 }
 
+void print_note(void* user, const char* line)
+{
+    (void)user;
+    char printable[1024];
+    copy_printable(printable, sizeof printable, line);
+    fprintf(stderr, "gpucache: %s\n", printable);
+}
+
 int fail_with(const gc_error* err)
 {
     char line[sizeof err->message];
@@ -214,37 +222,6 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
         return GC_OK;
     }
     return gc_mesh_load(path, lo, &in->mesh, err);
-}
-
-int compact_indices(uint32_t* indices, size_t n, uint32_t** values, uint32_t* vertex_count)
-{
-    *values = NULL;
-    uint64_t max = 0;
-    for (size_t i = 0; i < n; ++i)
-        max = indices[i] > max ? indices[i] : max;
-    *vertex_count = n ? (uint32_t)(max + 1 > UINT32_MAX ? UINT32_MAX : max + 1) : 0;
-    if (max + 1 <= 2 * (uint64_t)n + 65536)
-        return 0;
-    uint32_t* v;
-    size_t k;
-    gc_draw d = {indices, n, GC_TRIANGLE_LIST, 0, 0};
-    gc_error err = {0};
-    if (gc_draw_distinct_values(&d, &v, &k, &err))
-        return fail_with(&err);
-    for (size_t i = 0; i < n; ++i) {
-        size_t lo = 0, hi = k; /* the rank of indices[i] among the distinct values */
-        while (hi - lo > 1) {
-            size_t mid = (lo + hi) / 2;
-            if (v[mid] <= indices[i])
-                lo = mid;
-            else
-                hi = mid;
-        }
-        indices[i] = (uint32_t)lo;
-    }
-    *values = v;
-    *vertex_count = (uint32_t)k;
-    return 0;
 }
 
 gc_status model_arg(const char* arg, gc_model* out, gc_error* err)

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
+#include "analyze_gltf.h"
 #include "model_report.h"
 #include "pictures.h"
 
@@ -17,196 +18,9 @@
 
 #define MAX_MODELS 64
 
-/* Prints a library note (a primitive left alone, a file copied) on standard error. */
-void print_note(void* user, const char* line)
+static int is_gltf(const char* path)
 {
-    (void)user;
-    char printable[1024];
-    copy_printable(printable, sizeof printable, line);
-    fprintf(stderr, "gpucache: %s\n", printable);
-}
-
-const char* gltf_mode_name(int mode)
-{
-    static const char* const names[7] = {"points",    "lines",          "line-loop",  "line-strip",
-                                         "triangles", "triangle-strip", "triangle-fan"};
-    return mode >= 0 && mode < 7 ? names[mode] : "?";
-}
-
-const char* gltf_index_type(int bits)
-{
-    return bits == 8 ? "u8" : bits == 16 ? "u16" : bits == 32 ? "u32" : "none";
-}
-
-int is_gltf_path(const char* path)
-{
-    size_t n = strlen(path);
-    return (n > 5 && !strcasecmp(path + n - 5, ".gltf")) || (n > 4 && !strcasecmp(path + n - 4, ".glb"));
-}
-
-/* Adds one draw's stats to a sum; the ratios are recomputed from the sums (commands.h). */
-void add_draw_stats(gc_stats* sum, const gc_stats* s)
-{
-    sum->invocations += s->invocations;
-    sum->primitives += s->primitives;
-    sum->indices += s->indices;
-    sum->vertices += s->vertices;
-    sum->has_batches = s->has_batches;
-    sum->batches += s->batches;
-    sum->resets += s->resets;
-    sum->state_change_flushes += s->state_change_flushes;
-    sum->map_mode_batches += s->map_mode_batches;
-    sum->slots_filled += s->slots_filled;
-    sum->acmr = sum->primitives ? (double)sum->invocations / (double)sum->primitives : 0.0;
-    sum->atvr = sum->vertices ? (double)sum->invocations / (double)sum->vertices : 0.0;
-}
-
-int gltf_sum_stats(const gc_gltf* doc, const char* path, const gc_model* models, size_t count, unsigned threads,
-                   gc_stats* sums, gltf_totals* totals)
-{
-    gc_stats* per = calloc(count ? count : 1, sizeof *per);
-    if (!per) {
-        fprintf(stderr, "gpucache: %s: out of memory for %zu models\n", path, count);
-        return EXIT_DATA;
-    }
-    memset(sums, 0, count * sizeof *sums);
-    gc_error err = {0};
-    int status = 0;
-    for (size_t i = 0; !status && i < gc_gltf_primitive_count(doc); ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
-        uint64_t prims = 0;
-        if (gc_draw_validate(&d, path, &prims, &err)) {
-            status = fail_with(&err);
-            break;
-        }
-        memset(per, 0, count * sizeof *per);
-        /* threads pay off on large draws only; a glTF may hold thousands of small ones */
-        unsigned t = p->index_count >= ((size_t)1 << 16) ? threads : 1u;
-        if (p->index_count && gc_analyze_models(models, count, &d, NULL, t, per, &err)) {
-            status = fail_with(&err);
-            break;
-        }
-        for (size_t m = 0; m < count; ++m)
-            add_draw_stats(&sums[m], &per[m]);
-        if (totals) {
-            if (totals->draws == 0)
-                totals->topology = p->topology;
-            totals->mixed |= p->topology != totals->topology;
-            totals->draws++;
-            totals->indices += p->index_count;
-            totals->primitives += prims;
-            totals->vertices += count ? per[0].vertices : 0;
-            if (p->topology == GC_TRIANGLE_LIST || p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN)
-                totals->triangles += prims;
-        }
-    }
-    free(per);
-    return status;
-}
-
-/* analyze on a .gltf/.glb: every mesh primitive is a draw of its own indices with the
- * topology of its mode; one row (JSON object) per draw, and the sums over all draws. */
-static int analyze_gltf(const char* path, const gc_gltf_options* go, model_result* results, int model_count,
-                        int json)
-{
-    gc_error err = {0};
-    gc_gltf* doc = NULL;
-    if (gc_gltf_load(path, go, &doc, &err))
-        return fail_with(&err);
-    size_t n = gc_gltf_primitive_count(doc);
-    uint64_t indices = 0, primitives = 0, vertices = 0;
-    int status = 0;
-    int same_topology = 1;
-    strbuf draws = {0};
-    gc_stats* per = calloc((size_t)model_count, sizeof *per);
-    if (!per) {
-        gc_gltf_free(doc);
-        fprintf(stderr, "gpucache: out of memory\n");
-        return EXIT_DATA;
-    }
-    if (!json) {
-        printf("%s: glTF, %zu draws (mesh primitives)\n", path, n);
-        printf("%5s  %-24s %5s  %-15s %-5s %12s %12s %12s\n", "draw", "mesh", "prim", "mode", "index", "indices",
-               "primitives", "vertices");
-    }
-    for (size_t i = 0; i < n && !status; ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        gc_draw d = {p->indices, p->index_count, p->topology, 0, 0};
-        uint64_t prims = 0;
-        if (gc_draw_validate(&d, path, &prims, &err)) {
-            status = fail_with(&err);
-            break;
-        }
-        same_topology = same_topology && p->topology == gc_gltf_primitive_at(doc, 0)->topology;
-        for (int m = 0; m < model_count; ++m) {
-            memset(&per[m], 0, sizeof per[m]);
-            if (p->index_count && gc_analyze(&results[m].model, &d, NULL, &per[m], &err)) {
-                status = fail_with(&err);
-                break;
-            }
-            add_draw_stats(&results[m].stats, &per[m]);
-        }
-        if (status)
-            break;
-        uint64_t v = model_count ? per[0].vertices : 0;
-        indices += p->index_count, primitives += prims, vertices += v;
-        if (json) {
-            sb_printf(&draws, "%s{\"mesh\": %zu, \"mesh_name\": ", i ? ", " : "", p->mesh);
-            if (p->mesh_name)
-                sb_json_string(&draws, p->mesh_name);
-            else
-                sb_printf(&draws, "null");
-            sb_printf(&draws, ", \"primitive\": %zu, \"mode\": \"%s\", \"index_type\": \"%s\", \"indices\": %zu, "
-                              "\"primitives\": %llu, \"vertices\": %llu, \"models\": [",
-                      p->primitive, gltf_mode_name(p->mode), gltf_index_type(p->index_bits), p->index_count,
-                      (unsigned long long)prims, (unsigned long long)v);
-            for (int m = 0; m < model_count; ++m) {
-                model_result one = {0};
-                one.model = results[m].model;
-                one.stats = per[m];
-                one.seconds = -1;
-                if (m)
-                    sb_printf(&draws, ", ");
-                json_model(&draws, &one);
-            }
-            sb_printf(&draws, "]}");
-        } else {
-            /* a name is printed with its control characters replaced (it is the file's text) */
-            char name[25];
-            copy_printable(name, sizeof name, p->mesh_name ? p->mesh_name : "-");
-            printf("%5zu  %-24s %5zu  %-15s %-5s %12zu %12llu %12llu\n", i, name, p->primitive,
-                   gltf_mode_name(p->mode), gltf_index_type(p->index_bits), p->index_count, (unsigned long long)prims,
-                   (unsigned long long)v);
-        }
-    }
-    if (!status && json) {
-        strbuf j = {0};
-        sb_printf(&j, "{\"input\": ");
-        sb_json_string(&j, path);
-        sb_printf(&j, ", \"topology\": \"%s\", \"restart\": null",
-                  n && same_topology ? gc_topology_name(gc_gltf_primitive_at(doc, 0)->topology) : "mixed");
-        sb_printf(&j, ", \"indices\": %llu, \"primitives\": %llu, \"vertices\": %llu, \"models\": [",
-                  (unsigned long long)indices, (unsigned long long)primitives, (unsigned long long)vertices);
-        for (int m = 0; m < model_count; ++m) {
-            if (m)
-                sb_printf(&j, ", ");
-            json_model(&j, &results[m]);
-        }
-        sb_printf(&j, "], \"draws\": [%s]}\n", draws.data ? draws.data : "");
-        j.failed |= draws.failed;
-        status = print_json_document(&j);
-    } else if (!status) {
-        printf("sum over %zu draws: %llu indices, %llu primitives, %llu vertices\n", n, (unsigned long long)indices,
-               (unsigned long long)primitives, (unsigned long long)vertices);
-        print_table_header(stdout, 0);
-        for (int m = 0; m < model_count; ++m)
-            print_table_row(stdout, NULL, &results[m]);
-    }
-    free(draws.data);
-    free(per);
-    gc_gltf_free(doc);
-    return status;
+    return strcmp(gc_mesh_format(path), "gltf") == 0;
 }
 
 int cmd_analyze(int argc, char** argv)
@@ -319,7 +133,7 @@ int cmd_analyze(int argc, char** argv)
     int input_status = one_input(argc, argv, "analyze", &path);
     if (input_status)
         return input_status;
-    if (is_gltf_path(path)) {
+    if (is_gltf(path)) {
         /* each primitive's mode is its topology; no restart in glTF */
         const char* clash = topology_name ? "-t" : restart ? "--restart" : state_path ? "--state-changes"
                             : per_vertex_path ? "--per-vertex" : trace ? "--trace" : repeat ? "--repeat"
@@ -387,11 +201,8 @@ int cmd_analyze(int argc, char** argv)
         }
         results[i].seconds = -1;
     }
-    if (is_gltf_path(path)) {
-        gc_gltf_options go = {0};
-        go.allow_external_uris = lo.allow_external_uris;
-        go.note = print_note;
-        status = analyze_gltf(path, &go, results, model_count, json);
+    if (is_gltf(path)) {
+        status = analyze_gltf(path, &lo, results, model_count, (unsigned)threads, json);
         if (!status && heatmap_path) {
             /* the triangle primitives as gc_mesh_load gives them: one run each, each run
              * analyzed as its own draw as above */

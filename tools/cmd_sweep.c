@@ -20,54 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "gpucache: sweep: N%, S s left" on a terminal, at most four times a second. */
-static void show_progress(void* user, uint64_t done, uint64_t total)
-{
-    sweep* s = user;
-    double now = now_seconds();
-    if (!s->progress || (now - s->last_progress < 0.25 && done != total))
-        return;
-    s->last_progress = now;
-    double frac = (double)done / (double)total;
-    double left = frac > 0 ? (now - s->start) * (1 - frac) / frac : 0;
-    fprintf(stderr, "\rgpucache: sweep: %3.0f%%, %.0f s left   ", 100.0 * frac, left);
-    if (done == total)
-        fprintf(stderr, "\n");
-}
-
-gc_status sweep_run(sweep* s, long threads)
-{
-    gc_sweep_mesh meshes[MAX_MESHES];
-    for (size_t i = 0; i < s->mesh_count; ++i) {
-        const sweep_mesh* m = &s->meshes[i];
-        gc_sweep_mesh g = {m->name, m->is_grid, m->width, m->height, m->indices, m->count, m->vertices};
-        meshes[i] = g;
-    }
-    gc_model models[MAX_SWEEP_MODELS];
-    int on_device[MAX_SWEEP_MODELS];
-    for (size_t k = 0; k < s->model_count; ++k) {
-        models[k] = s->models[k].model;
-        on_device[k] = s->models[k].device;
-    }
-    gc_sweep g = {0};
-    g.meshes = meshes;
-    g.mesh_count = s->mesh_count;
-    g.layouts = s->layouts;
-    g.layout_count = s->layout_count;
-    g.cache_lo = s->cache_lo;
-    g.cache_hi = s->cache_hi;
-    g.models = models;
-    g.on_device = on_device;
-    g.model_count = s->model_count;
-    g.device = s->have_device ? &s->device : NULL;
-    g.threads = (unsigned)threads;
-    g.progress = show_progress;
-    g.progress_user = s;
-    s->start = now_seconds();
-    s->progress = progress_wanted();
-    return gc_sweep_run(&g, s->rows, &s->err);
-}
-
 static int load_mesh(const char* spec, sweep_mesh* m)
 {
     memset(m, 0, sizeof *m);
@@ -104,27 +56,13 @@ static int load_mesh(const char* spec, sweep_mesh* m)
         fprintf(stderr, "gpucache: %s: a %s has no triangles to lay out\n", spec, gc_topology_name(d.topology));
         return EXIT_USAGE;
     }
-    size_t cap = (size_t)prims * 6 + 1;
-    m->indices = malloc(cap * sizeof *m->indices);
-    if (!m->indices) {
-        gc_mesh_free(&in.mesh);
-        fprintf(stderr, "gpucache: %s: out of memory for a triangle list of %zu indices\n", spec, cap);
-        return EXIT_DATA;
-    }
-    if (gc_draw_triangles(&d, m->indices, cap, &m->count, &err)) {
-        gc_mesh_free(&in.mesh);
-        return fail_with(&err);
-    }
-    gc_mesh_free(&in.mesh);
-    uint32_t* fitted = realloc(m->indices, (m->count ? m->count : 1) * sizeof *m->indices);
-    if (fitted)
-        m->indices = fitted; /* the list may be shorter than the bound it was allocated for */
-    /* Sparse values are renumbered in value order (the optimizers need dense ids; models
-     * keyed by value, direct-value and llvmpipe, see ranks instead of values then). */
+    /* the triangle list on dense ids: sparse values renumbered in value order (the
+     * optimizers need dense ids; models keyed by value see ranks instead of values then) */
     uint32_t* values = NULL;
-    int st = compact_indices(m->indices, m->count, &values, &m->vertices);
+    gc_status st = gc_mesh_dense_triangles(&d, spec, &m->indices, &m->count, &values, &m->vertices, &err);
+    gc_mesh_free(&in.mesh);
     free(values);
-    return st;
+    return st ? fail_with(&err) : 0;
 }
 
 /* A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */

@@ -869,6 +869,8 @@ typedef struct gc_optimize_options {
     gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
                                   to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
+    /* The next three describe how the output will be read back; gc_mesh_optimize sets them
+     * (callers of the pipeline leave them 0; issue 28 moves them out of this struct). */
     uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
                                   mesh that holds several), for rules keyed by position (llvmpipe's
                                   segments); 0 for a list drawn alone */
@@ -995,6 +997,145 @@ GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* mod
                                   size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
                                   size_t stream_count, gc_fetch_stats* out, gc_error* err);
 
+
+/* ------------------------------------------------------------ the mesh pipeline
+ *
+ * What the gpucache tool and the Python package do with a mesh file, in one place
+ * (src/pipeline/): gc_mesh_analyze counts each draw the file holds, gc_mesh_optimize runs
+ * the whole reordering (triangle list, sparse values, runs, segments, numbering) and
+ * counts before and after as the output will be read back. */
+
+/* How gc_mesh_load reads `path`, by its name: "gltf" (.gltf, .glb), "obj", "ply", "txt"
+ * (.txt, .idx), "u16", "u32", "stdin" ("-" and "FORMAT:-", gc_stdin_format) or "other"
+ * (assimp's, when built in). A static string. O(length of path), no allocation. */
+GC_API const char* gc_mesh_format(const char* path);
+
+/* Whether the reader of `path`'s format numbers the vertices in order of first use in
+ * the faces (an OBJ's reader builds its vertex buffer so): value-keyed models
+ * (direct-value, llvmpipe) see a reordered file's vertices numbered that way. O(1). */
+GC_API int gc_mesh_numbers_by_first_use(const char* path);
+
+/* Adds one draw's stats to a sum over draws: the counts added, has_batches the last
+ * draw's, ACMR and ATVR recomputed from the sums. O(1). */
+GC_API void gc_stats_add(gc_stats* sum, const gc_stats* draw);
+
+/* One draw of a mesh file as gc_mesh_analyze counts it. */
+typedef struct gc_mesh_draw {
+    size_t mesh, primitive;   /* glTF: meshes[mesh].primitives[primitive]; other formats 0, 0 */
+    const char* mesh_name;    /* glTF: meshes[mesh].name, or NULL; owned by the analysis */
+    int mode;                 /* glTF: the primitive's mode (0..6); other formats -1 */
+    int index_bits;           /* 8, 16 or 32; 0 for a glTF primitive without indices */
+    gc_topology topology;
+    int restart_enabled;
+    uint32_t restart_value;
+    size_t index_count;
+    uint64_t primitives;      /* primitives the draw assembles */
+    uint64_t vertices;        /* distinct index values it draws */
+    gc_stats* stats;          /* one per model, in the models' order; owned by the analysis */
+} gc_mesh_draw;
+
+/* What gc_mesh_analyze gives: every draw, and each model's sum over them. */
+typedef struct gc_mesh_analysis {
+    size_t draw_count;
+    gc_mesh_draw* draws;
+    size_t model_count;
+    gc_stats* sums;           /* model_count sums over the draws (gc_stats_add) */
+    uint64_t indices, primitives, vertices; /* summed over the draws */
+    uint64_t triangles;       /* of the triangle draws (strips and fans expanded) */
+    int mixed;                /* the draws' topologies differ */
+    gc_topology topology;     /* the first draw's */
+    void* owner;              /* the library's (names, stats); do not touch */
+} gc_mesh_analysis;
+
+/* Counts every model on every draw of the mesh file `path` (read with `options`, may be
+ * NULL), with the semantics of a GPU: a glTF's mesh primitives are each a draw of its own
+ * indices with the topology of its mode (points and lines included, a primitive without
+ * indices drawing 0, 1, ...), each analyzed from a reset cache; any other format is one
+ * draw, of the indices gc_mesh_load gives with the file's topology and restart (a 32-bit
+ * 0xFFFFFFFF without restart is GC_ERR_DATA, as in `gpucache analyze`). The sums add
+ * the draws (gc_stats_add). This is what `gpucache analyze --json` prints and what the
+ * Python package's analyze returns for a loaded file. Draws of 2^16 indices or more run
+ * the models on `threads` threads (gc_analyze_models). On success the caller frees *out
+ * with gc_mesh_analysis_free; on failure nothing is left to free. Time: one gc_analyze per
+ * model and draw; memory: the file's indices, and one gc_stats per model and draw. */
+GC_API gc_status gc_mesh_analyze(const char* path, const gc_load_options* options, const gc_model* models,
+                                 size_t model_count, unsigned threads, gc_mesh_analysis* out, gc_error* err);
+/* Releases what gc_mesh_analyze allocated and zeroes *analysis; safe on a zeroed one. */
+GC_API void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
+
+/* The triangle list `draw` assembles (strips, fans, quads and polygons expanded; a point
+ * or line topology: GC_ERR_USAGE naming `what`) in a new array *out of *count indices, on
+ * dense ids as gc_mesh_optimize hands them to the optimizers: sparse values (largest + 1
+ * above 2 x indices + 65536) renumbered to their ranks, *values (NULL when nothing was
+ * renumbered) then the value of each id; *bound the ids' bound. The caller frees *out and
+ * *values with free(); on failure both are NULL. O(n log n) time when sparse, else O(n);
+ * 4 bytes per index, 8 when sparse. */
+GC_API gc_status gc_mesh_dense_triangles(const gc_draw* draw, const char* what, uint32_t** out, size_t* count,
+                                         uint32_t** values, uint32_t* bound, gc_error* err);
+
+/* What gc_mesh_optimize does. Zero-initialise, then set `algorithm`. */
+typedef struct gc_mesh_optimize_options {
+    gc_optimizer algorithm;
+    gc_optimize_options optimize; /* cache size, targets, seed, effort, progress and the overdraw
+                                     settings, as gc_optimize takes them; positions, when given,
+                                     are indexed by the input's index values (vertex_count of them) */
+    uint32_t vertex_count;    /* every index is below it; 0: the largest + 1, sparse values compacted */
+    int reorder_vertices;     /* the output's vertices are renumbered in order of first use */
+    int vertex_map;           /* the caller wants a vertex map (sparse values refused: GC_ERR_LIMIT) */
+    int positions;            /* no optimize.positions: 0 no overdraw pass, 1 the file's positions
+                                 where it has them, 2 the file's (GC_ERR_USAGE without) */
+    const gc_load_options* load; /* how the file is read (may be NULL) */
+    const gc_model* report;   /* counted before and after (may be NULL) */
+    size_t report_count;
+    unsigned threads;         /* for the counting of large draws */
+    int mesh_lists;           /* glTF: also the triangle lists (indices, input, dense), numbered as
+                                 gc_mesh_load numbers the file (the file is read a second time) */
+    gc_note_fn note;          /* glTF: each primitive left as it is, and why (may be NULL) */
+    void* note_user;
+} gc_mesh_optimize_options;
+
+/* What gc_mesh_optimize gives; free with gc_mesh_optimized_free. */
+typedef struct gc_mesh_optimized {
+    uint32_t* indices;        /* the reordered triangle list, with the input's index values (a
+                                 glTF's: gc_mesh_load's numbering): what gc_mesh_write takes */
+    size_t index_count;
+    uint32_t* dense;          /* the input's triangle list on dense ids (the optimizer's), before
+                                 reordering; NULL where it is `input` itself */
+    uint32_t* input;          /* the input's triangle list, with its own values */
+    uint32_t dense_count;     /* the dense ids' bound (the largest value + 1 when not sparse) */
+    int sparse;               /* the values were renumbered for the optimizer */
+    size_t triangles;         /* triangles reordered */
+    size_t runs;              /* lists reordered each on its own (runs, glTF primitives) */
+    size_t left;              /* glTF: primitives left as they are */
+    gc_topology topology;     /* the input's (strips, fans, quads and polygons become lists) */
+    gc_stats* before;         /* report_count each: the input, and the output as it will be read */
+    gc_stats* after;
+    gc_gltf* gltf;            /* glTF: the document with the new index data (and vertex order),
+                                 for gc_gltf_write; owned by the result */
+} gc_mesh_optimized;
+
+/* The whole reordering of a mesh, as `gpucache optimize` does it: `draw` (or, when NULL,
+ * the file `path` read with options->load) becomes the triangle list it draws (a point or
+ * line topology: GC_ERR_USAGE); sparse index values (largest + 1 above 2 x indices +
+ * 65536) are renumbered for the optimizer and restored after; each run of `runs`
+ * (triangles per run of faces sharing render state, as gc_mesh_load gives them; NULL:
+ * one run; for a triangle list they must add up to its triangles, GC_ERR_USAGE otherwise;
+ * other topologies are one run) is reordered on its own by one gc_optimize, told where the run sits in the
+ * draw's index stream (llvmpipe's segments) and whether the vertices will be numbered in
+ * order of first use (reorder_vertices, or a format whose reader numbers them so:
+ * gc_mesh_numbers_by_first_use(path)). A glTF file (path, draw NULL) is reordered in its
+ * document: each indexed triangle-list primitive whose index data may be rewritten on its
+ * own, strips, fans, non-indexed lists and kept index data left (options->note says why),
+ * then with reorder_vertices gc_gltf_reorder_vertices. options->report models are counted
+ * on the input and on the output as it will be read back (gc_mesh_analyze's semantics:
+ * a glTF per primitive; renumbered in order of first use where it will be). `path` may be
+ * NULL for an array. On success the caller frees *out with gc_mesh_optimized_free; on
+ * failure nothing is left. Time: gc_optimize's, plus one gc_analyze per report model,
+ * before and after; memory about 16 bytes per index beyond gc_optimize's. */
+GC_API gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const size_t* runs, size_t run_count,
+                                  const gc_mesh_optimize_options* options, gc_mesh_optimized* out, gc_error* err);
+/* Releases what gc_mesh_optimize allocated (the document too) and zeroes *result. */
+GC_API void gc_mesh_optimized_free(gc_mesh_optimized* result);
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the

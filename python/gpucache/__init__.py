@@ -277,6 +277,7 @@ class AnalyzeResult:
     mean_fill: Optional[float] = None
     per_vertex_values: Optional[np.ndarray] = field(default=None, repr=False)
     per_vertex_counts: Optional[np.ndarray] = field(default=None, repr=False)
+    draws: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
 
     def to_json(self) -> Dict[str, Any]:
         """This model's entry as ``analyze --json`` writes it (the same keys, in its order)."""
@@ -313,6 +314,11 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
     per_vertex: also return every distinct index value's invocations as arrays.
     state_changes: sorted index positions for the batch model (a change before that index).
 
+    A :class:`Mesh` loaded from a glTF file is counted as ``gpucache analyze`` counts the file
+    (the library's gc_mesh_analyze): each mesh primitive a draw of its own with its own topology,
+    the results the sums over the draws (topology "mixed" when they differ), and ``draws`` each
+    draw's entry as ``analyze --json`` lists it, with this model's numbers.
+
     Returns one :class:`AnalyzeResult` for a single spec, a list for a list. Raises :class:`Error`
     with the library's message for a bad model, topology or draw. Memory: the library's working
     memory only (about 16 bytes per index at most); the indices are not copied.
@@ -321,6 +327,14 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
     if not specs:
         raise ArgumentError("model: expected at least one model")
     parsed = [_model(s) for s in specs]
+    if _is_gltf_mesh(indices):
+        for what, value in (("topology", topology), ("restart", restart), ("state_changes", state_changes)):
+            if value is not None:
+                raise ArgumentError(f"{what} does not apply to a glTF mesh (each primitive is analyzed as its own draw)")
+        if per_vertex:
+            raise ArgumentError("per_vertex does not apply to a glTF mesh (each primitive is analyzed as its own draw)")
+        results = _analyze_file(indices, parsed)
+        return results[0] if isinstance(model, str) else results
     d = _Draw(indices, topology, restart)
     options = ffi.new("gc_analyze_options*")
     changes = None
@@ -366,52 +380,72 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
     return results[0] if isinstance(model, str) else results
 
 
+def _is_gltf_mesh(value: Any) -> bool:
+    return isinstance(value, Mesh) and bool(value.path) and \
+        ffi.string(lib.gc_mesh_format(_encode_path(value.path))) == b"gltf"
+
+
+def _load_options(mesh: Mesh) -> Any:
+    opts = ffi.new("gc_load_options*")
+    opts.positions_only = 1 if mesh.positions_only else 0
+    return opts
+
+
+_MODES = ("points", "lines", "line-loop", "line-strip", "triangles", "triangle-strip", "triangle-fan")
+
+
+def _stats_result(m: Any, s: Any, **draw: Any) -> AnalyzeResult:
+    fam = _family_name(m.family)
+    r = AnalyzeResult(model=_model_name(m), family=fam, invocations=int(s.invocations), acmr=float(s.acmr),
+                      atvr=float(s.atvr), batches=int(s.batches) if s.has_batches else None, **draw)
+    if fam == "nvidia":
+        r.resets = int(s.resets)
+    if fam in ("meshopt", "reuse"):
+        r.flushes = int(s.resets)
+    if fam == "batch":
+        r.state_change_flushes = int(s.state_change_flushes)
+        r.map_mode_batches = int(s.map_mode_batches)
+        r.mean_fill = float(s.slots_filled) / (float(s.batches) * m.p[0]) if s.batches else 0.0
+    return r
+
+
+def _analyze_file(mesh: Mesh, parsed: List[Any]) -> List[AnalyzeResult]:
+    """Every model on every draw of the mesh's file (gc_mesh_analyze), as the CLI counts it."""
+    models = ffi.new("gc_model[]", len(parsed))
+    for i, m in enumerate(parsed):
+        models[i] = m[0]
+    a = ffi.new("gc_mesh_analysis*")
+    err = _new_error()
+    _check(lib.gc_mesh_analyze(_encode_path(mesh.path), _load_options(mesh), models, len(parsed), 1, a, err), err)
+    try:
+        results = []
+        topology = "mixed" if a.mixed or not a.draw_count else _topology_name(a.topology)
+        for k, m in enumerate(parsed):
+            draws = []
+            for i in range(a.draw_count):
+                d = a.draws[i]
+                entry = _stats_result(m, d.stats[k], topology=_topology_name(d.topology), restart=None,
+                                      indices=int(d.index_count), primitives=int(d.primitives),
+                                      vertices=int(d.vertices)).to_json()
+                entry.pop("seconds")
+                draws.append(dict(mesh=int(d.mesh), mesh_name=ffi.string(d.mesh_name).decode("utf-8", "replace")
+                                  if d.mesh_name != ffi.NULL else None, primitive=int(d.primitive),
+                                  mode=_MODES[d.mode] if 0 <= d.mode < 7 else "?",
+                                  index_type={8: "u8", 16: "u16", 32: "u32"}.get(int(d.index_bits), "none"),
+                                  indices=int(d.index_count), primitives=int(d.primitives),
+                                  vertices=int(d.vertices), model=entry))
+            r = _stats_result(m, a.sums[k], topology=topology, restart=None, indices=int(a.indices),
+                              primitives=int(a.primitives), vertices=int(a.vertices))
+            r.draws = draws
+            results.append(r)
+        return results
+    finally:
+        lib.gc_mesh_analysis_free(a)
+
+
 # ---------------------------------------------------------------------- optimize
 
 _ALGORITHMS = ("tipsify", "forsyth", "auto")
-
-
-def _triangle_list(d: _Draw) -> np.ndarray:
-    """The triangles a draw assembles, as a uint32 list (the draw's own array for a list)."""
-    if d.draw.topology == lib.GC_TRIANGLE_LIST and not d.draw.restart_enabled:
-        return d.array
-    if d.draw.topology in (lib.GC_POINT_LIST, lib.GC_LINE_LIST, lib.GC_LINE_STRIP, lib.GC_LINE_LOOP):
-        raise Error(f"{d.what.decode()}: a {_topology_name(d.draw.topology)} has no triangles to reorder", "usage")
-    out = np.empty(d.primitives * 6 + 1, dtype=np.uint32)
-    written = ffi.new("size_t*")
-    err = _new_error()
-    _check(lib.gc_draw_triangles(d.draw, _u32_ptr(out), out.shape[0], written, err), err)
-    return out[: int(written[0])].copy()
-
-
-def _overdraw_positions(positions: Optional[ArrayLike], mesh: Optional[Mesh], algorithm: str, threshold: float,
-                        lam: float, values: Optional[np.ndarray], vertex_count: int) -> Optional[np.ndarray]:
-    """optimize's positions for the overdraw pass, one row per (dense) vertex id, or None."""
-    if not ((algorithm == "auto" and threshold > 1) or (algorithm == "tipsify" and lam > 0)):
-        return None
-    if positions is not None:
-        xyz = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
-    elif mesh is not None and mesh.path:
-        opts = ffi.new("gc_load_options*")
-        opts.positions_only = 1 if mesh.positions_only else 0
-        out = ffi.new("float**")
-        count = ffi.new("size_t*")
-        err = _new_error()
-        if lib.gc_mesh_load_positions(_encode_path(mesh.path), opts, out, count, err):
-            return None  # no positions (an index buffer): no overdraw pass, as the CLI
-        try:
-            xyz = np.frombuffer(ffi.buffer(out[0], int(count[0]) * 12), dtype=np.float32).reshape(-1, 3).copy()
-        finally:
-            libc.free(out[0])
-    else:
-        return None
-    if values is not None:
-        xyz = xyz[values] if xyz.shape[0] > int(values[-1]) else None
-    if xyz is None or xyz.shape[0] < vertex_count:
-        if positions is not None:
-            raise ArgumentError(f"positions: {0 if xyz is None else xyz.shape[0]} rows for {vertex_count} vertices")
-        return None
-    return np.ascontiguousarray(xyz[:max(vertex_count, 1)])
 
 
 def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: str = "auto",
@@ -424,7 +458,11 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
 
     indices: a triangle list (any integer array, or a :class:`Mesh`; strips, fans, quads and
         polygons become the triangle list they draw). A mesh's runs of faces (OBJ materials and
-        groups) are reordered each on its own, as the CLI does.
+        groups) are reordered each on its own, as the CLI does. A :class:`Mesh` loaded from a
+        glTF file (no topology or restart given) is reordered as ``gpucache optimize`` reorders
+        the file (the library's gc_mesh_optimize): each indexed triangle list on its own, strips,
+        fans and shared index data kept; the result, numbered as :func:`load` numbers the file,
+        is what ``write(..., source=path)`` writes (no positions or vertex_count then).
     vertex_count: every index is below it; None: the largest index + 1 (sparse values, with the
         largest + 1 above 2 x indices + 65536, are renumbered for the optimizer and restored).
     algorithm: "tipsify", "forsyth" or "auto" (minimizes the emulated invocations of `targets`,
@@ -466,62 +504,85 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     target_array = ffi.new("gc_model[]", max(len(target_models), 1))
     for i, m in enumerate(target_models):
         target_array[i] = m[0]
-    d = _Draw(indices, topology, restart)
-    tri = _triangle_list(d)
-    n = tri.shape[0]
-    if n % 3:
-        raise Error(f"{d.what.decode()}: {n} indices is not a whole number of triangles", "data")
-    values = None  # the sparse values, where the optimizer works on their ranks
-    dense = tri
-    if vertex_count is None:
-        largest = int(tri.max()) if n else -1
-        vertex_count = largest + 1
-        if vertex_count > 2 * n + 65536:
-            values, inverse = np.unique(tri, return_inverse=True)
-            dense = inverse.astype(np.uint32, copy=False).reshape(-1)
-            vertex_count = values.shape[0]
-    elif not isinstance(vertex_count, (int, np.integer)) or not 0 <= int(vertex_count) <= _U32_MAX:
+    if vertex_count is not None and (not isinstance(vertex_count, (int, np.integer)) or
+                                     not 0 <= int(vertex_count) <= _U32_MAX):
         raise ArgumentError(f"vertex_count: expected an integer in [0, 4294967295], got {vertex_count!r}")
-    if values is not None and reorder_vertices:
-        raise Error(f"{d.what.decode()}: index values up to {int(values[-1])} in {n} indices: a vertex map with one "
-                    "entry per value would be longer than 2 x indices + 65536", "data")
-    out = np.empty(n, dtype=np.uint32)
-    xyz = _overdraw_positions(positions, mesh, algorithm, float(overdraw_threshold), float(overdraw_lambda), values,
-                              int(vertex_count))
-    options = ffi.new("gc_optimize_options*")
-    if xyz is not None:
-        options.positions = ffi.from_buffer("float[]", xyz)
-    options.overdraw_threshold = float(overdraw_threshold)
-    options.overdraw_lambda = float(overdraw_lambda)
-    options.cache_size = int(cache_size)
-    options.seed = int(seed)
-    options.effort = int(effort)
-    options.targets = target_array if target_models else ffi.NULL
-    options.target_count = len(target_models)
-    is_obj = bool(mesh is not None and mesh.path and mesh.path.lower().endswith(".obj"))
-    # an OBJ reader numbers vertices in first use order, as reorder_vertices does (value-keyed targets)
-    options.first_use_numbering = 1 if (reorder_vertices or is_obj) else 0
-    options.stream_length = n
-    runs = mesh.runs if (mesh is not None and mesh.runs is not None and d.draw.topology == lib.GC_TRIANGLE_LIST
-                         and not d.draw.restart_enabled) else None
-    run_lengths = _run_lengths(runs, n) if runs is not None else [n]
-    src = _u32_ptr(dense)
-    dst = ffi.from_buffer("uint32_t[]", out)
-    at = 0
-    for length in run_lengths:
-        options.stream_position = at
-        _check(lib.gc_optimize(alg[0], src + at, length, int(vertex_count), options, dst + at, err), err)
-        at += length
-    if values is not None:
-        out = values[out].astype(np.uint32, copy=False)
+    mo = ffi.new("gc_mesh_optimize_options*")
+    mo.algorithm = alg[0]
+    mo.optimize.overdraw_threshold = float(overdraw_threshold)
+    mo.optimize.overdraw_lambda = float(overdraw_lambda)
+    mo.optimize.cache_size = int(cache_size)
+    mo.optimize.seed = int(seed)
+    mo.optimize.effort = int(effort)
+    mo.optimize.targets = target_array if target_models else ffi.NULL
+    mo.optimize.target_count = len(target_models)
+    mo.reorder_vertices = 1 if reorder_vertices else 0
+    mo.vertex_map = 1 if reorder_vertices else 0  # the remap is returned
+    keep = []
+    if mesh is not None:
+        opts = _load_options(mesh)
+        keep.append(opts)
+        mo.load = opts
+    r = ffi.new("gc_mesh_optimized*")
+    if _is_gltf_mesh(mesh) and topology is None and restart is None:
+        # as `gpucache optimize` reorders the file: each indexed triangle list on its own, in the
+        # document; the result numbered as load() numbers the file (for write())
+        mo.mesh_lists = 1
+        for what, value in (("positions", positions), ("vertex_count", vertex_count)):
+            if value is not None:
+                raise ArgumentError(f"{what} does not apply to a glTF mesh (each indexed triangle list is reordered "
+                                    "in its document, as gpucache optimize does)")
+        _check(lib.gc_mesh_optimize(_encode_path(mesh.path), ffi.NULL, ffi.NULL, 0, mo, r, err), err)
+        n = int(r.index_count)
+        largest = int(np.max(mesh.indices)) if n else -1
+    else:
+        d = _Draw(indices, topology, restart)
+        largest = _largest(d)
+        if vertex_count is not None:
+            if largest >= int(vertex_count):
+                raise Error(f"{d.what.decode()}: index value {largest} is not below vertex_count {int(vertex_count)}",
+                            "data")
+            mo.vertex_count = int(vertex_count)
+        if positions is not None:
+            xyz = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+            need = int(vertex_count) if vertex_count is not None else largest + 1
+            if xyz.shape[0] < need:
+                raise ArgumentError(f"positions: {xyz.shape[0]} rows for {need} vertices")
+            keep.append(xyz)
+            mo.optimize.positions = ffi.from_buffer("float[]", xyz)
+        elif mesh is not None and mesh.path:
+            mo.positions = 1  # the file's positions where it has them, as the CLI reads them
+        runs = None
+        if mesh is not None and mesh.runs is not None and d.draw.topology == lib.GC_TRIANGLE_LIST:
+            # each run >= 0 and the runs summing to the triangles (ArgumentError), before C sees them
+            _run_lengths(mesh.runs, int(d.draw.index_count))
+            runs = np.ascontiguousarray(mesh.runs, dtype=np.uintp)
+            keep.append(runs)
+        path = _encode_path(mesh.path) if mesh is not None and mesh.path else ffi.NULL
+        _check(lib.gc_mesh_optimize(path, d.draw, ffi.cast("size_t*", runs.ctypes.data) if runs is not None
+                                    else ffi.NULL, 0 if runs is None else runs.shape[0], mo, r, err), err)
+        n = int(r.index_count)
+    try:
+        out = _copy_out_u32(r.indices, n)
+    finally:
+        lib.gc_mesh_optimized_free(r)
     if not reorder_vertices:
         return out
-    remap = np.empty(max(int(vertex_count), 1), dtype=np.uint32)[: int(vertex_count)]
+    vc = int(vertex_count) if vertex_count is not None else largest + 1
+    remap = np.empty(max(vc, 1), dtype=np.uint32)[:vc]
     used = ffi.new("uint32_t*")
-    _check(lib.gc_reorder_vertices(ffi.from_buffer("uint32_t[]", out), n, int(vertex_count),
-                                   ffi.from_buffer("uint32_t[]", np.empty(1, np.uint32) if vertex_count == 0 else remap),
+    _check(lib.gc_reorder_vertices(ffi.from_buffer("uint32_t[]", out), n, vc,
+                                   ffi.from_buffer("uint32_t[]", np.empty(1, np.uint32) if vc == 0 else remap),
                                    used, err), err)
     return out, remap
+
+
+def _largest(d: _Draw) -> int:
+    """The largest index value the draw uses (restarts excluded), -1 for none."""
+    arr = d.array
+    if d.draw.restart_enabled:
+        arr = arr[arr != d.draw.restart_value]
+    return int(arr.max()) if arr.size else -1
 
 
 # ------------------------------------------------------------------------ models

@@ -97,6 +97,36 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
 gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
                               uint32_t* used, gc_error* err);
 
+typedef struct gc_gltf gc_gltf;
+typedef void (*gc_note_fn)(void* user, const char* line);
+const char* gc_mesh_format(const char* path);
+int gc_mesh_numbers_by_first_use(const char* path);
+typedef struct gc_mesh_draw {
+    size_t mesh, primitive; const char* mesh_name; int mode; int index_bits; gc_topology topology;
+    int restart_enabled; uint32_t restart_value; size_t index_count; uint64_t primitives; uint64_t vertices;
+    gc_stats* stats;
+} gc_mesh_draw;
+typedef struct gc_mesh_analysis {
+    size_t draw_count; gc_mesh_draw* draws; size_t model_count; gc_stats* sums;
+    uint64_t indices, primitives, vertices; uint64_t triangles; int mixed; gc_topology topology; void* owner;
+} gc_mesh_analysis;
+gc_status gc_mesh_analyze(const char* path, const gc_load_options* options, const gc_model* models,
+                          size_t model_count, unsigned threads, gc_mesh_analysis* out, gc_error* err);
+void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
+typedef struct gc_mesh_optimize_options {
+    gc_optimizer algorithm; gc_optimize_options optimize; uint32_t vertex_count; int reorder_vertices;
+    int vertex_map; int positions; const gc_load_options* load; const gc_model* report; size_t report_count;
+    unsigned threads; int mesh_lists; gc_note_fn note; void* note_user;
+} gc_mesh_optimize_options;
+typedef struct gc_mesh_optimized {
+    uint32_t* indices; size_t index_count; uint32_t* dense; uint32_t* input; uint32_t dense_count; int sparse;
+    size_t triangles; size_t runs; size_t left; gc_topology topology; gc_stats* before; gc_stats* after;
+    gc_gltf* gltf;
+} gc_mesh_optimized;
+gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const size_t* runs, size_t run_count,
+                           const gc_mesh_optimize_options* options, gc_mesh_optimized* out, gc_error* err);
+void gc_mesh_optimized_free(gc_mesh_optimized* result);
+
 typedef struct gc_fit_case {
     gc_draw draw; uint64_t invocations; const uint32_t* values; const uint32_t* counts; size_t count;
 } gc_fit_case;
@@ -162,7 +192,8 @@ void gc_memsys_report_free(gc_memsys_report* report);
 CHECKED_STRUCTS = (
     "gc_error", "gc_draw", "gc_model", "gc_per_vertex", "gc_analyze_options", "gc_stats", "gc_mesh",
     "gc_load_options", "gc_optimize_options", "gc_fit_case", "gc_fit_candidate", "gc_fit_options",
-    "gc_measurements", "gc_memsys_cache_stats", "gc_memsys_stats", "gc_memsys_hazard", "gc_memsys_report",
+    "gc_measurements", "gc_mesh_draw", "gc_mesh_analysis", "gc_mesh_optimize_options", "gc_mesh_optimized",
+    "gc_memsys_cache_stats", "gc_memsys_stats", "gc_memsys_hazard", "gc_memsys_report",
 )
 
 LIBRARY_NAME = "libgpucache_python.so"

@@ -1,0 +1,182 @@
+/* gc_mesh_analyze (gpucache.h): every draw of a mesh file counted under every model, as
+ * a GPU executes it: a glTF's mesh primitives each a draw of its own with its own
+ * topology, any other format one draw. The gpucache tool's analyze, report and optimize
+ * and the Python package all count a file here, so that they agree. */
+#include "pipeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char* gc_mesh_format(const char* path)
+{
+    if (!path)
+        return "other";
+    if (gc_stdin_format(path))
+        return "stdin";
+    static const char* const known[][2] = {{"gltf", "gltf"}, {"glb", "gltf"}, {"obj", "obj"}, {"ply", "ply"},
+                                           {"txt", "txt"},   {"idx", "txt"},  {"u16", "u16"}, {"u32", "u32"}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
+        if (gc_has_extension(path, known[i][0]))
+            return known[i][1];
+    return "other";
+}
+
+int gc_mesh_numbers_by_first_use(const char* path)
+{
+    return path && strcmp(gc_mesh_format(path), "obj") == 0;
+}
+
+void gc_stats_add(gc_stats* sum, const gc_stats* s)
+{
+    sum->invocations += s->invocations;
+    sum->primitives += s->primitives;
+    sum->indices += s->indices;
+    sum->vertices += s->vertices;
+    sum->has_batches = s->has_batches;
+    sum->batches += s->batches;
+    sum->resets += s->resets;
+    sum->state_change_flushes += s->state_change_flushes;
+    sum->map_mode_batches += s->map_mode_batches;
+    sum->slots_filled += s->slots_filled;
+    sum->acmr = sum->primitives ? (double)sum->invocations / (double)sum->primitives : 0.0;
+    sum->atvr = sum->vertices ? (double)sum->invocations / (double)sum->vertices : 0.0;
+}
+
+/* What an analysis owns beside its public arrays. */
+typedef struct owned {
+    gc_gltf* doc; /* the glTF whose mesh names the draws point to */
+    gc_mesh mesh; /* the indices of a single-draw file */
+} owned;
+
+void gc_mesh_analysis_free(gc_mesh_analysis* a)
+{
+    if (!a)
+        return;
+    if (a->draws)
+        free(a->draws[0].stats); /* one block for every draw's stats */
+    free(a->draws);
+    free(a->sums);
+    owned* o = a->owner;
+    if (o) {
+        gc_gltf_free(o->doc);
+        gc_mesh_free(&o->mesh);
+        free(o);
+    }
+    memset(a, 0, sizeof *a);
+}
+
+/* Space for `draws` draws and their stats under `count` models. */
+static gc_status analysis_alloc(gc_mesh_analysis* a, size_t draws, size_t count, const char* path, gc_error* err)
+{
+    a->draw_count = draws;
+    a->model_count = count;
+    a->draws = gc_alloc_array(draws ? draws : 1, sizeof *a->draws, true);
+    a->sums = gc_alloc_array(count ? count : 1, sizeof *a->sums, true);
+    gc_stats* block = a->draws ? gc_alloc_array(draws && count ? draws * count : 1, sizeof *block, true) : NULL;
+    if (!a->draws || !a->sums || !block) {
+        free(block);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu draws of %zu models", path, draws, count);
+    }
+    for (size_t i = 0; i < (draws ? draws : 1); ++i)
+        a->draws[i].stats = block + i * count;
+    return GC_OK;
+}
+
+/* One draw counted under every model into d->stats, and added to the sums. */
+static gc_status count_draw(gc_mesh_analysis* a, gc_mesh_draw* d, const gc_draw* draw, const gc_model* models,
+                            unsigned threads, const char* path, gc_error* err)
+{
+    gc_status s = gc_draw_validate(draw, path, &d->primitives, err);
+    /* threads pay off on large draws only; a glTF may hold thousands of small ones */
+    unsigned t = draw->index_count >= ((size_t)1 << 16) ? threads : 1u;
+    if (!s && draw->index_count && a->model_count)
+        s = gc_analyze_models(models, a->model_count, draw, NULL, t, d->stats, err);
+    if (s)
+        return s;
+    d->topology = draw->topology;
+    d->restart_enabled = draw->restart_enabled;
+    d->restart_value = draw->restart_value;
+    d->index_count = draw->index_count;
+    d->vertices = a->model_count ? d->stats[0].vertices : 0;
+    for (size_t m = 0; m < a->model_count; ++m)
+        gc_stats_add(&a->sums[m], &d->stats[m]);
+    if (a->draws == d)
+        a->topology = draw->topology;
+    a->mixed |= draw->topology != a->topology;
+    a->indices += draw->index_count;
+    a->primitives += d->primitives;
+    a->vertices += d->vertices;
+    if (draw->topology == GC_TRIANGLE_LIST || draw->topology == GC_TRIANGLE_STRIP ||
+        draw->topology == GC_TRIANGLE_FAN)
+        a->triangles += d->primitives;
+    return GC_OK;
+}
+
+gc_status gc_pipeline_analyze_gltf(const gc_gltf* doc, const char* path, const gc_model* models, size_t count,
+                                   unsigned threads, gc_mesh_analysis* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = gc_gltf_primitive_count(doc);
+    gc_status s = analysis_alloc(out, n, count, path, err);
+    for (size_t i = 0; !s && i < n; ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        gc_mesh_draw* d = &out->draws[i];
+        d->mesh = p->mesh;
+        d->mesh_name = p->mesh_name;
+        d->primitive = p->primitive;
+        d->mode = p->mode;
+        d->index_bits = p->index_bits;
+        gc_draw draw = {p->indices, p->index_count, p->topology, 0, 0};
+        s = count_draw(out, d, &draw, models, threads, path, err);
+    }
+    if (s)
+        gc_mesh_analysis_free(out);
+    return s;
+}
+
+gc_status gc_mesh_analyze(const char* path, const gc_load_options* options, const gc_model* models,
+                          size_t model_count, unsigned threads, gc_mesh_analysis* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || (model_count && !models))
+        return gc_fail(err, GC_ERR_USAGE, "gc_mesh_analyze: no path or no models");
+    owned* o = calloc(1, sizeof *o);
+    if (!o)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    gc_status s;
+    if (strcmp(gc_mesh_format(path), "gltf") == 0) {
+        gc_gltf_options go = {0};
+        go.allow_external_uris = options ? options->allow_external_uris : 0;
+        go.max_indices = options ? options->max_indices : 0;
+        s = gc_gltf_load(path, &go, &o->doc, err);
+        if (!s)
+            s = gc_pipeline_analyze_gltf(o->doc, path, models, model_count, threads, out, err);
+    } else {
+        s = gc_mesh_load(path, options, &o->mesh, err);
+        const gc_mesh* m = &o->mesh;
+        if (!s && m->index_bits == 32 && !m->restart_enabled) {
+            /* 0xFFFFFFFF (written -1 in text) is the 32-bit restart marker: without restart
+             * it is a mistake, not a vertex */
+            for (size_t i = 0; i < m->index_count; ++i)
+                if (m->indices[i] == UINT32_MAX) {
+                    s = gc_fail(err, GC_ERR_DATA,
+                                "%s: index %zu is 4294967295 (-1), the primitive restart value; give --restart "
+                                "to use it as one",
+                                path, i);
+                    break;
+                }
+        }
+        if (!s)
+            s = analysis_alloc(out, 1, model_count, path, err);
+        if (!s) {
+            gc_draw draw = {m->indices, m->index_count, m->topology, m->restart_enabled, m->restart_value};
+            out->draws[0].mode = -1;
+            out->draws[0].index_bits = m->index_bits;
+            s = count_draw(out, &out->draws[0], &draw, models, threads, path, err);
+        }
+    }
+    out->owner = o;
+    if (s)
+        gc_mesh_analysis_free(out);
+    return s;
+}

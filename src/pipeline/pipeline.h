@@ -1,0 +1,18 @@
+/* The mesh pipeline's internal pieces (mesh_analyze.c, mesh_optimize.c). Not installed. */
+#ifndef GPUCACHE_PIPELINE_H
+#define GPUCACHE_PIPELINE_H
+
+#include "../internal.h"
+
+/* gc_mesh_analyze on a document in memory: each primitive a draw (errors name `path`). */
+gc_status gc_pipeline_analyze_gltf(const gc_gltf* doc, const char* path, const gc_model* models, size_t count,
+                                   unsigned threads, gc_mesh_analysis* out, gc_error* err);
+
+/* Whether index values up to `largest` in `count` indices are too sparse for tables
+ * indexed by value (largest + 1 > 2 count + 65536): the one density rule of the pipeline. */
+static inline int gc_pipeline_sparse(uint64_t largest, size_t count)
+{
+    return largest + 1 > 2 * (uint64_t)count + 65536;
+}
+
+#endif
