@@ -14,6 +14,7 @@ int cmd_probe(int argc, char** argv);
 int cmd_introspect(int argc, char** argv);
 int cmd_fit(int argc, char** argv);
 int cmd_optimize(int argc, char** argv);
+int cmd_meshlets(int argc, char** argv);
 int cmd_grid(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
 int cmd_validate(int argc, char** argv);
