@@ -521,6 +521,76 @@ static void data_reader_refuses(void** state)
     gc_meshlets_free(&ml);
 }
 
+/* ------------------------------------------------------------------- CLI */
+
+/* gpucache meshlets writes OUTPUT and --data FILE: the output, loaded back as a renderer
+ * would (an OBJ's vertices numbered by first use), is the data file's meshlets expanded,
+ * and scanning it run by run gives those meshlets. */
+static void cli_output_is_the_data(void** state)
+{
+    (void)state;
+    char grid_cmd[2048];
+    snprintf(grid_cmd, sizeof grid_cmd, "'%s' -q grid 17 11 -o '%s/ml-grid.ply' >/dev/null", GPUCACHE_CLI,
+             GPUCACHE_TEST_TMP);
+    assert_int_equal(system(grid_cmd), 0);
+    char inputs[3][1024];
+    snprintf(inputs[0], sizeof inputs[0], "%s/ml-grid.ply", GPUCACHE_TEST_TMP);
+    int count = 1;
+    if (corpus_path(inputs[1], sizeof inputs[1], "cow.obj") == 0)
+        count++;
+    if (corpus_path(inputs[count], sizeof inputs[count], "teapot.obj") == 0)
+        count++;
+    static const char* const limits[] = {"--max-vertices 64 --max-triangles 124", "--target nvidia",
+                                         "--max-vertices 5 --max-triangles 3 --scan"};
+    for (int i = 0; i < count; ++i)
+        for (unsigned l = 0; l < 3; ++l) {
+            const char* ext = strrchr(inputs[i], '.');
+            char out[1024], data[1024], cmd[8192];
+            snprintf(out, sizeof out, "%s/ml-out%s", GPUCACHE_TEST_TMP, ext);
+            snprintf(data, sizeof data, "%s/ml-out.bin", GPUCACHE_TEST_TMP);
+            snprintf(cmd, sizeof cmd, "'%s' -q meshlets %s --bounds '%s' -o '%s' --data '%s' >/dev/null",
+                     GPUCACHE_CLI, limits[l], inputs[i], out, data);
+            assert_int_equal(system(cmd), 0);
+            gc_mesh mesh;
+            gc_meshlets ml;
+            gc_error err;
+            assert_int_equal(gc_mesh_load(out, NULL, &mesh, &err), GC_OK);
+            assert_int_equal(gc_meshlet_data_load(data, &ml, &err), GC_OK);
+            assert_non_null(ml.bounds);
+            uint32_t* expanded = malloc(mesh.index_count * sizeof *expanded);
+            size_t written = 0;
+            assert_int_equal(gc_meshlets_expand(&ml, expanded, mesh.index_count, &written, &err), GC_OK);
+            assert_int_equal(written, mesh.index_count);
+            assert_memory_equal(expanded, mesh.indices, written * sizeof *expanded);
+            /* the scan property on the written file, run by run */
+            size_t single = mesh.index_count / 3, at = 0, first = 0;
+            const size_t* runs = mesh.runs ? mesh.runs : &single;
+            size_t run_count = mesh.runs ? mesh.run_count : 1;
+            for (size_t r = 0; r < run_count; ++r) {
+                size_t len = 3 * runs[r];
+                uint32_t* tri = malloc((len / 3 + 1) * sizeof *tri);
+                uint32_t* vert = malloc((len / 3 + 1) * sizeof *vert);
+                size_t c = machine_cut(mesh.indices + at, len, (uint32_t)mesh.vertex_count, ml.max_vertices,
+                                       ml.max_triangles, tri, vert);
+                for (size_t k = 0; k < c; ++k) {
+                    assert_true(first + k < ml.meshlet_count);
+                    assert_int_equal(tri[k], ml.meshlets[first + k].triangle_count);
+                    assert_int_equal(vert[k], ml.meshlets[first + k].vertex_count);
+                }
+                first += c;
+                at += len;
+                free(tri);
+                free(vert);
+            }
+            assert_int_equal(first, ml.meshlet_count);
+            free(expanded);
+            gc_meshlets_free(&ml);
+            gc_mesh_free(&mesh);
+            remove(out);
+            remove(data);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +603,7 @@ int main(void)
         cmocka_unit_test(bounds_cone_property),
         cmocka_unit_test(data_round_trip),
         cmocka_unit_test(data_reader_refuses),
+        cmocka_unit_test(cli_output_is_the_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
+#include "meshlets_cli.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -20,42 +21,6 @@ static const struct {
 } presets[] = {
     {"nvidia", 64, 126}, /* Kubisch, "Introduction to Turing Mesh Shaders", NVIDIA blog, 2018 */
 };
-
-static int text_report(const char* in, const char* out, const gc_meshlets* m, size_t runs, double seconds, int json)
-{
-    size_t tris = m->triangle_count, count = m->meshlet_count;
-    double mv = count ? (double)m->vertex_count / (double)count : 0;
-    double mt = count ? (double)tris / (double)count : 0;
-    double vpt = tris ? (double)m->vertex_count / (double)tris : 0;
-    double fill = count ? 100.0 * mt / m->max_triangles : 0;
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"input\": ");
-        sb_json_string(&j, in);
-        sb_printf(&j, ", \"output\": ");
-        sb_json_string(&j, out);
-        sb_printf(&j,
-                  ", \"limits\": {\"max_vertices\": %u, \"max_triangles\": %u}, \"runs\": %zu, \"meshlets\": %zu, "
-                  "\"meshlet_vertices\": %zu, \"triangles\": %zu, \"mean_vertices\": " JSON_FLOAT
-                  ", \"mean_triangles\": " JSON_FLOAT ", \"vertices_per_triangle\": " JSON_FLOAT
-                  ", \"triangle_fill\": " JSON_FLOAT ", \"bounds\": %s, \"seconds\": " JSON_FLOAT "}\n",
-                  m->max_vertices, m->max_triangles, runs, count, m->vertex_count, tris, JF(mv), JF(mt), JF(vpt),
-                  JF(fill / 100.0), m->bounds ? "true" : "false", JF(seconds));
-        return print_json_document(&j);
-    }
-    printf("%s -> %s: meshlets of at most %u vertices and %u triangles, in %.3f s\n", in, out, m->max_vertices,
-           m->max_triangles, seconds);
-    printf("  %-22s %12s\n", "figure", "value");
-    printf("  %-22s %12zu\n", "meshlets", count);
-    printf("  %-22s %12zu\n", "meshlet vertices", m->vertex_count);
-    printf("  %-22s %12zu\n", "triangles", tris);
-    printf("  %-22s %12.2f\n", "mean vertices", mv);
-    printf("  %-22s %12.2f\n", "mean triangles", mt);
-    printf("  %-22s %12.4f\n", "vertices per triangle", vpt);
-    printf("  %-22s %11.1f%%\n", "triangle fill", fill);
-    return 0;
-}
 
 /* Builds the meshlets of every run of `tri` (n indices, ids below vertex_count) into *m. */
 static int build_runs(const char* path, const uint32_t* tri, size_t n, uint32_t vertex_count, const size_t* runs,
@@ -165,7 +130,7 @@ static int meshlets_gltf(const char* path, const char* out_path, const gc_meshle
         gc_atomic_abort(&data);
     free(bytes);
     if (!status)
-        status = text_report(path, out_path, &sum, runs, now_seconds() - start, json);
+        status = meshlets_report(path, out_path, &sum, runs, now_seconds() - start, json);
     gc_meshlets_free(&one);
     gc_gltf_free(doc);
     return status;
@@ -174,7 +139,7 @@ static int meshlets_gltf(const char* path, const char* out_path, const gc_meshle
 int cmd_meshlets(int argc, char** argv)
 {
     enum { OPT_V = 256, OPT_T, OPT_TARGET, OPT_DATA, OPT_BOUNDS, OPT_JSON, OPT_SEED, OPT_EFFORT, OPT_SCAN,
-           OPT_NO_LOCAL, OPT_EXTERNAL };
+           OPT_NO_LOCAL, OPT_EXTERNAL, OPT_CHECK };
     static const struct option long_options[] = {
         {"output", required_argument, NULL, 'o'},
         {"max-vertices", required_argument, NULL, OPT_V},
@@ -188,12 +153,14 @@ int cmd_meshlets(int argc, char** argv)
         {"scan", no_argument, NULL, OPT_SCAN},
         {"no-local-order", no_argument, NULL, OPT_NO_LOCAL},
         {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
+        {"check", required_argument, NULL, OPT_CHECK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char* out_path = NULL;
     const char* data_path = NULL;
     const char* target = NULL;
+    const char* check_path = NULL;
     long v = 0, t = 0, effort = 0;
     uint64_t seed = 0;
     int bounds = 0, json = 0, scan_only = 0, local = 1;
@@ -227,10 +194,16 @@ int cmd_meshlets(int argc, char** argv)
         case OPT_SCAN: scan_only = 1; break;
         case OPT_NO_LOCAL: local = 0; break;
         case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
+        case OPT_CHECK: check_path = optarg; break;
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
+    }
+    if (check_path) {
+        if (optind != argc || out_path || data_path || target || v || t)
+            return usage_error("--check %s reads one data file and takes nothing else", check_path);
+        return meshlets_check_file(check_path, json);
     }
     if (target) {
         if (v || t)
@@ -371,7 +344,7 @@ int cmd_meshlets(int argc, char** argv)
     }
     signals_release();
     if (!status)
-        status = text_report(path, out_path, &m, run_count, now_seconds() - start, json);
+        status = meshlets_report(path, out_path, &m, run_count, now_seconds() - start, json);
 done:
     free(values);
     free(out);

@@ -116,8 +116,10 @@ static const char* const meshlets_usage[] = {
     "meshlets (--max-vertices V --max-triangles T | --target PRESET) [--data FILE [--bounds]]\n"
     "         [--scan] [--no-local-order] [--seed S] [--effort E] [--allow-external-uris] [--json]\n"
     "         INPUT -o OUTPUT",
+    "meshlets --check FILE [--json]",
     NULL};
 static const help_option meshlets_options[] = {
+    {"--check FILE", "read and validate a data file (--data's), and print its figures"},
     {"-o, --output OUTPUT", "the mesh in INPUT's format, its triangles in meshlet order"},
     {"--max-vertices V", "at most V unique vertices a meshlet (3 to 256)"},
     {"--max-triangles T", "at most T triangles a meshlet (1 to 512)"},
