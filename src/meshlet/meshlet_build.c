@@ -20,17 +20,6 @@ static gc_status check_limits(uint32_t v, uint32_t t, gc_error* err)
     return GC_OK;
 }
 
-void gc_meshlets_free(gc_meshlets* m)
-{
-    if (!m)
-        return;
-    free(m->meshlets);
-    free(m->vertices);
-    free(m->triangles);
-    free(m->bounds);
-    memset(m, 0, sizeof *m);
-}
-
 /* Grows *p to hold `need` elements of `size` bytes (capacity doubled). */
 static bool grow(void** p, size_t* capacity, size_t need, size_t size)
 {

@@ -23,6 +23,18 @@
 #define FLAG_BOUNDS 1u
 static const unsigned char magic[8] = {'G', 'C', 'M', 'S', 'H', 'L', 'T', 0};
 
+/* Here rather than in meshlet_build.c, which calls this file (no loop of calls between files). */
+void gc_meshlets_free(gc_meshlets* m)
+{
+    if (!m)
+        return;
+    free(m->meshlets);
+    free(m->vertices);
+    free(m->triangles);
+    free(m->bounds);
+    memset(m, 0, sizeof *m);
+}
+
 gc_status gc_meshlets_check(const gc_meshlets* m, uint64_t vertex_count, const char* what, gc_error* err)
 {
     const char* w = what ? what : "meshlets";
