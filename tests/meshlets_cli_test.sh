@@ -1,10 +1,11 @@
 #!/bin/sh
 # Issue 31: gpucache meshlets on the command line — bad input gets one line, a non-zero
 # exit and nothing written; good input writes the mesh and the data file; --check reads it.
-# usage: meshlets_cli_test.sh GPUCACHE_BINARY WORK_DIR
+# usage: meshlets_cli_test.sh GPUCACHE_BINARY WORK_DIR [SOURCE_DIR]
 set -u
 BIN=$1
 WORK=$2
+SRC=${3:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 passed=0
 failed=0
@@ -24,7 +25,8 @@ refused() {
     pass
 }
 
-"$BIN" grid 12 9 -o grid.ply >/dev/null && "$BIN" grid 12 9 -o grid.txt >/dev/null || { echo "cannot make the grids"; exit 1; }
+"$BIN" grid 12 9 -o grid.ply >/dev/null && "$BIN" grid 12 9 -o grid.txt >/dev/null &&
+    "$BIN" grid 12 9 -o grid-obj.obj >/dev/null || { echo "cannot make the grids"; exit 1; }
 # a strip: 0 1 2 3 4 5 as a PLY tristrips element is a strip; -t strip on a text buffer too
 printf '0 1 2 3 4 5 6 7\n' >strip.txt
 
@@ -89,6 +91,29 @@ else
     echo "python3 missing: the edited data files are not tried"
 fi
 refused 1 "cannot open" "$BIN" meshlets --check missing.bin
+
+# analyze with the batch-all model on the written file counts the same batches and
+# invocations as the meshlets and meshlet vertices reported (the scan property, end to end):
+# a PLY, and a glTF rewritten in place (made by tests/gltf/make_gltf.py when python3 is here)
+same_as_analyze() { # INPUT OUTPUT V T
+    "$BIN" meshlets --max-vertices "$3" --max-triangles "$4" --json "$1" -o "$2" >run.json 2>err.txt ||
+        { fail "meshlets $1: $(cat err.txt)"; return; }
+    "$BIN" analyze -m "batch-all:indices=$(($4 * 3)),vertices=$3" --json "$2" >an.json 2>err.txt ||
+        { fail "analyze $2: $(cat err.txt)"; return; }
+    m=$(grep -o '"meshlets": [0-9]*' run.json | grep -o '[0-9]*$')
+    v=$(grep -o '"meshlet_vertices": [0-9]*' run.json | grep -o '[0-9]*$')
+    grep -q "\"invocations\": $v," an.json && grep -q "\"batches\": $m[,}]" an.json && pass ||
+        fail "$1 at $3/$4: $m meshlets, $v vertices; analyze says $(grep -o '"invocations": [0-9]*\|"batches": [0-9]*' an.json | tr '\n' ' ')"
+}
+same_as_analyze grid.ply out2.ply 10 7
+same_as_analyze grid.ply out2.ply 3 1
+same_as_analyze grid.ply out2.ply 256 512
+if [ -n "$SRC" ] && command -v python3 >/dev/null 2>&1 &&
+    python3 "$SRC/tests/gltf/make_gltf.py" --from-obj grid-obj.obj --index u16 -o grid.glb >/dev/null 2>&1; then
+    same_as_analyze grid.glb out2.glb 17 20
+else
+    echo "no python3 or make_gltf.py: the glTF case is not run"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
