@@ -111,6 +111,16 @@ same_as_analyze grid.ply out2.ply 256 512
 if [ -n "$SRC" ] && command -v python3 >/dev/null 2>&1 &&
     python3 "$SRC/tests/gltf/make_gltf.py" --from-obj grid-obj.obj --index u16 -o grid.glb >/dev/null 2>&1; then
     same_as_analyze grid.glb out2.glb 17 20
+    # --bounds on a glTF: the draw's positions, the same bounds as from the OBJ it was made of
+    "$BIN" meshlets --max-vertices 17 --max-triangles 20 --bounds --data gb.bin grid.glb -o out3.glb >/dev/null 2>err.txt &&
+        "$BIN" meshlets --max-vertices 17 --max-triangles 20 --bounds --data ob.bin grid-obj.obj -o out3.obj >/dev/null 2>>err.txt &&
+        pass || fail "glTF --bounds: $(cat err.txt)"
+    # the glTF keeps the file's vertex ids where the OBJ's are renumbered by first use: the
+    # meshlet table and the bounds (the last 48 bytes a meshlet) must be the same
+    m=$("$BIN" meshlets --check gb.bin --json | grep -o '"meshlets": [0-9]*' | grep -o '[0-9]*$')
+    [ -n "$m" ] && [ "$(tail -c $((48 * m)) gb.bin | od -An -tx1)" = "$(tail -c $((48 * m)) ob.bin | od -An -tx1)" ] &&
+        [ "$(head -c $((48 + 16 * m)) gb.bin | od -An -tx1)" = "$(head -c $((48 + 16 * m)) ob.bin | od -An -tx1)" ] &&
+        pass || fail "glTF --bounds: not the OBJ's meshlets and bounds ($m meshlets)"
 else
     echo "no python3 or make_gltf.py: the glTF case is not run"
 fi

@@ -44,7 +44,7 @@ static int build_runs(const char* path, const uint32_t* tri, size_t n, uint32_t 
 /* glTF: every indexed triangle list rewritten in place, each its own draw (its own set of
  * meshlets, summed in the report). --data needs exactly one such primitive. */
 static int meshlets_gltf(const char* path, const char* out_path, const gc_meshlet_options* o, int allow_external,
-                         const char* data_path, int json)
+                         const char* data_path, int bounds, int json)
 {
     gc_error err = {0};
     gc_gltf_options go = {0};
@@ -54,6 +54,8 @@ static int meshlets_gltf(const char* path, const char* out_path, const gc_meshle
     if (gc_gltf_load(path, &go, &doc, &err))
         return fail_with(&err);
     gc_meshlets sum = {0}, one = {0};
+    uint32_t* original = NULL; /* --bounds: the draw's index values as in the file */
+    size_t original_count = 0;
     sum.max_vertices = o->max_vertices, sum.max_triangles = o->max_triangles;
     int status = 0;
     size_t runs = 0;
@@ -86,6 +88,11 @@ static int meshlets_gltf(const char* path, const char* out_path, const gc_meshle
                     status = fail_with(&err);
             }
         }
+        if (!status && bounds && !original) {
+            original = malloc(n * sizeof *original);
+            if (original)
+                memcpy(original, p->indices, n * sizeof *original), original_count = n;
+        }
         if (!status && values) {
             for (size_t k = 0; k < n; ++k)
                 out[k] = values[out[k]];
@@ -109,6 +116,17 @@ static int meshlets_gltf(const char* path, const char* out_path, const gc_meshle
                         "(split it, or leave out --data)\n", path, runs);
         status = EXIT_USAGE;
     }
+    if (!status && bounds) {
+        float* xyz = NULL;
+        size_t first = 0, count = 0;
+        if (!original)
+            fprintf(stderr, "gpucache: %s: out of memory for the draw's indices\n", path), status = EXIT_DATA;
+        else if (!(status = gltf_draw_positions(path, allow_external, original, original_count, &xyz, &first, &count)) &&
+                 gc_meshlets_compute_bounds(&one, xyz + 3 * first, count - first, 0, &err))
+            status = fail_with(&err);
+        free(xyz);
+    }
+    free(original);
     gc_atomic_file data = {0};
     uint8_t* bytes = NULL;
     size_t size = 0;
@@ -241,9 +259,7 @@ int cmd_meshlets(int argc, char** argv)
     o.max_vertices = (uint32_t)v, o.max_triangles = (uint32_t)t;
     o.keep_order = scan_only, o.local_order = local, o.seed = seed, o.effort = (unsigned)effort;
     if (is_gltf_path(path)) {
-        if (bounds)
-            return usage_error("--bounds: not for glTF inputs yet (positions per primitive)%s", "");
-        return meshlets_gltf(path, out_path, &o, lo.allow_external_uris, data_path, json);
+        return meshlets_gltf(path, out_path, &o, lo.allow_external_uris, data_path, bounds, json);
     }
     input in;
     gc_draw draw;

@@ -125,7 +125,7 @@ static const help_option meshlets_options[] = {
     {"--max-triangles T", "at most T triangles a meshlet (1 to 512)"},
     {"--target PRESET", "a vendor's published limits: nvidia (64 vertices, 126 triangles)"},
     {"--data FILE", "also write the meshlet arrays (docs/formats/meshlets.md)"},
-    {"--bounds", "add each meshlet's sphere and normal cone to the data file (OBJ, PLY)"},
+    {"--bounds", "add each meshlet's sphere and normal cone to the data file (OBJ, PLY, glTF)"},
     {"--scan", "cut INPUT's own order (no reordering by auto first)"},
     {"--no-local-order", "keep each meshlet's triangles in auto's order"},
     {"--seed S", "perturbs auto's greedy reproducibly"},

@@ -5,6 +5,7 @@
 #include "gpucache/gpucache.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Prints the figures of a set of meshlets (meshlets, meshlet vertices, triangles, means,
  * vertices per triangle, fill, limits) as a table or, with `json`, as one JSON document.
@@ -13,5 +14,12 @@ int meshlets_report(const char* in, const char* out, const gc_meshlets* m, size_
 /* --check FILE: reads and validates a meshlet data file (gc_meshlet_data_load), then
  * reports it; one line and exit 1 when it is bad. */
 int meshlets_check_file(const char* path, int json);
+
+/* --bounds on a glTF: the POSITION data of the draw whose index values are `indices` (n of
+ * them, as in the file), found among gc_mesh_load's runs; *xyz (free it) holds *count
+ * vertices, the draw's value v at *xyz + 3 * (*first + v). Returns 0 or the exit status
+ * after printing one line. */
+int gltf_draw_positions(const char* path, int allow_external, const uint32_t* indices, size_t n, float** xyz,
+                        size_t* first, size_t* count);
 
 #endif

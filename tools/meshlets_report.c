@@ -1,9 +1,11 @@
-/* What gpucache meshlets prints (the table or --json) and its --check of a data file. */
+/* What gpucache meshlets prints (the table or --json), its --check of a data file, and the
+ * positions of one glTF draw for --bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "meshlets_cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int meshlets_report(const char* in, const char* out, const gc_meshlets* m, size_t runs, double seconds, int json)
 {
@@ -57,4 +59,46 @@ int meshlets_check_file(const char* path, int json)
     int status = meshlets_report(path, NULL, &m, 1, 0.0, json);
     gc_meshlets_free(&m);
     return status;
+}
+
+int gltf_draw_positions(const char* path, int allow_external, const uint32_t* indices, size_t n, float** xyz,
+                        size_t* first, size_t* count)
+{
+    gc_load_options lo = {0};
+    lo.allow_external_uris = allow_external;
+    gc_mesh mesh;
+    gc_error err = {0};
+    *xyz = NULL;
+    if (gc_mesh_load(path, &lo, &mesh, &err))
+        return fail_with(&err);
+    if (gc_mesh_load_positions(path, &lo, xyz, count, &err)) {
+        gc_mesh_free(&mesh);
+        return fail_with(&err);
+    }
+    /* the loaded mesh has one run per triangle primitive, its ids offset per vertex set: the
+       draw is the run that is `indices` plus one offset */
+    size_t single = mesh.index_count / 3, at = 0;
+    const size_t* runs = mesh.runs ? mesh.runs : &single;
+    size_t run_count = mesh.runs ? mesh.run_count : 1;
+    int found = 0;
+    for (size_t r = 0; r < run_count && !found; at += 3 * runs[r], ++r) {
+        if (3 * runs[r] != n || n == 0 || at + n > mesh.index_count || mesh.indices[at] < indices[0])
+            continue;
+        uint32_t offset = mesh.indices[at] - indices[0];
+        size_t k = 0;
+        while (k < n && mesh.indices[at + k] - indices[k] == offset && mesh.indices[at + k] >= indices[k])
+            ++k;
+        if (k == n && (size_t)offset <= *count) {
+            *first = offset;
+            found = 1;
+        }
+    }
+    gc_mesh_free(&mesh);
+    if (!found) {
+        free(*xyz);
+        *xyz = NULL;
+        fprintf(stderr, "gpucache: %s: cannot find the positions of the triangle list's vertices (--bounds)\n", path);
+        return EXIT_DATA;
+    }
+    return 0;
 }
