@@ -26,5 +26,15 @@ foreach(n RANGE 1 ${PROBE_MAX_OUTPUTS})
   string(APPEND fsizes ", sizeof probe_frag_${n}")
 endforeach()
 string(APPEND header "${vtable}};\n${ftable}};\n${vsizes}};\n${fsizes}};\n")
+# The overdraw views (probe --overdraw): one vertex and one fragment shader.
+foreach(stage vert frag)
+  set(inc ${PROBE_SHADER_DIR}/overdraw_${stage}.inc)
+  add_custom_command(OUTPUT ${inc}
+    COMMAND ${GPUCACHE_GLSLC} -fshader-stage=${stage} -O -mfmt=c -o ${inc} ${PROJECT_SOURCE_DIR}/shaders/overdraw.${stage}
+    DEPENDS ${PROJECT_SOURCE_DIR}/shaders/overdraw.${stage}
+    COMMENT "glslc overdraw.${stage}" VERBATIM)
+  list(APPEND PROBE_SHADER_INCS ${inc})
+  string(APPEND header "static const uint32_t overdraw_${stage}_spirv[] =\n#include \"overdraw_${stage}.inc\"\n;\n")
+endforeach()
 file(GENERATE OUTPUT ${PROBE_SHADER_DIR}/probe_shaders.h CONTENT "${header}")
 add_custom_target(gpucache_probe_shaders DEPENDS ${PROBE_SHADER_INCS})

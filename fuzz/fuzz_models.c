@@ -10,11 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Small and odd parameters of the built-in families, besides every family's example from
+ * the family table (spec_at), so that a family added to the table is fuzzed too. */
 static const char* const specs[] = {
     "fifo:1",      "fifo:16",      "lru:3",          "lru:16",         "direct-value:7", "direct-position:5",
     "nvidia",      "nvidia:size=3,idle=1,life=2",    "meshopt:3,0,0",  "meshopt:16,32,32", "meshopt:14,64,128",
     "reuse:3,1,1", "reuse:32,16,32", "batch",        "batch:slots=4,prims=2", "llvmpipe", "llvmpipe:segment=8,map=3",
 };
+
+#define SPEC_COUNT (sizeof specs / sizeof specs[0])
+
+/* Spec i of SPEC_COUNT + gc_family_count(): the list above, then each family's example. */
+static const char* spec_at(size_t i)
+{
+    return i < SPEC_COUNT ? specs[i] : gc_family_get(i - SPEC_COUNT)->example;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
@@ -38,9 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         free(idx);
         return 0;
     }
-    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; ++s) {
+    const size_t spec_count = SPEC_COUNT + gc_family_count();
+    for (size_t s = 0; s < spec_count; ++s) {
         gc_model m;
-        if (gc_model_parse(specs[s], &m, &err) != GC_OK)
+        if (gc_model_parse(spec_at(s), &m, &err) != GC_OK)
             abort();
         gc_per_vertex pv = {0};
         gc_analyze_options o = {0};
@@ -100,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             /* auto for a lone target of any family (patches, llvmpipe's polish, numbering) */
             if (vertices <= 1u << 20) {
                 gc_model target;
-                if (gc_model_parse(specs[data[0] % (sizeof specs / sizeof specs[0])], &target, &err) != GC_OK)
+                if (gc_model_parse(spec_at(data[0] % spec_count), &target, &err) != GC_OK)
                     abort();
                 gc_optimize_options oo = {0};
                 oo.targets = &target;

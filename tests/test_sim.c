@@ -25,16 +25,22 @@ static const char* const specs[] = {
     "ati:lru=2,vertices=5,reset=6", "ati:lru=4,vertices=3,reset=300",
 };
 
+#define SPEC_COUNT (sizeof specs / sizeof specs[0])
+
+/* Spec i of SPEC_COUNT + gc_family_count(): the odd parameters above, then every family's
+ * example from the family table, so that a family added there is tested here too. */
+static const char* spec_at(size_t i)
+{
+    return i < SPEC_COUNT ? specs[i] : gc_family_get(i - SPEC_COUNT)->example;
+}
+
 /* Whether m's warp, batch or cache holds one primitive of `arity` (gc_analyze refuses it
- * otherwise). */
+ * otherwise: the family's capacity trait). */
 static bool holds_a_primitive(const gc_model* m, unsigned arity)
 {
-    return !((m->family == GC_MODEL_NVIDIA && m->p[0] < arity) ||
-             (m->family == GC_MODEL_MESHOPT && m->p[1] && m->p[1] < arity) ||
-             (m->family == GC_MODEL_REUSE && m->p[0] < arity) || (m->family == GC_MODEL_BATCH && m->p[0] < arity) ||
-             ((m->family == GC_MODEL_NV_DX || m->family == GC_MODEL_NV_GL || m->family == GC_MODEL_BATCH_ALL) &&
-              (m->p[0] < arity || m->p[1] < arity)) ||
-             (m->family == GC_MODEL_ATI && m->p[1] < arity));
+    gc_family_traits t;
+    gc_model_traits(m, &t);
+    return t.capacity == 0 || t.capacity >= arity;
 }
 
 static void compare(const gc_model* m, const gc_draw* d, const uint64_t* changes, size_t change_count,
@@ -138,8 +144,8 @@ static void every_family_every_topology(void** state)
     uint64_t changes[64];
     assert_non_null(idx);
     const size_t lengths[] = {0, 1, 2, 3, 7, 30, 257, 1023, 1024, 1025, 2049, 3100};
-    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
-        gc_model m = model_of(specs[sp]);
+    for (size_t sp = 0; sp < SPEC_COUNT + gc_family_count(); ++sp) {
+        gc_model m = model_of(spec_at(sp));
         for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
             unsigned arity = gc_topology_arity((gc_topology)t);
             if (!holds_a_primitive(&m, arity))
@@ -180,8 +186,8 @@ static void save_and_restore(void** state)
     uint32_t idx[N];
     for (size_t i = 0; i < N; ++i)
         idx[i] = (uint32_t)((i / 3 + rnd(12)) % V);
-    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
-        gc_model m = model_of(specs[sp]);
+    for (size_t sp = 0; sp < SPEC_COUNT + gc_family_count(); ++sp) {
+        gc_model m = model_of(spec_at(sp));
         gc_sim *a, *b;
         gc_error err;
         assert_int_equal(gc_sim_create(&m, V, NULL, &a, &err), GC_OK);
@@ -255,8 +261,8 @@ static void introspect_equals_per_candidate_draws(void** state)
     (void)state;
     enum { N = 260 };
     uint32_t idx[N + 4];
-    for (size_t sp = 0; sp < sizeof specs / sizeof specs[0]; ++sp) {
-        gc_model m = model_of(specs[sp]);
+    for (size_t sp = 0; sp < SPEC_COUNT + gc_family_count(); ++sp) {
+        gc_model m = model_of(spec_at(sp));
         for (int t = 0; t < GC_TOPOLOGY_COUNT; ++t) {
             unsigned arity = gc_topology_arity((gc_topology)t);
             if (!holds_a_primitive(&m, arity))

@@ -119,7 +119,8 @@ static int write_csv(const char* path, const gc_measurement* m)
 
 int cmd_probe(int argc, char** argv)
 {
-    enum { OPT_RESTART = 256, OPT_JSON, OPT_PER_VERTEX, OPT_OUTPUTS, OPT_LIST, OPT_DEVICE, OPT_MODEL, OPT_SUITE };
+    enum { OPT_RESTART = 256, OPT_JSON, OPT_PER_VERTEX, OPT_OUTPUTS, OPT_LIST, OPT_DEVICE, OPT_MODEL, OPT_SUITE,
+           OPT_OVERDRAW };
     static const struct option long_options[] = {
         {"topology", required_argument, NULL, 't'},
         {"restart", optional_argument, NULL, OPT_RESTART},
@@ -130,12 +131,13 @@ int cmd_probe(int argc, char** argv)
         {"device", required_argument, NULL, OPT_DEVICE},
         {"model", required_argument, NULL, OPT_MODEL},
         {"suite", no_argument, NULL, OPT_SUITE},
+        {"overdraw", no_argument, NULL, OPT_OVERDRAW},
         {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char* topology_name = NULL;
-    int restart = 0, json = 0, list = 0, suite = 0;
+    int restart = 0, json = 0, list = 0, suite = 0, overdraw = 0;
     const char* restart_text = NULL;
     const char* per_vertex_path = NULL;
     const char* model_spec = NULL;
@@ -165,6 +167,7 @@ int cmd_probe(int argc, char** argv)
             break;
         case OPT_MODEL: model_spec = optarg; break;
         case OPT_SUITE: suite = 1; break;
+        case OPT_OVERDRAW: overdraw = 1; break;
         case 'o': out_path = optarg; break;
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -194,6 +197,12 @@ int cmd_probe(int argc, char** argv)
     int input_status = one_input(argc, argv, "probe", &path);
     if (input_status)
         return input_status;
+    if (overdraw) {
+        if (model_spec || per_vertex_path || suite)
+            return usage_error("probe --overdraw renders on a Vulkan device: no --model, --per-vertex or --suite%s",
+                               "");
+        return probe_overdraw(path, (uint32_t)device, json, &lo);
+    }
     if (per_vertex_path) {
         const char* inputs[] = {strcmp(path, "-") ? path : NULL, model_file};
         if ((input_status = check_output(per_vertex_path, inputs, 2)) != 0) /* before any work */

@@ -71,6 +71,7 @@ static const char* const probe_usage[] = {
     "      [--per-vertex FILE.csv] INPUT",
     "probe --list [--json]",
     "probe --suite -o FILE.json [--device N | --model MODEL]",
+    "probe --overdraw [--device N] [--json] MESH",
     NULL};
 static const help_option probe_options[] = {
     OPT_TOPOLOGY,
@@ -82,6 +83,8 @@ static const help_option probe_options[] = {
     {"--per-vertex FILE.csv", "write each vertex's measured invocations ('-': standard output)"},
     {"--list", "list the Vulkan devices"},
     {"--suite", "measure the standard diagnostic suite into -o FILE.json (for fit)"},
+    {"--overdraw", "render MESH's overdraw views (docs/models/overdraw.md) on the device and\n"
+                   "count the shaded fragments, beside the model's count"},
     {"-o, --output FILE.json", "the measurement file of --suite ('-': standard output)"},
     OPT_HELP,
     END_OPTIONS};
@@ -344,12 +347,7 @@ static const help_section sections[] = {
                "'-' writes it to standard output instead; the command's own report (its table or\n"
                "--json) then goes to standard error. One output at most can be '-'. sweep --plot\n"
                "needs a file name: the image type comes from it."},
-    {"MODEL", "fifo:N lru:N direct-value:N direct-position:N nvidia[:size=32,idle=16,life=32]\n"
-              "meshopt:C,W,P reuse:W,F,T batch[:slots=32,prims=0] llvmpipe[:segment=1024,map=256]\n"
-              "nv-dx[:indices=96,vertices=32] nv-gl[:indices=96,vertices=32,window=42]\n"
-              "batch-all[:indices=1791,vertices=128,reset=0] ati[:lru=15,vertices=64,reset=384],\n"
-              "or a preset (default: all presets), or @FILE: the best model of a fit result\n"
-              "(gpucache fit --json MEASUREMENTS.json > FILE), wherever -m or --model is accepted."},
+    {"MODEL", NULL}, /* from the family table: model_help_text() */
     {"TOPOLOGY", "point-list line-list line-strip line-loop triangle-list triangle-strip triangle-fan\n"
                  "quad-list polygon (default: triangle-list, or what the file says)."},
     {"LIMITS", "grid:WxH and grid W H: W, H <= 20000 and W x H <= 16777216 quads; sweep's grids:\n"
@@ -364,6 +362,7 @@ static const help_section sections[] = {
                     "command or option, a missing or malformed argument, an output over an input)."},
 };
 #define SECTION_COUNT (sizeof sections / sizeof sections[0])
+#define SECTION_TEXT(i) (sections[i].text ? sections[i].text : model_help_text())
 
 static const help_command* find_command(const char* name)
 {
@@ -425,7 +424,7 @@ void print_help(FILE* f)
     print_options(f, global_options);
     for (size_t i = 0; i < SECTION_COUNT; ++i) {
         fprintf(f, "\n%s:\n", sections[i].title);
-        print_indented(f, sections[i].text, 2);
+        print_indented(f, SECTION_TEXT(i), 2);
     }
 }
 
@@ -530,7 +529,7 @@ void print_man(FILE* f)
         fputs(".SH ", f);
         roff_text(f, sections[i].title);
         fputs("\n.nf\n", f);
-        roff_text(f, sections[i].text);
+        roff_text(f, SECTION_TEXT(i));
         fputs("\n.fi\n", f);
     }
     fputs(".SH SEE ALSO\nThe documents in the source tree's docs/ folder; docs/json.md for the JSON output.\n", f);

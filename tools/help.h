@@ -19,4 +19,8 @@ void print_version(FILE* f);
 /* The command names, one a line (for shell completion: `gpucache --commands`). */
 void print_command_names(FILE* f);
 
+/* The MODEL section: every family's syntax with its defaults, from the family table
+ * (gc_family_get; cmd_models.c). */
+const char* model_help_text(void);
+
 #endif

@@ -1,7 +1,9 @@
 /* custom_model: analyzes an index buffer under a vertex cache model of the caller's own,
  * plugged into gpucache through the public state-machine interface (gc_sim_rule,
  * gc_sim_create_custom, gc_analyze_sim), then asks the machine what one more triangle
- * would cost without changing it (gc_sim_save, gc_sim_feed, gc_sim_restore).
+ * would cost without changing it (gc_sim_save, gc_sim_feed, gc_sim_restore). Then the same
+ * rule registered as a family (gc_family_register): a model like the built-in ones, which
+ * gc_analyze runs, gc_optimize's auto orders triangles for, and gc_fit ranks.
  *
  *     custom_model [--sets N] [--ways N] [MESH]
  *
@@ -126,6 +128,71 @@ static int what_if(gc_sim* sim, const uint32_t t[3], const uint32_t* values, con
         fprintf(stderr, "custom_model: %s\n", err.message);
         return 1;
     }
+    return 0;
+}
+
+/* The rule as a registered family: the same count through gc_analyze, an order that auto
+ * makes for it, and where the fit ranks it on one "measurement", the count the machine gave.
+ * `tris` (tri_count indices below vertex_count) are the draw's triangles. */
+static int as_family(const set_assoc_params* params, const gc_draw* draw, const uint32_t* tris, size_t tri_count,
+                     uint32_t vertex_count, uint64_t measured)
+{
+    gc_error err;
+    gc_model model;
+    char spec[64];
+    snprintf(spec, sizeof spec, "set-assoc:sets=%u,ways=%u", params->sets, params->ways);
+    if (gc_family_register(&set_assoc_family, NULL, &err) || gc_model_parse(spec, &model, &err)) {
+        fprintf(stderr, "custom_model: %s\n", err.message);
+        return 1;
+    }
+    printf("\nregistered as a family (gc_family_register), as %s:\n", model.name);
+    gc_stats st;
+    if (gc_analyze(&model, draw, NULL, &st, &err)) {
+        fprintf(stderr, "custom_model: %s\n", err.message);
+        return 1;
+    }
+    printf("  gc_analyze: %llu invocations%s\n", (unsigned long long)st.invocations,
+           st.invocations == measured ? ", as the machine counted" : "");
+    if (tri_count >= 3) {
+        uint32_t* order = malloc(tri_count * sizeof *order);
+        gc_optimize_options o;
+        memset(&o, 0, sizeof o);
+        o.targets = &model;
+        o.target_count = 1;
+        gc_draw ordered = {order, tri_count, GC_TRIANGLE_LIST, 0, 0};
+        if (!order || gc_optimize(GC_OPT_AUTO, tris, tri_count, vertex_count, &o, order, &err) ||
+            gc_analyze(&model, &ordered, NULL, &st, &err)) {
+            fprintf(stderr, "custom_model: %s\n", order ? err.message : "out of memory");
+            free(order);
+            return 1;
+        }
+        free(order);
+        printf("  auto's order for it: %llu invocations\n", (unsigned long long)st.invocations);
+    }
+    /* the fit: the registered model among built-in ones of as many entries */
+    gc_model candidates[3];
+    snprintf(spec, sizeof spec, "lru:%u", params->sets * params->ways);
+    gc_model_parse(spec, &candidates[0], &err);
+    snprintf(spec, sizeof spec, "direct-value:%u", params->sets * params->ways);
+    gc_model_parse(spec, &candidates[1], &err);
+    candidates[2] = model;
+    gc_fit_case c;
+    memset(&c, 0, sizeof c);
+    c.draw = *draw;
+    c.invocations = measured;
+    gc_fit_options fo;
+    memset(&fo, 0, sizeof fo);
+    fo.candidates = candidates;
+    fo.candidate_count = 3;
+    gc_fit_candidate best[3];
+    size_t best_count = 0;
+    if (gc_fit(&c, 1, &fo, 3, best, &best_count, &err)) {
+        fprintf(stderr, "custom_model: %s\n", err.message);
+        return 1;
+    }
+    for (size_t i = 0; i < best_count; ++i)
+        if (best[i].model.family == model.family)
+            printf("  gc_fit: rank %zu of %zu, %zu of 1 case exact\n", i + 1, best_count, best[i].exact);
     return 0;
 }
 
@@ -268,6 +335,8 @@ int main(int argc, char** argv)
         }
         printf("invocations after the three questions: %llu, as before\n", (unsigned long long)after.invocations);
     }
+    if (as_family(&params, &draw, tris, tri_count, vertex_count, st.invocations))
+        goto done;
     status = 0;
 done:
     free(tris);

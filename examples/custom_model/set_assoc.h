@@ -40,4 +40,11 @@ bool set_assoc_valid(const set_assoc_params* params);
  * it keys sets by index value: through `values` when given, else by vertex id. */
 extern const gc_sim_rule set_assoc_rule;
 
+/* The same cache as a family of gpucache's own, "set-assoc[:sets=,ways=]" (8 sets of 2
+ * ways when not given). Registered once (gc_family_register(&set_assoc_family, &id, &err)),
+ * it is a model like the built-in ones: gc_model_parse("set-assoc:sets=4,ways=4") makes
+ * one, gc_analyze and gc_sim_create run it, gc_optimize's auto takes it as a target and
+ * gc_fit as a candidate (and its standard search space lists its shapes). */
+extern const gc_family set_assoc_family;
+
 #endif

@@ -3,7 +3,8 @@
  *
  * One public header. Every function returns GC_OK or an error code and, where
  * it takes a gc_error*, fills it with one line the caller can show. The library
- * never prints, never exits and keeps no hidden global state.
+ * never prints, never exits and keeps no hidden global state (its one process-wide
+ * state is the families a caller registers, gc_family_register).
  */
 #ifndef GPUCACHE_H
 #define GPUCACHE_H
@@ -173,6 +174,8 @@ GC_API gc_status gc_draw_triangles(const gc_draw* draw, uint32_t* out, size_t ca
 
 /* ------------------------------------------------------------------ models */
 
+/* The built-in families, rows 0 .. GC_MODEL_FAMILY_COUNT - 1 of the family table
+ * (gc_family_get); a family a caller registers takes the next number (gc_family_register). */
 typedef enum gc_model_family {
     GC_MODEL_FIFO = 0,
     GC_MODEL_LRU,
@@ -190,29 +193,20 @@ typedef enum gc_model_family {
     GC_MODEL_FAMILY_COUNT
 } gc_model_family;
 
-/* A parsed model specification. Parameters by family:
- *  fifo, lru, direct-*: p[0] = entries
- *  nvidia:  p[0] = size, p[1] = idle, p[2] = life (0 = never expires)
- *  meshopt: p[0] = cache, p[1] = warp, p[2] = primitive group (0 = no limit)
- *  reuse:   p[0] = warp, p[1] = compare window, p[2] = triangles (0 = no limit)
- *  batch:   p[0] = slots, p[1] = primitives per batch (0 = no limit)
- *  llvmpipe: p[0] = segment (indices), p[1] = map (direct-mapped entries)
- *  nv-dx, batch-all: p[0] = indices per batch, p[1] = invocations per batch (batch-all:
- *           p[2] = indices between hard resets, 0 = none)
- *  nv-gl:   p[0] = indices per batch, p[1] = invocations per batch, p[2] = reuse window
- *  ati:     p[0] = LRU entries, p[1] = invocations per batch, p[2] = indices between hard resets
- *  (the last four: Kerbl et al., HPG 2018; docs/models/kerbl.md) */
+/* A parsed model specification: its family (a row of the family table, gc_family_get) and
+ * its parameters, p[i] being the family's params[i] (for fifo:16, p[0] = 16 entries); the
+ * rows say what each is, their ranges and fallbacks (also `gpucache models`, and
+ * docs/models/; Kerbl et al.'s batch families: docs/models/kerbl.md). */
 typedef struct gc_model {
     gc_model_family family;
     uint32_t p[3];
     char name[64]; /* canonical spec, e.g. "meshopt:32,32,32", or the preset name */
 } gc_model;
 
-/* Parses a model specification into *out (zeroed first): "fifo:16", "lru:16",
- * "direct-value:32", "direct-position:32", "nvidia", "nvidia:size=32,idle=16,life=32",
- * "meshopt:32,32,32", "reuse:32,16,32", "batch", "batch:slots=32,prims=0",
- * "llvmpipe", "llvmpipe:segment=1024,map=256", "nv-dx", "nv-gl:indices=96,vertices=32,window=42",
- * "batch-all:indices=1791,vertices=128", "ati:lru=15,vertices=64,reset=384",
+/* Parses a model specification into *out (zeroed first): a family's name, then its
+ * parameters after a ':' positionally ("meshopt:32,32,32") or by name
+ * ("nvidia:size=32,idle=16,life=32"), optional where the family gives fallbacks ("nvidia");
+ * every family's syntax and an example are in its row (gc_family_get),
  * or a preset name (see gc_preset_count).
  * `spec` is NUL-terminated, shorter than 200 bytes, and not kept; every parameter is
  * range-checked (GC_ERR_USAGE with one line naming the spec otherwise). The result owns
@@ -227,9 +221,116 @@ GC_API size_t gc_preset_count(void);
  * O(1). */
 GC_API void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
 
-/* The family's name as written in a spec ("fifo", "meshopt", ...): a static string, NULL
- * for a value outside the enum. O(1). */
+/* The family's name as written in a spec ("fifo", "meshopt", ...; gc_family_get's name): a
+ * static string, NULL for a value no family has (built-in or registered). O(1). */
 GC_API const char* gc_model_family_name(gc_model_family family);
+
+/* ---------------------------------------------------------- model families */
+
+/* Every family is one row of one table: its name and syntax, its parameters, its rule,
+ * and the traits the optimizer and the fit read instead of asking which family a model
+ * is. The built-in families are rows 0 .. GC_MODEL_FAMILY_COUNT - 1 (row i is family i);
+ * a caller's own rule becomes a row after them with gc_family_register, and is then a
+ * model like any other: gc_model_parse takes its specs, gc_analyze, gc_sim_create and
+ * gc_introspect run its rule, gc_optimize's auto takes it as a target, and the fit as a
+ * candidate. */
+
+/* One parameter of a family, in spec order: "fifo:16" or "nvidia:size=32" set p[i]. */
+typedef struct gc_family_param {
+    const char* name;     /* as written in a named spec ("size") */
+    uint32_t min, max;    /* the range gc_model_parse checks */
+    uint32_t fallback;    /* the value when not given (for a family whose parameters are
+                             optional; 0 where they are required) */
+    int omit_zero;        /* non-zero: left out of the canonical name when 0 */
+} gc_family_param;
+
+/* What the optimizer and the fit know of one model (all zero: nothing, which is always
+ * safe: auto then scores its general candidates with the model's rule). A family fills
+ * it for a model from the model's parameters (gc_family.traits). */
+typedef struct gc_family_traits {
+    uint32_t capacity;        /* vertices one batch, warp or cache must hold for a primitive
+                                 to fit (gc_analyze refuses smaller ones); 0: no such limit */
+    const char* capacity_what;/* what `capacity` is called in that message ("warp size") */
+    uint32_t order_cache;     /* the cache size cache-aware orders aim at (auto's Tipsify;
+                                 at most 256 is used); 0: none */
+    int fifo_like;            /* a plain cache of order_cache entries (FIFO, LRU): Tipsify's
+                                 fans at that size serve it best */
+    int value_keyed;          /* the cost depends on the index values, not only on which
+                                 vertices are equal: the numbering afterwards matters */
+    int pieces;               /* the rule cuts the draw into pieces (warps, batches, segments)
+                                 whose cost is their distinct vertices */
+    uint32_t piece_triangles; /* triangles per piece (0: no limit) */
+    uint32_t piece_vertices;  /* distinct vertices per piece (0: no limit) */
+    uint32_t segment_indices; /* non-zero: the pieces are fixed segments of this many indices
+                                 of the draw's stream, from its start (llvmpipe) */
+    uint32_t segment_map;     /* ... with a direct-mapped table of this many entries each */
+    int warp_sum;             /* the cost is exactly the sum over pieces of their distinct
+                                 vertices (no eviction inside a piece): swaps between pieces
+                                 may be scored that way */
+    int kerbl_batches;        /* Kerbl et al.'s batches (batch_greedy applies): */
+    uint32_t batch_indices;   /*   indices per batch (ATI: between hard resets) */
+    uint32_t batch_held;      /*   vertices a batch holds (ATI: its LRU) */
+    int batch_cut_inside;     /*   batches end inside a primitive (ATI) */
+    int32_t batch_reuse_weight; /* the greedy's weight of a vertex still held (-4; ATI -16) */
+    int batch_greedy_cheap;   /*   worth its time at the default effort */
+} gc_family_traits;
+
+/* Called by a family's search (gc_family.search) with each candidate spec. */
+typedef void (*gc_family_add_fn)(void* user, const char* spec);
+
+/* One family. Strings are static, NUL-terminated. */
+typedef struct gc_family {
+    const char* name;        /* as written in a spec: lower-case letters, digits, '-' */
+    const char* syntax;      /* "fifo:N", "nvidia[:size=,idle=,life=]" */
+    const char* summary;     /* what it is, for listings; a '\n' may split it in two lines */
+    const char* example;     /* a spec of it ("fifo:16") */
+    unsigned param_count;    /* 0 to 3 */
+    gc_family_param params[3];
+    int params_required;     /* non-zero: every parameter must be given ("fifo:16"); the
+                                canonical name is then positional, else named (or the bare
+                                name when every parameter has its fallback) */
+    /* optional: checks beyond the ranges after parsing (GC_ERR_USAGE naming `spec`) */
+    gc_status (*validate)(const struct gc_model* model, const char* spec, gc_error* err);
+    /* the rule; its context's params point at the gc_model (p[] as parsed) */
+    const struct gc_sim_rule* rule;
+    /* optional: the traits of a model of this family into *out (zeroed first) */
+    void (*traits)(const struct gc_model* model, gc_family_traits* out);
+    /* optional: the fit's standard candidates. The fit asks every family for stage 0, then
+       every family for stage 1, ... up to GC_FAMILY_SEARCH_STAGES - 1 (families in table
+       order within a stage): on equal scores the earlier candidate ranks first. Specs that
+       gc_model_parse refuses are skipped. */
+    void (*search)(unsigned stage, gc_family_add_fn add, void* user);
+} gc_family;
+
+#define GC_FAMILY_SEARCH_STAGES 32
+/* How many families gc_family_register takes. */
+#define GC_MAX_REGISTERED_FAMILIES 16
+
+/* Families, built-in then registered. O(1). */
+GC_API size_t gc_family_count(void);
+
+/* Family i (i < gc_family_count(); family i is gc_model_family value i), NULL past the
+ * end. The row is static (a registered one: the caller's, as registered). O(1). */
+GC_API const gc_family* gc_family_get(size_t i);
+
+/* The family named `name` (NUL-terminated), or NULL; with *index (may be NULL) set to its
+ * number. O(families). */
+GC_API const gc_family* gc_family_find(const char* name, size_t* index);
+
+/* Registers a caller's family after the built-in ones; its number is written to *id (may
+ * be NULL) and is the gc_model_family of its models. The row must outlive every use of the
+ * library (static storage), and is checked: a name of 1 to 31 lower-case letters, digits
+ * and '-' that names no family nor preset, a rule with a feed and at most 4 words per
+ * vertex, at most 3 parameters each with min <= max (and min <= fallback <= max when they
+ * are optional), syntax, summary and an example that parses (GC_ERR_USAGE otherwise); at
+ * most GC_MAX_REGISTERED_FAMILIES (GC_ERR_LIMIT). The registry is the library's one
+ * process-wide state: registering is thread-safe and a row once registered stays, but
+ * register before other threads parse specs naming the family. O(families). */
+GC_API gc_status gc_family_register(const gc_family* family, gc_model_family* id, gc_error* err);
+
+/* The traits of `model` (its family's traits function; all zero for an unknown family or
+ * one without it). O(1). */
+GC_API void gc_model_traits(const struct gc_model* model, gc_family_traits* out);
 
 /* -------------------------------------------------------------- analysis */
 
@@ -948,6 +1049,77 @@ GC_API gc_status gc_meshlet_data_decode(const void* data, size_t size, const cha
 GC_API gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err);
 /* Writes *m to `path` whole or not at all (gc_atomic_file). */
 GC_API gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
+
+/* ---------------------------------------------- overdraw and vertex fetch */
+
+/* Overdraw of a triangle order (docs/models/overdraw.md), meshoptimizer's definition: the
+ * mesh scaled into a 256 x 256 grid, drawn along each axis from both sides with a depth
+ * test; covered counts the samples drawn at least once, shaded every fragment that passed. */
+typedef struct gc_overdraw_stats {
+    uint64_t covered;
+    uint64_t shaded;
+    double ratio; /* shaded / covered; 0 when nothing is covered */
+} gc_overdraw_stats;
+
+/* Measures the overdraw of the triangle list `indices` (index_count a multiple of 3, each
+ * below vertex_count) drawn in its order, over `positions` (x, y, z floats of each vertex,
+ * position_stride bytes apart, 0: 12) into *out. Non-finite coordinates: GC_ERR_DATA.
+ * Memory: 512 KiB of raster, no other allocation; time O(vertex_count + triangles x the
+ * pixels each covers), six views. Thread-safe. */
+GC_API gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const float* positions,
+                                     size_t vertex_count, size_t position_stride, gc_overdraw_stats* out,
+                                     gc_error* err);
+
+/* One level of a vertex fetch cache: line size, capacity (a multiple of line size x ways,
+ * at most 2^20 lines) and ways (1: direct-mapped, up to 64; least recently used within a
+ * set). */
+typedef struct gc_fetch_level {
+    uint32_t line_bytes;
+    uint64_t capacity_bytes;
+    uint32_t ways;
+} gc_fetch_level;
+
+/* A vertex fetch model (docs/models/fetch.md). */
+typedef struct gc_fetch_spec {
+    gc_fetch_level levels[2]; /* the first level, then the one it misses into */
+    unsigned level_count;     /* 1 or 2 */
+    int every_reference;      /* non-zero: every index reference fetches (meshoptimizer's
+                                 analyzer); zero: the vertices a model shades fetch */
+    uint32_t vertex_bytes;    /* the packed vertex used when no streams are given */
+} gc_fetch_spec;
+
+/* A vertex stream: vertex v's `size` bytes start at offset + v * stride, in one address
+ * space shared by all streams (give each buffer its own range). */
+typedef struct gc_fetch_stream {
+    uint64_t offset;
+    uint32_t stride;
+    uint32_t size;
+} gc_fetch_stream;
+
+typedef struct gc_fetch_stats {
+    uint64_t bytes;        /* bytes the first level read (its misses x its line size) */
+    uint64_t memory_bytes; /* with two levels: bytes the second read from memory */
+    uint64_t unique_bytes; /* the referenced vertices' bytes, each once */
+    double overfetch;      /* bytes / unique_bytes */
+} gc_fetch_stats;
+
+/* Parses a fetch spec (NUL-terminated, not kept): "meshopt:BYTES" (meshopt_analyzeVertexFetch:
+ * every reference, direct-mapped 128 KiB of 64-byte lines), "gcn:BYTES" (seed 003's GPU: a
+ * 16 KiB 4-way vector L1 over a 512 KiB 16-way L2, 64-byte lines), or
+ * "cache:LINE,SIZE,WAYS:BYTES" (SIZE may end in K or M); BYTES, 1 to 256, is the packed
+ * vertex. GC_ERR_USAGE naming the spec for anything else. O(length). */
+GC_API gc_status gc_fetch_parse(const char* spec, gc_fetch_spec* out, gc_error* err);
+
+/* Models the vertex fetch of the triangle list `indices` (index_count a multiple of 3, each
+ * below vertex_count) into *out. Each fetch reads every stream (streams NULL or count 0:
+ * one packed stream of spec->vertex_bytes). Which vertices fetch: every reference when
+ * spec->every_reference, else those `model` shades (its post-transform misses, from its
+ * rule; required then). A stride below its stream's size: GC_ERR_DATA. Memory: the cache
+ * tags (8 bytes a line), a byte per vertex and the model's state; time O(index_count x
+ * streams x lines per vertex x ways). Thread-safe. */
+GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* model, const uint32_t* indices,
+                                  size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
+                                  size_t stream_count, gc_fetch_stats* out, gc_error* err);
 
 /* ------------------------------------------------------------------ fitting */
 

@@ -84,6 +84,24 @@ GC_API const gc_probe_device* gc_probe_info(const gc_probe* probe);
 GC_API gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
                         size_t per_vertex_len, gc_probe_result* out, gc_error* err);
 
+/* Overdraw counted on the device: the model's six views (docs/models/overdraw.md) rendered
+ * for real, the fragment shader running only where the depth test passed. */
+typedef struct gc_probe_overdraw_result {
+    uint64_t covered;              /* (pixel, side, view) samples shaded at least once */
+    uint64_t shaded;               /* fragments that passed the depth test, counted per pixel */
+    uint64_t fragment_invocations; /* the pipeline statistics' fragment shader invocations */
+    double ratio;                  /* shaded / covered */
+} gc_probe_overdraw_result;
+
+/* Renders the triangle list `indices` (each below vertex_count) over `positions` (x, y, z
+ * floats, position_stride bytes apart, 0: 12) in the overdraw model's six views and counts
+ * the shaded fragments per pixel into *out. Needs fragment shader atomics (GC_ERR_UNSUPPORTED
+ * without). Device memory: 12 bytes per vertex, 4 per index, 512 KiB of counters and a
+ * 256 x 256 depth buffer, all released before it returns; three submissions, waited for. */
+GC_API gc_status gc_probe_overdraw(gc_probe* probe, const uint32_t* indices, size_t index_count,
+                                   const float* positions, size_t vertex_count, size_t position_stride,
+                                   gc_probe_overdraw_result* out, gc_error* err);
+
 /* ------------------------------------------------------------- backends */
 
 /* Where measurements come from: a Vulkan device through the probe, or an emulator

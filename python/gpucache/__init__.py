@@ -525,7 +525,7 @@ class Catalog:
 
 def models() -> Catalog:
     """The model families and presets the library knows (``gpucache models``)."""
-    families = tuple(_family_name(i) for i in range(lib.GC_MODEL_FAMILY_COUNT))
+    families = tuple(_family_name(i) for i in range(lib.gc_family_count()))  # the library's table
     presets = []
     name, spec, source = ffi.new("char**"), ffi.new("char**"), ffi.new("char**")
     for i in range(lib.gc_preset_count()):

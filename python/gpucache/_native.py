@@ -43,6 +43,7 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
 size_t gc_preset_count(void);
 void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
 const char* gc_model_family_name(gc_model_family family);
+size_t gc_family_count(void);
 
 typedef void (*gc_trace_fn)(void* user, uint64_t primitive, const int64_t* entries, size_t count);
 typedef struct gc_per_vertex { uint32_t* values; uint32_t* counts; size_t count; } gc_per_vertex;

@@ -60,6 +60,14 @@ def canonical_triangles(idx: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------------- models
 
+def test_families_are_the_table(cli):
+    # issue 28: Python's list is the library's family table, as the CLI lists it too
+    import json
+    listed = [f["family"] for f in json.loads(cli("models", "--json").stdout)["families"]]
+    assert list(gpucache.models().families) == listed
+    assert len(listed) == _native.lib.gc_family_count() >= 13
+
+
 def test_models_match_cli(cli):
     cat = gpucache.models()
     assert cat.families == ("fifo", "lru", "direct-value", "direct-position", "nvidia", "meshopt", "reuse", "batch",

@@ -12,103 +12,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t add_spec(gc_model* out, size_t capacity, size_t n, const char* spec)
+/* The candidates as the families' searches list them (gc_family.search). */
+typedef struct space {
+    gc_model* out;
+    size_t capacity, n;
+} space;
+
+static void add_spec(void* user, const char* spec)
 {
+    space* sp = user;
     gc_model m;
     gc_error err;
     if (gc_model_parse(spec, &m, &err) == GC_OK) {
-        if (n < capacity)
-            out[n] = m;
-        ++n;
+        if (sp->n < sp->capacity)
+            sp->out[sp->n] = m;
+        ++sp->n;
     }
-    return n;
 }
 
 size_t gc_fit_search_space(gc_model* out, size_t capacity)
 {
-    char spec[96];
-    size_t n = 0;
-    /* The specific models first: on equal scores the earlier candidate ranks first. */
-    n = add_spec(out, capacity, n, "llvmpipe");
-    n = add_spec(out, capacity, n, "nvidia");
-    static const char* const sized[] = {"fifo", "lru", "direct-value", "direct-position"};
-    for (size_t f = 0; f < 4; ++f)
-        for (unsigned size = 1; size <= 256; ++size) {
-            snprintf(spec, sizeof spec, "%s:%u", sized[f], size);
-            n = add_spec(out, capacity, n, spec);
-        }
-    /* nvidia: cache sizes, idle and insertion lifetimes (0 = never expires). */
-    static const unsigned idles[] = {0, 8, 16, 24, 32, 64};
-    static const unsigned lives[] = {0, 16, 32, 48, 64};
-    for (unsigned size = 3; size <= 256; size += size < 64 ? 1 : 32)
-        for (size_t i = 0; i < sizeof idles / sizeof idles[0]; ++i)
-            for (size_t l = 0; l < sizeof lives / sizeof lives[0]; ++l) {
-                snprintf(spec, sizeof spec, "nvidia:size=%u,idle=%u,life=%u", size, idles[i], lives[l]);
-                n = add_spec(out, capacity, n, spec);
-            }
-    /* meshopt: cache, warp (0 = none), primitive group (0 = no limit). */
-    static const unsigned warps[] = {0, 16, 32, 64};
-    static const unsigned groups[] = {0, 16, 32, 64, 128, 256};
-    for (unsigned cache = 3; cache <= 256; cache += cache < 64 ? 1 : 8)
-        for (size_t w = 0; w < sizeof warps / sizeof warps[0]; ++w)
-            for (size_t g = 0; g < sizeof groups / sizeof groups[0]; ++g) {
-                snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", cache, warps[w], groups[g]);
-                n = add_spec(out, capacity, n, spec);
-            }
-    /* reuse: warp, compare window, triangles per warp. */
-    static const unsigned rwarps[] = {16, 32, 48, 64, 96, 128};
-    static const unsigned windows[] = {4, 8, 12, 16, 24, 32, 48, 64, 96, 128};
-    static const unsigned tris[] = {0, 16, 32, 64, 128, 256};
-    for (size_t w = 0; w < sizeof rwarps / sizeof rwarps[0]; ++w)
-        for (size_t f = 0; f < sizeof windows / sizeof windows[0] && windows[f] <= rwarps[w]; ++f)
-            for (size_t t = 0; t < sizeof tris / sizeof tris[0]; ++t) {
-                snprintf(spec, sizeof spec, "reuse:%u,%u,%u", rwarps[w], windows[f], tris[t]);
-                n = add_spec(out, capacity, n, spec);
-            }
-    /* batch: slots, and a few primitive limits. */
-    for (unsigned slots = 3; slots <= 256; ++slots) {
-        snprintf(spec, sizeof spec, "batch:slots=%u,prims=0", slots);
-        n = add_spec(out, capacity, n, spec);
-    }
-    static const unsigned bslots[] = {16, 32, 64}, bprims[] = {8, 16, 32};
-    for (size_t s = 0; s < 3; ++s)
-        for (size_t p = 0; p < 3; ++p) {
-            snprintf(spec, sizeof spec, "batch:slots=%u,prims=%u", bslots[s], bprims[p]);
-            n = add_spec(out, capacity, n, spec);
-        }
-    /* llvmpipe: segment length and fetch-table size. */
-    static const unsigned segments[] = {256, 512, 1024, 2048, 4096};
-    static const unsigned maps[] = {64, 128, 256, 512, 1024};
-    for (size_t s = 0; s < 5; ++s)
-        for (size_t m = 0; m < 5; ++m) {
-            snprintf(spec, sizeof spec, "llvmpipe:segment=%u,map=%u", segments[s], maps[m]);
-            n = add_spec(out, capacity, n, spec);
-        }
-    /* Kerbl et al.'s batch rules (HPG 2018), after the others so that ties keep ranking as
-       before: NVIDIA's batches (indices, invocations) with the DX slots or a GL window,
-       full reuse in batches (Intel's bound, CURE), and ATI's LRU with hard resets. */
-    static const unsigned kbatch[][2] = {{96, 32}, {48, 16}, {96, 16}, {192, 64}, {96, 64}, {384, 128}};
-    for (size_t b = 0; b < sizeof kbatch / sizeof kbatch[0]; ++b) {
-        snprintf(spec, sizeof spec, "nv-dx:indices=%u,vertices=%u", kbatch[b][0], kbatch[b][1]);
-        n = add_spec(out, capacity, n, spec);
-        static const unsigned glw[] = {8, 16, 24, 32, 40, 42, 48, 64};
-        for (size_t w = 0; w < sizeof glw / sizeof glw[0]; ++w) {
-            snprintf(spec, sizeof spec, "nv-gl:indices=%u,vertices=%u,window=%u", kbatch[b][0], kbatch[b][1], glw[w]);
-            n = add_spec(out, capacity, n, spec);
-        }
-    }
-    static const unsigned aind[] = {96, 192, 384, 768, 1023, 1791}, avert[] = {16, 32, 64, 128, 256};
-    for (size_t i = 0; i < sizeof aind / sizeof aind[0]; ++i)
-        for (size_t v = 0; v < sizeof avert / sizeof avert[0]; ++v) {
-            snprintf(spec, sizeof spec, "batch-all:indices=%u,vertices=%u", aind[i], avert[v]);
-            n = add_spec(out, capacity, n, spec);
-        }
-    static const unsigned alru[] = {8, 14, 15, 16, 24, 30, 32}, areset[] = {192, 384, 768};
-    for (size_t l = 0; l < sizeof alru / sizeof alru[0]; ++l)
-        for (size_t r = 0; r < sizeof areset / sizeof areset[0]; ++r) {
-            snprintf(spec, sizeof spec, "ati:lru=%u,vertices=64,reset=%u", alru[l], areset[r]);
-            n = add_spec(out, capacity, n, spec);
-        }
+    /* Stage by stage, each family in table order (the specific defaults come first: on
+     * equal scores the earlier candidate ranks first). */
+    space sp = {out, capacity, 0};
+    for (unsigned stage = 0; stage < GC_FAMILY_SEARCH_STAGES; ++stage)
+        for (size_t f = 0; f < gc_family_count(); ++f)
+            if (gc_family_get(f)->search)
+                gc_family_get(f)->search(stage, add_spec, &sp);
+    size_t n = sp.n;
     /* Drop duplicates of the defaults listed first ("nvidia" is nvidia:32,16,32). */
     if (capacity >= n) {
         size_t k = 0;

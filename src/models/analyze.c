@@ -195,29 +195,17 @@ static void trace_translate(void* user, uint64_t primitive, const int64_t* entri
 /* Capacity (vertices per batch, warp or cache) that must hold one primitive. */
 static gc_status check_capacity(const gc_model* m, unsigned arity, gc_error* err)
 {
-    uint32_t capacity = 0;
-    const char* what = NULL;
-    switch (m->family) {
-    case GC_MODEL_NVIDIA: capacity = m->p[0], what = "cache size"; break;
-    case GC_MODEL_MESHOPT: capacity = m->p[1], what = "warp size"; break;
-    case GC_MODEL_REUSE: capacity = m->p[0], what = "warp size"; break;
-    case GC_MODEL_BATCH: capacity = m->p[0], what = "slot count"; break;
-    case GC_MODEL_NV_DX:
-    case GC_MODEL_NV_GL:
-    case GC_MODEL_BATCH_ALL:
-        /* a primitive must fit an empty batch, so that it is cut at most once */
-        capacity = m->p[0] < m->p[1] ? m->p[0] : m->p[1], what = "batch limit";
-        break;
-    case GC_MODEL_ATI: capacity = m->p[1], what = "batch vertex limit"; break;
-    default: return GC_OK;
-    }
+    gc_family_traits t;
+    gc_model_traits(m, &t);
+    const uint32_t capacity = t.capacity;
+    const char* what = t.capacity_what ? t.capacity_what : "capacity";
     if (capacity != 0 && capacity < arity)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': %s %u cannot hold one primitive of %u vertices", m->name,
                        what, capacity, arity);
     return GC_OK;
 }
 
-/* The families without a loop of their own (Kerbl et al.'s batch rules): their state
+/* The families without a loop of their own (Kerbl et al.'s batch rules, callers' rules): their state
  * machine, fed the dense draw as gc_analyze_sim feeds it, is the analysis. No trace: the
  * machines do not show their contents. */
 static gc_status machine_run(const gc_model* model, const gc_run* run, gc_stats* out, gc_error* err)
@@ -304,8 +292,8 @@ static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const 
         model && hint > 0 && hint <= (1u << 30) &&
         (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK && draw->index_count < UINT32_MAX / 2 &&
         !options->per_vertex && !options->trace &&
-        ((model->family == GC_MODEL_FIFO && gc_model_fifo_checks_indices(model, draw)) ||
-         (model->family == GC_MODEL_MESHOPT && gc_model_meshopt_checks_indices(model, draw)));
+        gc_family_builtin(model->family) && gc_family_builtin(model->family)->checks_indices &&
+        gc_family_builtin(model->family)->checks_indices(model, draw);
 
     /* The largest value sizes the per-vertex arrays; restarts are not vertices. */
     uint32_t max_value = 0;
@@ -395,22 +383,8 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
     bool vertices_reported = false;
     run.vertices_seen = &vertices;
     run.vertices_reported = &vertices_reported;
-    switch (model->family) {
-    case GC_MODEL_FIFO: s = gc_model_fifo_run(model, &run, out, err); break;
-    case GC_MODEL_LRU: s = gc_model_lru_run(model, &run, out, err); break;
-    case GC_MODEL_DIRECT_VALUE: s = gc_model_direct_value_run(model, &run, out, err); break;
-    case GC_MODEL_DIRECT_POSITION: s = gc_model_direct_position_run(model, &run, out, err); break;
-    case GC_MODEL_NVIDIA: s = gc_model_nvidia_run(model, &run, out, err); break;
-    case GC_MODEL_MESHOPT: s = gc_model_meshopt_run(model, &run, out, err); break;
-    case GC_MODEL_REUSE: s = gc_model_reuse_run(model, &run, out, err); break;
-    case GC_MODEL_BATCH: s = gc_model_batch_run(model, &run, out, err); break;
-    case GC_MODEL_LLVMPIPE: s = gc_model_llvmpipe_run(model, &run, out, err); break;
-    case GC_MODEL_NV_DX:
-    case GC_MODEL_NV_GL:
-    case GC_MODEL_BATCH_ALL:
-    case GC_MODEL_ATI: s = machine_run(model, &run, out, err); break;
-    default: s = gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family"); break;
-    }
+    const gc_family_def* def = gc_family_builtin(model->family);
+    s = def && def->run ? def->run(model, &run, out, err) : machine_run(model, &run, out, err);
     if (s)
         goto done;
 
@@ -461,7 +435,7 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
         options = &no_options;
     if (!model || !draw || !out)
         return gc_fail(err, GC_ERR_USAGE, "gc_analyze: null argument");
-    if ((unsigned)model->family >= GC_MODEL_FAMILY_COUNT)
+    if (!gc_family_of(model))
         return gc_fail(err, GC_ERR_USAGE, "gc_analyze: bad model family");
     memset(out, 0, sizeof *out);
     prepared_draw p;
@@ -521,7 +495,7 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
     if (options->per_vertex || options->trace)
         return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: per-vertex counts and traces are per model (gc_analyze)");
     for (size_t i = 0; i < model_count; ++i)
-        if ((unsigned)models[i].family >= GC_MODEL_FAMILY_COUNT)
+        if (!gc_family_of(&models[i]))
             return gc_fail(err, GC_ERR_USAGE, "gc_analyze_models: bad model family (model %zu)", i);
     memset(out, 0, model_count * sizeof *out);
     prepared_draw p;
@@ -541,11 +515,14 @@ gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc
     referenced_once referenced = {PTHREAD_MUTEX_INITIALIZER, false, GC_OK, {0}, 0};
     p.referenced = &referenced;
     models_job job = {models, model_count, &p, options, out, status, errors, PTHREAD_MUTEX_INITIALIZER, 0, 0};
-    /* 4 bytes a vertex, 8 for reuse's 64-bit stamps; a lone model needs no sharing */
+    /* 4 bytes a vertex, more where a family's loop says so (reuse's 64-bit stamps); a lone
+     * model needs no sharing */
     if (model_count > 1) {
         size_t entry = 4;
-        for (size_t i = 0; i < model_count; ++i)
-            entry = models[i].family == GC_MODEL_REUSE ? 8 : entry;
+        for (size_t i = 0; i < model_count; ++i) {
+            const gc_family_def* def = gc_family_builtin(models[i].family);
+            entry = def && def->state_bytes > entry ? def->state_bytes : entry;
+        }
         job.scratch_bytes = entry * (size_t)p.run.vertex_count;
     }
     if (threads > GC_MAX_THREADS)

@@ -261,6 +261,27 @@ static inline uint32_t gc_sim_value(const gc_sim_context* c, uint32_t id)
     return c->values ? c->values[id] : id;
 }
 
+/* A built-in family's row: the public part, and what only the library's driver uses. */
+typedef struct gc_family_def {
+    gc_family pub;
+    /* optional: the fast loop gc_analyze runs (NULL: the rule's state machine) */
+    gc_status (*run)(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+    /* optional: whether the loop checks the indices itself for this draw (run->unchecked;
+     * no per-vertex counts nor trace): the driver may then skip its pass over the indices */
+    bool (*checks_indices)(const gc_model* m, const gc_draw* draw);
+    unsigned state_bytes; /* bytes of per-vertex state the fast loop takes (the driver's scratch) */
+} gc_family_def;
+
+/* The row of a built-in family, NULL for any other value (families.c). */
+const gc_family_def* gc_family_builtin(gc_model_family family);
+/* The family named by name[0 .. len), or NULL; *index (may be NULL) set to its number. */
+const gc_family* gc_family_find_n(const char* name, size_t len, size_t* index);
+/* A model's family, NULL for a value no family has. */
+static inline const gc_family* gc_family_of(const gc_model* m)
+{
+    return m && (int)m->family >= 0 ? gc_family_get((size_t)m->family) : NULL;
+}
+
 /* The rules of the built-in families, each beside its family's fast loop. */
 extern const gc_sim_rule gc_rule_fifo, gc_rule_lru, gc_rule_direct_value, gc_rule_direct_position,
     gc_rule_nvidia, gc_rule_meshopt, gc_rule_reuse, gc_rule_batch, gc_rule_llvmpipe, gc_rule_nv_dx, gc_rule_nv_gl,

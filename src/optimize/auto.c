@@ -402,16 +402,21 @@ static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, 
     return s;
 }
 
-/* Whether every target is meshoptimizer's warp model with a cache at least as large as the
- * warp (nothing is evicted within a warp) and the same warp limits, which
+/* Whether every target's cost is a sum over warps of their distinct vertices (meshoptimizer's
+ * warp model with a cache at least as large as the warp: gc_family_traits.warp_sum), with
+ * the same warp limits, which
  * gc_opt_warp_refine supports: the cost is then a sum over warps of distinct vertices. */
 static bool warp_set_targets(const gc_model* targets, size_t target_count)
 {
     bool ok = true;
+    gc_family_traits first;
+    gc_model_traits(&targets[0], &first);
     for (size_t k = 0; k < target_count; ++k) {
-        const gc_model* m = &targets[k];
-        ok &= m->family == GC_MODEL_MESHOPT && m->p[0] >= m->p[1] && m->p[1] >= 3 && m->p[1] <= 256 && m->p[2] >= 1 &&
-              m->p[2] <= 256 && m->p[1] == targets[0].p[1] && m->p[2] == targets[0].p[2];
+        gc_family_traits t;
+        gc_model_traits(&targets[k], &t);
+        ok &= t.warp_sum && t.piece_vertices >= 3 && t.piece_vertices <= 256 && t.piece_triangles >= 1 &&
+              t.piece_triangles <= 256 && t.piece_vertices == first.piece_vertices &&
+              t.piece_triangles == first.piece_triangles;
     }
     return ok;
 }
@@ -423,25 +428,20 @@ static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, ui
                               uint32_t* order, gc_error* err)
 {
     memcpy(candidate, order, triangle_count * sizeof *order);
-    gc_status s = gc_opt_warp_refine(indices, triangle_count, vertex_count, targets[0].p[1], targets[0].p[2], passes,
-                                     candidate, err);
+    gc_family_traits t;
+    gc_model_traits(&targets[0], &t);
+    gc_status s = gc_opt_warp_refine(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles,
+                                     passes, candidate, err);
     if (!s)
         s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count, place,
                            best_cost, order, err);
     return s;
 }
 
-static uint32_t target_cache_size(const gc_model* m)
+/* The cache size Tipsify aims at for a target (0: none), at most 256. */
+static uint32_t target_cache_size(const gc_family_traits* t)
 {
-    switch (m->family) {
-    case GC_MODEL_MESHOPT: return m->p[0] < 64 ? m->p[0] : 64;
-    case GC_MODEL_LLVMPIPE: return 256;
-    /* Kerbl et al.'s batches: what one batch shades; ATI: its LRU */
-    case GC_MODEL_NV_DX:
-    case GC_MODEL_NV_GL:
-    case GC_MODEL_BATCH_ALL: return m->p[1] < 256 ? m->p[1] : 256;
-    default: return m->p[0] < 256 ? m->p[0] : 256;
-    }
+    return t->order_cache < 256 ? t->order_cache : 256;
 }
 
 /* llvmpipe's segments (limits as auto's patch_limits: triangles, first piece, vertices,
@@ -509,6 +509,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (target_count > MAX_TARGETS)
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
     const size_t n = triangle_count * 3;
+    gc_family_traits traits[MAX_TARGETS]; /* what auto knows of each target (families.c) */
+    for (size_t i = 0; i < target_count; ++i)
+        gc_model_traits(&targets[i], &traits[i]);
     uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     uint32_t* expanded = scratch; /* each candidate as a triangle list, to be scored */
     if (!candidate)
@@ -535,18 +538,17 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * most of the time: at the default effort it is left out there. */
     if (effort == 1 && target_count >= 3)
         greedy_variants = 0;
-    /* A lone llvmpipe target: the greedy with a stronger valence bonus and more recent
+    /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
      * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
      * fewest invocations of the first variants), polished below. */
     size_t first_weight = 0;
-    if (effort == 1 && target_count == 1 && targets[0].family == GC_MODEL_LLVMPIPE)
+    if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
-        uint32_t k = target_cache_size(&targets[i]);
-        bool fifo_like = targets[i].family == GC_MODEL_FIFO || targets[i].family == GC_MODEL_LRU;
-        if (effort == 1 && !(fifo_like && k >= 64))
+        uint32_t k = target_cache_size(&traits[i]);
+        if (k == 0 || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -569,7 +571,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     stream_place place = {options->stream_position, options->stream_length, NULL};
     bool value_keyed = false;
     for (size_t i = 0; i < target_count; ++i)
-        value_keyed |= targets[i].family == GC_MODEL_LLVMPIPE || targets[i].family == GC_MODEL_DIRECT_VALUE;
+        value_keyed |= traits[i].value_keyed != 0;
     if (options->first_use_numbering && value_keyed) {
         place.numbering = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
         if (!place.numbering) {
@@ -580,31 +582,21 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* (With three targets or more at the default effort, only llvmpipe's: a compromise
      * between several targets is not a patch order, and time is short there.) */
     for (size_t i = 0; i < target_count; ++i) {
-        const gc_model* m = &targets[i];
+        const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (effort == 1 && target_count >= 3 && m->family != GC_MODEL_LLVMPIPE)
+        if (!t->pieces || (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
-        switch (m->family) {
-        case GC_MODEL_LLVMPIPE: {
-            /* a triangle list's segments hold floor(segment / 3) triangles from the draw's start */
-            tri = m->p[0] / 3;
+        if (t->segment_indices) {
+            /* segments of the stream (llvmpipe): from the draw's start */
+            tri = t->piece_triangles;
             uint64_t length = place.length ? place.length : n;
-            if (length <= m->p[0])
+            if (length <= t->segment_indices || tri == 0)
                 continue; /* one segment: nothing to cut */
             first = tri - (uint32_t)((place.position / 3) % tri);
-            map = m->p[1];
-            break;
-        }
-        case GC_MODEL_BATCH: tri = m->p[1], verts = m->p[0]; break;
-        case GC_MODEL_MESHOPT: tri = m->p[2], verts = m->p[1]; break;
-        case GC_MODEL_REUSE: tri = m->p[2], verts = m->p[0]; break;
-        /* Kerbl et al.'s triangle-bounded batches: `indices` / 3 triangles, `vertices`
-           invocations, from the draw's start (a patch's distinct vertices are its cost
-           under batch-all, and under nv-dx/nv-gl while the window holds them) */
-        case GC_MODEL_NV_DX:
-        case GC_MODEL_NV_GL:
-        case GC_MODEL_BATCH_ALL: tri = m->p[0] / 3, verts = m->p[1]; break;
-        default: continue;
+            map = t->segment_map;
+        } else {
+            /* batches of slots, warps, Kerbl et al.'s triangle-bounded batches */
+            tri = t->piece_triangles, verts = t->piece_vertices;
         }
         if (tri == 0 && verts == 0)
             continue;
@@ -621,17 +613,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * won on the corpus and is auto's slowest candidate: batches of more than 64 vertices
      * (intel-lower-bound, cure-block) and ATI LRUs of fewer than 16 entries (ati-basic,
      * radeonsi-polaris-tess-odd), where the greedy and the Forsyth orders were better. */
-    const gc_model* batch_targets[MAX_TARGETS];
+    size_t batch_targets[MAX_TARGETS];
     size_t batch_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
-        const gc_model* m = &targets[i];
-        bool use = m->family == GC_MODEL_NV_DX || m->family == GC_MODEL_NV_GL || m->family == GC_MODEL_BATCH_ALL ||
-                   m->family == GC_MODEL_ATI;
+        bool use = traits[i].kerbl_batches;
         if (effort == 1)
-            use &= target_count < 3 && !(m->family == GC_MODEL_BATCH_ALL && m->p[1] > 64) &&
-                   !(m->family == GC_MODEL_ATI && m->p[0] < 16);
+            use &= target_count < 3 && traits[i].batch_greedy_cheap;
         if (use)
-            batch_targets[batch_count++] = m;
+            batch_targets[batch_count++] = i;
     }
     const size_t batch_at = greedy_variants + tipsify_count + patch_count;
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
@@ -641,7 +630,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * better left to those. */
     bool only_llvmpipe = true;
     for (size_t i = 0; i < target_count; ++i)
-        only_llvmpipe &= targets[i].family == GC_MODEL_LLVMPIPE;
+        only_llvmpipe &= traits[i].segment_indices != 0;
     size_t total = forsyth_at + (effort == 1 && only_llvmpipe ? 0 : 2 + (effort > 1));
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
@@ -681,8 +670,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             }
         } else if (v < forsyth_at) {
             /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
-            const gc_model* m = batch_targets[v - batch_at];
-            const gc_batch_greedy_weights w = {1024, m->family == GC_MODEL_ATI ? -16 : -4, -1};
+            const gc_model* m = &targets[batch_targets[v - batch_at]];
+            const gc_batch_greedy_weights w = {1024, traits[batch_targets[v - batch_at]].batch_reuse_weight, -1};
             s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, m, &w, place.position / 3, place.length,
                                     candidate, err);
             if (s == GC_ERR_LIMIT) { /* a hub or huge batches: this candidate would not be linear */

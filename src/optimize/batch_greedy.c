@@ -184,11 +184,12 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                               uint64_t stream_length, uint32_t* order, gc_error* err)
 {
     const size_t T = triangle_count, n = 3 * T;
-    const bool cut_inside = target->family == GC_MODEL_ATI;
-    const uint32_t held = cut_inside ? target->p[0] : target->p[1];
-    const uint32_t batch = cut_inside ? target->p[2] : target->p[0];
-    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL && target->family != GC_MODEL_BATCH_ALL &&
-        !cut_inside)
+    gc_family_traits traits;
+    gc_model_traits(target, &traits);
+    const bool cut_inside = traits.batch_cut_inside;
+    const uint32_t held = traits.batch_held;
+    const uint32_t batch = traits.batch_indices;
+    if (!traits.kerbl_batches)
         return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not a batch family", target->name);
     if (held > BATCH_GREEDY_MAX_HELD || batch > BATCH_GREEDY_MAX_INDICES)
         return gc_fail(err, GC_ERR_LIMIT, "batch greedy: batches of '%s' are too large", target->name);

@@ -3,6 +3,8 @@
 #include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
+#include <string.h>
+
 static gc_status not_built(gc_error* err)
 {
     return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
@@ -43,5 +45,15 @@ gc_status gc_probe_draw(gc_probe* probe, const gc_draw* draw, uint32_t outputs, 
                         size_t per_vertex_len, gc_probe_result* out, gc_error* err)
 {
     (void)probe, (void)draw, (void)outputs, (void)per_vertex, (void)per_vertex_len, (void)out;
+    return not_built(err);
+}
+
+gc_status gc_probe_overdraw(gc_probe* probe, const uint32_t* indices, size_t index_count, const float* positions,
+                            size_t vertex_count, size_t position_stride, gc_probe_overdraw_result* out,
+                            gc_error* err)
+{
+    (void)probe, (void)indices, (void)index_count, (void)positions, (void)vertex_count, (void)position_stride;
+    if (out)
+        memset(out, 0, sizeof *out);
     return not_built(err);
 }

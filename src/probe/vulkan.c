@@ -16,58 +16,14 @@
 #include <vulkan/vulkan.h>
 
 #include "probe_shaders.h" /* generated: probe_vertex_spirv[n], probe_fragment_spirv[n] */
-
-#define PIPELINE_CACHE_SLOTS 64
-
-typedef struct probe_buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    void* mapped;
-} probe_buffer;
-
-typedef struct pipeline_slot {
-    VkPrimitiveTopology topology;
-    VkBool32 restart;
-    uint32_t outputs;
-    VkPipeline pipeline;
-} pipeline_slot;
-
-struct gc_probe {
-    gc_probe_device info;
-    VkInstance instance;
-    VkPhysicalDevice physical;
-    VkDevice device;
-    VkQueue queue;
-    uint32_t queue_family;
-    VkPhysicalDeviceMemoryProperties memory;
-    VkDeviceSize max_storage_range;
-    VkCommandPool command_pool;
-    VkCommandBuffer command_buffer;
-    VkFence fence;
-    VkQueryPool query_pool;
-    VkRenderPass render_pass;
-    VkImage image;
-    VkDeviceMemory image_memory;
-    VkImageView image_view;
-    VkFramebuffer framebuffer;
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout pipeline_layout;
-    VkDescriptorPool descriptor_pool;
-    VkDescriptorSet descriptor_set;
-    VkShaderModule vertex_modules[GC_PROBE_MAX_OUTPUTS + 1];
-    VkShaderModule fragment_modules[GC_PROBE_MAX_OUTPUTS + 1];
-    pipeline_slot pipelines[PIPELINE_CACHE_SLOTS];
-    size_t pipeline_count;
-    probe_buffer indices, counters;
-};
+#include "vulkan_internal.h"
 
 int gc_probe_available(void)
 {
     return 1;
 }
 
-static gc_status vk_fail(gc_error* err, VkResult r, const char* what)
+gc_status gc_vk_fail(gc_error* err, VkResult r, const char* what)
 {
     gc_status code = (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) ? GC_ERR_NOMEM
                                                                                             : GC_ERR_UNSUPPORTED;
@@ -90,7 +46,7 @@ static gc_status create_instance(VkInstance* out, gc_error* err)
         return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
                        "vulkan: no Vulkan driver found (install mesa-vulkan-drivers for lavapipe)");
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateInstance");
+        return gc_vk_fail(err, r, "vkCreateInstance");
     return GC_OK;
 }
 
@@ -171,7 +127,7 @@ gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         free(pds);
         vkDestroyInstance(instance, NULL);
-        return vk_fail(err, r, "vkEnumeratePhysicalDevices");
+        return gc_vk_fail(err, r, "vkEnumeratePhysicalDevices");
     }
     for (uint32_t i = 0; i < n && i < capacity; ++i)
         describe_device(pds[i], &out[i]);
@@ -184,7 +140,7 @@ gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count
     return GC_OK;
 }
 
-static int find_memory_type(const gc_probe* p, uint32_t bits, VkMemoryPropertyFlags want)
+int gc_vk_memory_type(const gc_probe* p, uint32_t bits, VkMemoryPropertyFlags want)
 {
     for (uint32_t i = 0; i < p->memory.memoryTypeCount; ++i)
         if ((bits & (1u << i)) && (p->memory.memoryTypes[i].propertyFlags & want) == want)
@@ -192,7 +148,7 @@ static int find_memory_type(const gc_probe* p, uint32_t bits, VkMemoryPropertyFl
     return -1;
 }
 
-static void buffer_destroy(gc_probe* p, probe_buffer* b)
+void gc_vk_buffer_destroy(gc_probe* p, probe_buffer* b)
 {
     if (b->buffer)
         vkDestroyBuffer(p->device, b->buffer, NULL);
@@ -202,12 +158,12 @@ static void buffer_destroy(gc_probe* p, probe_buffer* b)
 }
 
 /* Makes `b` a host-visible, coherent buffer of at least `size` bytes. */
-static gc_status buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, VkBufferUsageFlags usage,
+gc_status gc_vk_buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, VkBufferUsageFlags usage,
                                gc_error* err)
 {
     if (b->buffer && b->size >= size)
         return GC_OK;
-    buffer_destroy(p, b);
+    gc_vk_buffer_destroy(p, b);
     VkDeviceSize rounded = 4096;
     while (rounded < size)
         rounded *= 2;
@@ -215,13 +171,13 @@ static gc_status buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, 
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkResult r = vkCreateBuffer(p->device, &bi, NULL, &b->buffer);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateBuffer");
+        return gc_vk_fail(err, r, "vkCreateBuffer");
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(p->device, b->buffer, &req);
-    int type = find_memory_type(p, req.memoryTypeBits,
+    int type = gc_vk_memory_type(p, req.memoryTypeBits,
                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     if (type < 0) {
-        buffer_destroy(p, b);
+        gc_vk_buffer_destroy(p, b);
         return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no host-visible coherent memory for a buffer");
     }
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
@@ -232,8 +188,8 @@ static gc_status buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, 
     if (r == VK_SUCCESS)
         r = vkMapMemory(p->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
     if (r != VK_SUCCESS) {
-        buffer_destroy(p, b);
-        return vk_fail(err, r, "allocating a buffer");
+        gc_vk_buffer_destroy(p, b);
+        return gc_vk_fail(err, r, "allocating a buffer");
     }
     b->size = rounded;
     return GC_OK;
@@ -254,7 +210,7 @@ static gc_status create_target(gc_probe* p, gc_error* err)
                                  .pAttachments = &color, .subpassCount = 1, .pSubpasses = &sub};
     VkResult r = vkCreateRenderPass(p->device, &rp, NULL, &p->render_pass);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateRenderPass");
+        return gc_vk_fail(err, r, "vkCreateRenderPass");
 
     VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
                             .format = format, .extent = {1, 1, 1}, .mipLevels = 1, .arrayLayers = 1,
@@ -263,10 +219,10 @@ static gc_status create_target(gc_probe* p, gc_error* err)
                             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
     r = vkCreateImage(p->device, &ii, NULL, &p->image);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateImage");
+        return gc_vk_fail(err, r, "vkCreateImage");
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(p->device, p->image, &req);
-    int type = find_memory_type(p, req.memoryTypeBits, 0);
+    int type = gc_vk_memory_type(p, req.memoryTypeBits, 0);
     if (type < 0)
         return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for the colour target");
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
@@ -275,19 +231,19 @@ static gc_status create_target(gc_probe* p, gc_error* err)
     if (r == VK_SUCCESS)
         r = vkBindImageMemory(p->device, p->image, p->image_memory, 0);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "allocating the colour target");
+        return gc_vk_fail(err, r, "allocating the colour target");
     VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = p->image,
                                 .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = format,
                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
     r = vkCreateImageView(p->device, &vi, NULL, &p->image_view);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateImageView");
+        return gc_vk_fail(err, r, "vkCreateImageView");
     VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = p->render_pass,
                                   .attachmentCount = 1, .pAttachments = &p->image_view, .width = 1, .height = 1,
                                   .layers = 1};
     r = vkCreateFramebuffer(p->device, &fi, NULL, &p->framebuffer);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateFramebuffer");
+        return gc_vk_fail(err, r, "vkCreateFramebuffer");
     return GC_OK;
 }
 
@@ -299,24 +255,24 @@ static gc_status create_layouts(gc_probe* p, gc_error* err)
                                           .bindingCount = 1, .pBindings = &b};
     VkResult r = vkCreateDescriptorSetLayout(p->device, &li, NULL, &p->set_layout);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateDescriptorSetLayout");
+        return gc_vk_fail(err, r, "vkCreateDescriptorSetLayout");
     VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                      .pSetLayouts = &p->set_layout};
     r = vkCreatePipelineLayout(p->device, &pl, NULL, &p->pipeline_layout);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreatePipelineLayout");
+        return gc_vk_fail(err, r, "vkCreatePipelineLayout");
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
                                      .poolSizeCount = 1, .pPoolSizes = &size};
     r = vkCreateDescriptorPool(p->device, &pi, NULL, &p->descriptor_pool);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateDescriptorPool");
+        return gc_vk_fail(err, r, "vkCreateDescriptorPool");
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = p->descriptor_pool, .descriptorSetCount = 1,
                                       .pSetLayouts = &p->set_layout};
     r = vkAllocateDescriptorSets(p->device, &ai, &p->descriptor_set);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkAllocateDescriptorSets");
+        return gc_vk_fail(err, r, "vkAllocateDescriptorSets");
     return GC_OK;
 }
 
@@ -373,8 +329,12 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
     VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                   .queueFamilyIndex = p->queue_family, .queueCount = 1,
                                   .pQueuePriorities = &priority};
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(p->physical, &supported);
+    p->fragment_atomics = supported.fragmentStoresAndAtomics == VK_TRUE;
     VkPhysicalDeviceFeatures features = {.pipelineStatisticsQuery = VK_TRUE,
-                                         .vertexPipelineStoresAndAtomics = VK_TRUE};
+                                         .vertexPipelineStoresAndAtomics = VK_TRUE,
+                                         .fragmentStoresAndAtomics = supported.fragmentStoresAndAtomics};
     VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT lr = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT,
         .primitiveTopologyListRestart = VK_TRUE};
@@ -388,29 +348,29 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
     }
     VkResult r = vkCreateDevice(p->physical, &di, NULL, &p->device);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateDevice");
+        return gc_vk_fail(err, r, "vkCreateDevice");
     vkGetDeviceQueue(p->device, p->queue_family, 0, &p->queue);
 
     VkCommandPoolCreateInfo cp = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                   .queueFamilyIndex = p->queue_family};
     if ((r = vkCreateCommandPool(p->device, &cp, NULL, &p->command_pool)) != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateCommandPool");
+        return gc_vk_fail(err, r, "vkCreateCommandPool");
     VkCommandBufferAllocateInfo ca = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                       .commandPool = p->command_pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                       .commandBufferCount = 1};
     if ((r = vkAllocateCommandBuffers(p->device, &ca, &p->command_buffer)) != VK_SUCCESS)
-        return vk_fail(err, r, "vkAllocateCommandBuffers");
+        return gc_vk_fail(err, r, "vkAllocateCommandBuffers");
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     if ((r = vkCreateFence(p->device, &fi, NULL, &p->fence)) != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateFence");
+        return gc_vk_fail(err, r, "vkCreateFence");
     VkQueryPoolCreateInfo qp = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                 .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS, .queryCount = 1,
                                 .pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT |
                                                       VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
                                                       VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT};
     if ((r = vkCreateQueryPool(p->device, &qp, NULL, &p->query_pool)) != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateQueryPool");
+        return gc_vk_fail(err, r, "vkCreateQueryPool");
     if ((s = create_target(p, err)) || (s = create_layouts(p, err)))
         return s;
     return GC_OK;
@@ -430,8 +390,8 @@ void gc_probe_close(gc_probe* p)
             if (p->fragment_modules[i])
                 vkDestroyShaderModule(p->device, p->fragment_modules[i], NULL);
         }
-        buffer_destroy(p, &p->indices);
-        buffer_destroy(p, &p->counters);
+        gc_vk_buffer_destroy(p, &p->indices);
+        gc_vk_buffer_destroy(p, &p->counters);
         if (p->descriptor_pool)
             vkDestroyDescriptorPool(p->device, p->descriptor_pool, NULL);
         if (p->pipeline_layout)
@@ -466,14 +426,14 @@ const gc_probe_device* gc_probe_info(const gc_probe* p)
     return &p->info;
 }
 
-static gc_status shader_module(gc_probe* p, const uint32_t* code, size_t bytes, VkShaderModule* out, gc_error* err)
+gc_status gc_vk_shader_module(gc_probe* p, const uint32_t* code, size_t bytes, VkShaderModule* out, gc_error* err)
 {
     if (*out)
         return GC_OK;
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
                                    .pCode = code};
     VkResult r = vkCreateShaderModule(p->device, &ci, NULL, out);
-    return r == VK_SUCCESS ? GC_OK : vk_fail(err, r, "vkCreateShaderModule");
+    return r == VK_SUCCESS ? GC_OK : gc_vk_fail(err, r, "vkCreateShaderModule");
 }
 
 static gc_status get_pipeline(gc_probe* p, VkPrimitiveTopology topology, VkBool32 restart, uint32_t outputs,
@@ -492,10 +452,10 @@ static gc_status get_pipeline(gc_probe* p, VkPrimitiveTopology topology, VkBool3
             vkDestroyPipeline(p->device, p->pipelines[i].pipeline, NULL);
         p->pipeline_count = 0;
     }
-    gc_status s = shader_module(p, probe_vertex_spirv[outputs], probe_vertex_spirv_bytes[outputs],
+    gc_status s = gc_vk_shader_module(p, probe_vertex_spirv[outputs], probe_vertex_spirv_bytes[outputs],
                                 &p->vertex_modules[outputs], err);
     if (!s)
-        s = shader_module(p, probe_fragment_spirv[outputs], probe_fragment_spirv_bytes[outputs],
+        s = gc_vk_shader_module(p, probe_fragment_spirv[outputs], probe_fragment_spirv_bytes[outputs],
                           &p->fragment_modules[outputs], err);
     if (s)
         return s;
@@ -530,7 +490,7 @@ static gc_status get_pipeline(gc_probe* p, VkPrimitiveTopology topology, VkBool3
     VkPipeline pipe;
     VkResult r = vkCreateGraphicsPipelines(p->device, VK_NULL_HANDLE, 1, &gi, NULL, &pipe);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkCreateGraphicsPipelines");
+        return gc_vk_fail(err, r, "vkCreateGraphicsPipelines");
     p->pipelines[p->pipeline_count++] = (pipeline_slot){topology, restart, outputs, pipe};
     *out = pipe;
     return GC_OK;
@@ -557,7 +517,7 @@ static int is_list(gc_topology t)
     return t == GC_POINT_LIST || t == GC_LINE_LIST || t == GC_TRIANGLE_LIST;
 }
 
-static gc_status submit_and_wait(gc_probe* p, gc_error* err)
+gc_status gc_vk_submit(gc_probe* p, gc_error* err)
 {
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                        .pCommandBuffers = &p->command_buffer};
@@ -566,7 +526,7 @@ static gc_status submit_and_wait(gc_probe* p, gc_error* err)
         r = vkQueueSubmit(p->queue, 1, &si, p->fence);
     if (r == VK_SUCCESS)
         r = vkWaitForFences(p->device, 1, &p->fence, VK_TRUE, UINT64_MAX);
-    return r == VK_SUCCESS ? GC_OK : vk_fail(err, r, "submitting the draw");
+    return r == VK_SUCCESS ? GC_OK : gc_vk_fail(err, r, "submitting the draw");
 }
 
 gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint32_t* per_vertex,
@@ -614,11 +574,11 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
                        per_vertex_len, (unsigned long long)max_value);
 
     uint64_t index_bytes = draw->index_count ? (uint64_t)draw->index_count * 4 : 4;
-    if ((s = buffer_ensure(p, &p->indices, index_bytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, err)))
+    if ((s = gc_vk_buffer_ensure(p, &p->indices, index_bytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, err)))
         return s;
     /* A new buffer may reuse the old one's handle value: compare sizes, not handles. */
     VkDeviceSize old_size = p->counters.buffer ? p->counters.size : 0;
-    if ((s = buffer_ensure(p, &p->counters, counter_bytes,
+    if ((s = gc_vk_buffer_ensure(p, &p->counters, counter_bytes,
                            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, err)))
         return s;
     if (p->counters.size != old_size) {
@@ -645,7 +605,7 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
     if (r == VK_SUCCESS)
         r = vkBeginCommandBuffer(cb, &begin);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "recording the draw");
+        return gc_vk_fail(err, r, "recording the draw");
     vkCmdResetQueryPool(cb, p->query_pool, 0, 1);
     vkCmdFillBuffer(cb, p->counters.buffer, 0, VK_WHOLE_SIZE, 0);
     VkMemoryBarrier to_shader = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -670,15 +630,15 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL,
                          0, NULL);
     if ((r = vkEndCommandBuffer(cb)) != VK_SUCCESS)
-        return vk_fail(err, r, "recording the draw");
-    if ((s = submit_and_wait(p, err)))
+        return gc_vk_fail(err, r, "recording the draw");
+    if ((s = gc_vk_submit(p, err)))
         return s;
 
     uint64_t stats[3] = {0, 0, 0};
     r = vkGetQueryPoolResults(p->device, p->query_pool, 0, 1, sizeof stats, stats, sizeof stats,
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     if (r != VK_SUCCESS)
-        return vk_fail(err, r, "vkGetQueryPoolResults");
+        return gc_vk_fail(err, r, "vkGetQueryPoolResults");
     /* Results come in the order of the statistic bits. */
     out->ia_vertices = stats[0];
     out->ia_primitives = stats[1];

@@ -1,6 +1,7 @@
 # bash completion for gpucache. The commands and each command's options come from the
 # tool itself (`gpucache --commands`, `gpucache COMMAND --help`), the same text as its
-# help and man page, so that the completion cannot fall behind them.
+# help and man page, so that the completion cannot fall behind them; a model after -m from
+# `gpucache models`, which lists the library's family table and presets.
 _gpucache()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} tool=${COMP_WORDS[0]} cmd="" i
@@ -20,6 +21,12 @@ _gpucache()
     fi
     if [[ $cmd == help ]]; then
         COMPREPLY=($(compgen -W "$("$tool" --commands 2>/dev/null)" -- "$cur"))
+        return 0
+    fi
+    if [[ ${COMP_WORDS[COMP_CWORD - 1]} == -m || ${COMP_WORDS[COMP_CWORD - 1]} == --model ]]; then
+        # the families and presets as `gpucache models` lists them (the library's table)
+        COMPREPLY=($(compgen -W "$("$tool" models 2>/dev/null | awk '/^families:/ { s = 1; next } /^presets:/ { s = 2; next }
+            /^  [^ ]/ { w = $1; if (s == 1) sub(/[:[].*/, "", w); print w }')" -- "$cur"))
         return 0
     fi
     if [[ $cur == -* ]]; then
