@@ -12,7 +12,7 @@ WORK=$3
 MANPAGE=${4:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 
-COMMANDS="analyze probe introspect fit optimize grid sweep validate report memsys demo models help"
+COMMANDS="analyze probe introspect fit optimize meshlets grid sweep validate report memsys demo models help"
 
 # status WANT command...: the exit status alone
 status() {
@@ -39,7 +39,7 @@ for c in $COMMANDS; do
     "$BIN" --help "$c" >h.txt 2>&1 && cmp -s h.txt help-$c.txt && pass || fail "--help $c differs from $c --help"
 done
 # each command's help is its own: no two alike
-[ "$(cat help-*.txt | md5sum)" != "" ] && [ "$(for c in $COMMANDS; do md5sum <help-$c.txt; done | sort -u | wc -l)" -eq 13 ] &&
+[ "$(cat help-*.txt | md5sum)" != "" ] && [ "$(for c in $COMMANDS; do md5sum <help-$c.txt; done | sort -u | wc -l)" -eq 14 ] &&
     pass || fail "two commands print the same help"
 # every option a command parses is in its help (from the source's option tables)
 for c in analyze probe introspect fit optimize grid sweep report memsys; do

@@ -13,6 +13,7 @@ int probe_overdraw(const char* path, uint32_t device, int json, const gc_load_op
 int cmd_introspect(int argc, char** argv);
 int cmd_fit(int argc, char** argv);
 int cmd_optimize(int argc, char** argv);
+int cmd_meshlets(int argc, char** argv);
 int cmd_grid(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
 int cmd_validate(int argc, char** argv);

@@ -59,6 +59,8 @@ static int run_command(int argc, char** argv)
         return cmd_fit(argc - 1, argv + 1);
     if (strcmp(cmd, "optimize") == 0)
         return cmd_optimize(argc - 1, argv + 1);
+    if (strcmp(cmd, "meshlets") == 0)
+        return cmd_meshlets(argc - 1, argv + 1);
     if (strcmp(cmd, "grid") == 0)
         return cmd_grid(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)

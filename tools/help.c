@@ -115,6 +115,29 @@ static const help_option fit_options[] = {
     OPT_HELP,
     END_OPTIONS};
 
+static const char* const meshlets_usage[] = {
+    "meshlets (--max-vertices V --max-triangles T | --target PRESET) [--data FILE [--bounds]]\n"
+    "         [--scan] [--no-local-order] [--seed S] [--effort E] [--allow-external-uris] [--json]\n"
+    "         INPUT -o OUTPUT",
+    "meshlets --check FILE [--json]",
+    NULL};
+static const help_option meshlets_options[] = {
+    {"--check FILE", "read and validate a data file (--data's), and print its figures"},
+    {"-o, --output OUTPUT", "the mesh in INPUT's format, its triangles in meshlet order"},
+    {"--max-vertices V", "at most V unique vertices a meshlet (3 to 256)"},
+    {"--max-triangles T", "at most T triangles a meshlet (1 to 512)"},
+    {"--target PRESET", "a vendor's published limits: nvidia (64 vertices, 126 triangles)"},
+    {"--data FILE", "also write the meshlet arrays (docs/formats/meshlets.md)"},
+    {"--bounds", "add each meshlet's sphere and normal cone to the data file (OBJ, PLY, glTF)"},
+    {"--scan", "cut INPUT's own order (no reordering by auto first)"},
+    {"--no-local-order", "keep each meshlet's triangles in auto's order"},
+    {"--seed S", "perturbs auto's greedy reproducibly"},
+    {"--effort E", "1 to 4: auto tries more orders (slower)"},
+    {"--allow-external-uris", "glTF: follow URIs outside the input's folder"},
+    {"--json", "print JSON (docs/json.md)"},
+    OPT_HELP,
+    END_OPTIONS};
+
 static const char* const optimize_usage[] = {
     "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
     "         [--reorder-vertices [--remap MAP.u32]] [--overdraw-threshold T] [--overdraw-lambda L]\n"
@@ -249,6 +272,13 @@ static const help_command commands[] = {
      "each indexed triangle list's index data is rewritten in place, in its component type\n"
      "(strips and fans are kept); everything else in the file stays as it was.",
      optimize_options, "gpucache optimize -a auto -m nvidia mesh.obj -o mesh-opt.obj"},
+    {"meshlets", "cut the mesh into meshlets for mesh shaders", meshlets_usage,
+     "Reorders INPUT's triangles with auto for the batch-all rule of V vertices and 3T indices,\n"
+     "then cuts them into meshlets by scanning: a meshlet ends where the next triangle would\n"
+     "bring a (V+1)th vertex or a (T+1)th triangle. OUTPUT, in INPUT's format, holds the\n"
+     "triangles in meshlet order, so that scanning its index buffer gives exactly these\n"
+     "meshlets; --data writes them as arrays in meshoptimizer's layout. docs/models/meshlets.md.",
+     meshlets_options, "gpucache meshlets --target nvidia mesh.obj -o mesh-ml.obj --data mesh.meshlets"},
     {"grid", "write a W x H quad grid in one of seed 002's layouts", grid_usage,
      "Writes the index buffer of a grid of W x H quads (two triangles each), as text, raw\n"
      "indices or a mesh with positions (.obj, ASCII .ply), by OUTPUT's extension.",

@@ -926,6 +926,132 @@ GC_API gc_status gc_check_permutation(const uint32_t* before, const uint32_t* af
 GC_API gc_status gc_reorder_vertices(uint32_t* indices, size_t index_count, uint32_t vertex_count, uint32_t* remap,
                               uint32_t* used, gc_error* err);
 
+/* ----------------------------------------------------------------- meshlets
+ *
+ * A meshlet (a mesh shader's workgroup of geometry) lists at most V unique vertices and T
+ * triangles. gpucache's meshlets are the batches of the `batch-all` family with
+ * indices = 3T, vertices = V (docs/models/meshlets.md): scanning a triangle list and
+ * closing the meshlet when the next triangle would pass V vertices or T triangles. The
+ * arrays follow meshoptimizer's layout (meshopt_Meshlet): meshlet m's vertices are
+ * vertices[vertex_offset .. + vertex_count), its triangle k's corners are
+ * vertices[vertex_offset + triangles[triangle_offset + 3k + j]], j = 0..2 (triangle_offset
+ * counts bytes of `triangles`, without meshoptimizer's padding to 4). */
+#define GC_MESHLET_MAX_VERTICES 256u
+#define GC_MESHLET_MAX_TRIANGLES 512u
+
+typedef struct gc_meshlet {
+    uint32_t vertex_offset;   /* first entry in gc_meshlets.vertices */
+    uint32_t triangle_offset; /* first byte in gc_meshlets.triangles (3 per triangle) */
+    uint32_t vertex_count;    /* 1 .. max_vertices */
+    uint32_t triangle_count;  /* 1 .. max_triangles */
+} gc_meshlet;
+
+/* Culling bounds of one meshlet, as meshopt_computeMeshletBounds defines them (without its
+ * 8-bit copies): a sphere holding the corners of the meshlet's non-degenerate triangles,
+ * and the cone of their normals. Reject the meshlet for a camera at C when
+ * dot(normalize(cone_apex - C), cone_axis) >= cone_cutoff (perspective) or
+ * dot(view, cone_axis) >= cone_cutoff (orthographic). Every triangle normal n of the
+ * meshlet has dot(n, cone_axis) >= sqrt(1 - cone_cutoff^2). A cone wider than useful
+ * (min dot(n, axis) <= 0.1: normals past about 84 degrees from the axis) has cone_cutoff 1
+ * (never rejects) and apex and axis 0; a meshlet without a non-degenerate triangle has
+ * every field 0 (it draws nothing: always rejected). */
+typedef struct gc_meshlet_bounds {
+    float center[3];
+    float radius;
+    float cone_apex[3];
+    float cone_axis[3];
+    float cone_cutoff;
+} gc_meshlet_bounds;
+
+/* A set of meshlets, owned by the caller (gc_meshlets_free). Zero-initialise. */
+typedef struct gc_meshlets {
+    uint32_t max_vertices, max_triangles; /* the limits they were built under */
+    gc_meshlet* meshlets;
+    size_t meshlet_count;
+    uint32_t* vertices;       /* meshlet_vertices: vertex ids, vertex_count entries */
+    size_t vertex_count;
+    uint8_t* triangles;       /* meshlet_triangles: 3 local indices per triangle */
+    size_t triangle_count;    /* triangles (the array holds 3 x this many bytes) */
+    gc_meshlet_bounds* bounds; /* meshlet_count entries, or NULL (gc_meshlets_compute_bounds) */
+} gc_meshlets;
+
+/* How gc_meshlets_build orders and cuts. Zero-initialise, then set the limits. */
+typedef struct gc_meshlet_options {
+    uint32_t max_vertices;    /* V, 3 .. GC_MESHLET_MAX_VERTICES */
+    uint32_t max_triangles;   /* T, 1 .. GC_MESHLET_MAX_TRIANGLES */
+    int keep_order;           /* non-zero: scan the input order as it is (meshopt_buildMeshletsScan's
+                                 cut); 0: first reorder with auto targeting batch-all:indices=3T,
+                                 vertices=V (gc_optimize), then scan */
+    int local_order;          /* non-zero: reorder each meshlet's triangles and vertices for
+                                 locality (gc_meshlets_optimize_local) */
+    uint64_t seed;            /* auto's seed */
+    unsigned effort;          /* auto's effort (0: default) */
+    gc_progress_fn progress;  /* auto's progress; may be NULL */
+    void* progress_user;
+} gc_meshlet_options;
+
+/* Builds the meshlets of the triangle list `indices` (index_count a multiple of 3, every
+ * index below vertex_count, vertex_count at most 2 * index_count + 65536 as gc_optimize
+ * asks) and APPENDS them to *out (zero-initialised for a new set; an *out that holds
+ * meshlets must have the same limits: GC_ERR_USAGE), so that several draws of one vertex
+ * buffer (a mesh's runs) can share one set. Limits out of range: GC_ERR_USAGE naming them.
+ * Scanning the meshlets' triangles in order (gc_meshlets_expand) with the batch-all rule
+ * gives exactly these meshlets, draw by draw. Time: gc_optimize's auto with one batch-all
+ * target (unless keep_order), then O(index_count); memory: the output, 8 bytes per vertex
+ * and 4 per index. On failure *out is as it was. */
+GC_API gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                                   const gc_meshlet_options* options, gc_meshlets* out, gc_error* err);
+
+/* Reorders, inside each meshlet, the triangles and then the vertices for locality, as
+ * meshopt_optimizeMeshlet does (docs/models/meshlets.md): triangles greedily chained so
+ * that each shares the most vertices with the ones just drawn, then vertices renumbered
+ * in order of first use by those triangles. Windings are kept (a triangle may be
+ * rotated); each meshlet keeps its vertex set and triangles, so the scan property holds.
+ * O(triangles x max_triangles) worst case, no allocation beyond a few KiB. */
+GC_API gc_status gc_meshlets_optimize_local(gc_meshlets* m, gc_error* err);
+
+/* Writes the meshlets' triangles as a triangle list (vertex ids), meshlet after meshlet,
+ * to out (the caller's, `capacity` entries: 3 x triangle_count needed, GC_ERR_LIMIT if
+ * short) and the count to *written. O(triangles), no allocation. */
+GC_API gc_status gc_meshlets_expand(const gc_meshlets* m, uint32_t* out, size_t capacity, size_t* written,
+                                    gc_error* err);
+
+/* Computes m->bounds (replacing any) from `positions` (x, y, z floats of each of
+ * `vertex_count` vertices, `stride` bytes apart; 0: 12): every meshlet vertex must be
+ * below vertex_count (GC_ERR_DATA naming the meshlet). O(triangles), memory 32 bytes per
+ * meshlet plus a few KiB. */
+GC_API gc_status gc_meshlets_compute_bounds(gc_meshlets* m, const float* positions, size_t vertex_count,
+                                            size_t stride, gc_error* err);
+
+/* Checks a set of meshlets: limits in range; each meshlet with 1..max_vertices vertices
+ * and 1..max_triangles triangles, its ranges exactly following the previous meshlet's
+ * (contiguous, in order) and inside the arrays; no vertex listed twice in a meshlet, every
+ * listed vertex used by a triangle, every local index below the meshlet's vertex count;
+ * with vertex_count non-zero every vertex id below it; bounds finite. GC_ERR_DATA naming
+ * `what` and the meshlet otherwise. O(size of the arrays), no allocation. */
+GC_API gc_status gc_meshlets_check(const gc_meshlets* m, uint64_t vertex_count, const char* what, gc_error* err);
+
+/* Releases the arrays of *m and zeroes it; safe on a zeroed set and on NULL. */
+GC_API void gc_meshlets_free(gc_meshlets* m);
+
+/* The meshlet data file (docs/formats/meshlets.md): "GCMSHLT\0", version 1, the limits and
+ * counts, then the arrays in little-endian order, and the bounds when present.
+ * gc_meshlet_data_encode writes *m (checked first) into a new buffer *data (free()) of
+ * *size bytes. O(size). */
+GC_API gc_status gc_meshlet_data_encode(const gc_meshlets* m, uint8_t** data, size_t* size, gc_error* err);
+/* Reads a data file's bytes data[0 .. size) (not kept) into *out (zeroed first; the caller
+ * frees it with gc_meshlets_free; on failure nothing is left to free), validating
+ * everything (magic, version, flags, limits, sizes against the bytes present, then
+ * gc_meshlets_check): GC_ERR_DATA with `what` and the place otherwise. Memory: the arrays,
+ * allocated only after the sizes were checked against `size`. O(size). */
+GC_API gc_status gc_meshlet_data_decode(const void* data, size_t size, const char* what, gc_meshlets* out,
+                                        gc_error* err);
+/* gc_meshlet_data_decode of the file `path` (at most 1 GiB: GC_ERR_LIMIT; GC_ERR_IO when it
+ * cannot be read). */
+GC_API gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err);
+/* Writes *m to `path` whole or not at all (gc_atomic_file). */
+GC_API gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
+
 /* ---------------------------------------------- overdraw and vertex fetch */
 
 /* Overdraw of a triangle order (docs/models/overdraw.md), meshoptimizer's definition: the

@@ -21,6 +21,7 @@ __all__ = [
     "MemsysReport", "analyze", "optimize", "models", "grid", "fit", "memsys", "load", "write",
     "TOPOLOGIES", "STRATEGIES", "LAYOUTS", "__version__",
 ]
+__all__ += ["Meshlets", "meshlets", "read_meshlets", "write_meshlets"]
 __version__ = "0.1.0"
 
 ArrayLike = Any
@@ -956,3 +957,158 @@ def _umask() -> int:
     except (OSError, ValueError):
         pass
     return 0o022
+
+
+# ---------------------------------------------------------------------- meshlets
+
+@dataclass
+class Meshlets:
+    """Meshlets in meshoptimizer's layout (docs/models/meshlets.md, docs/formats/meshlets.md):
+    `meshlets` (M, 4) uint32 rows of vertex_offset, triangle_offset (bytes of meshlet_triangles,
+    3 a triangle), vertex_count, triangle_count; `meshlet_vertices` (N,) uint32 vertex ids;
+    `meshlet_triangles` (K, 3) uint8 local indices; `bounds` (M, 11) float32 rows of center x y z,
+    radius, cone apex x y z, cone axis x y z, cone cutoff, or None; and the limits."""
+
+    meshlets: np.ndarray
+    meshlet_vertices: np.ndarray
+    meshlet_triangles: np.ndarray
+    bounds: Optional[np.ndarray]
+    max_vertices: int
+    max_triangles: int
+
+    def indices(self) -> np.ndarray:
+        """The triangle list, meshlet after meshlet (what `gpucache meshlets` writes)."""
+        out = []
+        for vo, to, vc, tc in self.meshlets:
+            local = self.meshlet_triangles[to // 3: to // 3 + tc]
+            out.append(self.meshlet_vertices[vo: vo + vc][local.astype(np.int64)].reshape(-1))
+        return np.concatenate(out).astype(np.uint32) if out else np.zeros(0, dtype=np.uint32)
+
+
+def _meshlets_from_c(m: Any) -> Meshlets:
+    mc, vc, tc = int(m.meshlet_count), int(m.vertex_count), int(m.triangle_count)
+    ml = np.frombuffer(ffi.buffer(m.meshlets, mc * 16), dtype=np.uint32).reshape(mc, 4).copy() if mc else \
+        np.zeros((0, 4), dtype=np.uint32)
+    verts = np.frombuffer(ffi.buffer(m.vertices, vc * 4), dtype=np.uint32).copy() if vc else \
+        np.zeros(0, dtype=np.uint32)
+    tris = np.frombuffer(ffi.buffer(m.triangles, tc * 3), dtype=np.uint8).reshape(tc, 3).copy() if tc else \
+        np.zeros((0, 3), dtype=np.uint8)
+    bounds = None
+    if m.bounds != ffi.NULL:
+        bounds = np.frombuffer(ffi.buffer(m.bounds, mc * 44), dtype=np.float32).reshape(mc, 11).copy() if mc else \
+            np.zeros((0, 11), dtype=np.float32)
+    return Meshlets(ml, verts, tris, bounds, int(m.max_vertices), int(m.max_triangles))
+
+
+def meshlets(mesh: Union["Mesh", ArrayLike], max_vertices: int = 64, max_triangles: int = 124, bounds: bool = False,
+             positions: Optional[ArrayLike] = None, scan: bool = False, local_order: bool = True, seed: int = 0,
+             effort: int = 0, first_use: Optional[bool] = None) -> Meshlets:
+    """Cuts a triangle list into meshlets of at most `max_vertices` (3 to 256) vertices and
+    `max_triangles` (1 to 512) triangles, as `gpucache meshlets` does (gc_meshlets_build: auto for
+    the batch-all rule, then a scan; each run of a :class:`Mesh` on its own).
+
+    `mesh`: a :class:`Mesh` from :func:`load` or an index array (a triangle list). `bounds`: also
+    each meshlet's sphere and normal cone (meshopt_computeMeshletBounds' definition), from
+    `positions` ((vertices, 3) floats) or the mesh file's. `scan`: cut the order as it is.
+    `first_use`: number the vertex ids in order of first use in the meshlet order, as an OBJ
+    written from them reads back (None: for an OBJ mesh, as the CLI's data file does).
+    The result equals what `gpucache meshlets --data FILE [--bounds]` writes for the same file
+    and options (:func:`read_meshlets`)."""
+    if not isinstance(max_vertices, int) or not 3 <= max_vertices <= 256:
+        raise ArgumentError(f"max_vertices {max_vertices!r} is out of range [3, 256]")
+    if not isinstance(max_triangles, int) or not 1 <= max_triangles <= 512:
+        raise ArgumentError(f"max_triangles {max_triangles!r} is out of range [1, 512]")
+    src = mesh if isinstance(mesh, Mesh) else None
+    if src is not None and (src.topology != "triangle-list" or src.restart is not None):
+        raise ArgumentError(f"{src.path}: a {src.topology}: meshlets are cut from a triangle list; convert it first "
+                            "(gpucache optimize writes its triangles as a list)")
+    tri, _ = _as_u32(mesh)
+    n = int(tri.shape[0])
+    if n % 3:
+        raise ArgumentError(f"indices: {n} indices is not whole triangles")
+    tri = np.ascontiguousarray(tri)
+    values = None
+    vertex_count = int(tri.max()) + 1 if n else 0
+    if vertex_count > 2 * n + 65536:
+        values, inverse = np.unique(tri, return_inverse=True)
+        tri = inverse.astype(np.uint32).reshape(-1)
+        vertex_count = int(values.shape[0])
+    runs = [n // 3] if src is None or src.runs is None else [int(r) for r in src.runs]
+    opts = ffi.new("gc_meshlet_options*")
+    opts.max_vertices, opts.max_triangles = max_vertices, max_triangles
+    opts.keep_order, opts.local_order = int(bool(scan)), int(bool(local_order))
+    opts.seed, opts.effort = int(seed), int(effort)
+    m = ffi.new("gc_meshlets*")
+    m.max_vertices, m.max_triangles = max_vertices, max_triangles
+    err = _new_error()
+    try:
+        at = 0
+        for r in runs:
+            part = tri[at: at + 3 * r]
+            _check(lib.gc_meshlets_build(_u32_ptr(part), 3 * r, vertex_count, opts, m, err), err)
+            at += 3 * r
+        if bounds:
+            xyz = None
+            if positions is not None:
+                xyz = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+            elif src is not None and src.path:
+                lo = ffi.new("gc_load_options*")
+                lo.positions_only = 1 if src.positions_only else 0
+                out = ffi.new("float**")
+                count = ffi.new("size_t*")
+                _check(lib.gc_mesh_load_positions(_encode_path(src.path), lo, out, count, err), err)
+                try:
+                    xyz = np.frombuffer(ffi.buffer(out[0], int(count[0]) * 12), dtype=np.float32).reshape(-1, 3).copy()
+                finally:
+                    libc.free(out[0])
+            if xyz is None:
+                raise ArgumentError("bounds need positions: give positions= or a Mesh read from a file with them")
+            keep = np.ascontiguousarray(xyz[values] if values is not None and xyz.shape[0] > int(values[-1]) else xyz)
+            _check(lib.gc_meshlets_compute_bounds(m, ffi.from_buffer("float[]", keep), keep.shape[0], 12, err), err)
+        result = _meshlets_from_c(m)
+    finally:
+        lib.gc_meshlets_free(m)
+    if values is not None:
+        result.meshlet_vertices = values.astype(np.uint32)[result.meshlet_vertices]
+    if first_use is None:
+        first_use = src is not None and bool(src.path) and str(src.path).lower().endswith(".obj")
+    if first_use and result.meshlet_vertices.size:
+        order = result.indices()
+        _, first = np.unique(order, return_index=True)
+        ranked = np.unique(order)[np.argsort(first)]
+        remap = np.empty(int(ranked.max()) + 1, dtype=np.uint32)
+        remap[ranked] = np.arange(ranked.shape[0], dtype=np.uint32)
+        result.meshlet_vertices = remap[result.meshlet_vertices]
+    return result
+
+
+def read_meshlets(path: PathLike) -> Meshlets:
+    """Reads a meshlet data file (`gpucache meshlets --data`, docs/formats/meshlets.md) with the
+    library's validating reader; raises :class:`Error` naming the file and the meshlet."""
+    m = ffi.new("gc_meshlets*")
+    err = _new_error()
+    try:
+        _check(lib.gc_meshlet_data_load(_encode_path(os.fspath(path)), m, err), err)
+        return _meshlets_from_c(m)
+    finally:
+        lib.gc_meshlets_free(m)
+
+
+def write_meshlets(path: PathLike, m: Meshlets) -> None:
+    """Writes meshlets as a data file, whole or not at all (checked as the reader checks)."""
+    ml = np.ascontiguousarray(m.meshlets, dtype=np.uint32).reshape(-1, 4)
+    verts = np.ascontiguousarray(m.meshlet_vertices, dtype=np.uint32).reshape(-1)
+    tris = np.ascontiguousarray(m.meshlet_triangles, dtype=np.uint8).reshape(-1)
+    c = ffi.new("gc_meshlets*")
+    c.max_vertices, c.max_triangles = int(m.max_vertices), int(m.max_triangles)
+    keep = [ffi.from_buffer("gc_meshlet[]", ml), ffi.from_buffer("uint32_t[]", verts),
+            ffi.from_buffer("uint8_t[]", tris)]
+    c.meshlets, c.meshlet_count = keep[0], ml.shape[0]
+    c.vertices, c.vertex_count = keep[1], verts.shape[0]
+    c.triangles, c.triangle_count = keep[2], tris.shape[0] // 3
+    if m.bounds is not None:
+        b = np.ascontiguousarray(m.bounds, dtype=np.float32).reshape(-1, 11)
+        keep.append(ffi.from_buffer("gc_meshlet_bounds[]", b))
+        c.bounds = keep[3]
+    err = _new_error()
+    _check(lib.gc_meshlet_data_save(_encode_path(os.fspath(path)), c, err), err)

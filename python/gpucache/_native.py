@@ -196,10 +196,39 @@ CHECKED_STRUCTS = (
     "gc_memsys_cache_stats", "gc_memsys_stats", "gc_memsys_hazard", "gc_memsys_report",
 )
 
+# Meshlets (issue 31): declared apart from CDEF, so that the additions stay in one place.
+MESHLET_CDEF = r"""
+typedef struct gc_meshlet {
+    uint32_t vertex_offset; uint32_t triangle_offset; uint32_t vertex_count; uint32_t triangle_count;
+} gc_meshlet;
+typedef struct gc_meshlet_bounds {
+    float center[3]; float radius; float cone_apex[3]; float cone_axis[3]; float cone_cutoff;
+} gc_meshlet_bounds;
+typedef struct gc_meshlets {
+    uint32_t max_vertices, max_triangles; gc_meshlet* meshlets; size_t meshlet_count;
+    uint32_t* vertices; size_t vertex_count; uint8_t* triangles; size_t triangle_count;
+    gc_meshlet_bounds* bounds;
+} gc_meshlets;
+typedef struct gc_meshlet_options {
+    uint32_t max_vertices; uint32_t max_triangles; int keep_order; int local_order; uint64_t seed;
+    unsigned effort; gc_progress_fn progress; void* progress_user;
+} gc_meshlet_options;
+gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                            const gc_meshlet_options* options, gc_meshlets* out, gc_error* err);
+gc_status gc_meshlets_compute_bounds(gc_meshlets* m, const float* positions, size_t vertex_count, size_t stride,
+                                     gc_error* err);
+gc_status gc_meshlets_check(const gc_meshlets* m, uint64_t vertex_count, const char* what, gc_error* err);
+void gc_meshlets_free(gc_meshlets* m);
+gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err);
+gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
+"""
+CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_meshlet", "gc_meshlet_bounds", "gc_meshlets", "gc_meshlet_options")
+
 LIBRARY_NAME = "libgpucache_python.so"
 
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
+ffi.cdef(MESHLET_CDEF)
 # libc's free, for the buffers the library allocates with malloc and hands over.
 ffi.cdef("void free(void* p);")
 
