@@ -1,0 +1,141 @@
+#!/bin/sh
+# Issue 34, the writing half: the files a glTF output consists of (F1, F13), outputs
+# checked against every file a glTF input names (F2), signals during the copies (F3),
+# `-q` and the glTF notes (F16), GLB to standard output (F15). Every refusal: one line,
+# a non-zero exit, nothing written, no folder or temporary left behind.
+# usage: security_gltf_write_test.sh GPUCACHE_BINARY WORK_DIR
+set -u
+. "$(dirname "$0")/test_lib.sh"
+BIN=$1
+WORK=$2
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
+umask 022
+
+# expect STATUS PATTERN command...: the exit status, exactly one stderr line (on failure)
+# holding PATTERN.
+expect() {
+    want=$1 pattern=$2
+    shift 2
+    "$@" >out.txt 2>err.txt
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        fail "$* -> exit $got, expected $want: $(head -c 300 err.txt)"
+        return 1
+    fi
+    if [ "$want" -ne 0 ] && { [ "$(wc -l <err.txt)" -ne 1 ] || ! grep -q -- "$pattern" err.txt; }; then
+        fail "$* -> expected one line with '$pattern', got: $(head -c 300 err.txt)"
+        return 1
+    fi
+    pass
+}
+# refused STATUS PATTERN command...: like expect with a non-zero STATUS (any when 0)
+refused() {
+    want=$1 pattern=$2
+    shift 2
+    "$@" >out.txt 2>err.txt
+    got=$?
+    if [ "$got" -eq 0 ] || { [ "$want" -ne 0 ] && [ "$got" -ne "$want" ]; }; then
+        fail "$* -> exit $got, expected a refusal ($want): $(head -c 300 err.txt)"
+        return 1
+    fi
+    if [ "$(wc -l <err.txt)" -ne 1 ] || ! grep -q -- "$pattern" err.txt; then
+        fail "$* -> expected one line with '$pattern', got: $(head -c 300 err.txt)"
+        return 1
+    fi
+    pass
+}
+# same FILE TEXT: FILE holds exactly TEXT (and a newline)
+same() {
+    if [ "$(cat "$1" 2>/dev/null)" = "$2" ]; then pass; else fail "$1 changed: $(head -c 100 "$1" 2>&1)"; fi
+}
+# nothing_in DIR WHAT: DIR holds nothing but the files named after WHAT... (a find listing)
+listing() { (cd "$1" && find . | LC_ALL=C sort | tr '\n' ' '); }
+
+# The buffer: 4 positions (48 bytes) and 6 u16 indices, two triangles (0 1 2, 1 3 2).
+BUF=AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAABAAIAAQADAAIA
+# gltf DIR BUFFER_URI IMAGE_URI...: DIR/m.gltf naming BUFFER_URI (written from BUF) and the images
+gltf() {
+    dir=$1 buri=$2
+    shift 2
+    mkdir -p "$dir"
+    images=""
+    for u in "$@"; do images="$images${images:+, }{\"uri\": \"$u\"}"; done
+    mkdir -p "$dir/$(dirname "$buri")"
+    echo "$BUF" | base64 -d >"$dir/$buri"
+    cat >"$dir/m.gltf" <<EOF
+{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}], "buffers": [{"byteLength": 60, "uri": "$buri"}${XB:+, {\"byteLength\": 60, \"uri\": \"$XB\"\}}], "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 12}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}, {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}], "images": [$images]}
+EOF
+}
+no_temps() {
+    left=$(find . -name '*.tmp-*' | head -5)
+    if [ -z "$left" ]; then pass; else fail "$1: temporaries left: $left"; fi
+}
+
+# --- F1: a hostile glTF names the user's dot files and files beside the output.
+gltf evil b.bin .bashrc
+echo evil >evil/.bashrc
+mkdir -p home && echo mine >home/.bashrc
+refused 1 "images\[0\]" "$BIN" optimize -a tipsify evil/m.gltf -o home/m.gltf
+same home/.bashrc mine
+if [ "$(listing home)" = ". ./.bashrc " ]; then pass; else fail "F1 .bashrc: home holds $(listing home)"; fi
+
+gltf evil2 b.bin .ssh/authorized_keys
+mkdir -p evil2/.ssh && echo evil >evil2/.ssh/authorized_keys
+mkdir -p home2/.ssh && echo mine >home2/.ssh/authorized_keys
+refused 1 "images\[0\]" "$BIN" optimize -a tipsify evil2/m.gltf -o home2/m.gltf
+same home2/.ssh/authorized_keys mine
+if [ "$(listing home2)" = ". ./.ssh ./.ssh/authorized_keys " ]; then pass; else fail "F1 .ssh: home2 holds $(listing home2)"; fi
+
+# an unchanged buffer (no accessor uses buffers[1]) named like a dot file
+XB=.profile gltf evil3 b.bin
+echo "$BUF" | base64 -d >evil3/.profile
+mkdir -p home3 && echo mine >home3/.profile
+refused 1 "buffers\[1\]" "$BIN" optimize -a tipsify evil3/m.gltf -o home3/m.gltf
+same home3/.profile mine
+
+# an existing file that is not this command's own output, under an ordinary name
+gltf evil4 b.bin notes.txt
+echo evil >evil4/notes.txt
+mkdir -p home4 && echo mine >home4/notes.txt
+refused 1 "exists" "$BIN" optimize -a tipsify evil4/m.gltf -o home4/m.gltf
+same home4/notes.txt mine
+[ ! -e home4/m.gltf ] && [ ! -e home4/b.bin ] && pass || fail "F1: home4 got files: $(listing home4)"
+
+# a symlinked folder in the output's folder leads outside it
+gltf evil5 b.bin tex/a.png
+mkdir -p evil5/tex && echo evil >evil5/tex/a.png
+mkdir -p home5 victim5 && ln -s ../victim5 home5/tex
+refused 1 "tex" "$BIN" optimize -a tipsify evil5/m.gltf -o home5/m.gltf
+if [ "$(listing victim5)" = ". " ] && [ ! -e home5/m.gltf ]; then pass; else fail "F1: symlinked folder followed: $(listing victim5)"; fi
+
+# a good set: copied, then the same command again (its own earlier output, byte for byte)
+gltf good b.bin tex/a.png
+mkdir -p good/tex && echo image >good/tex/a.png
+mkdir -p out
+expect 0 "" "$BIN" optimize -a tipsify good/m.gltf -o out/m.gltf
+p=$("$BIN" analyze --json -m generic out/m.gltf | num primitives)
+if cmp -s good/tex/a.png out/tex/a.png && [ "$p" = 2 ]; then pass; else
+    fail "F1: the good set: $(listing out) $(cat err.txt)"
+fi
+expect 0 "" "$BIN" optimize -a tipsify good/m.gltf -o out/m.gltf
+if cmp -s good/tex/a.png out/tex/a.png; then pass; else fail "F1: the good set again"; fi
+no_temps "F1"
+
+# --- F13: a failed set leaves no folder it created and says nothing was copied.
+gltf evil6 b.bin tex/a.png tex2/d.png
+mkdir -p evil6/tex evil6/tex2/d.png && echo image >evil6/tex/a.png
+mkdir -p home6
+refused 1 "d.png" "$BIN" optimize -a tipsify evil6/m.gltf -o home6/m.gltf
+if [ "$(listing home6)" = ". " ]; then pass; else fail "F13: home6 holds $(listing home6)"; fi
+if grep -q "copied" err.txt; then fail "F13: says copied: $(cat err.txt)"; else pass; fi
+no_temps "F13"
+
+# --- F3: a FIFO named as an image is never opened for reading (it would block forever,
+# with the signals held): refused before anything is written. `timeout` only guards the run.
+gltf evil7 b.bin tex.png
+mkfifo evil7/tex.png
+mkdir -p home7
+refused 1 "not a regular file" timeout 60 "$BIN" optimize -a tipsify evil7/m.gltf -o home7/m.gltf
+if [ "$(listing home7)" = ". " ]; then pass; else fail "F3: home7 holds $(listing home7)"; fi
+
+finish
