@@ -130,6 +130,26 @@ if [ "$(listing home6)" = ". " ]; then pass; else fail "F13: home6 holds $(listi
 if grep -q "copied" err.txt; then fail "F13: says copied: $(cat err.txt)"; else pass; fi
 no_temps "F13"
 
+# --- F2: every output against every file a glTF input names, not only the .gltf itself.
+gltf f2a tri.svg
+expect 2 "is the input" "$BIN" analyze -m generic --heatmap f2a/tri.svg f2a/m.gltf
+gltf f2b r.html
+expect 2 "is the input" "$BIN" report -o f2b/r.html f2b/m.gltf
+gltf f2c s.csv
+expect 2 "is the input" "$BIN" sweep --mesh f2c/m.gltf --cache 3..4 --csv f2c/s.csv
+gltf f2d p.svg
+expect 2 "is the input" "$BIN" sweep --mesh f2d/m.gltf --cache 3..4 --plot f2d/p.svg
+for d in a b c d; do
+    if cmp -s "f2$d/$(cd f2$d && ls | grep -v '^m' | head -1)" good/b.bin; then pass; else fail "F2: f2$d's buffer was replaced"; fi
+done
+# optimize: the rewritten buffer's file (o.bin) over a fit result given with -m @FILE
+gltf f2e b.bin
+echo '{"best": [{"model": "lru:8", "family": "lru"}]}' >f2e/o.bin
+cp f2e/o.bin fit.keep
+expect 2 "is the input" "$BIN" optimize -a auto -m @f2e/o.bin f2e/m.gltf -o f2e/o.gltf
+if cmp -s f2e/o.bin fit.keep && [ ! -e f2e/o.gltf ]; then pass; else fail "F2: the fit result was replaced"; fi
+no_temps "F2"
+
 # --- F3: a FIFO named as an image is never opened for reading (it would block forever,
 # with the signals held): refused before anything is written. `timeout` only guards the run.
 gltf evil7 b.bin tex.png

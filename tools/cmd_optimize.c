@@ -218,7 +218,8 @@ int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algori
  * everything it did not rewrite unchanged, and the report of the presets and targets. */
 static int optimize_gltf(const char* path, const char* out_path, gc_optimizer algorithm,
                          const gc_optimize_options* base, int reorder, int json, int allow_external,
-                         gc_model* presets, size_t preset_count, size_t target_count)
+                         gc_model* presets, size_t preset_count, size_t target_count,
+                         const char* const* fit_files, size_t fit_file_count)
 {
     gc_error err = {0};
     gc_gltf_options go = {0};
@@ -239,7 +240,7 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
         status = gltf_sum_stats(doc, path, presets, row_count, 1, after, NULL);
     if (!status) {
         signals_hold();
-        gc_status written = gc_gltf_write(doc, out_path, &err);
+        gc_status written = gc_gltf_write_inputs(doc, out_path, fit_files, fit_file_count, &err);
         signals_release();
         if (written)
             status = fail_with(&err);
@@ -488,7 +489,7 @@ int cmd_optimize(int argc, char** argv)
         options.targets = target_count ? targets : NULL;
         options.target_count = target_count;
         return optimize_gltf(path, out_path, algorithm, &options, reorder, json, lo.allow_external_uris, presets,
-                             preset_count, target_count);
+                             preset_count, target_count, inputs + 1, input_count - 1);
     }
     if (gc_mesh_write_reencodes(path))
         fprintf(stderr, "gpucache: warning: %s is written through assimp, which re-encodes the whole file "

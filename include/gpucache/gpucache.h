@@ -584,6 +584,12 @@ GC_API gc_status gc_mesh_write_check(const char* in_path, const char* out_path, 
  * hard link or a symlink to an input is refused too; inputs that do not exist are
  * skipped). GC_ERR_USAGE when it names an input, GC_ERR_IO otherwise. */
 GC_API gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
+/* gc_output_check against every file the inputs consist of: each input expanded to itself
+ * and, for a .gltf or .glb (the only names gpucache reads glTF under), every file its
+ * URIs name (buffers and images, as written and percent-decoded). NULL inputs are skipped.
+ * Memory: the names, and one glTF's JSON at a time. */
+GC_API gc_status gc_output_check_all(const char* path, const char* const* inputs, size_t input_count,
+                                     gc_error* err);
 
 /* An output file written whole or not at all. gc_atomic_open creates a temporary beside
  * `path` with mkstemp (never following a name planted there); write to `file`;
@@ -702,6 +708,10 @@ GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
  * and images are copied beside the output when it goes to another folder. Every file is
  * written whole or not at all (gc_atomic_file), the referenced files before out_path. */
 GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
+/* gc_gltf_write that also refuses to replace any of `also_inputs` (the caller's other
+ * inputs, such as a fit result) with a file of the output. */
+GC_API gc_status gc_gltf_write_inputs(gc_gltf* doc, const char* out_path, const char* const* also_inputs,
+                                      size_t also_count, gc_error* err);
 
 /* Frees a document; safe on NULL. */
 GC_API void gc_gltf_free(gc_gltf* doc);

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
 #define MAX_GLTF_JSON ((uint64_t)64 << 20)
@@ -1670,6 +1672,12 @@ static bool write_all(FILE* f, const void* data, size_t n)
 
 gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
 {
+    return gc_gltf_write_inputs(g, out_path, NULL, 0, err);
+}
+
+gc_status gc_gltf_write_inputs(gc_gltf* g, const char* out_path, const char* const* also_inputs, size_t also_count,
+                               gc_error* err)
+{
     gc_error scratch;
     if (!err)
         err = &scratch;
@@ -1684,11 +1692,13 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
     gc_status s = gc_mesh_input_files(g->path, &inputs, &input_count, err);
     if (s)
         return s;
-    /* resolved names of the input's buffers too (a URI may be written in many ways) */
-    for (size_t i = 0; i < g->buffer_count && !s; ++i)
-        if (g->buffers[i].file) {
+    /* resolved names of the input's buffers too (a URI may be written in many ways), and
+     * the caller's other inputs */
+    for (size_t i = 0; i < g->buffer_count + also_count && !s; ++i)
+        if (i >= g->buffer_count ? also_inputs[i - g->buffer_count] != NULL : g->buffers[i].file != NULL) {
+            const char* name = i >= g->buffer_count ? also_inputs[i - g->buffer_count] : g->buffers[i].file;
             char** grown = realloc(inputs, (input_count + 1) * sizeof *inputs);
-            if (!grown || !(grown[input_count] = strdup(g->buffers[i].file))) {
+            if (!grown || !(grown[input_count] = strdup(name))) {
                 if (grown)
                     inputs = grown;
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
@@ -1941,9 +1951,22 @@ static bool collect_uris(json_t* v, const char* dir, char*** list, size_t* count
     return true;
 }
 
+/* Opens `path` for reading only when it is a regular file (a FIFO would block), or NULL. */
+static FILE* open_regular(const char* path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0)
+        return NULL;
+    FILE* f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "rb") : NULL;
+    if (!f)
+        close(fd);
+    return f;
+}
+
 static bool gltf_uris(const char* path, const char* dir, char*** list, size_t* count)
 {
-    FILE* f = fopen(path, "rb");
+    FILE* f = open_regular(path);
     if (!f)
         return true; /* the reader reports it */
     struct stat st;
