@@ -150,6 +150,14 @@ expect 2 "is the input" "$BIN" optimize -a auto -m @f2e/o.bin f2e/m.gltf -o f2e/
 if cmp -s f2e/o.bin fit.keep && [ ! -e f2e/o.gltf ]; then pass; else fail "F2: the fit result was replaced"; fi
 no_temps "F2"
 
+# --- F16: -q silences the glTF notes (here: the image copied beside the output).
+mkdir -p out16
+"$BIN" optimize -a tipsify good/m.gltf -o out16/m.gltf >/dev/null 2>err.txt
+if grep -q "tex/a.png" err.txt; then pass; else fail "F16: no note without -q: $(cat err.txt)"; fi
+rm -rf out16 && mkdir -p out16
+"$BIN" -q optimize -a tipsify good/m.gltf -o out16/m.gltf >/dev/null 2>err.txt
+if [ ! -s err.txt ] && [ -s out16/tex/a.png ]; then pass; else fail "F16: -q still notes: $(cat err.txt)"; fi
+
 # --- F3: a FIFO named as an image is never opened for reading (it would block forever,
 # with the signals held): refused before anything is written. `timeout` only guards the run.
 gltf evil7 b.bin tex.png

@@ -21,6 +21,8 @@
 void print_note(void* user, const char* line)
 {
     (void)user;
+    if (cli_verbosity < 0) /* -q: notes are not errors */
+        return;
     char printable[1024];
     copy_printable(printable, sizeof printable, line);
     fprintf(stderr, "gpucache: %s\n", printable);
