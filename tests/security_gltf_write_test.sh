@@ -66,6 +66,18 @@ gltf() {
 {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}], "buffers": [{"byteLength": 60, "uri": "$buri"}${XB:+, {\"byteLength\": 60, \"uri\": \"$XB\"\}}], "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 12}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}, {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}], "images": [$images]}
 EOF
 }
+# le32 N: N as 4 little-endian bytes
+le32() { printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
+# glb FILE [IMAGE_URI]: a GLB holding BUF in its BIN chunk (and naming an image file)
+glb() {
+    img=""
+    [ $# -gt 1 ] && img=", \"images\": [{\"uri\": \"$2\"}]"
+    json='{"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}], "buffers": [{"byteLength": 60}], "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 12}], "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}, {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}]'"$img"'}'
+    n=${#json}
+    pad=$(((4 - n % 4) % 4))
+    { printf 'glTF'; le32 2; le32 $((12 + 8 + n + pad + 8 + 60)); le32 $((n + pad)); printf 'JSON%s%*s' "$json" $pad ''
+      le32 60; printf 'BIN\000'; echo "$BUF" | base64 -d; } >"$1"
+}
 no_temps() {
     left=$(find . -name '*.tmp-*' | head -5)
     if [ -z "$left" ]; then pass; else fail "$1: temporaries left: $left"; fi
@@ -157,6 +169,25 @@ if grep -q "tex/a.png" err.txt; then pass; else fail "F16: no note without -q: $
 rm -rf out16 && mkdir -p out16
 "$BIN" -q optimize -a tipsify good/m.gltf -o out16/m.gltf >/dev/null 2>err.txt
 if [ ! -s err.txt ] && [ -s out16/tex/a.png ]; then pass; else fail "F16: -q still notes: $(cat err.txt)"; fi
+
+# --- F15: a GLB is self-contained: -o - writes it to standard output, the same bytes as
+# a file; one naming an image file is refused (one line, nothing on standard output).
+glb t.glb
+expect 0 "" "$BIN" optimize -a tipsify t.glb -o t-file.glb
+"$BIN" optimize -a tipsify t.glb -o - >t-out.glb 2>err.txt
+got=$?
+if [ "$got" -eq 0 ] && [ -s t-out.glb ] && cmp -s t-out.glb t-file.glb; then pass; else
+    fail "F15: optimize X.glb -o - -> exit $got: $(head -c 300 err.txt)"
+fi
+p=$("$BIN" analyze --json -m generic t-out.glb | num primitives)
+if [ "$p" = 2 ]; then pass; else fail "F15: the GLB from standard output reads back as $p triangles"; fi
+echo image >pic.png
+glb ti.glb pic.png
+"$BIN" optimize -a tipsify ti.glb -o - >ti-out.glb 2>err.txt
+got=$?
+if [ "$got" -eq 2 ] && [ ! -s ti-out.glb ] && [ "$(grep -c . err.txt)" = 1 ] && grep -q "images\[0\]" err.txt; then pass; else
+    fail "F15: a GLB naming an image, -o - -> exit $got: $(head -c 300 err.txt)"
+fi
 
 # --- F3: a FIFO named as an image is never opened for reading (it would block forever,
 # with the signals held): refused before anything is written. `timeout` only guards the run.

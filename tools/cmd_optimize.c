@@ -214,6 +214,22 @@ int optimize_gltf_primitives(gc_gltf* doc, const char* path, gc_optimizer algori
     return status;
 }
 
+/* -o - on a glTF: a self-contained document (a GLB) written to standard output. */
+static gc_status gltf_to_stdout(gc_gltf* doc, gc_error* err)
+{
+    atomic_file af;
+    if (atomic_open(&af, "-") != 0) {
+        *err = af.err;
+        return GC_ERR_IO;
+    }
+    gc_status s = gc_gltf_write_stream(doc, af.f, "standard output", err);
+    if (!s && atomic_commit(&af) != 0) {
+        *err = af.err;
+        s = GC_ERR_IO;
+    }
+    return s;
+}
+
 /* optimize on a .gltf/.glb: optimize_gltf_primitives, then the document written back with
  * everything it did not rewrite unchanged, and the report of the presets and targets. */
 static int optimize_gltf(const char* path, const char* out_path, gc_optimizer algorithm,
@@ -240,7 +256,8 @@ static int optimize_gltf(const char* path, const char* out_path, gc_optimizer al
         status = gltf_sum_stats(doc, path, presets, row_count, 1, after, NULL);
     if (!status) {
         signals_hold();
-        gc_status written = gc_gltf_write_inputs(doc, out_path, fit_files, fit_file_count, &err);
+        gc_status written = is_stdio_path(out_path) ? gltf_to_stdout(doc, &err)
+                                                    : gc_gltf_write_inputs(doc, out_path, fit_files, fit_file_count, &err);
         signals_release();
         if (written)
             status = fail_with(&err);

@@ -710,6 +710,11 @@ GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
 GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
 /* gc_gltf_write that also refuses to replace any of `also_inputs` (the caller's other
  * inputs, such as a fit result) with a file of the output. */
+/* Writes a self-contained document (a .glb whose buffers are its BIN chunk or data: URIs,
+ * a .gltf whose buffers are data: URIs, no image files) to the open stream `file` (a
+ * FILE*; `name` for messages): the bytes gc_gltf_write would give its document. A document
+ * naming any file (buffer or image): GC_ERR_USAGE, nothing written. */
+GC_API gc_status gc_gltf_write_stream(gc_gltf* doc, void* file, const char* name, gc_error* err);
 GC_API gc_status gc_gltf_write_inputs(gc_gltf* doc, const char* out_path, const char* const* also_inputs,
                                       size_t also_count, gc_error* err);
 

@@ -1670,6 +1670,96 @@ static bool write_all(FILE* f, const void* data, size_t n)
     return n == 0 || fwrite(data, 1, n, f) == n;
 }
 
+/* A rewritten data: buffer's URI encoded again (its media type kept). */
+static gc_status encode_data_buffer(gc_gltf* g, size_t i, const char* out_path, gc_error* err)
+{
+    const gltf_buffer* b = &g->buffers[i];
+    json_t* bj = json_array_get(json_object_get(g->doc, "buffers"), i);
+    const char* uri = json_string_value(json_object_get(bj, "uri"));
+    const char* comma = strchr(uri, ',');
+    char* encoded = base64_encode(uri, (size_t)(comma - uri) + 1, b->data, (size_t)b->size);
+    gc_status s = GC_OK;
+    if (!encoded || json_object_set_new(bj, "uri", json_string(encoded)) != 0)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory encoding buffers[%zu]", out_path, i);
+    free(encoded);
+    return s;
+}
+
+/* The document's own file: the JSON `json` (text_length bytes; `changed` when it is not
+ * the input's), or a GLB's header, JSON chunk and every later chunk as it is now. */
+static bool write_document(const gc_gltf* g, FILE* f, const char* json, size_t text_length, bool changed)
+{
+    if (!g->glb)
+        return write_all(f, json, text_length);
+    /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
+    size_t padded = (text_length + 3) & ~(size_t)3;
+    size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
+    /* the declared length changes by what the JSON chunk's size changes */
+    uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
+    unsigned char h[20];
+    memcpy(h, g->file, 20);
+    if (changed) {
+        put32(h + 8, (uint32_t)total);
+        put32(h + 12, (uint32_t)padded);
+    } else { /* unchanged: header, chunk and padding exactly as they were */
+        padded = g->chunks_end - 20, total = 0;
+    }
+    bool ok = total <= UINT32_MAX && write_all(f, h, 20);
+    if (changed)
+        ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
+    else
+        ok = ok && write_all(f, g->file + 20, padded);
+    return ok && write_all(f, g->file + g->chunks_end, rest);
+}
+
+gc_status gc_gltf_write_stream(gc_gltf* g, void* file, const char* name, gc_error* err)
+{
+    gc_error scratch;
+    if (!err)
+        err = &scratch;
+    if (!g || !file)
+        return gc_fail(err, GC_ERR_USAGE, "no output stream given");
+    if (!name)
+        name = "the stream";
+    /* a stream is one file: only a self-contained document */
+    for (size_t i = 0; i < g->buffer_count; ++i)
+        if (g->buffers[i].kind == BUF_FILE)
+            return gc_fail(err, GC_ERR_USAGE,
+                           "%s: buffers[%zu] is the file '%.200s': only a self-contained glTF (a GLB's own chunk, "
+                           "data: URIs) can be written as one stream",
+                           name, i, g->buffers[i].uri ? g->buffers[i].uri : "");
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < array_size(g->doc, "images"); ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0)
+            return gc_fail(err, GC_ERR_USAGE,
+                           "%s: images[%zu] is the file '%.200s': only a self-contained glTF (a GLB's own chunk, "
+                           "data: URIs) can be written as one stream",
+                           name, i, json_string_value(uri));
+    }
+    bool changed = false;
+    gc_status s = GC_OK;
+    for (size_t i = 0; i < g->buffer_count && !s; ++i)
+        if (g->buffers[i].kind == BUF_DATA && g->buffers[i].dirty) {
+            s = encode_data_buffer(g, i, name, err);
+            changed = true;
+        }
+    char* text = NULL;
+    size_t text_length = g->json_length;
+    const char* json = (const char*)g->file + g->json_at;
+    if (!s && changed) {
+        text = json_dumps(g->doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        if (!text)
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory writing the JSON", name);
+        else
+            json = text, text_length = strlen(text);
+    }
+    if (!s && !write_document(g, (FILE*)file, json, text_length, changed))
+        s = gc_fail(err, GC_ERR_IO, "%s: write failed", name);
+    free(text);
+    return s;
+}
+
 gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
 {
     return gc_gltf_write_inputs(g, out_path, NULL, 0, err);
@@ -1738,12 +1828,7 @@ gc_status gc_gltf_write_inputs(gc_gltf* g, const char* out_path, const char* con
         json_t* bj = json_array_get(buffers, i);
         snprintf(what, sizeof what, "%.*s: buffers[%zu]", PATH_MAX, g->path, i);
         if (b->kind == BUF_DATA && b->dirty) {
-            const char* uri = json_string_value(json_object_get(bj, "uri"));
-            const char* comma = strchr(uri, ',');
-            char* encoded = base64_encode(uri, (size_t)(comma - uri) + 1, b->data, (size_t)b->size);
-            if (!encoded || json_object_set_new(bj, "uri", json_string(encoded)) != 0)
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory encoding buffers[%zu]", out_path, i);
-            free(encoded);
+            s = encode_data_buffer(g, i, out_path, err);
             json_changed = true;
         } else if (b->kind == BUF_FILE && b->dirty) {
             /* its own file under the output's name: "out.bin" for the first, "out-I.bin" for
@@ -1847,35 +1932,8 @@ gc_status gc_gltf_write_inputs(gc_gltf* g, const char* out_path, const char* con
     if (!s)
         s = gc_output_set_begin(&set, err);
     FILE* f = s ? NULL : gc_output_set_file(&set, doc);
-    if (f) {
-        bool ok;
-        if (!g->glb) {
-            ok = write_all(f, json, text_length);
-        } else {
-            /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
-            size_t padded = (text_length + 3) & ~(size_t)3;
-            size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
-            /* the declared length changes by what the JSON chunk's size changes */
-            uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
-            unsigned char h[20];
-            memcpy(h, g->file, 20);
-            if (text) {
-                put32(h + 8, (uint32_t)total);
-                put32(h + 12, (uint32_t)padded);
-            } else { /* unchanged: header, chunk and padding exactly as they were */
-                padded = g->chunks_end - 20, total = 0;
-            }
-            ok = total <= UINT32_MAX && write_all(f, h, 20);
-            if (text) {
-                ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
-            } else {
-                ok = ok && write_all(f, g->file + 20, padded);
-            }
-            ok = ok && write_all(f, g->file + g->chunks_end, rest);
-        }
-        if (!ok)
-            s = gc_fail(err, GC_ERR_IO, "%s: write failed", out_path);
-    }
+    if (f && !write_document(g, f, json, text_length, text != NULL))
+        s = gc_fail(err, GC_ERR_IO, "%s: write failed", out_path);
     free(text);
     if (!s)
         s = gc_output_set_commit(&set, err);
