@@ -189,6 +189,20 @@ if [ "$got" -eq 2 ] && [ ! -s ti-out.glb ] && [ "$(grep -c . err.txt)" = 1 ] && 
     fail "F15: a GLB naming an image, -o - -> exit $got: $(head -c 300 err.txt)"
 fi
 
+# --- F14: pictures in a folder whose name starts with '-' (rsvg-convert must not read
+# the temporary's path as an option; gnuplot neither).
+mkdir -p -- -pics
+printf '0 1 2\n2 1 3\n' >tri.txt
+if command -v rsvg-convert >/dev/null 2>&1; then
+    expect 0 "" "$BIN" analyze -m generic --heatmap -pics/h.png good/m.gltf
+    if [ "$(head -c 4 -- -pics/h.png | tail -c 3)" = PNG ]; then pass; else fail "F14: -pics/h.png is no PNG"; fi
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "" "$BIN" sweep --mesh grid:6x6 --cache 3..5 --plot -pics/p.png
+    if [ "$(head -c 4 -- -pics/p.png | tail -c 3)" = PNG ]; then pass; else fail "F14: -pics/p.png is no PNG"; fi
+fi
+if [ -z "$(ls -A -- -pics | grep -v -e '^h.png$' -e '^p.png$' -e '^p.gp$')" ]; then pass; else fail "F14: left in -pics: $(ls -A -- -pics)"; fi
+
 # --- F3: a FIFO named as an image is never opened for reading (it would block forever,
 # with the signals held): refused before anything is written. `timeout` only guards the run.
 gltf evil7 b.bin tex.png
