@@ -203,6 +203,20 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 if [ -z "$(ls -A -- -pics | grep -v -e '^h.png$' -e '^p.png$' -e '^p.gp$')" ]; then pass; else fail "F14: left in -pics: $(ls -A -- -pics)"; fi
 
+# --- F12: the report shows no control character nor invalid UTF-8 of a file name, also
+# not through gnuplot's inlined SVG.
+if command -v gnuplot >/dev/null 2>&1; then
+    hostile=$(printf 'mesh\033[31mred\007\377\376.obj')
+    "$BIN" grid 6 6 -o "$hostile" >/dev/null
+    expect 0 "" "$BIN" report --cache 3..6 -o hostile.html "$hostile"
+    if grep -q "<svg" hostile.html && [ "$(grep -c 'sweep-' hostile.html)" -gt 0 ]; then pass; else fail "F12: no gnuplot figure"; fi
+    # every byte below 0x20 except tab, newline and carriage return, and DEL
+    if LC_ALL=C tr -d '\t\n\r' <hostile.html | LC_ALL=C grep -q "$(printf '[\001-\037\177]')"; then
+        fail "F12: control characters in the report"
+    else pass; fi
+    if iconv -f UTF-8 -t UTF-8 hostile.html >/dev/null 2>&1; then pass; else fail "F12: the report is not UTF-8"; fi
+fi
+
 # --- F3: a FIFO named as an image is never opened for reading (it would block forever,
 # with the signals held): refused before anything is written. `timeout` only guards the run.
 gltf evil7 b.bin tex.png
