@@ -98,6 +98,16 @@ refused 1 "images\[0\]" "$BIN" optimize -a tipsify evil2/m.gltf -o home2/m.gltf
 same home2/.ssh/authorized_keys mine
 if [ "$(listing home2)" = ". ./.ssh ./.ssh/authorized_keys " ]; then pass; else fail "F1 .ssh: home2 holds $(listing home2)"; fi
 
+# the same names percent-encoded or behind "./"
+for u in %2Ebashrc ./.bashrc sub/%2E%2E/.bashrc; do
+    rm -rf evil8 && gltf evil8 b.bin "$u"
+    echo evil >evil8/.bashrc
+    rm -rf home8 && mkdir -p home8 && echo mine >home8/.bashrc
+    refused 0 "images\[0\]" "$BIN" optimize -a tipsify evil8/m.gltf -o home8/m.gltf
+    same home8/.bashrc mine
+    if [ "$(listing home8)" = ". ./.bashrc " ]; then pass; else fail "F1 $u: home8 holds $(listing home8)"; fi
+done
+
 # an unchanged buffer (no accessor uses buffers[1]) named like a dot file
 XB=.profile gltf evil3 b.bin
 echo "$BUF" | base64 -d >evil3/.profile

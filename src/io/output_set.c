@@ -61,7 +61,7 @@ static const char* name_problem(const char* name)
             return "has an empty part";
         if (p[0] == '.')
             return n == 2 && p[1] == '.' ? "leads out of the output's folder (..)"
-                                         : "names a hidden file or folder (a part starting with '.')";
+                                         : "starts a part with '.' (a hidden file or folder)";
         if (!end)
             break;
         p = end + 1;
