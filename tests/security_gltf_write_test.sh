@@ -235,4 +235,22 @@ mkdir -p home7
 refused 1 "not a regular file" timeout 60 "$BIN" optimize -a tipsify evil7/m.gltf -o home7/m.gltf
 if [ "$(listing home7)" = ". " ]; then pass; else fail "F3: home7 holds $(listing home7)"; fi
 
+# --- F3: SIGTERM while the set's files are copied: the command ends non-zero, leaves no
+# temporary, and either the whole set is in place or nothing is (no folder it created).
+gltf big b.bin tex/a.png
+mkdir -p big/tex && truncate -s 48M big/tex/a.png
+mkdir -p bigout
+"$BIN" optimize -a tipsify big/m.gltf -o bigout/m.gltf >/dev/null 2>&1 &
+pid=$!
+while [ -z "$(find bigout -name '*.tmp-*' 2>/dev/null | head -1)" ] && kill -0 $pid 2>/dev/null; do :; done
+kill -TERM $pid 2>/dev/null
+wait $pid
+got=$?
+if [ "$got" -ne 0 ]; then pass; else fail "F3: SIGTERM during the copy: exit 0"; fi
+no_temps "F3 SIGTERM"
+if [ -e bigout/m.gltf ]; then
+    if cmp -s big/tex/a.png bigout/tex/a.png; then pass; else fail "F3: a partial image beside the output"; fi
+elif [ "$(listing bigout)" = ". " ]; then pass; else fail "F3: after SIGTERM bigout holds $(listing bigout)"; fi
+rm -rf big bigout
+
 finish
