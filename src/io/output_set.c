@@ -161,13 +161,23 @@ gc_status gc_output_set_add(gc_output_set* set, const char* name, int companion,
 {
     while (companion && name[0] == '.' && name[1] == '/')
         name += 2;
-    for (size_t i = 0; i < set->count; ++i)
-        if (!strcmp(set->members[i].name, name)) {
+    size_t length = strlen(name);
+    for (size_t i = 0; i < set->count; ++i) {
+        const char* other = set->members[i].name;
+        size_t other_length = strlen(other);
+        if (!strcmp(other, name)) {
             /* two URIs naming one file: one copy; never a file of the output's own */
             if (companion && set->members[i].companion)
                 return GC_OK;
             return gc_fail(err, GC_ERR_DATA, "%s '%.200s': the output writes that file already", what, name);
         }
+        /* "tex" and "tex/a.png": one name cannot be a file and a folder */
+        size_t shorter = length < other_length ? length : other_length;
+        const char* longer = length < other_length ? other : name;
+        if (length != other_length && !strncmp(other, name, shorter) && longer[shorter] == '/')
+            return gc_fail(err, GC_ERR_DATA, "%s '%.200s': the output has '%.200s' too: one name cannot be a file "
+                           "and a folder", what, name, other);
+    }
     if (set->count == MAX_MEMBERS)
         return gc_fail(err, GC_ERR_LIMIT, "%s: more than %d files to write", set->dir, MAX_MEMBERS);
     if (set->count == set->capacity) {
