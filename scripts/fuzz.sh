@@ -12,7 +12,7 @@ command -v clang >/dev/null || { echo "gpucache: fuzz: clang is not installed (s
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCACHE_FUZZ=ON -DGPUCACHE_TESTS=OFF \
     -DGPUCACHE_BENCH=OFF -DGPUCACHE_WERROR=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null
-targets=${*:-"text u16 u32 obj ply gltf glb model_spec state_changes memsys measurements published models write gnuplot pipeline meshlet_data"}
+targets=${*:-"text u16 u32 obj ply gltf glb model_spec state_changes memsys measurements published models write gnuplot pipeline meshlet_data gltf_write"}
 mkdir -p build-fuzz/findings
 status=0
 for t in $targets; do

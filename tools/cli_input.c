@@ -77,6 +77,8 @@ void copy_printable(char* out, size_t size, const char* in)
 void print_note(void* user, const char* line)
 {
     (void)user;
+    if (cli_verbosity < 0) /* -q: notes are not errors */
+        return;
     char printable[1024];
     copy_printable(printable, sizeof printable, line);
     fprintf(stderr, "gpucache: %s\n", printable);

@@ -217,7 +217,8 @@ int check_output(const char* path, const char* const* inputs, size_t input_count
     if (is_stdio_path(path))
         return claim_stdout();
     gc_error err = {0};
-    if (gc_output_check(path, inputs, input_count, &err) == GC_OK)
+    /* a glTF input's buffers and images are inputs too */
+    if (gc_output_check_all(path, inputs, input_count, &err) == GC_OK)
         return 0;
     fprintf(stderr, "gpucache: %s\n", err.message);
     return err.code == GC_ERR_USAGE ? 2 : 1;

@@ -19,8 +19,25 @@
 /* optimize on a .gltf/.glb: gc_mesh_optimize reorders the document in memory (each
  * indexed triangle list on its own), which is written back with everything it did not
  * rewrite unchanged; then the report of the presets and targets. */
+/* -o - on a glTF: a self-contained document (a GLB) written to standard output. */
+static gc_status gltf_to_stdout(gc_gltf* doc, gc_error* err)
+{
+    atomic_file af;
+    if (atomic_open(&af, "-") != 0) {
+        *err = af.err;
+        return GC_ERR_IO;
+    }
+    gc_status s = gc_gltf_write_stream(doc, af.f, "standard output", err);
+    if (!s && atomic_commit(&af) != 0) {
+        *err = af.err;
+        s = GC_ERR_IO;
+    }
+    return s;
+}
+
 static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_optimize_options* mo, int json,
-                         size_t preset_count, size_t target_count)
+                         size_t preset_count, size_t target_count, const char* const* fit_files,
+                         size_t fit_file_count)
 {
     gc_error err = {0};
     gc_mesh_optimized r;
@@ -29,7 +46,9 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
         return fail_with(&err);
     double seconds = now_seconds() - start;
     signals_hold();
-    gc_status written = gc_gltf_write(r.gltf, out_path, &err);
+    /* the set's members never replace a -m @FILE fit result (gc_gltf_write_inputs) */
+    gc_status written = is_stdio_path(out_path) ? gltf_to_stdout(r.gltf, &err)
+                                                : gc_gltf_write_inputs(r.gltf, out_path, fit_files, fit_file_count, &err);
     signals_release();
     int status = written ? fail_with(&err) : 0;
     if (!status) {
@@ -236,7 +255,7 @@ int cmd_optimize(int argc, char** argv)
     mo.threads = 1;
     mo.note = print_note;
     if (gltf)
-        return optimize_gltf(path, out_path, &mo, json, preset_count, target_count);
+        return optimize_gltf(path, out_path, &mo, json, preset_count, target_count, inputs + 1, input_count - 1);
     if (gc_mesh_write_reencodes(path))
         fprintf(stderr, "gpucache: warning: %s is written through assimp, which re-encodes the whole file "
                         "(vertices merged, indices widened, what assimp does not model dropped)\n", out_path);

@@ -26,7 +26,12 @@ int picture_open(picture_file* p, const char* path)
         p->f = p->af.f;
         return 0;
     }
-    folder_of(path, p->dir, sizeof p->dir);
+    /* a relative folder as "./F": a name starting with '-' never reads as an option of
+     * rsvg-convert */
+    strcpy(p->dir, "./");
+    folder_of(path, p->dir + 2, sizeof p->dir - 2);
+    if (p->dir[2] == '/')
+        memmove(p->dir, p->dir + 2, strlen(p->dir + 2) + 1);
     if (strlen(p->dir) + 32 >= sizeof p->dir) {
         fprintf(stderr, "gpucache: %s: path too long\n", path);
         return EXIT_DATA;

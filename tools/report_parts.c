@@ -242,6 +242,7 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     int status = 0;
     sweep_mesh* m = &s->meshes[0];
     snprintf(m->name, sizeof m->name, "%.*s", (int)(sizeof m->name - 1), name);
+    svg_clean(m->name, 0); /* gnuplot draws the name as it is: no control bytes, UTF-8 only */
     m->indices = (uint32_t*)tri; /* only read */
     m->count = n;
     m->vertices = vertex_count;
@@ -289,6 +290,8 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     strbuf seen = {0};
     size_t dups = 0;
     sb_printf(&seen, "\n");
+    if (svg)
+        svg_clean(svg, 1); /* whatever gnuplot passed through */
     if (!svg || inline_gnuplot_svg(f, svg, &seen, &dups) != 0) {
         fprintf(stderr, "gpucache: warning: gnuplot did not draw the sweep: the report has no sweep figure\n");
         fputs("<p class=\"note\">No sweep figure: gnuplot failed.</p>\n", f);

@@ -52,6 +52,23 @@ size_t svg_utf8_length(const unsigned char* s)
     return n;
 }
 
+void svg_clean(char* text, int keep_lines)
+{
+    unsigned char* s = (unsigned char*)text;
+    for (size_t i = 0; s[i];) {
+        size_t n = svg_utf8_length(s + i);
+        if (n == 0) {
+            s[i++] = '?';
+        } else if (n == 1) {
+            if ((s[i] < 0x20 && !(keep_lines && (s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))) || s[i] == 0x7F)
+                s[i] = '?';
+            i++;
+        } else {
+            i += n;
+        }
+    }
+}
+
 void svg_escape(FILE* f, const char* text, size_t max)
 {
     const unsigned char* s = (const unsigned char*)text;

@@ -29,6 +29,9 @@ void svg_title(FILE* f, const char* what, const char* name);
 /* The length of the well-formed UTF-8 sequence at s (1 to 4 bytes), 0 when it is not one
  * (overlong forms, surrogates and values past U+10FFFF included). s is NUL-terminated. */
 size_t svg_utf8_length(const unsigned char* s);
+/* Replaces, in place, every control character (but tab, newline and carriage return when
+ * keep_lines) and every byte that is not part of valid UTF-8 with '?'. */
+void svg_clean(char* s, int keep_lines);
 
 /* Writes a <text> element at (x, y) with the given anchor ("start", "middle", "end"),
  * size in pixels and the already formatted, escaped-here text `s`. */

@@ -685,6 +685,12 @@ GC_API gc_status gc_mesh_write_check(const char* in_path, const char* out_path, 
  * hard link or a symlink to an input is refused too; inputs that do not exist are
  * skipped). GC_ERR_USAGE when it names an input, GC_ERR_IO otherwise. */
 GC_API gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
+/* gc_output_check against every file the inputs consist of: each input expanded to itself
+ * and, for a .gltf or .glb (the only names gpucache reads glTF under), every file its
+ * URIs name (buffers and images, as written and percent-decoded). NULL inputs are skipped.
+ * Memory: the names, and one glTF's JSON at a time. */
+GC_API gc_status gc_output_check_all(const char* path, const char* const* inputs, size_t input_count,
+                                     gc_error* err);
 
 /* An output file written whole or not at all. gc_atomic_open creates a temporary beside
  * `path` with mkstemp (never following a name planted there); write to `file`;
@@ -800,9 +806,23 @@ GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
  * buffer gets a file of its own beside the output, its name with .bin, -I.bin for
  * buffers[I], never a name the output still refers to nor one of the input's files; a
  * rewritten data: buffer is encoded again); unchanged external buffers
- * and images are copied beside the output when it goes to another folder. Every file is
- * written whole or not at all (gc_atomic_file), the referenced files before out_path. */
+ * and images are copied beside the output when it goes to another folder. The files form
+ * one set, every member checked before anything is written: a copied file's name (from
+ * the input) must stay in the output's folder (no "..", no leading "/", no part starting
+ * with '.', no symbolic link on its way) and may not replace a file unless that file holds
+ * the same bytes already (it is then kept): GC_ERR_DATA, nothing written. Each file goes to
+ * a temporary, all are renamed when all are complete (the referenced files before
+ * out_path), and on failure every temporary and created folder is removed. */
 GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
+/* Writes a self-contained document (a .glb whose buffers are its BIN chunk or data: URIs,
+ * a .gltf whose buffers are data: URIs, no image files) to the open stream `file` (a
+ * FILE*; `name` for messages): the bytes gc_gltf_write would give its document. A document
+ * naming any file (buffer or image): GC_ERR_USAGE, nothing written. */
+GC_API gc_status gc_gltf_write_stream(gc_gltf* doc, void* file, const char* name, gc_error* err);
+/* gc_gltf_write that also refuses to replace any of `also_inputs` (the caller's other
+ * inputs, such as a fit result) with a file of the output. */
+GC_API gc_status gc_gltf_write_inputs(gc_gltf* doc, const char* out_path, const char* const* also_inputs,
+                                      size_t also_count, gc_error* err);
 
 /* Frees a document; safe on NULL. */
 GC_API void gc_gltf_free(gc_gltf* doc);

@@ -489,3 +489,37 @@ def test_memsys_errors(cli, tmp_path):
 def gpucache_root():
     from conftest import ROOT
     return ROOT
+
+
+def test_write_gltf_source_never_replaces_files_beside_the_output(tmp_path):
+    """Issue 34 F1: a glTF naming `.bashrc` or a file already beside the output in another
+    folder is refused whole: nothing written, the files there untouched."""
+    import base64
+    import json
+    buf = base64.b64decode("AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAACAPwAAgD8AAAAAAAABAAIAAQADAAIA")
+
+    def gltf(folder, image):
+        folder.mkdir()
+        (folder / "b.bin").write_bytes(buf)
+        (folder / image).write_bytes(b"evil")
+        doc = {"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+               "buffers": [{"byteLength": 60, "uri": "b.bin"}],
+               "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48},
+                               {"buffer": 0, "byteOffset": 48, "byteLength": 12}],
+               "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+                              "min": [0, 0, 0], "max": [1, 1, 0]},
+                             {"bufferView": 1, "componentType": 5123, "count": 6, "type": "SCALAR"}],
+               "images": [{"uri": image}]}
+        (folder / "m.gltf").write_text(json.dumps(doc))
+        return folder / "m.gltf"
+
+    for n, image in enumerate([".bashrc", "notes.txt"]):
+        src = gltf(tmp_path / ("evil%d" % n), image)
+        home = tmp_path / ("home%d" % n)
+        home.mkdir()
+        (home / image).write_bytes(b"mine")
+        mesh = gpucache.load(src)
+        with pytest.raises(gpucache.Error, match="images\\[0\\]"):
+            gpucache.write(home / "m.gltf", mesh.indices, source=src)
+        assert (home / image).read_bytes() == b"mine"
+        assert sorted(os.listdir(home)) == [image]

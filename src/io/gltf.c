@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The JSON of a glTF is held as a jansson document: keep it to a size where that is cheap. */
 #define MAX_GLTF_JSON ((uint64_t)64 << 20)
@@ -1812,35 +1814,6 @@ static char* base64_encode(const char* prefix, size_t prefix_len, const unsigned
     return out;
 }
 
-/* The output's files, opened as temporaries and renamed together at the end. */
-typedef struct out_files {
-    gc_atomic_file files[64];
-    size_t count;
-} out_files;
-
-static gc_status open_output(out_files* o, const char* path, char** inputs, size_t input_count, gc_error* err,
-                             FILE** f)
-{
-    if (o->count == sizeof o->files / sizeof o->files[0])
-        return gc_fail(err, GC_ERR_LIMIT, "%s: more than %zu files to write", path, o->count);
-    gc_status s = gc_output_check(path, (const char* const*)inputs, input_count, err);
-    if (!s)
-        s = gc_atomic_open(&o->files[o->count], path, err);
-    if (!s)
-        *f = o->files[o->count++].file;
-    return s;
-}
-
-/* Whether `path` is already one of the output's files (two buffers or images may name one
- * file: it is copied once). */
-static bool already_open(const out_files* o, const char* path)
-{
-    for (size_t i = 0; i < o->count; ++i)
-        if (!strcmp(o->files[i].path, path))
-            return true;
-    return false;
-}
-
 /* A relative file name without leading "./" parts, for comparing names. */
 static const char* plain_name(const char* name)
 {
@@ -1904,41 +1877,103 @@ static bool write_all(FILE* f, const void* data, size_t n)
     return n == 0 || fwrite(data, 1, n, f) == n;
 }
 
-/* Copies a file (an image or an unchanged buffer) from `from` into an open output. */
-static gc_status copy_file(const char* from, FILE* to, const char* to_path, gc_error* err)
+/* A rewritten data: buffer's URI encoded again (its media type kept). */
+static gc_status encode_data_buffer(gc_gltf* g, size_t i, const char* out_path, gc_error* err)
 {
-    FILE* in = fopen(from, "rb");
-    if (!in)
-        return gc_fail(err, GC_ERR_IO, "%s: cannot open: %s (copying it beside %s)", from, strerror(errno), to_path);
-    char block[1 << 16];
-    size_t got;
-    bool ok = true;
-    while (ok && (got = fread(block, 1, sizeof block, in)) > 0)
-        ok = write_all(to, block, got);
-    bool bad = ferror(in);
-    fclose(in);
-    if (!ok || bad)
-        return gc_fail(err, GC_ERR_IO, "%s: copy failed", to_path);
-    return GC_OK;
+    const gltf_buffer* b = &g->buffers[i];
+    json_t* bj = json_array_get(json_object_get(g->doc, "buffers"), i);
+    const char* uri = json_string_value(json_object_get(bj, "uri"));
+    const char* comma = strchr(uri, ',');
+    char* encoded = base64_encode(uri, (size_t)(comma - uri) + 1, b->data, (size_t)b->size);
+    gc_status s = GC_OK;
+    if (!encoded || json_object_set_new(bj, "uri", json_string(encoded)) != 0)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory encoding buffers[%zu]", out_path, i);
+    free(encoded);
+    return s;
 }
 
-/* Creates the folders of `rel` under `dir` (a relative URI with subfolders). */
-static gc_status make_folders(const char* dir, const char* rel, gc_error* err)
+/* The document's own file: the JSON `json` (text_length bytes; `changed` when it is not
+ * the input's), or a GLB's header, JSON chunk and every later chunk as it is now. */
+static bool write_document(const gc_gltf* g, FILE* f, const char* json, size_t text_length, bool changed)
 {
-    char path[PATH_MAX];
-    for (const char* p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
-        if ((size_t)snprintf(path, sizeof path, "%s/%.*s", dir, (int)(p - rel), rel) >= sizeof path)
-            return gc_fail(err, GC_ERR_IO, "%s/%s: path too long", dir, rel);
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            continue;
-        if (mkdir(path, 0777) != 0)
-            return gc_fail(err, GC_ERR_IO, "%s: cannot create the folder: %s", path, strerror(errno));
+    if (!g->glb)
+        return write_all(f, json, text_length);
+    /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
+    size_t padded = (text_length + 3) & ~(size_t)3;
+    size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
+    /* the declared length changes by what the JSON chunk's size changes */
+    uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
+    unsigned char h[20];
+    memcpy(h, g->file, 20);
+    if (changed) {
+        put32(h + 8, (uint32_t)total);
+        put32(h + 12, (uint32_t)padded);
+    } else { /* unchanged: header, chunk and padding exactly as they were */
+        padded = g->chunks_end - 20, total = 0;
     }
-    return GC_OK;
+    bool ok = total <= UINT32_MAX && write_all(f, h, 20);
+    if (changed)
+        ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
+    else
+        ok = ok && write_all(f, g->file + 20, padded);
+    return ok && write_all(f, g->file + g->chunks_end, rest);
+}
+
+gc_status gc_gltf_write_stream(gc_gltf* g, void* file, const char* name, gc_error* err)
+{
+    gc_error scratch;
+    if (!err)
+        err = &scratch;
+    if (!g || !file)
+        return gc_fail(err, GC_ERR_USAGE, "no output stream given");
+    if (!name)
+        name = "the stream";
+    /* a stream is one file: only a self-contained document */
+    for (size_t i = 0; i < g->buffer_count; ++i)
+        if (g->buffers[i].kind == BUF_FILE)
+            return gc_fail(err, GC_ERR_USAGE,
+                           "%s: buffers[%zu] is the file '%.200s': only a self-contained glTF (a GLB's own chunk, "
+                           "data: URIs) can be written as one stream",
+                           name, i, g->buffers[i].uri ? g->buffers[i].uri : "");
+    json_t* images = json_object_get(g->doc, "images");
+    for (size_t i = 0; i < array_size(g->doc, "images"); ++i) {
+        json_t* uri = json_object_get(json_array_get(images, i), "uri");
+        if (json_is_string(uri) && strncasecmp(json_string_value(uri), "data:", 5) != 0)
+            return gc_fail(err, GC_ERR_USAGE,
+                           "%s: images[%zu] is the file '%.200s': only a self-contained glTF (a GLB's own chunk, "
+                           "data: URIs) can be written as one stream",
+                           name, i, json_string_value(uri));
+    }
+    bool changed = false;
+    gc_status s = GC_OK;
+    for (size_t i = 0; i < g->buffer_count && !s; ++i)
+        if (g->buffers[i].kind == BUF_DATA && g->buffers[i].dirty) {
+            s = encode_data_buffer(g, i, name, err);
+            changed = true;
+        }
+    char* text = NULL;
+    size_t text_length = g->json_length;
+    const char* json = (const char*)g->file + g->json_at;
+    if (!s && changed) {
+        text = json_dumps(g->doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        if (!text)
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory writing the JSON", name);
+        else
+            json = text, text_length = strlen(text);
+    }
+    if (!s && !write_document(g, (FILE*)file, json, text_length, changed))
+        s = gc_fail(err, GC_ERR_IO, "%s: write failed", name);
+    free(text);
+    return s;
 }
 
 gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
+{
+    return gc_gltf_write_inputs(g, out_path, NULL, 0, err);
+}
+
+gc_status gc_gltf_write_inputs(gc_gltf* g, const char* out_path, const char* const* also_inputs, size_t also_count,
+                               gc_error* err)
 {
     gc_error scratch;
     if (!err)
@@ -1954,11 +1989,13 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
     gc_status s = gc_mesh_input_files(g->path, &inputs, &input_count, err);
     if (s)
         return s;
-    /* resolved names of the input's buffers too (a URI may be written in many ways) */
-    for (size_t i = 0; i < g->buffer_count && !s; ++i)
-        if (g->buffers[i].file) {
+    /* resolved names of the input's buffers too (a URI may be written in many ways), and
+     * the caller's other inputs */
+    for (size_t i = 0; i < g->buffer_count + also_count && !s; ++i)
+        if (i >= g->buffer_count ? also_inputs[i - g->buffer_count] != NULL : g->buffers[i].file != NULL) {
+            const char* name = i >= g->buffer_count ? also_inputs[i - g->buffer_count] : g->buffers[i].file;
             char** grown = realloc(inputs, (input_count + 1) * sizeof *inputs);
-            if (!grown || !(grown[input_count] = strdup(g->buffers[i].file))) {
+            if (!grown || !(grown[input_count] = strdup(name))) {
                 if (grown)
                     inputs = grown;
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
@@ -1980,32 +2017,31 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
     const char* dot = strrchr(base, '.');
     int stem = dot ? (int)(dot - base) : (int)strlen(base);
 
-    out_files o;
-    memset(&o, 0, sizeof o);
+    /* The output is a set of files: every member decided and checked first (output_set.c),
+     * then all written, then all renamed; nothing of it is left on failure. */
+    gc_output_set set;
+    gc_output_set_init(&set, out_dir, (const char* const*)inputs, input_count);
     /* the names given to rewritten external buffers (at most one per output file) */
-    char* chosen[sizeof o.files / sizeof o.files[0]];
+    char* chosen[256];
     size_t chosen_count = 0;
     char** taken = NULL;
     size_t taken_count = 0;
     json_t* buffers = json_object_get(g->doc, "buffers");
     bool json_changed = false;
     unsigned bin_files = 0;
+    char what[PATH_MAX + 64]; /* the input and the member, for messages */
     for (size_t i = 0; i < g->buffer_count && !s; ++i) {
         gltf_buffer* b = &g->buffers[i];
         json_t* bj = json_array_get(buffers, i);
+        snprintf(what, sizeof what, "%.*s: buffers[%zu]", PATH_MAX, g->path, i);
         if (b->kind == BUF_DATA && b->dirty) {
-            const char* uri = json_string_value(json_object_get(bj, "uri"));
-            const char* comma = strchr(uri, ',');
-            char* encoded = base64_encode(uri, (size_t)(comma - uri) + 1, b->data, (size_t)b->size);
-            if (!encoded || json_object_set_new(bj, "uri", json_string(encoded)) != 0)
-                s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory encoding buffers[%zu]", out_path, i);
-            free(encoded);
+            s = encode_data_buffer(g, i, out_path, err);
             json_changed = true;
         } else if (b->kind == BUF_FILE && b->dirty) {
             /* its own file under the output's name: "out.bin" for the first, "out-I.bin" for
              * buffers[I] (or when "out.bin" is one the output still refers to), then "-K"
              * added while the name is taken */
-            char name[PATH_MAX], path[PATH_MAX * 2];
+            char name[PATH_MAX];
             if (!taken && !(taken = taken_names(g, same_folder, &taken_count))) {
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
                 break;
@@ -2026,17 +2062,18 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
                 s = gc_fail(err, GC_ERR_IO, "%s: no free file name beside it for buffers[%zu]", out_path, i);
                 break;
             }
-            /* o holds at most as many files as chosen has room for: open_output refuses more */
-            if (chosen_count < sizeof chosen / sizeof chosen[0] && !(chosen[chosen_count++] = strdup(name))) {
+            if (chosen_count == sizeof chosen / sizeof chosen[0]) {
+                s = gc_fail(err, GC_ERR_LIMIT, "%s: more than %zu buffer files to write", out_path, chosen_count);
+                break;
+            }
+            if (!(chosen[chosen_count++] = strdup(name))) {
                 chosen_count--;
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
                 break;
             }
-            snprintf(path, sizeof path, "%s/%s", out_dir, name);
-            FILE* f = NULL;
-            s = open_output(&o, path, inputs, input_count, err, &f);
-            if (!s && !write_all(f, b->data, (size_t)b->size))
-                s = gc_fail(err, GC_ERR_IO, "%s: write failed", path);
+            /* a name of the output's own (the user chose it): it may replace a file that is
+             * not an input, as the document does */
+            s = gc_output_set_add(&set, name, 0, b->data, b->size, NULL, what, err);
             char* uri = s ? NULL : uri_encode(name);
             if (!s && (!uri || json_object_set_new(bj, "uri", json_string(uri)) != 0))
                 s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", out_path);
@@ -2048,15 +2085,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
                      b->uri);
                 continue;
             }
-            char path[PATH_MAX * 2];
-            snprintf(path, sizeof path, "%s/%s", out_dir, b->uri);
-            if (already_open(&o, path))
-                continue; /* another buffer names the same file */
-            FILE* f = NULL;
-            if (!(s = make_folders(out_dir, b->uri, err)) && !(s = open_output(&o, path, inputs, input_count, err, &f)))
-                s = write_all(f, b->data, (size_t)b->size) ? GC_OK : gc_fail(err, GC_ERR_IO, "%s: write failed", path);
-            if (!s)
-                note(g, "%s: copied buffer '%s' beside the output (unchanged)", path, b->uri);
+            /* named by the input: confined to the output's folder, never over another file */
+            s = gc_output_set_add(&set, b->uri, 1, b->data, b->size, NULL, what, err);
         }
     }
     /* images in files: copied beside an output in another folder */
@@ -2073,11 +2103,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
                  decoded);
             continue;
         }
-        char from[PATH_MAX * 2], to[PATH_MAX * 2], resolved[PATH_MAX];
+        char from[PATH_MAX * 2], resolved[PATH_MAX];
         snprintf(from, sizeof from, "%s/%s", g->root, decoded);
-        snprintf(to, sizeof to, "%s/%s", out_dir, decoded);
-        if (already_open(&o, to))
-            continue; /* another image or a buffer names the same file */
         if (!realpath(from, resolved)) {
             note(g, "%s: images[%zu] '%s' does not exist: not copied", g->path, i, decoded);
             continue;
@@ -2087,11 +2114,8 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
                         decoded);
             break;
         }
-        FILE* f = NULL;
-        if (!(s = make_folders(out_dir, decoded, err)) && !(s = open_output(&o, to, inputs, input_count, err, &f)))
-            s = copy_file(resolved, f, to, err);
-        if (!s)
-            note(g, "%s: copied image '%s' beside the output", to, decoded);
+        snprintf(what, sizeof what, "%.*s: images[%zu]", PATH_MAX, g->path, i);
+        s = gc_output_set_add(&set, decoded, 1, NULL, 0, resolved, what, err);
     }
     /* the JSON: as it was, or dumped again when a URI changed */
     char* text = NULL;
@@ -2104,46 +2128,32 @@ gc_status gc_gltf_write(gc_gltf* g, const char* out_path, gc_error* err)
         else
             json = text, text_length = strlen(text);
     }
-    FILE* f = NULL;
+    /* the document last: renamed after the files it names */
+    size_t doc = set.count;
+    for (size_t i = 0; i < set.count && !s; ++i)
+        if (!strcmp(set.members[i].name, base))
+            s = gc_fail(err, GC_ERR_DATA, "%s '%.200s': has the output's own name", set.members[i].what,
+                        set.members[i].name);
     if (!s)
-        s = open_output(&o, out_path, inputs, input_count, err, &f);
-    if (!s) {
-        bool ok;
-        if (!g->glb) {
-            ok = write_all(f, json, text_length);
-        } else {
-            /* header, JSON chunk (padded with spaces), then every later chunk as it is now */
-            size_t padded = (text_length + 3) & ~(size_t)3;
-            size_t rest = g->file_size > g->chunks_end ? g->file_size - g->chunks_end : 0;
-            /* the declared length changes by what the JSON chunk's size changes */
-            uint64_t total = (uint64_t)le32(g->file + 8) - (g->chunks_end - 20) + padded;
-            unsigned char h[20];
-            memcpy(h, g->file, 20);
-            if (text) {
-                put32(h + 8, (uint32_t)total);
-                put32(h + 12, (uint32_t)padded);
-            } else { /* unchanged: header, chunk and padding exactly as they were */
-                padded = g->chunks_end - 20, total = 0;
-            }
-            ok = total <= UINT32_MAX && write_all(f, h, 20);
-            if (text) {
-                ok = ok && write_all(f, json, text_length) && write_all(f, "   ", padded - text_length);
-            } else {
-                ok = ok && write_all(f, g->file + 20, padded);
-            }
-            ok = ok && write_all(f, g->file + g->chunks_end, rest);
-        }
-        if (!ok)
-            s = gc_fail(err, GC_ERR_IO, "%s: write failed", out_path);
-    }
+        s = gc_output_set_add(&set, base, 0, NULL, 0, NULL, "the document", err);
+    if (!s)
+        s = gc_output_set_begin(&set, err);
+    FILE* f = s ? NULL : gc_output_set_file(&set, doc);
+    if (f && !write_document(g, f, json, text_length, text != NULL))
+        s = gc_fail(err, GC_ERR_IO, "%s: write failed", out_path);
     free(text);
-    /* the files the output references first, the one the user named last */
-    for (size_t i = 0; i < o.count; ++i) {
-        if (s)
-            gc_atomic_abort(&o.files[i]);
-        else
-            s = gc_atomic_commit(&o.files[i], err);
+    if (!s)
+        s = gc_output_set_commit(&set, err);
+    else
+        gc_output_set_abort(&set);
+    /* only now, when they are in place: what was copied */
+    for (size_t i = 0; i < set.count && !s; ++i) {
+        const gc_output_member* m = &set.members[i];
+        if (m->companion)
+            note(g, "%s: %s '%s' beside the output%s", m->path, m->skip ? "kept the identical" : "copied",
+                 m->name, m->from_fd >= 0 ? "" : " (an unchanged buffer)");
     }
+    gc_output_set_free(&set);
     gc_free_names(inputs, input_count);
     for (size_t i = 0; i < chosen_count; ++i)
         free(chosen[i]);

@@ -88,6 +88,45 @@ static inline int gc_hex_digit(int c)
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
 void gc_free_names(char** names, size_t count);
 
+/* An output of several files, written as a set (output_set.c): gc_output_set_add decides
+ * and checks each member before anything is written (a companion's name comes from the
+ * input: a safe relative name inside the folder, no symbolic link on the way, no existing
+ * file unless it holds the same bytes, which is then left alone; another member passes
+ * gc_output_check against the inputs). gc_output_set_begin creates the missing folders
+ * and a temporary for each member, filled with its data or its copied file (a member with
+ * neither is filled by the caller through gc_output_set_file); gc_output_set_commit renames
+ * them all, in the order added, once every one is complete; gc_output_set_abort removes
+ * every temporary and every folder the set created. Always end with gc_output_set_free. */
+typedef struct gc_output_member {
+    char* name;          /* relative to the set's folder */
+    char* path;          /* the folder and name */
+    char* what;          /* for messages: "images[2]" */
+    const void* data;    /* bytes to write, or NULL */
+    uint64_t size;
+    int from_fd;         /* a regular file to copy, or -1 */
+    int companion;       /* named by the input */
+    int skip;            /* an identical file is there: nothing to write */
+    int written;         /* renamed into place */
+    gc_atomic_file file;
+} gc_output_member;
+typedef struct gc_output_set {
+    const char* dir;
+    const char* const* inputs;
+    size_t input_count;
+    gc_output_member* members;
+    size_t count, capacity;
+    char** created;
+    size_t created_count;
+} gc_output_set;
+void gc_output_set_init(gc_output_set* set, const char* dir, const char* const* inputs, size_t input_count);
+gc_status gc_output_set_add(gc_output_set* set, const char* name, int companion, const void* data, uint64_t size,
+                            const char* from, const char* what, gc_error* err);
+gc_status gc_output_set_begin(gc_output_set* set, gc_error* err);
+void* gc_output_set_file(gc_output_set* set, size_t i);
+gc_status gc_output_set_commit(gc_output_set* set, gc_error* err);
+void gc_output_set_abort(gc_output_set* set);
+void gc_output_set_free(gc_output_set* set);
+
 /* Format writers (gc_mesh_write): each writes to an open temporary file `out`. */
 typedef struct gc_output {
     void* file;       /* FILE* */

@@ -182,6 +182,37 @@ int gc_mesh_write_reencodes(const char* in_path)
     return 1;
 }
 
+/* gc_output_check against every file of the inputs (here, beside gc_mesh_input_files'
+ * other user, so that output.c needs nothing of the formats). */
+gc_status gc_output_check_all(const char* path, const char* const* inputs, size_t input_count, gc_error* err)
+{
+    char** all = NULL;
+    size_t count = 0;
+    gc_status s = GC_OK;
+    for (size_t i = 0; i < input_count && !s; ++i) {
+        char** files = NULL;
+        size_t n = 0;
+        if (!inputs[i] || (s = gc_mesh_input_files(inputs[i], &files, &n, err)))
+            continue;
+        if (n == 0)
+            continue; /* standard input */
+        char** grown = realloc(all, (count + n) * sizeof *all);
+        if (!grown) {
+            gc_free_names(files, n);
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path ? path : "");
+            break;
+        }
+        all = grown;
+        memcpy(all + count, files, n * sizeof *files);
+        count += n;
+        free(files);
+    }
+    if (!s)
+        s = gc_output_check(path, (const char* const*)all, count, err);
+    gc_free_names(all, count);
+    return s;
+}
+
 gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err)
 {
     if (!in_path || !out_path || !*out_path)
