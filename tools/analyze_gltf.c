@@ -22,7 +22,7 @@ static const char* gltf_index_type(int bits)
 /* analyze on a .gltf/.glb: every mesh primitive is a draw of its own indices with the
  * topology of its mode (gc_mesh_analyze); one row (JSON object) per draw, and the sums. */
 int analyze_gltf(const char* path, const gc_load_options* lo, model_result* results, int model_count,
-                        unsigned threads, int json)
+                        unsigned threads, int json, const vertex_costs* vc)
 {
     gc_error err = {0};
     gc_model* models = calloc((size_t)model_count + 1, sizeof *models);
@@ -40,6 +40,7 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
     for (int m = 0; m < model_count; ++m)
         results[m].stats = a.sums[m];
     strbuf draws = {0};
+    size_t triangle_draw = 0; /* the triangle draws, as vc counts them */
     if (!json) {
         printf("%s: glTF, %zu draws (mesh primitives)\n", path, a.draw_count);
         printf("%5s  %-24s %5s  %-15s %-5s %12s %12s %12s\n", "draw", "mesh", "prim", "mode", "index", "indices",
@@ -66,7 +67,10 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
                     sb_printf(&draws, ", ");
                 json_model(&draws, &one);
             }
-            sb_printf(&draws, "]}");
+            sb_printf(&draws, "]");
+            if (d->topology == GC_TRIANGLE_LIST || d->topology == GC_TRIANGLE_STRIP || d->topology == GC_TRIANGLE_FAN)
+                vertex_costs_json_draw(&draws, vc, triangle_draw++);
+            sb_printf(&draws, "}");
         } else {
             /* a name is printed with its control characters replaced (it is the file's text) */
             char name[25];
@@ -90,7 +94,9 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
                 sb_printf(&j, ", ");
             json_model(&j, &results[m]);
         }
-        sb_printf(&j, "], \"draws\": [%s]}\n", draws.data ? draws.data : "");
+        sb_printf(&j, "]");
+        vertex_costs_json(&j, vc);
+        sb_printf(&j, ", \"draws\": [%s]}\n", draws.data ? draws.data : "");
         j.failed |= draws.failed;
         status = print_json_document(&j);
     } else {
@@ -99,6 +105,7 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
         print_table_header(stdout, 0);
         for (int m = 0; m < model_count; ++m)
             print_table_row(stdout, NULL, &results[m]);
+        vertex_costs_print(stdout, vc, results, model_count);
     }
     free(draws.data);
     gc_mesh_analysis_free(&a);

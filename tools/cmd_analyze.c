@@ -9,6 +9,7 @@
 #include "analyze_gltf.h"
 #include "model_report.h"
 #include "pictures.h"
+#include "vertex_costs.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ int cmd_analyze(int argc, char** argv)
 {
     enum {
         OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
-        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX
+        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX, OPT_OVERDRAW, OPT_FETCH
     };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
@@ -47,6 +48,8 @@ int cmd_analyze(int argc, char** argv)
         {"trace-plot", required_argument, NULL, OPT_TRACE_PLOT},
         {"from", required_argument, NULL, OPT_FROM},
         {"count", required_argument, NULL, OPT_COUNT},
+        {"overdraw", no_argument, NULL, OPT_OVERDRAW},
+        {"fetch", required_argument, NULL, OPT_FETCH},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -69,6 +72,8 @@ int cmd_analyze(int argc, char** argv)
     uint64_t plot_from = 0;
     long plot_count = TRACE_PLOT_DEFAULT_COUNT;
     const char* window_option = NULL;
+    vertex_costs vc;
+    memset(&vc, 0, sizeof vc);
 
     opterr = 0;
     optind = 1;
@@ -120,11 +125,22 @@ int cmd_analyze(int argc, char** argv)
                 return usage_error("--count needs a count of primitives in [1, 5000], not '%s'", optarg);
             window_option = "--count";
             break;
+        case OPT_OVERDRAW: vc.overdraw = 1; break;
+        case OPT_FETCH: {
+            gc_error ferr = {0};
+            if (gc_fetch_parse(optarg, &vc.fetch, &ferr))
+                return usage_error("--fetch: %s", ferr.message);
+            vc.fetch_text = optarg;
+            break;
+        }
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    if ((vc.overdraw || vc.fetch_text) && (topology_name || restart || state_path))
+        return usage_error("--overdraw and --fetch count the file's own triangles: no -t, --restart or "
+                           "--state-changes with them%s", "");
     if ((view_name || heatmap_max) && !heatmap_path)
         return usage_error("%s applies to --heatmap only", view_name ? "--view" : "--heatmap-max");
     if (window_option && !trace_plot_path)
@@ -201,8 +217,10 @@ int cmd_analyze(int argc, char** argv)
         }
         results[i].seconds = -1;
     }
+    if ((status = vertex_costs_compute(&vc, path, &lo, results, model_count)) != 0)
+        goto out_results;
     if (is_gltf(path)) {
-        status = analyze_gltf(path, &lo, results, model_count, (unsigned)threads, json);
+        status = analyze_gltf(path, &lo, results, model_count, (unsigned)threads, json, &vc);
         if (!status && heatmap_path) {
             /* the triangle primitives as gc_mesh_load gives them: one run each, each run
              * analyzed as its own draw as above */
@@ -320,7 +338,9 @@ int cmd_analyze(int argc, char** argv)
                 sb_printf(&j, ", ");
             json_model(&j, &results[i]);
         }
-        sb_printf(&j, "]}\n");
+        sb_printf(&j, "]");
+        vertex_costs_json(&j, &vc);
+        sb_printf(&j, "}\n");
         status = print_json_document(&j);
     } else {
         printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", in.name, gc_topology_name(draw.topology),
@@ -329,6 +349,7 @@ int cmd_analyze(int argc, char** argv)
         print_table_header(stdout, 0);
         for (int i = 0; i < model_count; ++i)
             print_table_row(stdout, NULL, &results[i]);
+        vertex_costs_print(stdout, &vc, results, model_count);
         /* Traces last, so that the output ends with the final cache state. */
         for (int i = 0; trace && i < model_count; ++i)
             printf("# trace %s: cache after each primitive\n%s", results[i].model.name,
@@ -346,5 +367,6 @@ out_results:
     }
     (void)result_count;
     free(results);
+    vertex_costs_free(&vc);
     return status;
 }

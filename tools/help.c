@@ -37,7 +37,7 @@ static const char* const analyze_usage[] = {
     "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
     "        [--allow-external-uris] [--heatmap FILE.svg|FILE.png [--view VIEW] [--heatmap-max N]]\n"
-    "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] INPUT",
+    "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] [--overdraw] [--fetch SPEC] INPUT",
     NULL};
 static const help_option analyze_options[] = {
     {"-m, --model MODEL", "a model to analyze under (repeatable; default: every preset)"},
@@ -57,6 +57,11 @@ static const help_option analyze_options[] = {
     {"--trace-plot FILE.svg|FILE.png", "draw the first model's cache after each primitive: slots down,\n"
                               "primitives across, a dot where a value entered, a line where entries were\n"
                               "lost; .png: rendered by rsvg-convert"},
+    {"--overdraw", "measure overdraw (OBJ, PLY, glTF: the positions' six views, meshoptimizer's\n"
+                   "definition; docs/models/overdraw.md): pixels covered, shaded, their ratio"},
+    {"--fetch SPEC", "model the bytes the vertex fetch reads (docs/models/fetch.md): meshopt:BYTES\n"
+                     "(meshopt_analyzeVertexFetch's, every index reference), gcn:BYTES (seed 003's GPU,\n"
+                     "per model) or cache:LINE,SIZE,WAYS:BYTES (per model)"},
     {"--from P", "the first primitive --trace-plot draws (default 0)"},
     {"--count N", "the primitives --trace-plot draws (1 to 5000; default 200)"},
     OPT_POSITIONS,

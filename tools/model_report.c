@@ -113,6 +113,14 @@ void json_model(strbuf* j, const model_result* r)
         sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": " JSON_FLOAT,
                   (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, JF(fill));
     }
+    if (r->fetch) {
+        sb_printf(j, ", \"fetch\": {\"spec\": ");
+        sb_json_string(j, r->fetch_spec);
+        sb_printf(j, ", \"bytes\": %llu, \"overfetch\": " JSON_FLOAT, (unsigned long long)r->fetch->bytes,
+                  JF(r->fetch->overfetch));
+        sb_printf(j, ", \"memory_bytes\": %llu", (unsigned long long)r->fetch->memory_bytes);
+        sb_printf(j, "}");
+    }
     if (r->trace.data)
         sb_printf(j, ", \"trace\": [%s]", r->trace.data);
     sb_printf(j, "}");

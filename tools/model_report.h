@@ -24,6 +24,8 @@ typedef struct model_result {
     double seconds; /* < 0: not measured */
     gc_per_vertex per_vertex;
     strbuf trace;
+    const char* fetch_spec;      /* --fetch SPEC of a model-dependent spec, else NULL */
+    const gc_fetch_stats* fetch; /* this model's fetch under it */
 } model_result;
 
 /* Median seconds of `repeat` plain passes (no per-vertex counts, no trace). */

@@ -1209,6 +1209,34 @@ GC_API gc_status gc_mesh_analyze(const char* path, const gc_load_options* option
 /* Releases what gc_mesh_analyze allocated and zeroes *analysis; safe on a zeroed one. */
 GC_API void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
 
+/* A mesh file's overdraw and vertex fetch (gc_mesh_vertex_costs_of). */
+typedef struct gc_mesh_vertex_costs {
+    int has_overdraw;
+    gc_overdraw_stats overdraw;       /* every triangle draw in file order, over every position */
+    size_t draw_count;                /* glTF: its triangle primitives, each alone; else 0 */
+    gc_overdraw_stats* draw_overdraw; /* draw_count of them, in the file's order */
+    int has_fetch;
+    size_t model_count;               /* fetch entries: 1 for an every-reference spec, else one per model */
+    gc_fetch_stats* fetch;
+} gc_mesh_vertex_costs;
+
+/* The overdraw (when `overdraw` is non-zero: docs/models/overdraw.md) and the vertex fetch
+ * (when `fetch` is not NULL: docs/models/fetch.md; a spec fetching the vertices a model
+ * shades runs once per model of `models`) of the mesh file `path` read with `options`:
+ * its triangles (strips and fans expanded; glTF: every triangle primitive in file order,
+ * numbered as gc_mesh_load numbers them) with the positions gc_mesh_load_positions reads
+ * (a glTF's draws: each over the vertices it uses, its own box); fetch over one packed
+ * stream of the spec's vertex size, the vertex count the positions' where known. Points
+ * and lines: GC_ERR_USAGE; overdraw on a file without positions (an index buffer):
+ * GC_ERR_USAGE naming it. On success the caller frees *out with gc_mesh_vertex_costs_free.
+ * Time: gc_analyze_overdraw's and gc_analyze_fetch's; memory: the file's triangles twice,
+ * its positions, and the models' state. */
+GC_API gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
+                                         const gc_fetch_spec* fetch, const gc_model* models, size_t model_count,
+                                         gc_mesh_vertex_costs* out, gc_error* err);
+/* Releases what gc_mesh_vertex_costs_of allocated and zeroes *costs; safe on a zeroed one. */
+GC_API void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* costs);
+
 /* The triangle list `draw` assembles (strips, fans, quads and polygons expanded; a point
  * or line topology: GC_ERR_USAGE naming `what`) in a new array *out of *count indices, on
  * dense ids as gc_mesh_optimize hands them to the optimizers: sparse values (largest + 1

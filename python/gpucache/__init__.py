@@ -279,6 +279,9 @@ class AnalyzeResult:
     per_vertex_values: Optional[np.ndarray] = field(default=None, repr=False)
     per_vertex_counts: Optional[np.ndarray] = field(default=None, repr=False)
     draws: Optional[List[Dict[str, Any]]] = field(default=None, repr=False)
+    overdraw: Optional[Dict[str, Any]] = None  # analyze --json's top-level "overdraw"
+    fetch: Optional[Dict[str, Any]] = None  # the "fetch" that applies to this model
+    fetch_per_model: bool = field(default=False, repr=False)  # it is one of "models"' entries' members
 
     def to_json(self) -> Dict[str, Any]:
         """This model's entry as ``analyze --json`` writes it (the same keys, in its order)."""
@@ -291,6 +294,8 @@ class AnalyzeResult:
         if self.family == "batch":
             d.update(state_change_flushes=self.state_change_flushes, map_mode_batches=self.map_mode_batches,
                      mean_fill=self.mean_fill)
+        if self.fetch is not None and self.fetch_per_model:
+            d["fetch"] = dict(self.fetch)
         return d
 
 
@@ -303,7 +308,8 @@ def _copy_out_u32(ptr: Any, count: int) -> np.ndarray:
 
 def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topology: Optional[str] = None,
             restart: Union[None, bool, int] = None, per_vertex: bool = False,
-            state_changes: Optional[ArrayLike] = None) -> Union[AnalyzeResult, List[AnalyzeResult]]:
+            state_changes: Optional[ArrayLike] = None, overdraw: bool = False, positions: Optional[ArrayLike] = None,
+            fetch: Optional[str] = None) -> Union[AnalyzeResult, List[AnalyzeResult]]:
     """Counts the vertex shader invocations a draw costs under one model or several.
 
     indices: an integer array (a C-contiguous uint32 array is used in place, others are converted
@@ -314,6 +320,14 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
     restart: None (off, or the mesh's), True (0xFFFF for 16-bit sources, else 0xFFFFFFFF) or a value.
     per_vertex: also return every distinct index value's invocations as arrays.
     state_changes: sorted index positions for the batch model (a change before that index).
+
+    overdraw: also measure overdraw (docs/models/overdraw.md, ``analyze --overdraw``) into each
+        result's ``overdraw`` ({"covered", "shaded", "ratio"}; a glTF's draws each get theirs):
+        a loaded mesh file's own positions, or ``positions`` (an N x 3 float array) for an array
+        of triangle-list indices.
+    fetch: a fetch spec ("meshopt:32", "gcn:32", "cache:64,16K,4:32"; ``analyze --fetch``): the
+        bytes the vertex fetch reads (docs/models/fetch.md) into each result's ``fetch``
+        ({"spec", "bytes", "overfetch"}, and "memory_bytes" for a spec that depends on the model).
 
     A :class:`Mesh` loaded from a glTF file is counted as ``gpucache analyze`` counts the file
     (the library's gc_mesh_analyze): each mesh primitive a draw of its own with its own topology,
@@ -335,8 +349,12 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
         if per_vertex:
             raise ArgumentError("per_vertex does not apply to a glTF mesh (each primitive is analyzed as its own draw)")
         results = _analyze_file(indices, parsed)
+        _vertex_costs(indices, parsed, results, overdraw, positions, fetch, None)
         return results[0] if isinstance(model, str) else results
     d = _Draw(indices, topology, restart)
+    if (overdraw or fetch is not None) and (topology is not None or restart is not None or state_changes is not None):
+        raise ArgumentError("overdraw and fetch count the mesh's own triangles: no topology, restart or "
+                            "state_changes with them")
     options = ffi.new("gc_analyze_options*")
     changes = None
     if state_changes is not None:
@@ -378,7 +396,94 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
             r.map_mode_batches = int(s.map_mode_batches)
             r.mean_fill = float(s.slots_filled) / (float(s.batches) * m.p[0]) if s.batches else 0.0
         results.append(r)
+    _vertex_costs(indices, parsed, results, overdraw, positions, fetch, d)
     return results[0] if isinstance(model, str) else results
+
+
+def _overdraw_dict(o: Any) -> Dict[str, Any]:
+    return {"covered": int(o.covered), "shaded": int(o.shaded), "ratio": float(o.ratio)}
+
+
+def _fetch_dict(spec_text: str, f: Any, per_model: bool) -> Dict[str, Any]:
+    d: Dict[str, Any] = {"spec": spec_text, "bytes": int(f.bytes), "overfetch": float(f.overfetch)}
+    if per_model:
+        d["memory_bytes"] = int(f.memory_bytes)
+    return d
+
+
+_TRIANGLE_MODES = ("triangles", "triangle-strip", "triangle-fan")
+
+
+def _vertex_costs(indices: Any, parsed: List[Any], results: List[AnalyzeResult], overdraw: bool,
+                  positions: Optional[ArrayLike], fetch: Optional[str], d: Optional[_Draw]) -> None:
+    """analyze's overdraw= and fetch=: the library's gc_mesh_vertex_costs_of for a loaded file (as
+    ``analyze --overdraw --fetch SPEC`` counts it), gc_analyze_overdraw and gc_analyze_fetch for
+    an array of triangle-list indices."""
+    if not overdraw and fetch is None:
+        return
+    err = _new_error()
+    spec = ffi.NULL
+    if fetch is not None:
+        if not isinstance(fetch, str):
+            raise ArgumentError(f"fetch: expected a fetch spec such as 'meshopt:32', got {fetch!r}")
+        spec = ffi.new("gc_fetch_spec*")
+        _check(lib.gc_fetch_parse(fetch.encode(), spec, err), err)
+    per_model = fetch is not None and not spec.every_reference
+    od = None
+    draw_od: List[Dict[str, Any]] = []
+    fetches: List[Dict[str, Any]] = []
+    if isinstance(indices, Mesh) and indices.path and positions is None:
+        models = ffi.new("gc_model[]", max(1, len(parsed)))
+        for i, m in enumerate(parsed):
+            models[i] = m[0]
+        c = ffi.new("gc_mesh_vertex_costs*")
+        _check(lib.gc_mesh_vertex_costs_of(_encode_path(indices.path), _load_options(indices), 1 if overdraw else 0,
+                                           spec, models, len(parsed), c, err), err)
+        try:
+            if c.has_overdraw:
+                od = _overdraw_dict(c.overdraw)
+                draw_od = [_overdraw_dict(c.draw_overdraw[i]) for i in range(c.draw_count)]
+            if c.has_fetch:
+                fetches = [_fetch_dict(fetch, c.fetch[i], per_model) for i in range(c.model_count)]
+        finally:
+            lib.gc_mesh_vertex_costs_free(c)
+    else:
+        if d is None or d.draw.topology != lib.GC_TRIANGLE_LIST:
+            raise ArgumentError("overdraw and fetch need a triangle list")
+        n = int(d.draw.index_count)
+        bound = _largest(d) + 1
+        xyz = None
+        if positions is not None:
+            xyz = np.ascontiguousarray(positions, dtype=np.float32).reshape(-1, 3)
+            if xyz.shape[0] < bound:
+                raise ArgumentError(f"positions: {xyz.shape[0]} rows for {bound} vertices")
+        if overdraw:
+            if xyz is None:
+                raise ArgumentError("overdraw needs vertex positions: give positions= (an N x 3 array) or a mesh "
+                                    "loaded from an OBJ, PLY or glTF file")
+            o = ffi.new("gc_overdraw_stats*")
+            _check(lib.gc_analyze_overdraw(d.draw.indices, n, ffi.from_buffer("float[]", xyz), xyz.shape[0], 0, o,
+                                           err), err)
+            od = _overdraw_dict(o)
+        if fetch is not None:
+            vertices = max(bound, xyz.shape[0] if xyz is not None else 0)
+            f = ffi.new("gc_fetch_stats*")
+            for m in (parsed if per_model else [None]):
+                _check(lib.gc_analyze_fetch(spec, m if m is not None else ffi.NULL, d.draw.indices, n, vertices,
+                                            ffi.NULL, 0, f, err), err)
+                fetches.append(_fetch_dict(fetch, f, per_model))
+    for k, r in enumerate(results):
+        r.overdraw = od
+        if fetches:
+            r.fetch = fetches[k] if per_model else fetches[0]
+            r.fetch_per_model = per_model
+        if r.draws is not None and draw_od:
+            t = 0
+            for entry in r.draws:
+                if entry["mode"] in _TRIANGLE_MODES:
+                    if t < len(draw_od):
+                        entry["overdraw"] = draw_od[t]
+                    t += 1
 
 
 def _is_gltf_mesh(value: Any) -> bool:

@@ -227,8 +227,38 @@ CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_meshlet", "gc_meshlet_bounds", "gc_mesh
 LIBRARY_NAME = "libgpucache_python.so"
 
 ffi = cffi.FFI()
+# Overdraw and vertex fetch (issue 30): declared apart from CDEF, as the meshlets are.
+VERTEX_COSTS_CDEF = r"""
+typedef struct gc_overdraw_stats { uint64_t covered; uint64_t shaded; double ratio; } gc_overdraw_stats;
+gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const float* positions,
+                              size_t vertex_count, size_t position_stride, gc_overdraw_stats* out, gc_error* err);
+typedef struct gc_fetch_level { uint32_t line_bytes; uint64_t capacity_bytes; uint32_t ways; } gc_fetch_level;
+typedef struct gc_fetch_spec {
+    gc_fetch_level levels[2]; unsigned level_count; int every_reference; uint32_t vertex_bytes;
+} gc_fetch_spec;
+typedef struct gc_fetch_stream { uint64_t offset; uint32_t stride; uint32_t size; } gc_fetch_stream;
+typedef struct gc_fetch_stats {
+    uint64_t bytes; uint64_t memory_bytes; uint64_t unique_bytes; double overfetch;
+} gc_fetch_stats;
+gc_status gc_fetch_parse(const char* spec, gc_fetch_spec* out, gc_error* err);
+gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* model, const uint32_t* indices,
+                           size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
+                           size_t stream_count, gc_fetch_stats* out, gc_error* err);
+typedef struct gc_mesh_vertex_costs {
+    int has_overdraw; gc_overdraw_stats overdraw; size_t draw_count; gc_overdraw_stats* draw_overdraw;
+    int has_fetch; size_t model_count; gc_fetch_stats* fetch;
+} gc_mesh_vertex_costs;
+gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
+                                  const gc_fetch_spec* fetch, const gc_model* models, size_t model_count,
+                                  gc_mesh_vertex_costs* out, gc_error* err);
+void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* costs);
+"""
+CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_overdraw_stats", "gc_fetch_level", "gc_fetch_spec", "gc_fetch_stream",
+                                     "gc_fetch_stats", "gc_mesh_vertex_costs")
+
 ffi.cdef(CDEF)
 ffi.cdef(MESHLET_CDEF)
+ffi.cdef(VERTEX_COSTS_CDEF)
 # libc's free, for the buffers the library allocates with malloc and hands over.
 ffi.cdef("void free(void* p);")
 

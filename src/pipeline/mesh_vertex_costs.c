@@ -1,0 +1,128 @@
+/* gc_mesh_vertex_costs (gpucache.h): a mesh file's overdraw and vertex fetch beside its
+ * cache counts, as `gpucache analyze --overdraw --fetch SPEC` and the Python package's
+ * analyze(overdraw=, fetch=) show them. The models are stated in src/vertexpipe/; this
+ * file only decides what a mesh file's draws are (the same as gc_mesh_analyze's) and which
+ * positions and vertex counts go with them. */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* c)
+{
+    if (!c)
+        return;
+    free(c->draw_overdraw);
+    free(c->fetch);
+    memset(c, 0, sizeof *c);
+}
+
+/* One triangle draw's overdraw over the positions it references: its ids rebased to the
+ * smallest it uses, so that the box is the draw's own (a glTF primitive's vertex set). */
+static gc_status draw_overdraw(const uint32_t* tri, size_t n, const float* xyz, size_t vertex_count,
+                               uint32_t* scratch, gc_overdraw_stats* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return GC_OK;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < n; ++i) {
+        lo = tri[i] < lo ? tri[i] : lo;
+        hi = tri[i] > hi ? tri[i] : hi;
+    }
+    if (hi >= vertex_count)
+        return gc_fail(err, GC_ERR_DATA, "overdraw: index %u is past the %zu vertices with positions", hi,
+                       vertex_count);
+    for (size_t i = 0; i < n; ++i)
+        scratch[i] = tri[i] - lo;
+    return gc_analyze_overdraw(scratch, n, xyz + 3 * (size_t)lo, (size_t)(hi - lo) + 1, 0, out, err);
+}
+
+gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
+                                  const gc_fetch_spec* fetch, const gc_model* models, size_t model_count,
+                                  gc_mesh_vertex_costs* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || (fetch && !fetch->every_reference && model_count && !models))
+        return gc_fail(err, GC_ERR_USAGE, "gc_mesh_vertex_costs_of: no path or no models");
+    if (fetch && !fetch->every_reference && model_count == 0)
+        return gc_fail(err, GC_ERR_USAGE, "%s: this fetch spec fetches the vertices a model shades: name a model",
+                       path);
+    gc_mesh mesh;
+    gc_status s = gc_mesh_load(path, options, &mesh, err);
+    if (s)
+        return s;
+    uint32_t* tri = NULL;
+    uint32_t* scratch = NULL;
+    float* xyz = NULL;
+    size_t n = 0, positions = 0;
+    uint64_t primitives = 0;
+    gc_draw d = {mesh.indices, mesh.index_count, mesh.topology, mesh.restart_enabled, mesh.restart_value};
+    s = gc_draw_validate(&d, path, &primitives, err);
+    if (!s && d.topology != GC_TRIANGLE_LIST && d.topology != GC_TRIANGLE_STRIP && d.topology != GC_TRIANGLE_FAN)
+        s = gc_fail(err, GC_ERR_USAGE, "%s: overdraw and fetch are counted on triangles, not on a %s", path,
+                    gc_topology_name(d.topology));
+    if (!s && !(tri = gc_alloc_array(primitives ? 3 * (size_t)primitives : 1, sizeof *tri, false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu triangles", path, (unsigned long long)primitives);
+    if (!s)
+        s = gc_draw_triangles(&d, tri, 3 * (size_t)primitives, &n, err);
+    if (!s && overdraw) {
+        s = gc_mesh_load_positions(path, options, &xyz, &positions, err);
+        if (s == GC_ERR_UNSUPPORTED) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            s = gc_fail(err, GC_ERR_USAGE, "overdraw needs vertex positions: %s", why);
+        }
+    }
+    /* The whole mesh: every triangle draw in file order over every position. */
+    if (!s && overdraw) {
+        s = gc_analyze_overdraw(tri, n, xyz, positions, 0, &out->overdraw, err);
+        out->has_overdraw = !s;
+    }
+    /* A glTF's triangle primitives each on their own (gc_mesh_load gives one run each, or
+     * no runs for a file of one). */
+    if (!s && overdraw && strcmp(gc_mesh_format(path), "gltf") == 0) {
+        size_t one = n / 3;
+        const size_t* runs = mesh.runs ? mesh.runs : &one;
+        size_t run_count = mesh.runs ? mesh.run_count : 1;
+        out->draw_overdraw = gc_alloc_array(run_count ? run_count : 1, sizeof *out->draw_overdraw, true);
+        scratch = gc_alloc_array(n ? n : 1, sizeof *scratch, false);
+        if (!out->draw_overdraw || !scratch)
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu draws", path, run_count);
+        size_t at = 0;
+        for (size_t r = 0; !s && r < run_count; ++r) {
+            if (runs[r] > (n - at) / 3) {
+                s = gc_fail(err, GC_ERR_DATA, "%s: the draws hold more triangles than the file", path);
+                break;
+            }
+            size_t len = 3 * runs[r];
+            s = draw_overdraw(tri + at, len, xyz, positions, scratch, &out->draw_overdraw[r], err);
+            at += len;
+        }
+        out->draw_count = s ? 0 : run_count;
+    }
+    if (!s && fetch) {
+        /* the vertex count: the positions' where known, else the largest index + 1 */
+        uint32_t vertices = 0;
+        for (size_t i = 0; i < n; ++i)
+            vertices = tri[i] + 1 > vertices ? tri[i] + 1 : vertices;
+        if (positions > vertices && positions <= UINT32_MAX)
+            vertices = (uint32_t)positions;
+        out->model_count = fetch->every_reference ? 1 : model_count;
+        out->fetch = gc_alloc_array(out->model_count ? out->model_count : 1, sizeof *out->fetch, true);
+        if (!out->fetch)
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+        for (size_t m = 0; !s && m < out->model_count; ++m)
+            s = gc_analyze_fetch(fetch, fetch->every_reference ? NULL : &models[m], tri, n, vertices, NULL, 0,
+                                 &out->fetch[m], err);
+        out->has_fetch = !s;
+    }
+    free(tri);
+    free(scratch);
+    free(xyz);
+    gc_mesh_free(&mesh);
+    if (s)
+        gc_mesh_vertex_costs_free(out);
+    return s;
+}
