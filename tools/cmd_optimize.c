@@ -56,7 +56,7 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
         snprintf(line, sizeof line, "(%zu indexed triangle-list primitives reordered in place%s)", r.runs,
                  r.left ? "; strips, fans, non-indexed lists and shared index data left as they are" : "");
         report rep = {path, out_path, mo->algorithm, r.triangles, r.runs, seconds, mo->reorder_vertices, line,
-                      mo->report, r.before, r.after, preset_count, target_count};
+                      mo->report, r.before, r.after, preset_count, target_count, NULL};
         status = print_report(&rep, json);
     }
     gc_mesh_optimized_free(&r);
@@ -66,7 +66,7 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
 int cmd_optimize(int argc, char** argv)
 {
     enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL,
-           OPT_OD_THRESHOLD, OPT_OD_LAMBDA };
+           OPT_OD_THRESHOLD, OPT_OD_LAMBDA, OPT_FETCH };
     static const struct option long_options[] = {
         {"algorithm", required_argument, NULL, 'a'},
         {"model", required_argument, NULL, 'm'},
@@ -83,6 +83,7 @@ int cmd_optimize(int argc, char** argv)
         {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
         {"overdraw-threshold", required_argument, NULL, OPT_OD_THRESHOLD},
         {"overdraw-lambda", required_argument, NULL, OPT_OD_LAMBDA},
+        {"fetch", required_argument, NULL, OPT_FETCH},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -100,6 +101,11 @@ int cmd_optimize(int argc, char** argv)
     const char* od_option = NULL;
     char* end = NULL;
     gc_load_options lo = {0};
+    /* the fetch optimize reports before and after: meshoptimizer's model, 32-byte vertices */
+    const char* fetch_text = "meshopt:32";
+    gc_fetch_spec fetch;
+    gc_error fetch_err = {0};
+    gc_fetch_parse(fetch_text, &fetch, &fetch_err);
     opterr = 0;
     optind = 1;
     int c;
@@ -145,6 +151,16 @@ int cmd_optimize(int argc, char** argv)
             if (end == optarg || *end || !(od_lambda >= 0 && od_lambda <= 3))
                 return usage_error("--overdraw-lambda needs misses per triangle in [0, 3], not '%s'", optarg);
             break;
+        case OPT_FETCH: {
+            gc_error ferr = {0};
+            if (gc_fetch_parse(optarg, &fetch, &ferr))
+                return usage_error("--fetch: %s", ferr.message);
+            if (!fetch.every_reference)
+                return usage_error("--fetch %s: optimize reports fetch in meshopt:BYTES mode; analyze the output "
+                                   "with --fetch for a model's", optarg);
+            fetch_text = optarg;
+            break;
+        }
         case 'h': print_command_help(stdout, argv[0]); return 0;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -337,9 +353,14 @@ int cmd_optimize(int argc, char** argv)
     char converted[128];
     snprintf(converted, sizeof converted, "(the %s input was converted to a triangle list)",
              gc_topology_name(draw.topology));
+    optimize_costs costs;
+    if (optimize_costs_of(strcmp(path, "-") ? path : NULL, &lo, &r, reorder, fetch_text, &fetch, &costs, &err)) {
+        status = fail_with(&err);
+        goto out;
+    }
     report rep = {in.name, out_path, algorithm, n / 3, r.runs, seconds, reorder,
                   draw.topology != GC_TRIANGLE_LIST ? converted : NULL, presets, r.before, r.after, preset_count,
-                  target_count};
+                  target_count, &costs};
     status = print_report(&rep, json);
 out:
     gc_mesh_optimized_free(&r);

@@ -146,7 +146,7 @@ static const help_option meshlets_options[] = {
 static const char* const optimize_usage[] = {
     "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
     "         [--reorder-vertices [--remap MAP.u32]] [--overdraw-threshold T] [--overdraw-lambda L]\n"
-    "         [--allow-external-uris] [--json] INPUT -o OUTPUT",
+    "         [--fetch meshopt:BYTES] [--allow-external-uris] [--json] INPUT -o OUTPUT",
     NULL};
 static const help_option optimize_options[] = {
     {"-a, --algorithm NAME", "tipsify, forsyth or auto (auto: search for the -m targets)"},
@@ -162,6 +162,8 @@ static const help_option optimize_options[] = {
                                "T x auto's best while overdraw is lowered (default 1.05; 1: off)"},
     {"--overdraw-lambda L", "tipsify: Sander et al.'s overdraw clusters, cut where their misses per\n"
                             "triangle drop below L (0 to 3; default 0: off)"},
+    {"--fetch meshopt:BYTES", "the vertex size of the bytes-fetched row (default meshopt:32); with the\n"
+                              "overdraw row (inputs with positions) it shows input and output"},
     {"--remap MAP.u32", "write the old-to-new vertex map (uint32 LE per input vertex, 0xFFFFFFFF\n"
                         "unused) of an index-buffer INPUT (.txt .idx .u16 .u32 -)"},
     OPT_POSITIONS,

@@ -55,7 +55,25 @@ int print_report(const report* r, int json)
         }
         if (target_count == 0)
             sb_printf(&j, "], \"targets\": [");
-        sb_printf(&j, "]}\n");
+        sb_printf(&j, "]");
+        const optimize_costs* c = r->costs;
+        if (c && c->has_overdraw)
+            sb_printf(&j,
+                      ", \"overdraw\": {\"before\": {\"covered\": %llu, \"shaded\": %llu, \"ratio\": " JSON_FLOAT
+                      "}, \"after\": {\"covered\": %llu, \"shaded\": %llu, \"ratio\": " JSON_FLOAT "}}",
+                      (unsigned long long)c->overdraw_before.covered, (unsigned long long)c->overdraw_before.shaded,
+                      JF(c->overdraw_before.ratio), (unsigned long long)c->overdraw_after.covered,
+                      (unsigned long long)c->overdraw_after.shaded, JF(c->overdraw_after.ratio));
+        if (c && c->fetch_spec) {
+            sb_printf(&j, ", \"fetch\": {\"spec\": ");
+            sb_json_string(&j, c->fetch_spec);
+            sb_printf(&j,
+                      ", \"before\": {\"bytes\": %llu, \"overfetch\": " JSON_FLOAT "}, \"after\": {\"bytes\": %llu, "
+                      "\"overfetch\": " JSON_FLOAT "}}",
+                      (unsigned long long)c->fetch_before.bytes, JF(c->fetch_before.overfetch),
+                      (unsigned long long)c->fetch_after.bytes, JF(c->fetch_after.overfetch));
+        }
+        sb_printf(&j, "}\n");
         return print_json_document(&j);
     } else {
         printf("%s -> %s: %s, %zu triangles%s%s in %.3f s\n", r->input, r->output, gc_optimizer_name(r->algorithm),
@@ -79,6 +97,22 @@ int print_report(const report* r, int json)
                                 : 0.0;
             printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
                    before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
+        }
+        const optimize_costs* c = r->costs;
+        if (c && c->has_overdraw)
+            printf("%-34s %12.4f %8s %12.4f %8s %+7.1f%%\n", "overdraw (shaded / covered)", c->overdraw_before.ratio,
+                   "", c->overdraw_after.ratio, "",
+                   100.0 * (c->overdraw_after.ratio - c->overdraw_before.ratio) / c->overdraw_before.ratio);
+        if (c && c->fetch_spec) {
+            char label[96];
+            snprintf(label, sizeof label, "bytes fetched (%s)", c->fetch_spec);
+            double change = c->fetch_before.bytes ? 100.0 * ((double)c->fetch_after.bytes -
+                                                             (double)c->fetch_before.bytes) /
+                                                        (double)c->fetch_before.bytes
+                                                  : 0.0;
+            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)c->fetch_before.bytes,
+                   c->fetch_before.overfetch, (unsigned long long)c->fetch_after.bytes, c->fetch_after.overfetch,
+                   change);
         }
     }
     return 0;

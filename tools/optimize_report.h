@@ -3,6 +3,7 @@
 #define GPUCACHE_OPTIMIZE_REPORT_H
 
 #include "cli.h"
+#include "optimize_costs.h"
 
 #define MAX_TARGETS 16
 /* the presets optimize reports before and after (gc_preset_count() must not exceed it) */
@@ -21,6 +22,7 @@ typedef struct report {
     const gc_stats* before;
     const gc_stats* after;
     size_t preset_count, target_count;
+    const optimize_costs* costs; /* overdraw and fetch before and after, or NULL */
 } report;
 
 /* Prints the report (a table, or with `json` optimize --json). Returns 0, or EXIT_DATA when

@@ -96,3 +96,21 @@ def test_bad_requests(cli, tmp_path):
         gpucache.analyze(np.array([0, 1, 2], dtype=np.uint32), overdraw=True)
     with pytest.raises(gpucache.Error):
         gpucache.analyze(np.array([0, 1, 2], dtype=np.uint32), fetch="l9:32")
+
+
+@pytest.mark.parametrize("args", [("-a", "tipsify"), ("-a", "auto", "--reorder-vertices"), ("-a", "forsyth")])
+def test_optimize_reports_what_analyze_reads_back(cli, tmp_path, args):
+    src = CORPUS / "cow.obj"
+    if not src.exists():
+        pytest.skip("no cow.obj")
+    out = tmp_path / "out.obj"
+    j = cli.json("optimize", "--json", *args, src, "-o", out)
+    before = cli.json("analyze", "--json", "--overdraw", "--fetch", "meshopt:32", "-m", "fifo:16", src)
+    after = cli.json("analyze", "--json", "--overdraw", "--fetch", "meshopt:32", "-m", "fifo:16", out)
+    assert j["overdraw"]["before"] == before["overdraw"] and j["overdraw"]["after"] == after["overdraw"]
+    assert j["fetch"]["before"]["bytes"] == before["fetch"]["bytes"]
+    assert j["fetch"]["after"]["bytes"] == after["fetch"]["bytes"]
+    text = cli("optimize", *args, src, "-o", out).stdout
+    assert "overdraw (shaded / covered)" in text and "bytes fetched (meshopt:32)" in text
+    p = cli("optimize", "--fetch", "gcn:32", *args, src, "-o", out, ok=False)
+    assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1
