@@ -591,6 +591,42 @@ static void cli_output_is_the_data(void** state)
         }
 }
 
+/* gc_meshlets_cover: a quad of two triangles cut into meshlets of one triangle each. The
+ * same triangles rotated are covered; a mirrored winding, a missing triangle and a triangle
+ * drawn twice are refused naming the meshlet or the triangle. */
+static void cover_by_hand(void** state)
+{
+    (void)state;
+    const uint32_t quad[] = {0, 1, 2, 2, 3, 0};
+    gc_meshlet_options o = {0};
+    o.max_vertices = 3, o.max_triangles = 1, o.keep_order = 1;
+    gc_meshlets m = {0};
+    gc_error err;
+    assert_int_equal(gc_meshlets_build(quad, 6, 4, &o, &m, &err), GC_OK);
+    assert_int_equal(m.meshlet_count, 2);
+    assert_int_equal(gc_meshlets_cover(&m, quad, 6, "quad", &err), GC_OK);
+    const uint32_t rotated[] = {3, 0, 2, 1, 2, 0};
+    assert_int_equal(gc_meshlets_cover(&m, rotated, 6, "quad", &err), GC_OK);
+    const uint32_t mirrored[] = {0, 2, 1, 2, 3, 0};
+    assert_int_equal(gc_meshlets_cover(&m, mirrored, 6, "quad", &err), GC_ERR_DATA);
+    assert_non_null(strstr(err.message, "quad: "));
+    const uint32_t twice[] = {0, 1, 2, 0, 1, 2};
+    assert_int_equal(gc_meshlets_cover(&m, twice, 6, "quad", &err), GC_ERR_DATA);
+    const uint32_t one[] = {0, 1, 2};
+    assert_int_equal(gc_meshlets_cover(&m, one, 3, "quad", &err), GC_ERR_DATA);
+    assert_non_null(strstr(err.message, "2 triangles, the mesh 1"));
+    /* the mesh draws (0 1 2) twice, the meshlets (0 1 2) and (2 3 0): its second copy is
+     * in no meshlet */
+    assert_int_equal(gc_meshlets_cover(&m, twice, 6, "quad", &err), GC_ERR_DATA);
+    assert_non_null(strstr(err.message, "triangle 1 (0, 1, 2) is in no meshlet"));
+    /* the other way round: the meshlets draw (0 2 3), which the mesh ((0 1 2) and (0 3 4),
+     * sorted after it) does not */
+    const uint32_t other[] = {0, 1, 2, 0, 3, 4};
+    assert_int_equal(gc_meshlets_cover(&m, other, 6, "quad", &err), GC_ERR_DATA);
+    assert_non_null(strstr(err.message, "meshlet 1 draws the triangle (0, 2, 3)"));
+    gc_meshlets_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +640,7 @@ int main(void)
         cmocka_unit_test(data_round_trip),
         cmocka_unit_test(data_reader_refuses),
         cmocka_unit_test(cli_output_is_the_data),
+        cmocka_unit_test(cover_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "model_report.h"
 #include "pictures.h"
 #include "vertex_costs.h"
+#include "analyze_meshlets.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ int cmd_analyze(int argc, char** argv)
 {
     enum {
         OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
-        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX, OPT_OVERDRAW, OPT_FETCH
+        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX, OPT_OVERDRAW, OPT_FETCH,
+        OPT_MESHLETS
     };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
@@ -50,6 +52,7 @@ int cmd_analyze(int argc, char** argv)
         {"count", required_argument, NULL, OPT_COUNT},
         {"overdraw", no_argument, NULL, OPT_OVERDRAW},
         {"fetch", required_argument, NULL, OPT_FETCH},
+        {"meshlets", required_argument, NULL, OPT_MESHLETS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -74,6 +77,7 @@ int cmd_analyze(int argc, char** argv)
     const char* window_option = NULL;
     vertex_costs vc;
     memset(&vc, 0, sizeof vc);
+    const char* meshlets_path = NULL;
 
     opterr = 0;
     optind = 1;
@@ -126,6 +130,7 @@ int cmd_analyze(int argc, char** argv)
             window_option = "--count";
             break;
         case OPT_OVERDRAW: vc.overdraw = 1; break;
+        case OPT_MESHLETS: meshlets_path = optarg; break;
         case OPT_FETCH: {
             gc_error ferr = {0};
             if (gc_fetch_parse(optarg, &vc.fetch, &ferr))
@@ -149,6 +154,13 @@ int cmd_analyze(int argc, char** argv)
     int input_status = one_input(argc, argv, "analyze", &path);
     if (input_status)
         return input_status;
+    if (meshlets_path) {
+        if (model_count || topology_name || restart || state_path || per_vertex_path || trace || repeat ||
+            heatmap_path || trace_plot_path || vc.overdraw || vc.fetch_text)
+            return usage_error("--meshlets FILE checks a meshlet data file against INPUT: it takes only --json "
+                               "and --positions%s", "");
+        return analyze_meshlets(meshlets_path, path, &lo, json);
+    }
     if (is_gltf(path)) {
         /* each primitive's mode is its topology; no restart in glTF */
         const char* clash = topology_name ? "-t" : restart ? "--restart" : state_path ? "--state-changes"

@@ -38,6 +38,7 @@ static const char* const analyze_usage[] = {
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
     "        [--allow-external-uris] [--heatmap FILE.svg|FILE.png [--view VIEW] [--heatmap-max N]]\n"
     "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] [--overdraw] [--fetch SPEC] INPUT",
+    "analyze --meshlets FILE [--json] INPUT",
     NULL};
 static const help_option analyze_options[] = {
     {"-m, --model MODEL", "a model to analyze under (repeatable; default: every preset)"},
@@ -59,6 +60,8 @@ static const help_option analyze_options[] = {
                               "lost; .png: rendered by rsvg-convert"},
     {"--overdraw", "measure overdraw (OBJ, PLY, glTF: the positions' six views, meshoptimizer's\n"
                    "definition; docs/models/overdraw.md): pixels covered, shaded, their ratio"},
+    {"--meshlets FILE", "check a meshlet data file (meshlets --data) against INPUT: every triangle of\n"
+                        "INPUT in exactly one meshlet, within the limits; then its figures"},
     {"--fetch SPEC", "model the bytes the vertex fetch reads (docs/models/fetch.md): meshopt:BYTES\n"
                      "(meshopt_analyzeVertexFetch's, every index reference), gcn:BYTES (seed 003's GPU,\n"
                      "per model) or cache:LINE,SIZE,WAYS:BYTES (per model)"},

@@ -1051,6 +1051,12 @@ GC_API gc_status gc_meshlets_compute_bounds(gc_meshlets* m, const float* positio
  * `what` and the meshlet otherwise. O(size of the arrays), no allocation. */
 GC_API gc_status gc_meshlets_check(const gc_meshlets* m, uint64_t vertex_count, const char* what, gc_error* err);
 
+/* Whether the meshlets (checked first with gc_meshlets_check) draw exactly the triangles of
+ * the list `indices`, each as often as it does and with its winding (rotations are the
+ * same triangle): GC_ERR_DATA naming `what` and the meshlet with a triangle too many, or
+ * the mesh's triangle that no meshlet draws. O(n log n) time, 16 bytes per triangle. */
+GC_API gc_status gc_meshlets_cover(const gc_meshlets* m, const uint32_t* indices, size_t index_count,
+                                   const char* what, gc_error* err);
 /* Releases the arrays of *m and zeroes it; safe on a zeroed set and on NULL. */
 GC_API void gc_meshlets_free(gc_meshlets* m);
 
