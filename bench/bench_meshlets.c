@@ -3,6 +3,8 @@
  * meshopt_optimizeVertexCache's order, on every corpus mesh and a shuffled copy, at 64/124
  * and 128/256. Prints the markdown table of docs/optimizers/meshlets.md. A comparison point
  * only: the library never calls meshoptimizer.
+ * bench_meshlets_peer is the same program linked with the meshoptimizer named by
+ * -DGPUCACHE_PEER_MESHOPT (1.2, built from its source).
  * usage: bench_meshlets [CORPUS_DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
@@ -62,8 +64,9 @@ int main(int argc, char** argv)
 {
     const char* dir = argc > 1 ? argv[1] : "../shared/corpus";
     static const unsigned limits[][2] = {{64, 124}, {128, 256}};
-    printf("| mesh | V/T | meshopt_buildMeshlets 0.18: meshlets / vertices | buildMeshletsScan of optimizeVertexCache "
-           "| gpucache: meshlets / vertices | vertices vs buildMeshlets | time vs buildMeshlets |\n");
+    printf("| mesh | V/T | meshopt_buildMeshlets %d.%d: meshlets / vertices | buildMeshletsScan of optimizeVertexCache "
+           "| gpucache: meshlets / vertices | vertices vs buildMeshlets | time vs buildMeshlets |\n",
+           MESHOPTIMIZER_VERSION / 1000, MESHOPTIMIZER_VERSION % 1000 / 10);
     printf("|---|---|---|---|---|---|---|\n");
     double sum_ratio[2] = {0, 0};
     int rows[2] = {0, 0}, fewer_or_equal[2] = {0, 0};
