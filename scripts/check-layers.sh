@@ -8,7 +8,7 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 # Layers, bottom first: a part may call its own layer and those listed before it.
-LAYERS="src src/models src/vertexpipe src/io src/optimize src/meshlet src/fit src/memsys src/pipeline src/probe tools"
+LAYERS="src src/models src/vertexpipe src/io src/optimize src/meshlet src/fit src/memsys src/pipeline src/pictures src/probe tools"
 objs=$(find "$BUILD/CMakeFiles/gpucache_objects.dir" "$BUILD/CMakeFiles/gpucache_probe.dir" \
     "$BUILD/CMakeFiles/gpucache_cli.dir" -name '*.o' 2>/dev/null)
 [ -n "$objs" ] || { echo "$0: no object files under $BUILD (build first)" >&2; exit 2; }

@@ -18,7 +18,7 @@
 #include "model_report.h"
 #include "pictures.h"
 #include "report_parts.h"
-#include "svg.h"
+#include "gpucache/gpucache_pictures.h"
 #include "sweep.h"
 
 #include <getopt.h>

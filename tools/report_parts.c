@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report_parts.h"
 
-#include "svg.h"
+#include "gpucache/gpucache_pictures.h"
 #include "sweep.h"
 
 #include <stdio.h>
@@ -20,7 +20,7 @@ void html_text(FILE* f, const char* s)
         if (n) {
             char* part = strndup(s, n);
             if (part)
-                svg_escape(f, part, 0);
+                gc_svg_escape(f, part, 0);
             free(part);
             s += n;
         }
@@ -45,7 +45,7 @@ void sh_word(strbuf* b, const char* s)
     }
     sb_printf(b, "'");
     for (size_t i = 0; u[i];) {
-        size_t n = svg_utf8_length(u + i);
+        size_t n = gc_svg_utf8_length(u + i);
         if (u[i] == '\'') {
             sb_printf(b, "'\\''");
             i++;
@@ -242,7 +242,7 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     int status = 0;
     sweep_mesh* m = &s->meshes[0];
     snprintf(m->name, sizeof m->name, "%.*s", (int)(sizeof m->name - 1), name);
-    svg_clean(m->name, 0); /* gnuplot draws the name as it is: no control bytes, UTF-8 only */
+    gc_svg_clean(m->name, 0); /* gnuplot draws the name as it is: no control bytes, UTF-8 only */
     m->indices = (uint32_t*)tri; /* only read */
     m->count = n;
     m->vertices = vertex_count;
@@ -291,7 +291,7 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     size_t dups = 0;
     sb_printf(&seen, "\n");
     if (svg)
-        svg_clean(svg, 1); /* whatever gnuplot passed through */
+        gc_svg_clean(svg, 1); /* whatever gnuplot passed through */
     if (!svg || inline_gnuplot_svg(f, svg, &seen, &dups) != 0) {
         fprintf(stderr, "gpucache: warning: gnuplot did not draw the sweep: the report has no sweep figure\n");
         fputs("<p class=\"note\">No sweep figure: gnuplot failed.</p>\n", f);
