@@ -87,51 +87,16 @@ int analyze_rows(report_row* rows, size_t count, const gc_draw* d, long threads,
     return status;
 }
 
-/* The largest per-vertex count of `d` under `m`: the heat maps' common scale. With
- * `runs` (a glTF's triangle primitives, runs[r] triangles each), each run is analyzed as
- * its own draw and a vertex's counts over the runs add up, as draw_heatmap counts them;
- * `vertex_count` bounds the index values then. */
 int largest_count(const gc_model* m, const gc_draw* d, const size_t* runs, size_t run_count,
-                         size_t vertex_count, uint32_t* out)
+                  size_t vertex_count, uint32_t* out)
 {
-    gc_per_vertex pv = {0};
-    gc_analyze_options o = {0};
-    o.per_vertex = &pv;
-    gc_stats st;
     gc_error err = {0};
-    uint32_t top = 1;
-    if (!runs) {
-        if (gc_analyze(m, d, &o, &st, &err))
-            return fail_with(&err);
-        for (size_t i = 0; i < pv.count; ++i)
-            top = pv.counts[i] > top ? pv.counts[i] : top;
-        gc_per_vertex_free(&pv);
-        *out = top;
+    if (gc_heatmap_largest_count(m, d, runs, run_count, vertex_count, out, &err) == GC_OK)
         return 0;
-    }
-    uint32_t* counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts);
-    if (!counts) {
-        fprintf(stderr, "gpucache: report: out of memory for %zu vertex counts\n", vertex_count);
-        return EXIT_DATA;
-    }
-    for (size_t r = 0, at = 0; r < run_count; at += runs[r] * 3, ++r) {
-        gc_draw one = {d->indices + at, runs[r] * 3, d->topology, 0, 0};
-        if (!one.index_count)
-            continue;
-        if (gc_analyze(m, &one, &o, &st, &err)) {
-            free(counts);
-            return fail_with(&err);
-        }
-        for (size_t i = 0; i < pv.count; ++i)
-            if (pv.values[i] < vertex_count) {
-                counts[pv.values[i]] += pv.counts[i];
-                top = counts[pv.values[i]] > top ? counts[pv.values[i]] : top;
-            }
-        gc_per_vertex_free(&pv);
-    }
-    free(counts);
-    *out = top;
-    return 0;
+    if (err.code != GC_ERR_NOMEM)
+        return fail_with(&err);
+    fprintf(stderr, "gpucache: report: %s\n", err.message);
+    return EXIT_DATA;
 }
 
 /* Whether gnuplot is on PATH, as gp_draw will run it (execlp). */

@@ -96,6 +96,15 @@ GC_API gc_status gc_heatmap_write(FILE* f, const float* xyz, size_t vertex_count
                                   const gc_model* model, const gc_draw* draw, const gc_heatmap_options* options,
                                   gc_error* err);
 
+/* The largest per-vertex count of `draw` under `model` (at least 1): a common top of the
+ * scale (scale_max) for two heat maps of one mesh, such as before and after a reordering.
+ * With `runs` (a triangle list cut into runs of runs[i] triangles), each run is analyzed
+ * as its own draw and a vertex's counts over the runs add up, as gc_heatmap_write counts
+ * them; `vertex_count` bounds the index values then (memory: 4 bytes a vertex). Cost:
+ * one gc_analyze per run. */
+GC_API gc_status gc_heatmap_largest_count(const gc_model* model, const gc_draw* draw, const size_t* runs,
+                                          size_t run_count, size_t vertex_count, uint32_t* out, gc_error* err);
+
 /* The heat map of a mesh file as `gpucache analyze --heatmap` draws it: loaded with
  * gc_mesh_load (`load` may be NULL) and gc_mesh_load_positions, a glTF's triangle
  * primitives each analyzed as its own draw. The SVG text goes to *svg (*size bytes, NUL

@@ -314,6 +314,52 @@ gc_status gc_heatmap_write(FILE* f, const float* xyz, size_t vertex_count, const
     return GC_OK;
 }
 
+/* The largest per-vertex count of `d` under `m`: the heat maps' common scale. With
+ * `runs` (a glTF's triangle primitives, runs[r] triangles each), each run is analyzed as
+ * its own draw and a vertex's counts over the runs add up, as gc_heatmap_write counts them;
+ * `vertex_count` bounds the index values then. */
+gc_status gc_heatmap_largest_count(const gc_model* m, const gc_draw* d, const size_t* runs, size_t run_count,
+                                   size_t vertex_count, uint32_t* out, gc_error* err)
+{
+    gc_per_vertex pv = {0};
+    gc_analyze_options o = {0};
+    o.per_vertex = &pv;
+    gc_stats st;
+    uint32_t top = 1;
+    if (!runs) {
+        gc_status status = gc_analyze(m, d, &o, &st, err);
+        if (status)
+            return status;
+        for (size_t i = 0; i < pv.count; ++i)
+            top = pv.counts[i] > top ? pv.counts[i] : top;
+        gc_per_vertex_free(&pv);
+        *out = top;
+        return GC_OK;
+    }
+    uint32_t* counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts);
+    if (!counts)
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for %zu vertex counts", vertex_count);
+    for (size_t r = 0, at = 0; r < run_count; at += runs[r] * 3, ++r) {
+        gc_draw one = {d->indices + at, runs[r] * 3, d->topology, 0, 0};
+        if (!one.index_count)
+            continue;
+        gc_status status = gc_analyze(m, &one, &o, &st, err);
+        if (status) {
+            free(counts);
+            return status;
+        }
+        for (size_t i = 0; i < pv.count; ++i)
+            if (pv.values[i] < vertex_count) {
+                counts[pv.values[i]] += pv.counts[i];
+                top = counts[pv.values[i]] > top ? counts[pv.values[i]] : top;
+            }
+        gc_per_vertex_free(&pv);
+    }
+    free(counts);
+    *out = top;
+    return GC_OK;
+}
+
 gc_status gc_heatmap_file_svg(const char* path, const gc_load_options* load, const char* name,
                                const gc_model* model, gc_heatmap_view view, uint32_t scale_max, char** svg,
                                size_t* size, gc_error* err)
