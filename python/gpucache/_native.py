@@ -224,11 +224,22 @@ gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error*
 """
 CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_meshlet", "gc_meshlet_bounds", "gc_meshlets", "gc_meshlet_options")
 
+# include/gpucache/gpucache_pictures.h: the pictures the package draws through the library.
+PICTURES_CDEF = r"""
+typedef enum gc_heatmap_view { GC_VIEW_FRONT = 0, GC_VIEW_SIDE = 1, GC_VIEW_TOP = 2 } gc_heatmap_view;
+gc_status gc_heatmap_view_parse(const char* name, gc_heatmap_view* out, gc_error* err);
+gc_status gc_heatmap_file_svg(const char* path, const gc_load_options* load, const char* name,
+                              const gc_model* model, gc_heatmap_view view, uint32_t scale_max, char** svg,
+                              size_t* size, gc_error* err);
+void gc_svg_free(char* text);
+"""
+
 LIBRARY_NAME = "libgpucache_python.so"
 
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
 ffi.cdef(MESHLET_CDEF)
+ffi.cdef(PICTURES_CDEF)
 # libc's free, for the buffers the library allocates with malloc and hands over.
 ffi.cdef("void free(void* p);")
 
