@@ -63,9 +63,9 @@ done
 [ -e "$tmp/bad-include" ] && status=1
 # sizes (issue 28): tools/ is argument parsing, a call and printing; src/ files stay readable
 TOOLS_FILE_MAX=400
-# the issue's goal is 3,500 lines for tools/ in all; it stood at 7,103 when this check
+# the issue's goal is 3,500 lines for tools/ in all; it stood at 6,683 when this check
 # came, so the limit is a ratchet: lower it as tools/ shrinks, down to 3500
-TOOLS_TOTAL_MAX=7110
+TOOLS_TOTAL_MAX=6700
 SRC_FILE_MAX=900
 # Exempt from SRC_FILE_MAX for now: src/io/gltf.c is being split by another branch (the
 # integrator removes this exemption after merging that split); src/io/ply.c and

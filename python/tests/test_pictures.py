@@ -73,3 +73,62 @@ def test_heatmap_errors(tmp_path, corpus):
     points.write_text("0 1 2\n")
     with pytest.raises(gpucache.Error):  # indices without positions: no heat map
         gpucache.heatmap(points)
+
+
+# ------------------------------------------------------------------ report
+
+def without_timing(page):
+    """The page without optimize's time, the one part that differs between two runs."""
+    import re
+    return re.sub(r"optimize -a auto</code> \([0-9.]+ s\)", "optimize -a auto</code> (T s)", page)
+
+
+def cli_report(tmp_path, path, *options):
+    """The CLI's page written without gnuplot on PATH: no sweep figure, as the package has none."""
+    import os
+    cli_path = os.environ.get("GPUCACHE_CLI") or str(ROOT / "build" / "gpucache")
+    if not os.path.exists(cli_path):
+        pytest.skip(f"no gpucache CLI at {cli_path}")
+    out = tmp_path / "cli.html"
+    empty = tmp_path / "no-gnuplot"
+    empty.mkdir(exist_ok=True)
+    p = subprocess.run([cli_path, "report", *options, "-o", str(out), str(path)], capture_output=True, text=True,
+                       env={"PATH": str(empty), "HOME": str(tmp_path)})
+    assert p.returncode == 0, p.stderr
+    assert "gnuplot not found" in p.stderr
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("model,view,cache", [(None, "front", None), ("nvidia", "side", (4, 10))])
+def test_report_matches_cli_on_corpus(corpus, tmp_path, model, view, cache):
+    mesh = next((p for p in corpus if p.name == "suzanne.obj"), corpus[0])
+    options = (["-m", model] if model else []) + ["--view", view] + (["--cache", f"{cache[0]}..{cache[1]}"]
+                                                                     if cache else [])
+    expected = cli_report(tmp_path, mesh, *options)
+    page = gpucache.report(mesh, model=model, view=view, cache=cache)
+    assert without_timing(page) == without_timing(expected)
+    # independently of the CLI: the target named, the commands quoted, no sweep figure
+    assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
+    assert "No sweep figure" in page
+    assert f"--cache {cache[0]}..{cache[1]}" in page if cache else "--cache 8..32" in page
+
+
+@pytest.mark.parametrize("case", ["lists.glb", "modes.glb"])
+def test_report_matches_cli_on_gltf(gltf_cases, tmp_path, case):
+    path = gltf_cases / case
+    expected = cli_report(tmp_path, path, "-m", "llvmpipe")
+    page = gpucache.report(path, model="llvmpipe")
+    assert without_timing(page) == without_timing(expected)
+    assert "<dt>format</dt><dd>glTF, each mesh primitive a draw of its own</dd>" in page
+
+
+def test_report_output_and_errors(tmp_path, corpus):
+    out = tmp_path / "r.html"
+    page = gpucache.report(corpus[0], output=out)
+    assert out.read_text(encoding="utf-8") == page
+    with pytest.raises(gpucache.Error):
+        gpucache.report(tmp_path / "missing.obj")
+    with pytest.raises(gpucache.Error):
+        gpucache.report(corpus[0], cache=(2, 5))
+    with pytest.raises(gpucache.Error):
+        gpucache.report(corpus[0], model="fifo:0")
