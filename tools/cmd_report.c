@@ -3,30 +3,24 @@
  * `analyze --json`), the heat maps before and after `optimize -a auto` for one model, the
  * sweep of the layouts over a range of cache sizes, and the commands that redo each part.
  *
- * Everything is computed in this process with the library and the tool's own drawing
- * code (pictures.c, sweep_plot.c); only the sweep's figure needs gnuplot, run as sweep
- * --plot runs it. The page is built in memory and written whole or not at all; it loads
- * nothing (no network, no file): the pictures are inline SVG. Every name that came from
- * the command line or a file is HTML-escaped, and the commands are single-quoted for a
- * POSIX shell. */
+ * The library writes the page (gc_report_html, src/pictures/report.c); this command reads
+ * the input as every command does, gives the page its sweep figure (report_parts.c: the
+ * sweep drawn by gnuplot, run as sweep --plot runs it) and writes the page whole or not at
+ * all. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "model_report.h"
 #include "pictures.h"
 #include "report_parts.h"
 #include "gpucache/gpucache_pictures.h"
-#include "sweep.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
 /* The model the heat maps show and `optimize -a auto` targets when no -m is given: the
  * generic 16-entry FIFO, the README's heat-map model (and no value-keyed rule, so the
