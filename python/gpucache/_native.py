@@ -223,6 +223,7 @@ gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err
 gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
 """
 CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_meshlet", "gc_meshlet_bounds", "gc_meshlets", "gc_meshlet_options")
+CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_report_options", "gc_report_info")
 
 # include/gpucache/gpucache_pictures.h: the pictures the package draws through the library.
 PICTURES_CDEF = r"""
