@@ -8,7 +8,7 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 # Layers, bottom first: a part may call its own layer and those listed before it.
-LAYERS="src src/models src/vertexpipe src/io src/optimize src/meshlet src/fit src/memsys src/pipeline src/probe tools"
+LAYERS="src src/models src/vertexpipe src/io src/optimize src/meshlet src/fit src/memsys src/pipeline src/pictures src/probe tools"
 objs=$(find "$BUILD/CMakeFiles/gpucache_objects.dir" "$BUILD/CMakeFiles/gpucache_probe.dir" \
     "$BUILD/CMakeFiles/gpucache_cli.dir" -name '*.o' 2>/dev/null)
 [ -n "$objs" ] || { echo "$0: no object files under $BUILD (build first)" >&2; exit 2; }
@@ -61,5 +61,29 @@ for h in models/models.h io/io.h optimize/optimize.h memsys/memsys.h pipeline/pi
     done
 done
 [ -e "$tmp/bad-include" ] && status=1
+# sizes (issue 28): tools/ is argument parsing, a call and printing; src/ files stay readable
+TOOLS_FILE_MAX=400
+# the issue's goal is 3,500 lines for tools/ in all; it stood at 6,683 when this check
+# came, so the limit is a ratchet: lower it as tools/ shrinks, down to 3500
+TOOLS_TOTAL_MAX=6700
+SRC_FILE_MAX=900
+# Exempt from SRC_FILE_MAX for now: src/io/gltf.c is being split by another branch (the
+# integrator removes this exemption after merging that split); src/io/ply.c and
+# src/probe/measurements.c were over the limit on main when this check came (to split).
+SRC_EXEMPT="src/io/gltf.c src/io/ply.c src/probe/measurements.c"
+for f in tools/*.c tools/*.h; do
+    n=$(wc -l <"$f")
+    [ "$n" -gt $TOOLS_FILE_MAX ] && { echo "size: $f has $n lines, more than $TOOLS_FILE_MAX"; status=1; }
+done
+total=$(cat tools/*.c tools/*.h | wc -l)
+if [ "$total" -gt $TOOLS_TOTAL_MAX ]; then
+    echo "size: tools/ has $total lines in all, more than $TOOLS_TOTAL_MAX"; status=1
+fi
+for f in $(find src -name '*.c' -o -name '*.h' | sort); do
+    case " $SRC_EXEMPT " in *" $f "*) continue ;; esac
+    n=$(wc -l <"$f")
+    [ "$n" -gt $SRC_FILE_MAX ] && { echo "size: $f has $n lines, more than $SRC_FILE_MAX"; status=1; }
+done
+echo "sizes: tools/ has $total lines in all (limit $TOOLS_TOTAL_MAX; files: tools/ $TOOLS_FILE_MAX, src/ $SRC_FILE_MAX)"
 [ $status -eq 0 ] && echo "check-layers: no loops of calls; every call goes to the same or a lower layer"
 exit $status

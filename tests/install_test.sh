@@ -34,8 +34,8 @@ grep -l "$BUILD\|/usr/lib/[^ ]*libassimp\|$SRC" "$LIBDIR/pkgconfig/"*.pc "$LIBDI
 [ -s leaks.txt ] && fail "build paths in $(cat leaks.txt)" || pass
 grep -q '^prefix=${pcfiledir}' "$LIBDIR/pkgconfig/gpucache.pc" && pass || fail "gpucache.pc: $(head -1 "$LIBDIR/pkgconfig/gpucache.pc")"
 
-# exported symbols: exactly the GC_API functions of gpucache.h and gpucache_validate.h
-cat "$SRC/include/gpucache/gpucache.h" "$SRC/include/gpucache/gpucache_validate.h" |
+# exported symbols: exactly the GC_API functions of gpucache.h, gpucache_validate.h and gpucache_pictures.h
+cat "$SRC/include/gpucache/gpucache.h" "$SRC/include/gpucache/gpucache_validate.h" "$SRC/include/gpucache/gpucache_pictures.h" |
     sed -n 's/.*GC_API[^(]*[ *]\(gc_[a-z0-9_]*\)(.*/\1/p' | sort -u >header.txt
 nm -D --defined-only "$LIBDIR/libgpucache.so" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | grep -v '^_' | sort -u >exported.txt
 if [ -s header.txt ] && cmp -s header.txt exported.txt; then
@@ -47,7 +47,7 @@ fi
 
 # every public function has a doc comment right above it (its constraints, ownership and
 # cost are reviewed by hand; this catches one added without any)
-for h in gpucache.h gpucache_probe.h; do
+for h in gpucache.h gpucache_probe.h gpucache_pictures.h; do
     awk '/^GC_API/ { if (prev !~ /\*\/ *$/) print FILENAME ": " $0 } NF { prev = $0 }' \
         "$SRC/include/gpucache/$h" >undocumented.txt
     [ -s undocumented.txt ] && fail "no doc comment: $(cat undocumented.txt)" || pass

@@ -4,10 +4,10 @@
 #define GPUCACHE_CHARTS_H
 
 #include "gpucache/gpucache.h"
-#include "gpucache/gpucache_probe.h"
+#include "gpucache/gpucache_pictures.h"
 
 /* The most models fit --plot draws (the first of the ranking). */
-#define FIT_PLOT_MAX_MODELS 5
+#define FIT_PLOT_MAX_MODELS GC_FIT_CHART_MAX_MODELS
 
 /* Draws, for each of the first min(found, FIT_PLOT_MAX_MODELS) candidates of `best`, one
  * panel of predicted / measured invocations over the cases of `in` (x: case number): a

@@ -1,28 +1,10 @@
 /* The help text, in one place: `gpucache help`, every `gpucache COMMAND --help` and the
  * man page gpucache(1) (`gpucache --man`, run by the build) are printed from these
- * tables, so that the three cannot drift apart. */
-#define _POSIX_C_SOURCE 200809L
+ * tables (printed by help_print.c), so that the three cannot drift apart. */
 #include "gpucache/gpucache.h"
 
 #include "help.h"
-
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-typedef struct help_option {
-    const char* flags; /* "-o, --output FILE" */
-    const char* text;  /* what it does; may hold line breaks */
-} help_option;
-
-typedef struct help_command {
-    const char* name;
-    const char* summary;             /* one line */
-    const char* const* usage;        /* lines after "gpucache ", NULL-terminated */
-    const char* description;         /* a paragraph or two */
-    const help_option* options;      /* {NULL, NULL}-terminated */
-    const char* example;             /* one command line */
-} help_command;
+#include "help_table.h"
 
 #define END_OPTIONS {NULL, NULL}
 #define OPT_TOPOLOGY {"-t, --topology TOPOLOGY", "the primitive topology (TOPOLOGY in 'gpucache help')"}
@@ -257,7 +239,7 @@ static const help_option models_options[] = {{"--json", "print JSON (docs/json.m
 static const char* const help_usage[] = {"help [COMMAND]", NULL};
 static const help_option help_options[] = {END_OPTIONS};
 
-static const help_command commands[] = {
+const help_command help_commands[] = {
     {"analyze", "what each model's vertex cache does with one draw", analyze_usage,
      "Reads INPUT, builds the draw the options describe and prints, for each model, the vertex\n"
      "shader invocations, ATVR (invocations per vertex) and ACMR (per triangle). A .gltf/.glb\n"
@@ -324,28 +306,22 @@ static const help_command commands[] = {
      "Without COMMAND, the overview; with one, the same as 'gpucache COMMAND --help'.", help_options,
      "gpucache help optimize"},
 };
-#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+const size_t help_command_count = sizeof help_commands / sizeof help_commands[0];
 
-static const char* const global_usage[] = {
+const char* const help_global_usage[] = {
     "[-q | -v] COMMAND [OPTION]... [ARGUMENT]...",
     "COMMAND --help",
     "--version",
     NULL};
 
-static const help_option global_options[] = {
+const help_option help_global_options[] = {
     {"-q, --quiet", "no progress lines nor notes on standard error (errors still show)"},
     {"-v, --verbose", "more detail on standard error: what was read, how long each step took"},
     {"-h, --help", "print the overview, or with a COMMAND that command's help"},
     {"--version", "print the version and the features of this build"},
     END_OPTIONS};
 
-/* The sections every command shares, in the overview and the man page. */
-typedef struct help_section {
-    const char* title;
-    const char* text;
-} help_section;
-
-static const help_section sections[] = {
+const help_section help_sections[] = {
     {"INPUT", ".txt/.idx (text indices, '#' comments), .u16/.u32 (raw little-endian), .obj, .ply,\n"
               "other mesh formats through assimp (.gltf, .glb, .fbx, .dae, .stl, ...), or grid:WxH for a\n"
               "generated row-major grid of W x H quads. '-' reads standard input: a PLY (by its \"ply\"\n"
@@ -371,228 +347,9 @@ static const help_section sections[] = {
                     "written, a limit reached, a device that failed); 2 usage error (an unknown\n"
                     "command or option, a missing or malformed argument, an output over an input)."},
 };
-#define SECTION_COUNT (sizeof sections / sizeof sections[0])
-#define SECTION_TEXT(i) (sections[i].text ? sections[i].text : model_help_text())
+const size_t help_section_count = sizeof help_sections / sizeof help_sections[0];
 
-static const help_command* find_command(const char* name)
+const char* help_section_text(size_t i)
 {
-    for (size_t i = 0; name && i < COMMAND_COUNT; ++i)
-        if (strcmp(commands[i].name, name) == 0)
-            return &commands[i];
-    return NULL;
-}
-
-/* Prints text with `indent` spaces before each of its lines. */
-static void print_indented(FILE* f, const char* text, int indent)
-{
-    while (*text) {
-        const char* nl = strchr(text, '\n');
-        size_t n = nl ? (size_t)(nl - text) : strlen(text);
-        fprintf(f, "%*s%.*s\n", indent, "", (int)n, text);
-        text += n + (nl ? 1 : 0);
-    }
-}
-
-static void print_options(FILE* f, const help_option* o)
-{
-    for (; o->flags; ++o) {
-        /* the flags in a 28-column field, the text beside (continued lines under it) */
-        const char* text = o->text;
-        const char* nl = strchr(text, '\n');
-        size_t n = nl ? (size_t)(nl - text) : strlen(text);
-        if (strlen(o->flags) <= 26)
-            fprintf(f, "  %-26s %.*s\n", o->flags, (int)n, text);
-        else
-            fprintf(f, "  %s\n  %-26s %.*s\n", o->flags, "", (int)n, text);
-        if (nl)
-            print_indented(f, nl + 1, 29);
-    }
-}
-
-static void print_usage_lines(FILE* f, const char* const* usage)
-{
-    for (; *usage; ++usage) {
-        const char* line = *usage;
-        const char* nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        fprintf(f, "  gpucache %.*s\n", (int)n, line);
-        if (nl)
-            print_indented(f, nl + 1, 11);
-    }
-}
-
-void print_help(FILE* f)
-{
-    fprintf(f, "gpucache %s: what a GPU's vertex caches do with an index buffer\n\nusage:\n", GPUCACHE_VERSION_STRING);
-    print_usage_lines(f, global_usage);
-    fprintf(f, "\ncommands:\n");
-    for (size_t i = 0; i < COMMAND_COUNT; ++i) {
-        print_usage_lines(f, commands[i].usage);
-        fprintf(f, "%30s%s\n", "", commands[i].summary);
-    }
-    fprintf(f, "\noptions of every command:\n");
-    print_options(f, global_options);
-    for (size_t i = 0; i < SECTION_COUNT; ++i) {
-        fprintf(f, "\n%s:\n", sections[i].title);
-        print_indented(f, SECTION_TEXT(i), 2);
-    }
-}
-
-int print_command_help(FILE* f, const char* name)
-{
-    const help_command* c = find_command(name);
-    if (!c)
-        return -1;
-    fprintf(f, "gpucache %s: %s\n\nusage:\n", c->name, c->summary);
-    print_usage_lines(f, c->usage);
-    fprintf(f, "\n");
-    print_indented(f, c->description, 0);
-    if (c->options[0].flags) {
-        fprintf(f, "\noptions:\n");
-        print_options(f, c->options);
-        fprintf(f, "  %-26s %s\n", "-q, -v", "quiet, verbose (see 'gpucache help')");
-    }
-    fprintf(f, "\nexample:\n  %s\n\nSee 'gpucache help' for INPUT, MODEL, TOPOLOGY, OUTPUT and the exit statuses.\n",
-            c->example);
-    return 0;
-}
-
-int help_has_command(const char* name)
-{
-    return find_command(name) != NULL;
-}
-
-/* ------------------------------------------------------------------ man page */
-
-/* Writes text as roff: a backslash escaped, '-' as a minus (\-), a line that would start
- * with a control character ('.' or '\'') protected by \&. */
-static void roff_text(FILE* f, const char* text)
-{
-    int line_start = 1;
-    for (const char* p = text; *p; ++p) {
-        if (line_start && (*p == '.' || *p == '\''))
-            fputs("\\&", f);
-        line_start = *p == '\n';
-        if (*p == '\\')
-            fputs("\\e", f);
-        else if (*p == '-')
-            fputs("\\-", f);
-        else
-            fputc(*p, f);
-    }
-}
-
-static void roff_options(FILE* f, const help_option* o)
-{
-    for (; o->flags; ++o) {
-        fputs(".TP\n.B ", f);
-        roff_text(f, o->flags);
-        fputs("\n", f);
-        roff_text(f, o->text);
-        fputs("\n", f);
-    }
-}
-
-static void roff_usage(FILE* f, const char* const* usage)
-{
-    for (; *usage; ++usage) {
-        fputs(".nf\n.B gpucache ", f);
-        roff_text(f, *usage);
-        fputs("\n.fi\n", f);
-    }
-}
-
-void print_man(FILE* f)
-{
-    fprintf(f, ".\\\" gpucache(1), generated by 'gpucache --man' from tools/help.c: edit that file.\n");
-    fprintf(f, ".TH GPUCACHE 1 \"\" \"gpucache %s\" \"User Commands\"\n", GPUCACHE_VERSION_STRING);
-    fputs(".SH NAME\ngpucache \\- what a GPU's vertex caches do with an index buffer\n.SH SYNOPSIS\n", f);
-    roff_usage(f, global_usage);
-    fputs(".SH DESCRIPTION\ngpucache models GPU vertex caches (and a console memory system), analyzes index\n"
-          "buffers under those models, and reorders index buffers to cut vertex shader invocations.\n"
-          "Each command is described below; \n.B gpucache COMMAND \\-\\-help\nprints the same text.\n"
-          ".SH OPTIONS\nThese go before the command or among its options.\n",
-          f);
-    roff_options(f, global_options);
-    fputs(".SH COMMANDS\n", f);
-    for (size_t i = 0; i < COMMAND_COUNT; ++i) {
-        const help_command* c = &commands[i];
-        fputs(".SS ", f);
-        roff_text(f, c->name);
-        fputs("\n", f);
-        roff_usage(f, c->usage);
-        fputs(".PP\n", f);
-        roff_text(f, c->summary);
-        fputs(".\n", f);
-        roff_text(f, c->description);
-        fputs("\n", f);
-        if (c->options[0].flags) {
-            fputs(".PP\nOptions:\n.RS\n", f);
-            roff_options(f, c->options);
-            fputs(".RE\n", f);
-        }
-        fputs(".PP\nExample:\n.RS\n.nf\n", f);
-        roff_text(f, c->example);
-        fputs("\n.fi\n.RE\n", f);
-    }
-    for (size_t i = 0; i < SECTION_COUNT; ++i) {
-        fputs(".SH ", f);
-        roff_text(f, sections[i].title);
-        fputs("\n.nf\n", f);
-        roff_text(f, SECTION_TEXT(i));
-        fputs("\n.fi\n", f);
-    }
-    fputs(".SH SEE ALSO\nThe documents in the source tree's docs/ folder; docs/json.md for the JSON output.\n", f);
-}
-
-/* The first executable `name` in a folder of PATH, as execvp would find it, in found;
- * 0 when there is none. */
-static int find_on_path(const char* name, char* found, size_t size)
-{
-    const char* path = getenv("PATH");
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        char candidate[4096];
-        if (n > 0 && n + strlen(name) + 2 < sizeof candidate) {
-            snprintf(candidate, sizeof candidate, "%.*s/%s", (int)n, path, name);
-            if (access(candidate, X_OK) == 0) {
-                snprintf(found, size, "%s", candidate);
-                return 1;
-            }
-        }
-        path += n + (path[n] == ':');
-    }
-    return 0;
-}
-
-void print_version(FILE* f)
-{
-    fprintf(f, "gpucache %s\n", GPUCACHE_VERSION_STRING);
-#ifdef GPUCACHE_HAVE_ASSIMP
-    fprintf(f, "assimp: yes (mesh formats beyond .txt .idx .u16 .u32 .obj .ply)\n");
-#else
-    fprintf(f, "assimp: no (only .txt .idx .u16 .u32 .obj .ply)\n");
-#endif
-#ifdef GPUCACHE_HAVE_VULKAN
-    fprintf(f, "vulkan probe: yes\n");
-#else
-    fprintf(f, "vulkan probe: no (probe runs emulated models only)\n");
-#endif
-    /* gnuplot and rsvg-convert are run from PATH when a plot or a PNG needs them: look
-     * for them there now */
-    char found[4096];
-    if (find_on_path("gnuplot", found, sizeof found))
-        fprintf(f, "gnuplot: %s (sweep --plot)\n", found);
-    else
-        fprintf(f, "gnuplot: not found on PATH (sweep --plot needs it: gnuplot-nox)\n");
-    if (find_on_path("rsvg-convert", found, sizeof found))
-        fprintf(f, "rsvg-convert: %s (PNG pictures)\n", found);
-    else
-        fprintf(f, "rsvg-convert: not found on PATH (PNG pictures need it: librsvg2-bin; SVG needs nothing)\n");
-}
-
-void print_command_names(FILE* f)
-{
-    for (size_t i = 0; i < COMMAND_COUNT; ++i)
-        fprintf(f, "%s\n", commands[i].name);
+    return help_sections[i].text ? help_sections[i].text : model_help_text();
 }

@@ -1,23 +1,27 @@
 /* analyze's pictures (docs/pictures.md): the heat map of per-vertex invocations on the
- * mesh, and seed 000's cache listings as a timeline. Both are SVG files written whole or
- * not at all (atomic_open/atomic_commit). */
+ * mesh, and seed 000's cache listings as a timeline. The library draws them
+ * (gpucache_pictures.h); these put them in SVG (or PNG) files written whole or not at all
+ * (picture_file.h) and print what went wrong. */
 #ifndef GPUCACHE_PICTURES_H
 #define GPUCACHE_PICTURES_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache/gpucache_pictures.h"
 
 #include <stdio.h>
 
 /* The views of the heat map: orthographic, looking along -Z (front), -X (side) or -Y
  * (top). */
-typedef enum heatmap_view { VIEW_FRONT, VIEW_SIDE, VIEW_TOP } heatmap_view;
+typedef gc_heatmap_view heatmap_view;
+#define VIEW_FRONT GC_VIEW_FRONT
+#define VIEW_SIDE GC_VIEW_SIDE
+#define VIEW_TOP GC_VIEW_TOP
 
 /* The view named `name` ("front", "side", "top") into *out; -1 for another name. */
 int heatmap_view_parse(const char* name, heatmap_view* out);
 
 /* The most triangles the heat map draws: past it, every k-th triangle is drawn (the
  * counts are those of the whole draw) and the caption says so. */
-#define HEATMAP_MAX_TRIANGLES 100000
+#define HEATMAP_MAX_TRIANGLES GC_HEATMAP_MAX_TRIANGLES
 
 /* Draws `draw` (a triangle list, strip or fan of the mesh file `mesh_path`, loaded with
  * `lo`) into the SVG `out_path`, each triangle filled by the mean invocation count of its
@@ -41,11 +45,11 @@ int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vert
                  const gc_analyze_options* base, heatmap_view view, uint32_t scale_max, size_t max_triangles);
 
 /* The timeline's default window and its largest: primitives drawn. */
-#define TRACE_PLOT_DEFAULT_COUNT 200
-#define TRACE_PLOT_MAX_COUNT 5000
+#define TRACE_PLOT_DEFAULT_COUNT GC_TIMELINE_DEFAULT_COUNT
+#define TRACE_PLOT_MAX_COUNT GC_TIMELINE_MAX_COUNT
 /* The most cells (slots x primitives) one timeline draws, about 11 MB of SVG; past it the
  * command asks for a smaller --count (exit 2) before writing anything. */
-#define TRACE_PLOT_MAX_CELLS 131072
+#define TRACE_PLOT_MAX_CELLS GC_TIMELINE_MAX_CELLS
 
 /* Draws the cache contents after primitives [from, from + count) of `draw` under `model`
  * into the SVG `out_path`: one column per primitive, one row per slot, each cell coloured

@@ -1,138 +1,15 @@
-/* The report command's parts (report_parts.h): HTML text, shell words, the rows' counts,
- * the heat maps' common scale and the sweep figure drawn by gnuplot. */
+/* The report command's part the library leaves to it (report_parts.h): the sweep figure,
+ * run as sweep runs it and drawn by gnuplot. */
 #define _POSIX_C_SOURCE 200809L
 #include "report_parts.h"
 
-#include "svg.h"
+#include "gpucache/gpucache_pictures.h"
 #include "sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Text as HTML character data or attribute text (svg_escape: & < > " ' escaped, control
- * characters and malformed UTF-8 as '?'), except line breaks and tabs, kept, for <pre>. */
-void html_text(FILE* f, const char* s)
-{
-    while (*s) {
-        size_t n = strcspn(s, "\n\t");
-        if (n) {
-            char* part = strndup(s, n);
-            if (part)
-                svg_escape(f, part, 0);
-            free(part);
-            s += n;
-        }
-        if (*s)
-            fputc(*s++, f);
-    }
-}
-
-/* Appends `s` to the shell command in *b as one word a POSIX shell reads back byte for
- * byte: single-quoted ('\'' for a quote), control bytes and malformed UTF-8 (which a page
- * cannot show) as "$(printf '\ooo')"; a name that starts with '-' gets "./" so that it is
- * no option. Line breaks stay inside the quotes, as the shell reads them. */
-void sh_word(strbuf* b, const char* s)
-{
-    const unsigned char* u = (const unsigned char*)s;
-    if (s[0] == '-' && s[1])
-        sb_printf(b, "./");
-    /* a word of only these characters means itself to the shell: no quotes needed */
-    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:,+=@%-") == strlen(s)) {
-        sb_printf(b, "%s", s);
-        return;
-    }
-    sb_printf(b, "'");
-    for (size_t i = 0; u[i];) {
-        size_t n = svg_utf8_length(u + i);
-        if (u[i] == '\'') {
-            sb_printf(b, "'\\''");
-            i++;
-        } else if (n == 0 || (u[i] < 0x20 && u[i] != '\n') || u[i] == 0x7F) {
-            sb_printf(b, "'\"$(printf '\\%03o')\"'", u[i]);
-            i++;
-        } else {
-            sb_printf(b, "%.*s", (int)n, s + i);
-            i += n;
-        }
-    }
-    sb_printf(b, "'");
-}
-
-
-/* Every row's model analyzed on one draw (gc_analyze_models: one scan, several threads). */
-int analyze_rows(report_row* rows, size_t count, const gc_draw* d, long threads, int after)
-{
-    gc_model* models = calloc(count, sizeof *models);
-    gc_stats* stats = calloc(count, sizeof *stats);
-    gc_error err = {0};
-    int status = 0;
-    if (!models || !stats) {
-        fprintf(stderr, "gpucache: report: out of memory for %zu models\n", count);
-        status = EXIT_DATA;
-    }
-    for (size_t i = 0; !status && i < count; ++i)
-        models[i] = rows[i].before.model;
-    if (!status && gc_analyze_models(models, count, d, NULL, (unsigned)threads, stats, &err))
-        status = fail_with(&err);
-    for (size_t i = 0; !status && i < count; ++i) {
-        if (after)
-            rows[i].after = stats[i];
-        else
-            rows[i].before.stats = stats[i];
-    }
-    free(models);
-    free(stats);
-    return status;
-}
-
-/* The largest per-vertex count of `d` under `m`: the heat maps' common scale. With
- * `runs` (a glTF's triangle primitives, runs[r] triangles each), each run is analyzed as
- * its own draw and a vertex's counts over the runs add up, as draw_heatmap counts them;
- * `vertex_count` bounds the index values then. */
-int largest_count(const gc_model* m, const gc_draw* d, const size_t* runs, size_t run_count,
-                         size_t vertex_count, uint32_t* out)
-{
-    gc_per_vertex pv = {0};
-    gc_analyze_options o = {0};
-    o.per_vertex = &pv;
-    gc_stats st;
-    gc_error err = {0};
-    uint32_t top = 1;
-    if (!runs) {
-        if (gc_analyze(m, d, &o, &st, &err))
-            return fail_with(&err);
-        for (size_t i = 0; i < pv.count; ++i)
-            top = pv.counts[i] > top ? pv.counts[i] : top;
-        gc_per_vertex_free(&pv);
-        *out = top;
-        return 0;
-    }
-    uint32_t* counts = calloc(vertex_count ? vertex_count : 1, sizeof *counts);
-    if (!counts) {
-        fprintf(stderr, "gpucache: report: out of memory for %zu vertex counts\n", vertex_count);
-        return EXIT_DATA;
-    }
-    for (size_t r = 0, at = 0; r < run_count; at += runs[r] * 3, ++r) {
-        gc_draw one = {d->indices + at, runs[r] * 3, d->topology, 0, 0};
-        if (!one.index_count)
-            continue;
-        if (gc_analyze(m, &one, &o, &st, &err)) {
-            free(counts);
-            return fail_with(&err);
-        }
-        for (size_t i = 0; i < pv.count; ++i)
-            if (pv.values[i] < vertex_count) {
-                counts[pv.values[i]] += pv.counts[i];
-                top = counts[pv.values[i]] > top ? counts[pv.values[i]] : top;
-            }
-        gc_per_vertex_free(&pv);
-    }
-    free(counts);
-    *out = top;
-    return 0;
-}
 
 /* Whether gnuplot is on PATH, as gp_draw will run it (execlp). */
 static int gnuplot_on_path(void)
@@ -242,7 +119,7 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     int status = 0;
     sweep_mesh* m = &s->meshes[0];
     snprintf(m->name, sizeof m->name, "%.*s", (int)(sizeof m->name - 1), name);
-    svg_clean(m->name, 0); /* gnuplot draws the name as it is: no control bytes, UTF-8 only */
+    gc_svg_clean(m->name, 0); /* gnuplot draws the name as it is: no control bytes, UTF-8 only */
     m->indices = (uint32_t*)tri; /* only read */
     m->count = n;
     m->vertices = vertex_count;
@@ -291,7 +168,7 @@ int sweep_figure(FILE* f, const char* name, const uint32_t* tri, size_t n, uint3
     size_t dups = 0;
     sb_printf(&seen, "\n");
     if (svg)
-        svg_clean(svg, 1); /* whatever gnuplot passed through */
+        gc_svg_clean(svg, 1); /* whatever gnuplot passed through */
     if (!svg || inline_gnuplot_svg(f, svg, &seen, &dups) != 0) {
         fprintf(stderr, "gpucache: warning: gnuplot did not draw the sweep: the report has no sweep figure\n");
         fputs("<p class=\"note\">No sweep figure: gnuplot failed.</p>\n", f);
@@ -304,98 +181,16 @@ out:
     return status;
 }
 
-/* A number cell: the text `analyze --json` prints for it. */
-static void number_cell(FILE* f, const char* cls, const char* text)
+gc_status report_sweep_figure(void* user, FILE* f, const char* name, const uint32_t* triangles, size_t index_count,
+                              uint32_t vertex_count, uint32_t cache_lo, uint32_t cache_hi, gc_error* err)
 {
-    fprintf(f, "<td class=\"n %s\">%s</td>", cls, text);
-}
-
-void write_table(FILE* f, const report_row* rows, size_t row_count, int target_row, int has_triangles, int gltf,
-                 size_t reordered, size_t left)
-{
-fputs("<h2 id=\"models\">Every preset</h2>\n<table id=\"presets\">\n<thead><tr><th>model</th><th>family</th>"
-      "<th>invocations</th><th>ACMR</th><th>ATVR</th><th>batches</th>",
-      f);
-if (has_triangles)
-    fputs("<th>invocations after</th><th>ATVR after</th>", f);
-fputs("</tr></thead>\n<tbody>\n", f);
-for (size_t i = 0; i < row_count; ++i) {
-    const gc_stats* s = &rows[i].before.stats;
-    fputs(rows[i].is_preset ? "<tr class=\"preset\" data-model=\"" : "<tr class=\"target\" data-model=\"", f);
-    html_text(f, rows[i].before.model.name);
-    fputs("\"><td class=\"name\">", f);
-    html_text(f, rows[i].before.model.name);
-    fprintf(f, "%s</td><td>%s</td>", (int)i == target_row ? " (target)" : "",
-            gc_model_family_name(rows[i].before.model.family));
-    char text[64];
-    snprintf(text, sizeof text, "%llu", (unsigned long long)s->invocations);
-    number_cell(f, "invocations", text);
-    number_cell(f, "acmr", JF(s->acmr));
-    number_cell(f, "atvr", JF(s->atvr));
-    if (s->has_batches)
-        snprintf(text, sizeof text, "%llu", (unsigned long long)s->batches);
-    else
-        snprintf(text, sizeof text, "-");
-    number_cell(f, "batches", text);
-    if (has_triangles) {
-        snprintf(text, sizeof text, "%llu", (unsigned long long)rows[i].after.invocations);
-        number_cell(f, "invocations-after", text);
-        number_cell(f, "atvr-after", JF(rows[i].after.atvr));
-    }
-    fputs("</tr>\n", f);
-}
-fputs("</tbody>\n</table>\n", f);
-if (gltf)
-    fputs("<p>Each mesh primitive is analyzed as its own draw with its own topology; the numbers are the sums "
-          "over the draws (ACMR and ATVR of the sums), as <code>analyze --json</code> prints them.</p>\n",
-          f);
-if (has_triangles && gltf)
-    fprintf(f, "<p>\"after\": each indexed triangle-list primitive reordered on its own by <code>optimize -a "
-               "auto</code> for the target model (%zu reordered; %zu strips, fans, lists without indices or index "
-               "data something else reads left as they are), the draws analyzed again and summed, as "
-               "<code>optimize --json</code> reports them. Nothing is written but this page.</p>\n",
-            reordered, left);
-else if (has_triangles)
-    fputs("<p>\"after\": the triangles reordered by <code>optimize -a auto</code> for the target model, analyzed "
-          "as <code>optimize</code> reports them (an OBJ renumbered in order of first use, as its reader "
-          "numbers it).</p>\n",
-          f);
-}
-
-int write_commands(FILE* f, const char* in_name, const char* model_spec, const char* dot, heatmap_view view,
-                   const char* view_name, int has_triangles, uint32_t scale_max, uint32_t lo_size, uint32_t hi_size)
-{
-    strbuf in_word = {0}, model_word = {0}, cmds = {0};
-    sh_word(&in_word, in_name);
-    sh_word(&model_word, model_spec);
-    const char* ext = dot && !strchr(dot, '/') && strlen(dot) < 12 ? dot : ".txt";
-    char view_opt[32] = "";
-    if (view != VIEW_FRONT)
-        snprintf(view_opt, sizeof view_opt, " --view %s", view_name);
-    sb_printf(&cmds, "# the table\ngpucache analyze --json %s\n", in_word.data);
-    if (has_triangles) {
-        sb_printf(&cmds, "# the heat maps\ngpucache analyze -m %s --heatmap before.svg%s --heatmap-max %u %s\n",
-                  model_word.data, view_opt, scale_max, in_word.data);
-        sb_printf(&cmds, "gpucache optimize -a auto -m %s %s -o after%s\n", model_word.data, in_word.data, ext);
-        sb_printf(&cmds, "gpucache analyze -m %s --heatmap after.svg%s --heatmap-max %u after%s\n",
-                  model_word.data, view_opt, scale_max, ext);
-        sb_printf(&cmds, "# the sweep\ngpucache sweep --mesh %s -a " SWEEP_LAYOUTS " --cache %u..%u -m %s "
-                         "--plot sweep.svg\n",
-                  in_word.data, lo_size, hi_size, model_word.data);
-    }
-    sb_printf(&cmds, "# this report\ngpucache report -m %s --cache %u..%u%s %s -o report.html\n", model_word.data,
-              lo_size, hi_size, view_opt, in_word.data);
-    fputs("<h2 id=\"commands\">Commands</h2>\n<pre id=\"commands-text\">", f);
-    if (!cmds.failed && !in_word.failed && !model_word.failed)
-        html_text(f, cmds.data);
-    fputs("</pre>\n", f);
-    int failed = cmds.failed || in_word.failed || model_word.failed;
-    free(cmds.data);
-    free(in_word.data);
-    free(model_word.data);
-    if (failed) {
-        fprintf(stderr, "gpucache: report: out of memory for the commands\n");
-        return EXIT_DATA;
-    }
-    return 0;
+    report_sweep* r = user;
+    r->status = sweep_figure(f, name, triangles, index_count, vertex_count, r->model_spec, r->model, cache_lo,
+                             cache_hi, r->threads);
+    /* sweep_figure printed what failed: the caller returns r->status */
+    if (!r->status)
+        return GC_OK;
+    err->code = GC_ERR_DATA;
+    snprintf(err->message, sizeof err->message, "report: the sweep failed");
+    return GC_ERR_DATA;
 }

@@ -22,6 +22,7 @@ __all__ = [
     "TOPOLOGIES", "STRATEGIES", "LAYOUTS", "__version__",
 ]
 __all__ += ["Meshlets", "meshlets", "read_meshlets", "write_meshlets"]
+__all__ += ["heatmap", "report"]
 __version__ = "0.1.0"
 
 ArrayLike = Any
@@ -1217,3 +1218,118 @@ def write_meshlets(path: PathLike, m: Meshlets) -> None:
         c.bounds = keep[3]
     err = _new_error()
     _check(lib.gc_meshlet_data_save(_encode_path(os.fspath(path)), c, err), err)
+
+
+# ------------------------------------------------------------------ pictures
+
+
+def heatmap(path: PathLike, model: Optional[str] = None, view: str = "front", scale_max: int = 0,
+            output: Optional[PathLike] = None, positions_only: bool = False) -> str:
+    """The heat map of per-vertex invocations of the mesh file `path`, as SVG text: the
+    picture `gpucache analyze [-m MODEL] --view VIEW [--heatmap-max N] --heatmap OUT PATH`
+    writes, byte for byte (a glTF's triangle primitives each analyzed as its own draw).
+
+    model: a model specification (default: the first preset, as analyze without -m);
+    view: "front", "side" or "top"; scale_max: the top of the colour scale (0: the largest
+    count); output: also write the SVG there (a temporary renamed into place). Drawn by the
+    library (gc_heatmap_file_svg); costs one analysis per draw and about 30 bytes of SVG a
+    drawn triangle (at most 100,000 triangles are drawn).
+    """
+    if model is None:
+        name_p = ffi.new("const char**")
+        spec_p = ffi.new("const char**")
+        source_p = ffi.new("const char**")
+        lib.gc_preset_get(0, name_p, spec_p, source_p)
+        model = ffi.string(name_p[0]).decode()
+    m = _model(model)
+    err = _new_error()
+    if not isinstance(view, str):
+        raise ArgumentError(f"view: expected 'front', 'side' or 'top', got {view!r}")
+    v = ffi.new("gc_heatmap_view*")
+    _check(lib.gc_heatmap_view_parse(view.encode(), v, err), err)
+    if not isinstance(scale_max, int) or isinstance(scale_max, bool) or not 0 <= scale_max <= 1000000:
+        raise ArgumentError(f"scale_max: expected a count in [0, 1000000], got {scale_max!r}")
+    opts = ffi.new("gc_load_options*")
+    opts.positions_only = 1 if positions_only else 0
+    p = os.fspath(path)
+    text = ffi.new("char**")
+    size = ffi.new("size_t*")
+    _check(lib.gc_heatmap_file_svg(_encode_path(p), opts, _encode_path(p), m, v[0], scale_max, text, size, err), err)
+    try:
+        svg = ffi.unpack(text[0], size[0]).decode("utf-8")
+    finally:
+        lib.gc_svg_free(text[0])
+    if output is not None:
+        _write_text_atomic(output, svg)
+    return svg
+
+
+def report(path: PathLike, model: Optional[str] = None, view: str = "front",
+           cache: Optional[Tuple[int, int]] = None, threads: int = 1, output: Optional[PathLike] = None,
+           positions_only: bool = False) -> str:
+    """The HTML page `gpucache report [-m MODEL] [--view VIEW] [--cache LO..HI] -o OUT PATH`
+    writes (docs/report.md), drawn by the library (gc_report_html): the summary, every
+    preset's numbers before and after `optimize -a auto` for `model` (default "generic"),
+    the heat maps, and the commands that redo each part. The sweep's figure needs gnuplot,
+    which only the CLI runs: here its place holds the note the CLI writes without gnuplot.
+    The page shows optimize's time ("(0.01 s)"), the one part two pages of an input differ
+    in. output: also write the page there (a temporary renamed into place).
+    """
+    spec = model if model is not None else "generic"
+    m = _model(spec)
+    err = _new_error()
+    if not isinstance(view, str):
+        raise ArgumentError(f"view: expected 'front', 'side' or 'top', got {view!r}")
+    v = ffi.new("gc_heatmap_view*")
+    _check(lib.gc_heatmap_view_parse(view.encode(), v, err), err)
+    lo = hi = 0
+    if cache is not None:
+        try:
+            lo, hi = (int(x) for x in cache)
+        except (TypeError, ValueError):
+            raise ArgumentError(f"cache: expected (lo, hi), got {cache!r}") from None
+        if not 3 <= lo < hi <= 256:
+            raise ArgumentError(f"cache: expected 3 <= lo < hi <= 256, got {cache!r}")
+    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
+        raise ArgumentError(f"threads: expected a count in [1, 64], got {threads!r}")
+    load = ffi.new("gc_load_options*")
+    load.positions_only = 1 if positions_only else 0
+    spec_c = ffi.new("char[]", spec.encode())
+    o = ffi.new("gc_report_options*")
+    o.load = load
+    o.model_spec = spec_c
+    o.model = m
+    o.view = v[0]
+    o.cache_lo, o.cache_hi = lo, hi
+    o.threads = threads
+    p = os.fspath(path)
+    text = ffi.new("char**")
+    size = ffi.new("size_t*")
+    _check(lib.gc_report_html(_encode_path(p), o, ffi.NULL, text, size, err), err)
+    try:
+        page = ffi.unpack(text[0], size[0]).decode("utf-8")
+    finally:
+        lib.gc_svg_free(text[0])
+    if output is not None:
+        _write_text_atomic(output, page)
+    return page
+
+
+def _write_text_atomic(path: PathLike, text: str) -> None:
+    """Writes `text` (UTF-8) to `path` whole or not at all: a temporary beside it, renamed."""
+    target = os.fspath(path)
+    folder = os.path.dirname(target) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".gpucache-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+        mask = os.umask(0o022)  # the mode a new file gets, as the CLI's outputs have
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

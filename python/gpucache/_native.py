@@ -223,6 +223,29 @@ gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err
 gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
 """
 CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_meshlet", "gc_meshlet_bounds", "gc_meshlets", "gc_meshlet_options")
+CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_report_options", "gc_report_info")
+
+# include/gpucache/gpucache_pictures.h: the pictures the package draws through the library.
+PICTURES_CDEF = r"""
+typedef enum gc_heatmap_view { GC_VIEW_FRONT = 0, GC_VIEW_SIDE = 1, GC_VIEW_TOP = 2 } gc_heatmap_view;
+gc_status gc_heatmap_view_parse(const char* name, gc_heatmap_view* out, gc_error* err);
+gc_status gc_heatmap_file_svg(const char* path, const gc_load_options* load, const char* name,
+                              const gc_model* model, gc_heatmap_view view, uint32_t scale_max, char** svg,
+                              size_t* size, gc_error* err);
+void gc_svg_free(char* text);
+typedef gc_status (*gc_report_figure_fn)(void* user, FILE* f, const char* name, const uint32_t* triangles,
+                                         size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
+                                         uint32_t cache_hi, gc_error* err);
+typedef struct gc_report_options {
+    const gc_load_options* load; const char* model_spec; const gc_model* model; gc_heatmap_view view;
+    uint32_t cache_lo, cache_hi; unsigned threads; const gc_draw* draw; const size_t* runs; size_t run_count;
+    const char* name; gc_report_figure_fn sweep; void* sweep_user; gc_progress_fn progress; void* progress_user;
+    gc_note_fn note; void* note_user;
+} gc_report_options;
+typedef struct gc_report_info { double prepare_seconds; double optimize_seconds; } gc_report_info;
+gc_status gc_report_html(const char* path, const gc_report_options* options, gc_report_info* info,
+                         char** html, size_t* size, gc_error* err);
+"""
 
 LIBRARY_NAME = "libgpucache_python.so"
 
@@ -259,6 +282,7 @@ CHECKED_STRUCTS = CHECKED_STRUCTS + ("gc_overdraw_stats", "gc_fetch_level", "gc_
 ffi.cdef(CDEF)
 ffi.cdef(MESHLET_CDEF)
 ffi.cdef(VERTEX_COSTS_CDEF)
+ffi.cdef(PICTURES_CDEF)
 # libc's free, for the buffers the library allocates with malloc and hands over.
 ffi.cdef("void free(void* p);")
 

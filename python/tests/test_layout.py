@@ -15,7 +15,8 @@ def test_struct_layouts_match_the_headers(tmp_path):
     if not cc:
         pytest.skip("no C compiler to read the headers' layout")
     lines = ['#include <stdio.h>', '#include <stddef.h>', '#include "gpucache/gpucache.h"',
-             '#include "gpucache/gpucache_probe.h"', "int main(void) {"]
+             '#include "gpucache/gpucache_probe.h"', '#include "gpucache/gpucache_pictures.h"',
+             "int main(void) {"]
     expected = []
     for name in CHECKED_STRUCTS:
         t = ffi.typeof(name)

@@ -1,16 +1,16 @@
-/* The SVG writer of svg.h: only what the pictures need, with every user text escaped. */
-#include "svg.h"
+/* The SVG writer (gpucache_pictures.h): only what the pictures need, with every user text escaped. */
+#include "gpucache/gpucache_pictures.h"
 
 #include <math.h>
 #include <string.h>
 
-void svg_begin(FILE* f, int width, int height)
+void gc_svg_begin(FILE* f, int width, int height)
 {
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-    svg_open(f, width, height);
+    gc_svg_open(f, width, height);
 }
 
-void svg_open(FILE* f, int width, int height)
+void gc_svg_open(FILE* f, int width, int height)
 {
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -19,14 +19,14 @@ void svg_open(FILE* f, int width, int height)
             width, height, width, height, width, height);
 }
 
-void svg_end(FILE* f)
+void gc_svg_end(FILE* f)
 {
     fputs("</svg>\n", f);
 }
 
 /* The length of the well-formed UTF-8 sequence at s (1..4), 0 when it is not one
  * (overlong forms, surrogates and values past U+10FFFF included). */
-size_t svg_utf8_length(const unsigned char* s)
+size_t gc_svg_utf8_length(const unsigned char* s)
 {
     unsigned c = s[0];
     size_t n;
@@ -52,11 +52,11 @@ size_t svg_utf8_length(const unsigned char* s)
     return n;
 }
 
-void svg_clean(char* text, int keep_lines)
+void gc_svg_clean(char* text, int keep_lines)
 {
     unsigned char* s = (unsigned char*)text;
     for (size_t i = 0; s[i];) {
-        size_t n = svg_utf8_length(s + i);
+        size_t n = gc_svg_utf8_length(s + i);
         if (n == 0) {
             s[i++] = '?';
         } else if (n == 1) {
@@ -69,7 +69,7 @@ void svg_clean(char* text, int keep_lines)
     }
 }
 
-void svg_escape(FILE* f, const char* text, size_t max)
+void gc_svg_escape(FILE* f, const char* text, size_t max)
 {
     const unsigned char* s = (const unsigned char*)text;
     size_t length = strlen(text);
@@ -77,7 +77,7 @@ void svg_escape(FILE* f, const char* text, size_t max)
     size_t end = cut ? max : length;
     for (size_t i = 0; i < end;) {
         unsigned c = s[i];
-        size_t n = svg_utf8_length(s + i);
+        size_t n = gc_svg_utf8_length(s + i);
         if (n == 0 || i + n > end) {
             fputc('?', f);
             i++;
@@ -102,21 +102,21 @@ void svg_escape(FILE* f, const char* text, size_t max)
         fputs("...", f);
 }
 
-void svg_title(FILE* f, const char* what, const char* name)
+void gc_svg_title(FILE* f, const char* what, const char* name)
 {
     fprintf(f, "<title>%s", what);
-    svg_escape(f, name, 200);
+    gc_svg_escape(f, name, 200);
     fputs("</title>\n", f);
 }
 
-void svg_text(FILE* f, double x, double y, const char* anchor, int size, const char* s)
+void gc_svg_text(FILE* f, double x, double y, const char* anchor, int size, const char* s)
 {
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y, anchor, size);
-    svg_escape(f, s, 0);
+    gc_svg_escape(f, s, 0);
     fputs("</text>\n", f);
 }
 
-uint32_t svg_ramp(double t)
+uint32_t gc_svg_ramp(double t)
 {
     /* stops of a dark-to-bright ramp: low counts recede, repeated shading stands out */
     static const double stops[5][3] = {
@@ -138,7 +138,7 @@ uint32_t svg_ramp(double t)
     return rgb;
 }
 
-uint32_t svg_hash_colour(uint32_t value)
+uint32_t gc_svg_hash_colour(uint32_t value)
 {
     uint32_t h = value * 0x9E3779B1u;
     h ^= h >> 15;
