@@ -1,6 +1,6 @@
-/* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), JSON
- * members, accessors (checked against their views and buffers) and primitives (indices
- * decoded to 32 bits, attributes, the expansion cap). */
+/* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), accessors
+ * (checked against their views and buffers) and primitives (indices decoded to 32 bits,
+ * attributes, the expansion cap). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "gltf_internal.h"
 
@@ -17,38 +17,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A non-negative integer member; absent: `fallback`. False when it is something else. */
-bool gltf_member_u64(json_t* obj, const char* key, uint64_t fallback, uint64_t* out)
-{
-    json_t* v = json_object_get(obj, key);
-    if (!v) {
-        *out = fallback;
-        return true;
-    }
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return false;
-    *out = (uint64_t)json_integer_value(v);
-    return true;
-}
-
-/* A reference `key` of obj into an array of `limit` items: 1 with *out, 0 absent, -1 bad. */
-int gltf_member_ref(json_t* obj, const char* key, size_t limit, size_t* out)
-{
-    json_t* v = json_object_get(obj, key);
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) >= limit)
-        return -1;
-    *out = (size_t)json_integer_value(v);
-    return 1;
-}
-
-size_t gltf_array_size(json_t* doc, const char* key)
-{
-    json_t* a = json_object_get(doc, key);
-    return json_is_array(a) ? json_array_size(a) : 0;
-}
 
 static uint64_t component_bytes(int type)
 {

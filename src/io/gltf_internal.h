@@ -136,16 +136,16 @@ typedef struct vertex_sets {
     size_t* members; /* prim_count */
 } vertex_sets;
 
-/* gltf_container.c: bytes, messages and URIs */
+/* gltf_util.c: bytes, messages, URIs and JSON members */
 uint32_t gltf_le32(const unsigned char* p);
 void gltf_put32(unsigned char* p, uint32_t v);
 void gltf_note(gc_gltf* g, const char* fmt, ...) GC_PRINTF(2, 3);
 const char* gltf_uri_decode(const char* uri, char* out, size_t size);
-
-/* gltf_accessors.c: JSON members, accessors and primitives */
 bool gltf_member_u64(json_t* obj, const char* key, uint64_t fallback, uint64_t* out);
 int gltf_member_ref(json_t* obj, const char* key, size_t limit, size_t* out);
 size_t gltf_array_size(json_t* doc, const char* key);
+
+/* gltf_accessors.c: accessors and primitives */
 gc_status gltf_load_accessors(gc_gltf* g, gc_error* err);
 int gltf_compare_size(const void* a, const void* b);
 uint64_t gltf_expansion_cap(const gc_gltf* g);

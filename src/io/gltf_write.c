@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* ---------------------------------------------------------------- writing */
+
 /* A URI for a file name: RFC 3986 unreserved characters kept, others percent-encoded. */
 static char* uri_encode(const char* name)
 {
