@@ -2,6 +2,7 @@
  * (optimize_report.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "optimize_report.h"
+#include "table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -63,7 +64,10 @@ int print_report(const report* r, int json)
                r->seconds);
         if (r->note)
             printf("%s\n", r->note);
-        printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
+        static const table_column columns[] = {{"model", 34, 0}, {"before", 12, 1}, {"ATVR", 8, 1},
+                                               {"after", 12, 1},  {"ATVR", 8, 1},   {"change", 8, 1}};
+        table t; /* widths: table.h */
+        table_init(&t, columns, 6, "");
         for (size_t i = 0; i < row_count; ++i) {
             char label[96];
             if (i < preset_count) {
@@ -77,9 +81,19 @@ int print_report(const report* r, int json)
                                 ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
                                       (double)before[i].invocations
                                 : 0.0;
-            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
-                   before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
+            char b[24], batvr[32], a[24], aatvr[32], c[40];
+            snprintf(b, sizeof b, "%llu", (unsigned long long)before[i].invocations);
+            snprintf(batvr, sizeof batvr, "%.4f", before[i].atvr);
+            snprintf(a, sizeof a, "%llu", (unsigned long long)after[i].invocations);
+            snprintf(aatvr, sizeof aatvr, "%.4f", after[i].atvr);
+            snprintf(c, sizeof c, "%+7.1f%%", change);
+            const char* cells[] = {label, b, batvr, a, aatvr, c};
+            table_row(&t, cells, NULL);
         }
+        int printed = table_print(stdout, &t);
+        table_free(&t);
+        if (printed)
+            return EXIT_DATA;
     }
     return 0;
 }
