@@ -4,7 +4,8 @@
 # load a mesh, count it under the "generic" preset, reorder it with tipsify and count again.
 # Both print one line of the same form, the same numbers (one library underneath), and the
 # reordering costs fewer invocations than the file's order; a missing file fails with one
-# line naming it. Python's half is skipped (not failed) without numpy or cffi.
+# line naming it; README.md shows both files as they are. Python's half is skipped (not
+# failed) without numpy or cffi.
 # usage: hello_example_test.sh HELLO LIBGPUCACHE_PYTHON SOURCE_DIR MESH SANITIZED
 set -u
 . "$(dirname "$0")/test_lib.sh"
@@ -13,6 +14,16 @@ PYLIB=$2
 SRC=$3
 MESH=$4
 SANITIZED=$5
+
+# the README shows the two files as they are (its only ```c and ```python blocks)
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp"' EXIT
+for pair in "c:hello.c" "python:hello.py"; do
+    lang=${pair%%:*}
+    file=${pair#*:}
+    awk -v open="\`\`\`$lang" '$0 == "```" && on { exit } on { print } $0 == open { on = 1 }' "$SRC/README.md" >"$tmp"
+    cmp -s "$tmp" "$SRC/examples/hello/$file" && pass || fail "README.md's $lang example is not examples/hello/$file"
+done
 
 c_line=$("$HELLO" "$MESH") && pass || fail "hello $MESH failed"
 echo "C:      $c_line"
