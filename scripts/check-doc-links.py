@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the relative links of README.md, CONTRIBUTING.md and docs/**/*.md: each names a file
+"""Checks the relative links (and HTML src/href) of README.md, CONTRIBUTING.md and docs/**/*.md: each names a file
 that exists and, for a #fragment into a Markdown file, one of its headings (GitHub's anchors).
 usage: check-doc-links.py [ROOT]   (default: the repository); exit 1 naming each broken link."""
 import re, os, sys, glob
@@ -18,8 +18,8 @@ bad=0
 for f in files:
     text=open(f,encoding='utf-8').read()
     text=re.sub(r'```.*?```','',text,flags=re.S)
-    for m in re.finditer(r'\]\(([^)\s]+)\)',text):
-        t=m.group(1)
+    for m in re.finditer(r'\]\(([^)\s]+)\)|(?:src|href)="([^"]+)"',text):
+        t=m.group(1) or m.group(2)
         if re.match(r'[a-z]+:',t): continue
         path,_,anchor=t.partition('#')
         target=os.path.normpath(os.path.join(os.path.dirname(f),path)) if path else f
