@@ -102,10 +102,9 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
     } else {
         printf("sum over %zu draws: %llu indices, %llu primitives, %llu vertices\n", a.draw_count,
                (unsigned long long)a.indices, (unsigned long long)a.primitives, (unsigned long long)a.vertices);
-        print_table_header(stdout, 0);
-        for (int m = 0; m < model_count; ++m)
-            print_table_row(stdout, NULL, &results[m]);
-        vertex_costs_print(stdout, vc, results, model_count);
+        status = print_model_table(stdout, results, model_count);
+        if (!status)
+            vertex_costs_print(stdout, vc, results, model_count);
     }
     free(draws.data);
     gc_mesh_analysis_free(&a);

@@ -358,10 +358,9 @@ int cmd_analyze(int argc, char** argv)
         printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", in.name, gc_topology_name(draw.topology),
                draw.index_count, (unsigned long long)primitives, (unsigned long long)vertices,
                draw.restart_enabled ? ", with restart" : "");
-        print_table_header(stdout, 0);
-        for (int i = 0; i < model_count; ++i)
-            print_table_row(stdout, NULL, &results[i]);
-        vertex_costs_print(stdout, &vc, results, model_count);
+        status = print_model_table(stdout, results, model_count);
+        if (!status)
+            vertex_costs_print(stdout, &vc, results, model_count);
         /* Traces last, so that the output ends with the final cache state. */
         for (int i = 0; trace && i < model_count; ++i)
             printf("# trace %s: cache after each primitive\n%s", results[i].model.name,

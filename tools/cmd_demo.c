@@ -40,16 +40,20 @@ int cmd_demo(int argc, char** argv)
         printf("gpucache demo: a %ux%u quad grid (%u vertices, %u triangles) in four orders;\n", w, h,
                (w + 1) * (h + 1), 2 * w * h);
         printf("striped and optimal layouts are built for a %u-entry cache (seed 002).\n\n", cache);
-        print_table_header(stdout, 1);
     }
+    table t; /* the text table, printed once every row is in (table.h: widths) */
+    model_table_init(&t, 1);
     for (size_t o = 0; o < sizeof orders / sizeof orders[0]; ++o) {
         size_t n = gc_grid_index_count(w, h, orders[o].layout, cache);
         uint32_t* idx = malloc(n * sizeof *idx);
-        if (!idx)
+        if (!idx) {
+            table_free(&t);
             return EXIT_DATA;
+        }
         size_t written;
         if (gc_grid_generate(w, h, orders[o].layout, cache, idx, &written, &err)) {
             free(idx);
+            table_free(&t);
             return fail_with(&err);
         }
         if (orders[o].shuffle)
@@ -66,6 +70,7 @@ int cmd_demo(int argc, char** argv)
             if (gc_model_parse(name, &r.model, &err) || gc_analyze(&r.model, &draw, NULL, &r.stats, &err)) {
                 free(idx);
                 free(j.data);
+                table_free(&t);
                 return fail_with(&err);
             }
             if (json) {
@@ -73,14 +78,20 @@ int cmd_demo(int argc, char** argv)
                     sb_printf(&j, ", ");
                 json_model(&j, &r);
             } else {
-                print_table_row(stdout, orders[o].name, &r);
+                model_table_add(&t, orders[o].name, &r);
             }
         }
         if (json)
             sb_printf(&j, "]}");
         else
-            printf("\n");
+            table_blank(&t);
         free(idx);
+    }
+    int printed = json ? 0 : table_print(stdout, &t);
+    table_free(&t);
+    if (printed) {
+        free(j.data);
+        return EXIT_DATA;
     }
     if (json) {
         sb_printf(&j, "]}\n");

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
+#include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +80,17 @@ int cmd_models(int argc, char** argv)
             printf("  %-31s %s\n", "", nl + 1);
     }
     printf("presets:\n");
+    /* name = spec source, the columns as wide as their widest cell (table.h) */
+    static const table_column columns[] = {{NULL, 15, 0}, {NULL, 1, 0}, {NULL, 17, 0}, {NULL, 0, 0}};
+    table t;
+    table_init(&t, columns, 4, "  ");
     for (size_t i = 0; i < gc_preset_count(); ++i) {
         const char *name, *spec, *source;
         gc_preset_get(i, &name, &spec, &source);
-        printf("  %-15s = %-17s %s\n", name, spec, source);
+        const char* cells[] = {name, "=", spec, source};
+        table_row(&t, cells, NULL);
     }
-    return 0;
+    int printed = table_print(stdout, &t);
+    table_free(&t);
+    return printed ? EXIT_DATA : 0;
 }

@@ -58,17 +58,18 @@ gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyze_optio
     return GC_OK;
 }
 
-void print_table_header(FILE* f, int with_layout)
+static const table_column model_columns[] = {
+    {"layout", 10, 0}, {"model", 32, 0}, {"invocations", 12, 1}, {"ACMR", 9, 1}, {"ATVR", 9, 1}, {"batches", 9, 1},
+};
+
+void model_table_init(table* t, int with_layout)
 {
-    if (with_layout)
-        fprintf(f, "%-10s ", "layout");
-    fprintf(f, "%-32s %12s %9s %9s %9s\n", "model", "invocations", "ACMR", "ATVR", "batches");
+    size_t n = sizeof model_columns / sizeof model_columns[0];
+    table_init(t, with_layout ? model_columns : model_columns + 1, with_layout ? n : n - 1, "");
 }
 
-void print_table_row(FILE* f, const char* layout, const model_result* r)
+void model_table_add(table* t, const char* layout, const model_result* r)
 {
-    if (layout)
-        fprintf(f, "%-10s ", layout);
     char name[96];
     snprintf(name, sizeof name, "%s", r->model.name);
     for (size_t i = 0; i < gc_preset_count(); ++i) {
@@ -78,15 +79,29 @@ void print_table_row(FILE* f, const char* layout, const model_result* r)
         if (strcmp(pname, r->model.name) == 0)
             snprintf(name, sizeof name, "%s (%s)", pname, spec);
     }
-    fprintf(f, "%-32s %12llu %9.4f %9.4f ", name, (unsigned long long)r->stats.invocations, r->stats.acmr,
-            r->stats.atvr);
+    char invocations[24], acmr[32], atvr[32], batches[24], tail[48];
+    snprintf(invocations, sizeof invocations, "%llu", (unsigned long long)r->stats.invocations);
+    snprintf(acmr, sizeof acmr, "%.4f", r->stats.acmr);
+    snprintf(atvr, sizeof atvr, "%.4f", r->stats.atvr);
     if (r->stats.has_batches)
-        fprintf(f, "%9llu", (unsigned long long)r->stats.batches);
+        snprintf(batches, sizeof batches, "%llu", (unsigned long long)r->stats.batches);
     else
-        fprintf(f, "%9s", "-");
+        snprintf(batches, sizeof batches, "-");
     if (r->seconds >= 0)
-        fprintf(f, "  %.6f s", r->seconds);
-    fprintf(f, "\n");
+        snprintf(tail, sizeof tail, "  %.6f s", r->seconds);
+    const char* cells[] = {layout, name, invocations, acmr, atvr, batches};
+    table_row(t, layout ? cells : cells + 1, r->seconds >= 0 ? tail : NULL);
+}
+
+int print_model_table(FILE* f, const model_result* results, int count)
+{
+    table t;
+    model_table_init(&t, 0);
+    for (int i = 0; i < count; ++i)
+        model_table_add(&t, NULL, &results[i]);
+    int s = table_print(f, &t);
+    table_free(&t);
+    return s ? EXIT_DATA : 0;
 }
 
 void json_model(strbuf* j, const model_result* r)

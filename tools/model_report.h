@@ -6,6 +6,7 @@
 #include "gpucache/gpucache.h"
 
 #include "cli.h"
+#include "table.h"
 
 #include <stdio.h>
 
@@ -31,8 +32,12 @@ typedef struct model_result {
 /* Median seconds of `repeat` plain passes (no per-vertex counts, no trace). */
 gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyze_options* base, long repeat,
                      double* seconds, gc_error* err);
-void print_table_header(FILE* f, int with_layout);
-void print_table_row(FILE* f, const char* layout, const model_result* r);
+/* The model table (table.h): model, invocations, ACMR, ATVR, batches (and the median seconds
+ * after the row when measured), with a layout column first when with_layout. */
+void model_table_init(table* t, int with_layout);
+void model_table_add(table* t, const char* layout, const model_result* r);
+/* The table of `count` results on f; EXIT_DATA when out of memory. */
+int print_model_table(FILE* f, const model_result* results, int count);
 void json_model(strbuf* j, const model_result* r);
 /* Per-vertex CSV: index, then one column of invocation counts per model. */
 int write_per_vertex_csv(const char* path, const model_result* results, int count);

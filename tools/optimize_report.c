@@ -2,6 +2,7 @@
  * (optimize_report.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "optimize_report.h"
+#include "table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -81,7 +82,10 @@ int print_report(const report* r, int json)
                r->seconds);
         if (r->note)
             printf("%s\n", r->note);
-        printf("%-34s %12s %8s %12s %8s %8s\n", "model", "before", "ATVR", "after", "ATVR", "change");
+        static const table_column columns[] = {{"model", 34, 0}, {"before", 12, 1}, {"ATVR", 8, 1},
+                                               {"after", 12, 1},  {"ATVR", 8, 1},   {"change", 8, 1}};
+        table t; /* widths: table.h */
+        table_init(&t, columns, 6, "");
         for (size_t i = 0; i < row_count; ++i) {
             char label[96];
             if (i < preset_count) {
@@ -95,25 +99,44 @@ int print_report(const report* r, int json)
                                 ? 100.0 * ((double)after[i].invocations - (double)before[i].invocations) /
                                       (double)before[i].invocations
                                 : 0.0;
-            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)before[i].invocations,
-                   before[i].atvr, (unsigned long long)after[i].invocations, after[i].atvr, change);
+            char b[24], batvr[32], a[24], aatvr[32], c[40];
+            snprintf(b, sizeof b, "%llu", (unsigned long long)before[i].invocations);
+            snprintf(batvr, sizeof batvr, "%.4f", before[i].atvr);
+            snprintf(a, sizeof a, "%llu", (unsigned long long)after[i].invocations);
+            snprintf(aatvr, sizeof aatvr, "%.4f", after[i].atvr);
+            snprintf(c, sizeof c, "%+7.1f%%", change);
+            const char* cells[] = {label, b, batvr, a, aatvr, c};
+            table_row(&t, cells, NULL);
         }
-        const optimize_costs* c = r->costs;
-        if (c && c->has_overdraw)
-            printf("%-34s %12.4f %8s %12.4f %8s %+7.1f%%\n", "overdraw (shaded / covered)", c->overdraw_before.ratio,
-                   "", c->overdraw_after.ratio, "",
-                   100.0 * (c->overdraw_after.ratio - c->overdraw_before.ratio) / c->overdraw_before.ratio);
-        if (c && c->fetch_spec) {
-            char label[96];
-            snprintf(label, sizeof label, "bytes fetched (%s)", c->fetch_spec);
-            double change = c->fetch_before.bytes ? 100.0 * ((double)c->fetch_after.bytes -
-                                                             (double)c->fetch_before.bytes) /
-                                                        (double)c->fetch_before.bytes
-                                                  : 0.0;
-            printf("%-34s %12llu %8.4f %12llu %8.4f %+7.1f%%\n", label, (unsigned long long)c->fetch_before.bytes,
-                   c->fetch_before.overfetch, (unsigned long long)c->fetch_after.bytes, c->fetch_after.overfetch,
-                   change);
+        const optimize_costs* oc = r->costs;
+        if (oc && oc->has_overdraw) {
+            char b[32], a[32], c[40];
+            snprintf(b, sizeof b, "%.4f", oc->overdraw_before.ratio);
+            snprintf(a, sizeof a, "%.4f", oc->overdraw_after.ratio);
+            snprintf(c, sizeof c, "%+7.1f%%",
+                     100.0 * (oc->overdraw_after.ratio - oc->overdraw_before.ratio) / oc->overdraw_before.ratio);
+            const char* cells[] = {"overdraw (shaded / covered)", b, "-", a, "-", c};
+            table_row(&t, cells, NULL);
         }
+        if (oc && oc->fetch_spec) {
+            char label[96], b[24], bo[32], a[24], ao[32], c[40];
+            snprintf(label, sizeof label, "bytes fetched (%s)", oc->fetch_spec);
+            double change = oc->fetch_before.bytes ? 100.0 * ((double)oc->fetch_after.bytes -
+                                                              (double)oc->fetch_before.bytes) /
+                                                         (double)oc->fetch_before.bytes
+                                                   : 0.0;
+            snprintf(b, sizeof b, "%llu", (unsigned long long)oc->fetch_before.bytes);
+            snprintf(bo, sizeof bo, "%.4f", oc->fetch_before.overfetch);
+            snprintf(a, sizeof a, "%llu", (unsigned long long)oc->fetch_after.bytes);
+            snprintf(ao, sizeof ao, "%.4f", oc->fetch_after.overfetch);
+            snprintf(c, sizeof c, "%+7.1f%%", change);
+            const char* cells[] = {label, b, bo, a, ao, c};
+            table_row(&t, cells, NULL);
+        }
+        int printed = table_print(stdout, &t);
+        table_free(&t);
+        if (printed)
+            return EXIT_DATA;
     }
     return 0;
 }

@@ -952,9 +952,9 @@ def memsys(scenario_text: str, strategy: str = "as-written", name: str = "<strin
 
 def load(path: PathLike, positions_only: bool = False, max_indices: int = 0) -> Mesh:
     """Reads the index buffer of a file in any format the library reads (.txt/.idx, .u16/.u32,
-    .obj, .ply, and through assimp .gltf/.glb/.fbx/...): a mesh gives the triangle list a renderer
-    would draw (faces triangulated in file order, a vertex per distinct combination of
-    attributes; `positions_only`: the position index alone). The indices are the library's
+    .obj, .ply, .gltf/.glb with gpucache's own glTF reader, and through assimp .fbx/.dae/.stl/...):
+    a mesh gives the triangle list a renderer would draw (faces triangulated in file order, a
+    vertex per distinct combination of attributes; `positions_only`: the position index alone). The indices are the library's
     buffer, handed to NumPy without a copy. Raises :class:`Error` naming the file and place."""
     opts = ffi.new("gc_load_options*")
     opts.positions_only = 1 if positions_only else 0

@@ -5,7 +5,7 @@
  *    references, ...) goes through a file system that refuses paths outside the input's
  *    folder (after resolving symbolic links);
  *  - glTF never reaches assimp: a file with the GLB magic or a JSON text is refused here
- *    (gc_mesh_load reads .gltf and .glb itself, src/io/gltf.c, with its own checks of
+ *    (gc_mesh_load reads .gltf and .glb itself, src/io/gltf_*.c, with its own checks of
  *    every declared size and URI).
  *
  * What remains trusted: assimp's parsers of the other formats for the sizes they declare

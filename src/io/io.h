@@ -62,7 +62,7 @@ struct aiScene;
 gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScene** out, gc_error* err);
 #endif
 
-/* glTF (gltf.c): the mesh gc_mesh_load gives for a .gltf/.glb (every triangle of every
+/* glTF (gltf_mesh.c): the mesh gc_mesh_load gives for a .gltf/.glb (every triangle of every
  * primitive, strips and fans expanded, one run per primitive, vertex ids offset per set of
  * attributes), and gc_mesh_write's rewrite of it. */
 gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
@@ -83,7 +83,7 @@ static inline int gc_hex_digit(int c)
 }
 
 /* The files the mesh `in_path` consists of: itself and, for glTF/GLB, the files every
- * "uri" member of its JSON names, as written and percent-decoded (gltf.c). None for "-".
+ * "uri" member of its JSON names, as written and percent-decoded (gltf_uris.c). None for "-".
  * Free with gc_free_names (output.c). */
 gc_status gc_mesh_input_files(const char* in_path, char*** files, size_t* count, gc_error* err);
 void gc_free_names(char** names, size_t count);
