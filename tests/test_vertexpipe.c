@@ -368,13 +368,51 @@ static void bad_inputs(void** state)
     assert_int_equal(gc_analyze_overdraw(idx, 3, nan_xyz, 3, 0, &od, &err), GC_ERR_DATA);
 }
 
+/* gc_overdraw_view: the three views' counts add up to gc_analyze_overdraw's figures (on a
+ * corpus mesh), and the squares by hand: along z, the side facing +z holds 2 shades on each
+ * of the 65536 pixels, the other side nothing; along x and y nothing (edge-on). */
+static void overdraw_views(void** state)
+{
+    (void)state;
+    const float xyz[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+    const uint32_t back_then_front[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
+    uint32_t* counts = malloc(2 * 65536 * sizeof *counts);
+    assert_non_null(counts);
+    gc_error err;
+    assert_int_equal(gc_overdraw_view(back_then_front, 12, xyz, 8, 0, 2, counts, &err), GC_OK);
+    for (size_t p = 0; p < 65536; ++p)
+        if (counts[p] != 2 || counts[65536 + p] != 0)
+            fail_msg("pixel %zu: %u and %u", p, counts[p], counts[65536 + p]);
+    for (int axis = 0; axis < 2; ++axis) {
+        assert_int_equal(gc_overdraw_view(back_then_front, 12, xyz, 8, 0, axis, counts, &err), GC_OK);
+        for (size_t p = 0; p < 2 * 65536; ++p)
+            assert_int_equal(counts[p], 0);
+    }
+    assert_int_equal(gc_overdraw_view(back_then_front, 12, xyz, 8, 0, 3, counts, &err), GC_ERR_USAGE);
+    loaded m;
+    if (load("cow.obj", &m)) {
+        gc_overdraw_stats whole;
+        assert_int_equal(gc_analyze_overdraw(m.idx, m.n, m.xyz, m.vertices, 0, &whole, &err), GC_OK);
+        uint64_t covered = 0, shaded = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            assert_int_equal(gc_overdraw_view(m.idx, m.n, m.xyz, m.vertices, 0, axis, counts, &err), GC_OK);
+            for (size_t p = 0; p < 2 * 65536; ++p)
+                covered += counts[p] > 0, shaded += counts[p];
+        }
+        assert_int_equal(covered, whole.covered);
+        assert_int_equal(shaded, whole.shaded);
+        free(m.idx), free(m.xyz);
+    }
+    free(counts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(overdraw_by_hand),  cmocka_unit_test(overdraw_random),
         cmocka_unit_test(overdraw_corpus),   cmocka_unit_test(fetch_by_hand),
         cmocka_unit_test(fetch_meshopt_mode), cmocka_unit_test(fetch_model_at_most_references),
-        cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(bad_inputs),        cmocka_unit_test(overdraw_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,7 +30,7 @@ int cmd_analyze(int argc, char** argv)
     enum {
         OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
         OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX, OPT_OVERDRAW, OPT_FETCH,
-        OPT_MESHLETS
+        OPT_MESHLETS, OPT_OVERDRAW_MAP
     };
     static const struct option long_options[] = {
         {"model", required_argument, NULL, 'm'},
@@ -53,6 +53,7 @@ int cmd_analyze(int argc, char** argv)
         {"overdraw", no_argument, NULL, OPT_OVERDRAW},
         {"fetch", required_argument, NULL, OPT_FETCH},
         {"meshlets", required_argument, NULL, OPT_MESHLETS},
+        {"overdraw-map", required_argument, NULL, OPT_OVERDRAW_MAP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -78,6 +79,7 @@ int cmd_analyze(int argc, char** argv)
     vertex_costs vc;
     memset(&vc, 0, sizeof vc);
     const char* meshlets_path = NULL;
+    const char* overdraw_map_path = NULL;
 
     opterr = 0;
     optind = 1;
@@ -131,6 +133,7 @@ int cmd_analyze(int argc, char** argv)
             break;
         case OPT_OVERDRAW: vc.overdraw = 1; break;
         case OPT_MESHLETS: meshlets_path = optarg; break;
+        case OPT_OVERDRAW_MAP: overdraw_map_path = optarg; break;
         case OPT_FETCH: {
             gc_error ferr = {0};
             if (gc_fetch_parse(optarg, &vc.fetch, &ferr))
@@ -146,7 +149,7 @@ int cmd_analyze(int argc, char** argv)
     if ((vc.overdraw || vc.fetch_text) && (topology_name || restart || state_path))
         return usage_error("--overdraw and --fetch count the file's own triangles: no -t, --restart or "
                            "--state-changes with them%s", "");
-    if ((view_name || heatmap_max) && !heatmap_path)
+    if ((view_name && !heatmap_path && !overdraw_map_path) || (heatmap_max && !heatmap_path))
         return usage_error("%s applies to --heatmap only", view_name ? "--view" : "--heatmap-max");
     if (window_option && !trace_plot_path)
         return usage_error("%s applies to --trace-plot only", window_option);
@@ -156,7 +159,7 @@ int cmd_analyze(int argc, char** argv)
         return input_status;
     if (meshlets_path) {
         if (model_count || topology_name || restart || state_path || per_vertex_path || trace || repeat ||
-            heatmap_path || trace_plot_path || vc.overdraw || vc.fetch_text)
+            heatmap_path || trace_plot_path || overdraw_map_path || vc.overdraw || vc.fetch_text)
             return usage_error("--meshlets FILE checks a meshlet data file against INPUT: it takes only --json "
                                "and --positions%s", "");
         return analyze_meshlets(meshlets_path, path, &lo, json);
@@ -187,14 +190,14 @@ int cmd_analyze(int argc, char** argv)
         if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
             return input_status;
     }
-    const char* pictures[2] = {heatmap_path, trace_plot_path};
+    const char* pictures[3] = {heatmap_path, trace_plot_path, overdraw_map_path};
     /* two outputs never one file (a name not yet there has no inode to compare) */
-    const char* outputs[3] = {per_vertex_path, heatmap_path, trace_plot_path};
-    for (int i = 0; i < 3; ++i)
-        for (int k = i + 1; k < 3; ++k)
+    const char* outputs[4] = {per_vertex_path, heatmap_path, trace_plot_path, overdraw_map_path};
+    for (int i = 0; i < 4; ++i)
+        for (int k = i + 1; k < 4; ++k)
             if (outputs[i] && outputs[k] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[k]) == 0)
                 return usage_error("'%s' is given for two outputs", outputs[i]);
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 3; ++k) {
         if (!pictures[k])
             continue;
         /* the same checks as --per-vertex's, and two outputs never one file */
@@ -203,8 +206,8 @@ int cmd_analyze(int argc, char** argv)
         for (int i = 0; i < model_count; ++i)
             if (model_arg_file(model_specs[i]))
                 inputs[input_count++] = model_arg_file(model_specs[i]);
-        if (k == 1)
-            inputs[input_count++] = heatmap_path;
+        for (int q = 0; q < k; ++q) /* the pictures before it are outputs already decided */
+            inputs[input_count++] = pictures[q];
         if ((input_status = check_output(pictures[k], inputs, input_count)) != 0)
             return input_status;
     }
@@ -229,7 +232,8 @@ int cmd_analyze(int argc, char** argv)
         }
         results[i].seconds = -1;
     }
-    if ((status = vertex_costs_compute(&vc, path, &lo, results, model_count)) != 0)
+    if ((status = vertex_costs_compute(&vc, path, &lo, results, model_count)) != 0 ||
+        (overdraw_map_path && (status = write_overdraw_map(overdraw_map_path, path, &lo, view)) != 0))
         goto out_results;
     if (is_gltf(path)) {
         status = analyze_gltf(path, &lo, results, model_count, (unsigned)threads, json, &vc);

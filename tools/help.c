@@ -19,7 +19,8 @@ static const char* const analyze_usage[] = {
     "analyze [-m MODEL]... [-t TOPOLOGY] [--restart[=VALUE]] [--state-changes FILE] [--json]\n"
     "        [--per-vertex FILE.csv] [--trace] [--repeat N] [--positions] [--threads N]\n"
     "        [--allow-external-uris] [--heatmap FILE.svg|FILE.png [--view VIEW] [--heatmap-max N]]\n"
-    "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] [--overdraw] [--fetch SPEC] INPUT",
+    "        [--trace-plot FILE.svg|FILE.png [--from P] [--count N]] [--overdraw] [--fetch SPEC]\n"
+    "        [--overdraw-map FILE.svg|FILE.png [--view VIEW]] INPUT",
     "analyze --meshlets FILE [--json] INPUT",
     NULL};
 static const help_option analyze_options[] = {
@@ -42,6 +43,8 @@ static const help_option analyze_options[] = {
                               "lost; .png: rendered by rsvg-convert"},
     {"--overdraw", "measure overdraw (OBJ, PLY, glTF: the positions' six views, meshoptimizer's\n"
                    "definition; docs/models/overdraw.md): pixels covered, shaded, their ratio"},
+    {"--overdraw-map FILE.svg|FILE.png", "draw one view of the overdraw model (--view: front, side, top):\n"
+                                         "each pixel coloured by the fragments shaded there (docs/pictures.md)"},
     {"--meshlets FILE", "check a meshlet data file (meshlets --data) against INPUT: every triangle of\n"
                         "INPUT in exactly one meshlet, within the limits; then its figures"},
     {"--fetch SPEC", "model the bytes the vertex fetch reads (docs/models/fetch.md): meshopt:BYTES\n"

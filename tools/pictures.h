@@ -56,6 +56,10 @@ int draw_heatmap(FILE* into, const char* out_path, const float* xyz, size_t vert
  * by the index value it holds (printed in it when there is room), a dot where a value
  * entered the cache, a vertical line where the cache lost entries (a reset, a flush or a
  * new batch). Returns 0 or the exit status after printing one line. */
+/* analyze --overdraw-map: the overdraw model's view (front, side, top) of the mesh file
+ * `mesh_path`, its shaded count per pixel (gc_overdraw_map_write), as SVG or PNG. Returns
+ * 0 or the exit status after printing one line. */
+int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo, heatmap_view view);
 int write_trace_plot(const char* out_path, const char* name, const gc_model* model, const gc_draw* draw,
                      const gc_analyze_options* base, uint64_t from, uint64_t count);
 

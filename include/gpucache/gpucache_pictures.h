@@ -69,6 +69,17 @@ typedef enum gc_heatmap_view { GC_VIEW_FRONT = 0, GC_VIEW_SIDE = 1, GC_VIEW_TOP 
 /* The view named `name` ("front", "side", "top") into *out; GC_ERR_USAGE for another name. */
 GC_API gc_status gc_heatmap_view_parse(const char* name, gc_heatmap_view* out, gc_error* err);
 
+/* The overdraw map: the view of the overdraw model (docs/models/overdraw.md) along the
+ * axis of `view` (front: Z, side: X, top: Y), each of its 256 x 256 pixels coloured by the
+ * fragments shaded there on the side facing the viewer (gc_overdraw_view's side toward
+ * +axis), on the count ramp from 1 to the largest count; uncovered pixels are left white.
+ * `indices` (a triangle list over `positions`, packed x, y, z) as gc_analyze_overdraw takes
+ * them; `name` (may be NULL) is escaped. Writes a whole SVG document to `f`, about 60 bytes
+ * per run of equal pixels in a row. Errors: gc_analyze_overdraw's, before anything is
+ * written. Time: one view of the model. */
+GC_API gc_status gc_overdraw_map_write(FILE* f, const uint32_t* indices, size_t index_count, const float* positions,
+                                       size_t vertex_count, const char* name, gc_heatmap_view view, gc_error* err);
+
 /* The most triangles the heat map draws by default: past it the drawing (not the data) is
  * decimated and the caption says so. */
 #define GC_HEATMAP_MAX_TRIANGLES 100000

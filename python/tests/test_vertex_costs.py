@@ -114,3 +114,30 @@ def test_optimize_reports_what_analyze_reads_back(cli, tmp_path, args):
     assert "overdraw (shaded / covered)" in text and "bytes fetched (meshopt:32)" in text
     p = cli("optimize", "--fetch", "gcn:32", *args, src, "-o", out, ok=False)
     assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_overdraw_map(cli, tmp_path):
+    src = CORPUS / "spot.obj"
+    if not src.exists():
+        pytest.skip("no spot.obj")
+    for view in ("front", "side", "top"):
+        svg = tmp_path / f"{view}.svg"
+        cli("analyze", "-m", "fifo:16", "--overdraw-map", svg, "--view", view, src)
+        text = svg.read_text()
+        assert text.startswith("<?xml") and text.rstrip().endswith("</svg>")
+        assert f"overdraw, {view}" in text and "pixels covered" in text
+    # the map's covered and shaded are one side of one view: at most the whole model's
+    whole = cli.json("analyze", "--json", "--overdraw", "-m", "fifo:16", src)["overdraw"]
+    import re
+    covered, shaded = map(int, re.search(r"(\d+) pixels covered, (\d+) shaded", (tmp_path / "front.svg").read_text())
+                          .groups())
+    assert 0 < covered <= whole["covered"] and covered <= shaded <= whole["shaded"]
+    # never over the input, never two outputs on one file, no positions: one line
+    p = cli("analyze", "--overdraw-map", src, src, ok=False)
+    assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1
+    p = cli("analyze", "--overdraw-map", tmp_path / "a.svg", "--heatmap", tmp_path / "a.svg", src, ok=False)
+    assert p.returncode != 0 and "two outputs" in p.stderr
+    idx = tmp_path / "i.txt"
+    idx.write_text("0 1 2\n")
+    p = cli("analyze", "--overdraw-map", tmp_path / "i.svg", idx, ok=False)
+    assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1 and not (tmp_path / "i.svg").exists()

@@ -108,13 +108,14 @@ static void draw_triangle(raster_target* t, const float a[3], const float b[3], 
     }
 }
 
-gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const float* positions,
-                              size_t vertex_count, size_t position_stride, gc_overdraw_stats* out, gc_error* err)
+/* The checks and the scale shared by the analysis and the single view: GC_OK with *scale 0
+ * when nothing can cover a pixel (no triangles, or every vertex at one point). */
+static gc_status prepare(const uint32_t* indices, size_t index_count, const float* positions, size_t vertex_count,
+                         size_t position_stride, size_t* step, float lo[3], float* scale, gc_error* err)
 {
-    if (out)
-        memset(out, 0, sizeof *out);
-    if (!out || (index_count && (!indices || !positions)))
-        return gc_fail(err, GC_ERR_USAGE, "overdraw: indices, positions and the result are required");
+    *scale = 0.0f;
+    if (index_count && (!indices || !positions))
+        return gc_fail(err, GC_ERR_USAGE, "overdraw: indices and positions are required");
     if (index_count % 3)
         return gc_fail(err, GC_ERR_DATA, "overdraw: %zu indices is not a whole number of triangles", index_count);
     if (index_count > GC_MAX_INDICES)
@@ -128,15 +129,15 @@ gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const
         if (indices[i] >= vertex_count)
             return gc_fail(err, GC_ERR_DATA, "overdraw: index %zu is %u, past the %zu vertices", i, indices[i],
                            vertex_count);
+    *step = stride / sizeof(float);
     if (index_count == 0 || vertex_count == 0)
         return GC_OK;
-
     /* The box of every vertex, drawn or not (meshoptimizer's analyzer scales so). */
-    size_t step = stride / sizeof(float);
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    lo[0] = lo[1] = lo[2] = INFINITY;
     for (size_t v = 0; v < vertex_count; ++v)
         for (int k = 0; k < 3; ++k) {
-            float p = positions[v * step + (size_t)k];
+            float p = positions[v * *step + (size_t)k];
             if (!isfinite(p))
                 return gc_fail(err, GC_ERR_DATA, "overdraw: vertex %zu has a coordinate that is not a finite number",
                                v);
@@ -146,27 +147,46 @@ gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const
     float extent = hi[0] - lo[0];
     extent = hi[1] - lo[1] > extent ? hi[1] - lo[1] : extent;
     extent = hi[2] - lo[2] > extent ? hi[2] - lo[2] : extent;
-    if (!(extent > 0.0f))
-        return GC_OK; /* every vertex at one point: nothing covers a pixel */
-    float scale = (float)GRID / extent;
+    *scale = extent > 0.0f ? (float)GRID / extent : 0.0f;
+    return GC_OK;
+}
 
+/* For the view along axis a, the grid's (x, y) and the depth are these coordinates. */
+static const int view_axes[3][3] = {{2, 1, 0}, {0, 2, 1}, {1, 0, 2}};
+
+/* Every triangle drawn into the view along `axis`, from cleared planes. */
+static void draw_view(raster_target* target, int axis, const uint32_t* indices, size_t index_count,
+                      const float* positions, size_t step, const float lo[3], float scale)
+{
+    memset(target, 0, sizeof *target);
+    const int* axes = view_axes[axis];
+    for (size_t i = 0; i < index_count; i += 3) {
+        float corner[3][3];
+        for (int j = 0; j < 3; ++j) {
+            const float* p = positions + (size_t)indices[i + (size_t)j] * step;
+            for (int k = 0; k < 3; ++k)
+                corner[j][k] = (p[axes[k]] - lo[axes[k]]) * scale;
+        }
+        draw_triangle(target, corner[0], corner[1], corner[2]);
+    }
+}
+
+gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const float* positions,
+                              size_t vertex_count, size_t position_stride, gc_overdraw_stats* out, gc_error* err)
+{
+    if (!out)
+        return gc_fail(err, GC_ERR_USAGE, "overdraw: no result to fill");
+    memset(out, 0, sizeof *out);
+    size_t step = 3;
+    float lo[3] = {0, 0, 0}, scale = 0.0f;
+    gc_status s = prepare(indices, index_count, positions, vertex_count, position_stride, &step, lo, &scale, err);
+    if (s || scale == 0.0f)
+        return s;
     raster_target* target = malloc(sizeof *target);
     if (!target)
         return gc_fail(err, GC_ERR_NOMEM, "overdraw: out of memory for the %d x %d raster", GRID, GRID);
-    /* For the view along axis a, the grid's (x, y) and the depth are these coordinates. */
-    static const int view_axes[3][3] = {{2, 1, 0}, {0, 2, 1}, {1, 0, 2}};
     for (int view = 0; view < 3; ++view) {
-        memset(target, 0, sizeof *target);
-        const int* axes = view_axes[view];
-        for (size_t i = 0; i < index_count; i += 3) {
-            float corner[3][3];
-            for (int j = 0; j < 3; ++j) {
-                const float* p = positions + (size_t)indices[i + (size_t)j] * step;
-                for (int k = 0; k < 3; ++k)
-                    corner[j][k] = (p[axes[k]] - lo[axes[k]]) * scale;
-            }
-            draw_triangle(target, corner[0], corner[1], corner[2]);
-        }
+        draw_view(target, view, indices, index_count, positions, step, lo, scale);
         for (int side = 0; side < 2; ++side)
             for (size_t p = 0; p < (size_t)GRID * GRID; ++p) {
                 out->covered += target->count[side][p] > 0;
@@ -175,5 +195,26 @@ gc_status gc_analyze_overdraw(const uint32_t* indices, size_t index_count, const
     }
     free(target);
     out->ratio = out->covered ? (double)out->shaded / (double)out->covered : 0.0;
+    return GC_OK;
+}
+
+gc_status gc_overdraw_view(const uint32_t* indices, size_t index_count, const float* positions, size_t vertex_count,
+                           size_t position_stride, int axis, uint32_t* counts, gc_error* err)
+{
+    if (axis < 0 || axis > 2 || !counts)
+        return gc_fail(err, GC_ERR_USAGE, "overdraw view: the axis is 0 (x), 1 (y) or 2 (z), and counts are needed");
+    memset(counts, 0, 2 * (size_t)GRID * GRID * sizeof *counts);
+    size_t step = 3;
+    float lo[3] = {0, 0, 0}, scale = 0.0f;
+    gc_status s = prepare(indices, index_count, positions, vertex_count, position_stride, &step, lo, &scale, err);
+    if (s || scale == 0.0f)
+        return s;
+    raster_target* target = malloc(sizeof *target);
+    if (!target)
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw: out of memory for the %d x %d raster", GRID, GRID);
+    draw_view(target, axis, indices, index_count, positions, step, lo, scale);
+    memcpy(counts, target->count[0], (size_t)GRID * GRID * sizeof *counts);
+    memcpy(counts + (size_t)GRID * GRID, target->count[1], (size_t)GRID * GRID * sizeof *counts);
+    free(target);
     return GC_OK;
 }
