@@ -28,21 +28,12 @@ typedef struct mesh {
 
 static int load(const char* path, mesh* m)
 {
-    gc_mesh gm;
     gc_error err;
-    if (gc_mesh_load(path, NULL, &gm, &err) != GC_OK) {
+    if (gc_mesh_load_triangles(path, NULL, &m->idx, &m->n, NULL, &err) != GC_OK ||
+        gc_mesh_load_positions(path, NULL, &m->xyz, &m->vertices, &err) != GC_OK) {
         fprintf(stderr, "%s\n", err.message);
         return -1;
     }
-    gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-    uint64_t primitives = 0;
-    if (gc_draw_validate(&d, path, &primitives, &err) != GC_OK || !(m->idx = malloc(3 * primitives * 4 + 4)) ||
-        gc_draw_triangles(&d, m->idx, 3 * primitives, &m->n, &err) != GC_OK ||
-        gc_mesh_load_positions(path, NULL, &m->xyz, &m->vertices, &err) != GC_OK) {
-        fprintf(stderr, "%s: %s\n", path, err.message);
-        return -1;
-    }
-    gc_mesh_free(&gm);
     return 0;
 }
 

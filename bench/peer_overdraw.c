@@ -27,25 +27,15 @@ int main(int argc, char** argv)
     for (size_t c = 0; c < sizeof meshes / sizeof meshes[0]; ++c) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", argv[1], meshes[c]);
-        gc_mesh gm;
         gc_error err;
-        if (gc_mesh_load(path, NULL, &gm, &err) != GC_OK) {
+        size_t n = 0, vertices = 0;
+        uint32_t* idx = NULL;
+        float* xyz = NULL;
+        if (gc_mesh_load_triangles(path, NULL, &idx, &n, NULL, &err) != GC_OK ||
+            gc_mesh_load_positions(path, NULL, &xyz, &vertices, &err) != GC_OK) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
         }
-        gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-        uint64_t primitives = 0;
-        size_t n = 0;
-        uint32_t* idx = NULL;
-        float* xyz = NULL;
-        size_t vertices = 0;
-        if (gc_draw_validate(&d, path, &primitives, &err) != GC_OK || !(idx = malloc(3 * primitives * 4 + 4)) ||
-            gc_draw_triangles(&d, idx, 3 * primitives, &n, &err) != GC_OK ||
-            gc_mesh_load_positions(path, NULL, &xyz, &vertices, &err) != GC_OK) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
-            return 1;
-        }
-        gc_mesh_free(&gm);
         for (uint64_t seed = 0; seed <= 7 + c; seed += 7 + c) {
             if (seed)
                 gc_shuffle_triangles(idx, n, seed);

@@ -29,17 +29,9 @@ static bool load(const char* name, loaded* m)
     char path[4096];
     if (corpus_path(path, sizeof path, name) != 0)
         return false;
-    gc_mesh gm;
     gc_error err;
-    assert_int_equal(gc_mesh_load(path, NULL, &gm, &err), GC_OK);
     /* igea is strips with restarts: drawn as the triangles they assemble into */
-    gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-    uint64_t primitives = 0;
-    assert_int_equal(gc_draw_validate(&d, name, &primitives, &err), GC_OK);
-    m->idx = malloc(3 * (size_t)primitives * sizeof *m->idx + 1);
-    assert_non_null(m->idx);
-    assert_int_equal(gc_draw_triangles(&d, m->idx, 3 * (size_t)primitives, &m->n, &err), GC_OK);
-    gc_mesh_free(&gm);
+    assert_int_equal(gc_mesh_load_triangles(path, NULL, &m->idx, &m->n, NULL, &err), GC_OK);
     size_t count = 0;
     assert_int_equal(gc_mesh_load_positions(path, NULL, &m->xyz, &count, &err), GC_OK);
     m->vertices = (uint32_t)count;

@@ -95,20 +95,13 @@ int write_trace_plot(const char* out_path, const char* name, const gc_model* mod
 int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo, heatmap_view view)
 {
     gc_error err = {0};
-    gc_mesh mesh;
     float* xyz = NULL;
     size_t vertex_count = 0, n = 0;
-    uint64_t primitives = 0;
     uint32_t* tri = NULL;
-    if (gc_mesh_load(mesh_path, lo, &mesh, &err))
-        return fail_with(&err);
-    gc_draw d = {mesh.indices, mesh.index_count, mesh.topology, mesh.restart_enabled, mesh.restart_value};
     int status = 0;
-    if (gc_draw_validate(&d, mesh_path, &primitives, &err) ||
-        !(tri = malloc(3 * (size_t)primitives * sizeof *tri + 1)) ||
-        gc_draw_triangles(&d, tri, 3 * (size_t)primitives, &n, &err) ||
+    if (gc_mesh_load_triangles(mesh_path, lo, &tri, &n, NULL, &err) ||
         gc_mesh_load_positions(mesh_path, lo, &xyz, &vertex_count, &err)) {
-        fprintf(stderr, "gpucache: --overdraw-map: %s\n", tri ? err.message : "out of memory");
+        fprintf(stderr, "gpucache: --overdraw-map: %s\n", err.message);
         status = EXIT_DATA;
     }
     picture_file af;
@@ -123,6 +116,5 @@ int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_loa
     }
     free(tri);
     free(xyz);
-    gc_mesh_free(&mesh);
     return status;
 }

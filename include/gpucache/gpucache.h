@@ -1226,6 +1226,16 @@ GC_API gc_status gc_mesh_analyze(const char* path, const gc_load_options* option
 /* Releases what gc_mesh_analyze allocated and zeroes *analysis; safe on a zeroed one. */
 GC_API void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
 
+/* The triangles the mesh file `path` draws (read with `options`, may be NULL, as
+ * gc_mesh_load reads it; strips and fans expanded, restarts honoured; a glTF's triangle
+ * primitives in file order, numbered as gc_mesh_load numbers them) as a new triangle list
+ * *out (free()) of *count indices. With `mesh` non-NULL the loaded mesh is left there too
+ * (the caller frees it with gc_mesh_free; its runs are the glTF primitives' triangles).
+ * Points and lines: GC_ERR_USAGE naming the file; gc_mesh_load's errors otherwise. On
+ * failure nothing is left to free. Time linear in the file; memory 4 bytes per index more. */
+GC_API gc_status gc_mesh_load_triangles(const char* path, const gc_load_options* options, uint32_t** out,
+                                        size_t* count, gc_mesh* mesh, gc_error* err);
+
 /* A mesh file's overdraw and vertex fetch (gc_mesh_vertex_costs_of). */
 typedef struct gc_mesh_vertex_costs {
     int has_overdraw;

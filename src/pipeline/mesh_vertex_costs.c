@@ -18,6 +18,37 @@ void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* c)
     memset(c, 0, sizeof *c);
 }
 
+gc_status gc_mesh_load_triangles(const char* path, const gc_load_options* options, uint32_t** out, size_t* count,
+                                 gc_mesh* mesh, gc_error* err)
+{
+    *out = NULL;
+    *count = 0;
+    gc_mesh local;
+    gc_mesh* m = mesh ? mesh : &local;
+    gc_status s = gc_mesh_load(path, options, m, err);
+    if (s)
+        return s;
+    gc_draw d = {m->indices, m->index_count, m->topology, m->restart_enabled, m->restart_value};
+    uint64_t primitives = 0;
+    s = gc_draw_validate(&d, path, &primitives, err);
+    if (!s && d.topology != GC_TRIANGLE_LIST && d.topology != GC_TRIANGLE_STRIP && d.topology != GC_TRIANGLE_FAN)
+        s = gc_fail(err, GC_ERR_USAGE, "%s: a %s has no triangles", path, gc_topology_name(d.topology));
+    uint32_t* tri = NULL;
+    if (!s && !(tri = gc_alloc_array(primitives ? 3 * (size_t)primitives : 1, sizeof *tri, false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu triangles", path, (unsigned long long)primitives);
+    if (!s)
+        s = gc_draw_triangles(&d, tri, 3 * (size_t)primitives, count, err);
+    if (s || !mesh)
+        gc_mesh_free(m);
+    if (s) {
+        free(tri);
+        *count = 0;
+        return s;
+    }
+    *out = tri;
+    return GC_OK;
+}
+
 /* One triangle draw's overdraw over the positions it references: its ids rebased to the
  * smallest it uses, so that the box is the draw's own (a glTF primitive's vertex set). */
 static gc_status draw_overdraw(const uint32_t* tri, size_t n, const float* xyz, size_t vertex_count,
@@ -50,23 +81,13 @@ gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* optio
         return gc_fail(err, GC_ERR_USAGE, "%s: this fetch spec fetches the vertices a model shades: name a model",
                        path);
     gc_mesh mesh;
-    gc_status s = gc_mesh_load(path, options, &mesh, err);
-    if (s)
-        return s;
     uint32_t* tri = NULL;
     uint32_t* scratch = NULL;
     float* xyz = NULL;
     size_t n = 0, positions = 0;
-    uint64_t primitives = 0;
-    gc_draw d = {mesh.indices, mesh.index_count, mesh.topology, mesh.restart_enabled, mesh.restart_value};
-    s = gc_draw_validate(&d, path, &primitives, err);
-    if (!s && d.topology != GC_TRIANGLE_LIST && d.topology != GC_TRIANGLE_STRIP && d.topology != GC_TRIANGLE_FAN)
-        s = gc_fail(err, GC_ERR_USAGE, "%s: overdraw and fetch are counted on triangles, not on a %s", path,
-                    gc_topology_name(d.topology));
-    if (!s && !(tri = gc_alloc_array(primitives ? 3 * (size_t)primitives : 1, sizeof *tri, false)))
-        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %llu triangles", path, (unsigned long long)primitives);
-    if (!s)
-        s = gc_draw_triangles(&d, tri, 3 * (size_t)primitives, &n, err);
+    gc_status s = gc_mesh_load_triangles(path, options, &tri, &n, &mesh, err);
+    if (s)
+        return s;
     if (!s && overdraw) {
         s = gc_mesh_load_positions(path, options, &xyz, &positions, err);
         if (s == GC_ERR_UNSUPPORTED) {

@@ -102,30 +102,11 @@ static gc_status create_target(gc_probe* p, overdraw_objects* o, gc_error* err)
     VkResult r = vkCreateRenderPass(p->device, &rp, NULL, &o->pass);
     if (r != VK_SUCCESS)
         return gc_vk_fail(err, r, "vkCreateRenderPass (overdraw)");
-    VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                            .format = format, .extent = {GRID, GRID, 1}, .mipLevels = 1, .arrayLayers = 1,
-                            .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-                            .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
-    if ((r = vkCreateImage(p->device, &ii, NULL, &o->depth)) != VK_SUCCESS)
-        return gc_vk_fail(err, r, "vkCreateImage (depth)");
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(p->device, o->depth, &req);
-    int type = gc_vk_memory_type(p, req.memoryTypeBits, 0);
-    if (type < 0)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for the depth buffer");
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                               .memoryTypeIndex = (uint32_t)type};
-    r = vkAllocateMemory(p->device, &ai, NULL, &o->depth_memory);
-    if (r == VK_SUCCESS)
-        r = vkBindImageMemory(p->device, o->depth, o->depth_memory, 0);
-    if (r != VK_SUCCESS)
-        return gc_vk_fail(err, r, "allocating the depth buffer");
-    VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = o->depth,
-                                .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = format,
-                                .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}};
-    if ((r = vkCreateImageView(p->device, &vi, NULL, &o->depth_view)) != VK_SUCCESS)
-        return gc_vk_fail(err, r, "vkCreateImageView (depth)");
+    gc_status s = gc_vk_image_create(p, format, GRID, GRID, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                     VK_IMAGE_ASPECT_DEPTH_BIT, &o->depth, &o->depth_memory, &o->depth_view,
+                                     "the depth buffer", err);
+    if (s)
+        return s;
     VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = o->pass,
                                   .attachmentCount = 1, .pAttachments = &o->depth_view, .width = GRID,
                                   .height = GRID, .layers = 1};

@@ -195,6 +195,36 @@ gc_status gc_vk_buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, V
     return GC_OK;
 }
 
+gc_status gc_vk_image_create(gc_probe* p, VkFormat format, uint32_t width, uint32_t height, VkImageUsageFlags usage,
+                             VkImageAspectFlags aspect, VkImage* image, VkDeviceMemory* memory, VkImageView* view,
+                             const char* what, gc_error* err)
+{
+    VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                            .format = format, .extent = {width, height, 1}, .mipLevels = 1, .arrayLayers = 1,
+                            .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usage,
+                            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkResult r = vkCreateImage(p->device, &ii, NULL, image);
+    if (r != VK_SUCCESS)
+        return gc_vk_fail(err, r, "vkCreateImage");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(p->device, *image, &req);
+    int type = gc_vk_memory_type(p, req.memoryTypeBits, 0);
+    if (type < 0)
+        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for %s", what);
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                               .memoryTypeIndex = (uint32_t)type};
+    r = vkAllocateMemory(p->device, &ai, NULL, memory);
+    if (r == VK_SUCCESS)
+        r = vkBindImageMemory(p->device, *image, *memory, 0);
+    if (r != VK_SUCCESS)
+        return gc_vk_fail(err, r, "allocating an image");
+    VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = *image,
+                                .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = format,
+                                .subresourceRange = {aspect, 0, 1, 0, 1}};
+    r = vkCreateImageView(p->device, &vi, NULL, view);
+    return r == VK_SUCCESS ? GC_OK : gc_vk_fail(err, r, "vkCreateImageView");
+}
+
 static gc_status create_target(gc_probe* p, gc_error* err)
 {
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -212,32 +242,10 @@ static gc_status create_target(gc_probe* p, gc_error* err)
     if (r != VK_SUCCESS)
         return gc_vk_fail(err, r, "vkCreateRenderPass");
 
-    VkImageCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                            .format = format, .extent = {1, 1, 1}, .mipLevels = 1, .arrayLayers = 1,
-                            .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-                            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-                            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
-    r = vkCreateImage(p->device, &ii, NULL, &p->image);
-    if (r != VK_SUCCESS)
-        return gc_vk_fail(err, r, "vkCreateImage");
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(p->device, p->image, &req);
-    int type = gc_vk_memory_type(p, req.memoryTypeBits, 0);
-    if (type < 0)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for the colour target");
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                               .memoryTypeIndex = (uint32_t)type};
-    r = vkAllocateMemory(p->device, &ai, NULL, &p->image_memory);
-    if (r == VK_SUCCESS)
-        r = vkBindImageMemory(p->device, p->image, p->image_memory, 0);
-    if (r != VK_SUCCESS)
-        return gc_vk_fail(err, r, "allocating the colour target");
-    VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = p->image,
-                                .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = format,
-                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-    r = vkCreateImageView(p->device, &vi, NULL, &p->image_view);
-    if (r != VK_SUCCESS)
-        return gc_vk_fail(err, r, "vkCreateImageView");
+    gc_status s = gc_vk_image_create(p, format, 1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                                     &p->image, &p->image_memory, &p->image_view, "the colour target", err);
+    if (s)
+        return s;
     VkFramebufferCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = p->render_pass,
                                   .attachmentCount = 1, .pAttachments = &p->image_view, .width = 1, .height = 1,
                                   .layers = 1};

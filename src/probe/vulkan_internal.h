@@ -64,6 +64,11 @@ gc_status gc_vk_buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, V
                               gc_error* err);
 /* Creates *out from SPIR-V unless it exists already. */
 gc_status gc_vk_shader_module(gc_probe* p, const uint32_t* code, size_t bytes, VkShaderModule* out, gc_error* err);
+/* A 2D image of one sample with its memory (any type) and a view of `aspect`; `what` names
+ * it in the message. The caller destroys the three, as far as they were made. */
+gc_status gc_vk_image_create(gc_probe* p, VkFormat format, uint32_t width, uint32_t height, VkImageUsageFlags usage,
+                             VkImageAspectFlags aspect, VkImage* image, VkDeviceMemory* memory, VkImageView* view,
+                             const char* what, gc_error* err);
 /* Submits the probe's command buffer and waits for it. */
 gc_status gc_vk_submit(gc_probe* p, gc_error* err);
 
