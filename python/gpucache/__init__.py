@@ -381,22 +381,10 @@ def analyze(indices: ArrayLike, model: Union[str, Sequence[str]] = "intel", topo
         finally:
             if per_vertex:
                 lib.gc_per_vertex_free(pv)
-        fam = _family_name(m.family)
-        s = stats
-        r = AnalyzeResult(
-            model=_model_name(m), family=fam, invocations=int(s.invocations), acmr=float(s.acmr),
-            atvr=float(s.atvr), batches=int(s.batches) if s.has_batches else None,
-            topology=_topology_name(d.draw.topology), restart=d.restart, indices=int(d.draw.index_count),
-            primitives=d.primitives, vertices=int(s.vertices), per_vertex_values=values, per_vertex_counts=counts)
-        if fam == "nvidia":
-            r.resets = int(s.resets)
-        if fam in ("meshopt", "reuse"):
-            r.flushes = int(s.resets)
-        if fam == "batch":
-            r.state_change_flushes = int(s.state_change_flushes)
-            r.map_mode_batches = int(s.map_mode_batches)
-            r.mean_fill = float(s.slots_filled) / (float(s.batches) * m.p[0]) if s.batches else 0.0
-        results.append(r)
+        results.append(_stats_result(m, stats, topology=_topology_name(d.draw.topology), restart=d.restart,
+                                     indices=int(d.draw.index_count), primitives=d.primitives,
+                                     vertices=int(stats.vertices), per_vertex_values=values,
+                                     per_vertex_counts=counts))
     _vertex_costs(indices, parsed, results, overdraw, positions, fetch, d)
     return results[0] if isinstance(model, str) else results
 
