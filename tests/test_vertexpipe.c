@@ -12,9 +12,12 @@
  * - Fetch through a model: by hand, a fifo:3 cache and a 2-line direct-mapped cache; and
  *   the fetches never exceed those of every reference.
  * - Bad specs and strides: GC_ERR_USAGE / GC_ERR_DATA. */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include "test_util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <meshoptimizer.h>
 
 typedef struct loaded {
@@ -398,11 +401,73 @@ static void overdraw_views(void** state)
     free(counts);
 }
 
+/* A glTF's fetch, worked by hand (cache:64,64K,4, fifo:3): one 224-byte buffer holding
+ * primitive A's positions (bytes 0-35) and normals (64-99) in two views, and primitive B's
+ * interleaved position + normal (stride 24, bytes 128-223). Each draws (0, 1, 2).
+ * A: the three positions share line 0, the normals line 1: 128 bytes. B: vertices 0 and 1
+ * lie in line 2 (128-175), vertex 2's normal (188-199) crosses into line 3: 128 bytes. Each
+ * draw starts cold, so 256 in all; each reads 3 x 24 bytes of vertices (144 in all). The
+ * packed approximation (16 bytes, one draw) would give 128. */
+static void fetch_gltf_streams_by_hand(void** state)
+{
+    (void)state;
+    char dir[] = "/tmp/gc-fetch-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char bin[64], gltf[64];
+    snprintf(bin, sizeof bin, "%s/b.bin", dir);
+    snprintf(gltf, sizeof gltf, "%s/m.gltf", dir);
+    unsigned char bytes[224] = {0};
+    FILE* f = fopen(bin, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, sizeof bytes, f), sizeof bytes);
+    fclose(f);
+    f = fopen(gltf, "w");
+    assert_non_null(f);
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"b.bin\",\"byteLength\":224}],"
+          "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+          "{\"buffer\":0,\"byteOffset\":64,\"byteLength\":36},"
+          "{\"buffer\":0,\"byteOffset\":128,\"byteLength\":96,\"byteStride\":24}],"
+          "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+          "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+          "{\"bufferView\":2,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"
+          "{\"bufferView\":2,\"byteOffset\":12,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}],"
+          "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1}},"
+          "{\"attributes\":{\"POSITION\":2,\"NORMAL\":3}}]}]}",
+          f);
+    fclose(f);
+    gc_error err = {0};
+    gc_fetch_spec spec;
+    assert_int_equal(gc_fetch_parse("cache:64,64K,4:16", &spec, &err), GC_OK);
+    gc_model fifo3 = model_of("fifo:3");
+    gc_mesh_vertex_costs c;
+    gc_status s = gc_mesh_vertex_costs_of(gltf, NULL, 0, &spec, &fifo3, 1, &c, &err);
+    if (s)
+        fail_msg("%s", err.message);
+    assert_int_equal(c.model_count, 1);
+    assert_int_equal(c.draw_count == 0 || c.draw_count == 2, 1);
+    assert_non_null(c.draw_fetch);
+    assert_int_equal(c.draw_fetch[0].bytes, 128);
+    assert_int_equal(c.draw_fetch[1].bytes, 128);
+    assert_int_equal(c.fetch[0].bytes, 256);
+    assert_int_equal(c.fetch[0].unique_bytes, 144);
+    assert_true(fabs(c.fetch[0].overfetch - 256.0 / 144.0) < 1e-12);
+    gc_mesh_vertex_costs_free(&c);
+    /* meshopt mode stays the peer's packed approximation over the file's triangle list */
+    assert_int_equal(gc_fetch_parse("meshopt:16", &spec, &err), GC_OK);
+    assert_int_equal(gc_mesh_vertex_costs_of(gltf, NULL, 0, &spec, NULL, 0, &c, &err), GC_OK);
+    assert_null(c.draw_fetch);
+    assert_int_equal(c.fetch[0].bytes, 128);
+    gc_mesh_vertex_costs_free(&c);
+    remove(bin);
+    remove(gltf);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(overdraw_by_hand),  cmocka_unit_test(overdraw_random),
-        cmocka_unit_test(overdraw_corpus),   cmocka_unit_test(fetch_by_hand),
+        cmocka_unit_test(overdraw_corpus),   cmocka_unit_test(fetch_by_hand), cmocka_unit_test(fetch_gltf_streams_by_hand),
         cmocka_unit_test(fetch_meshopt_mode), cmocka_unit_test(fetch_model_at_most_references),
         cmocka_unit_test(bad_inputs),        cmocka_unit_test(overdraw_views),
     };

@@ -63,6 +63,12 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
                 one.model = results[m].model;
                 one.stats = d->stats[m];
                 one.seconds = -1;
+                int triangles = d->topology == GC_TRIANGLE_LIST || d->topology == GC_TRIANGLE_STRIP ||
+                                d->topology == GC_TRIANGLE_FAN;
+                if (triangles && vc->costs.draw_fetch && triangle_draw < vc->costs.draw_count) {
+                    one.fetch = &vc->costs.draw_fetch[triangle_draw * (size_t)model_count + (size_t)m];
+                    one.fetch_spec = vc->fetch_text;
+                }
                 if (m)
                     sb_printf(&draws, ", ");
                 json_model(&draws, &one);

@@ -1241,10 +1241,13 @@ typedef struct gc_mesh_vertex_costs {
     int has_overdraw;
     gc_overdraw_stats overdraw;       /* every triangle draw in file order, over every position */
     size_t draw_count;                /* glTF: its triangle primitives, each alone; else 0 */
-    gc_overdraw_stats* draw_overdraw; /* draw_count of them, in the file's order */
+    gc_overdraw_stats* draw_overdraw; /* draw_count of them, in the file's order (with overdraw) */
     int has_fetch;
     size_t model_count;               /* fetch entries: 1 for an every-reference spec, else one per model */
-    gc_fetch_stats* fetch;
+    gc_fetch_stats* fetch;            /* glTF with a spec that follows a model: the draws' sums */
+    gc_fetch_stats* draw_fetch;       /* glTF with a spec that follows a model: draw_count x
+                                         model_count, draw by draw (each from an empty model and
+                                         cold caches, over its own accessors); else NULL */
 } gc_mesh_vertex_costs;
 
 /* The overdraw (when `overdraw` is non-zero: docs/models/overdraw.md) and the vertex fetch
@@ -1253,7 +1256,11 @@ typedef struct gc_mesh_vertex_costs {
  * its triangles (strips and fans expanded; glTF: every triangle primitive in file order,
  * numbered as gc_mesh_load numbers them) with the positions gc_mesh_load_positions reads
  * (a glTF's draws: each over the vertices it uses, its own box); fetch over one packed
- * stream of the spec's vertex size, the vertex count the positions' where known. Points
+ * stream of the spec's vertex size, the vertex count the positions' where known, except
+ * for a glTF with a spec that follows a model: there each triangle primitive is a draw of
+ * its own (an empty model, cold caches) over its attribute accessors' real offsets and
+ * strides (each buffer its own 4 KiB-aligned range; morph targets and accessors without a
+ * buffer view left out), the file's figures the draws' sums. Points
  * and lines: GC_ERR_USAGE; overdraw on a file without positions (an index buffer):
  * GC_ERR_USAGE naming it. On success the caller frees *out with gc_mesh_vertex_costs_free.
  * Time: gc_analyze_overdraw's and gc_analyze_fetch's; memory: the file's triangles twice,

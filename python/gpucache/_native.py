@@ -269,7 +269,7 @@ gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* model, con
                            size_t stream_count, gc_fetch_stats* out, gc_error* err);
 typedef struct gc_mesh_vertex_costs {
     int has_overdraw; gc_overdraw_stats overdraw; size_t draw_count; gc_overdraw_stats* draw_overdraw;
-    int has_fetch; size_t model_count; gc_fetch_stats* fetch;
+    int has_fetch; size_t model_count; gc_fetch_stats* fetch; gc_fetch_stats* draw_fetch;
 } gc_mesh_vertex_costs;
 gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
                                   const gc_fetch_spec* fetch, const gc_model* models, size_t model_count,

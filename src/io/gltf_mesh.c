@@ -263,3 +263,105 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
     gc_gltf_free(g);
     return s;
 }
+
+/* ---------------------------------------------------------------- vertex streams */
+
+void gc_gltf_draw_streams_free(gc_gltf_draw* draws, size_t count)
+{
+    for (size_t i = 0; draws && i < count; ++i)
+        free(draws[i].streams);
+    free(draws);
+}
+
+/* Each buffer's bytes get their own range of one address space, aligned to 4 KiB as a
+ * driver's allocations are (a 64-byte line never spans two buffers); buffers that share a
+ * file share its range. */
+static uint64_t* buffer_addresses(const gc_gltf* g)
+{
+    uint64_t* at = gc_alloc_array(g->buffer_count ? g->buffer_count : 1, sizeof *at, true);
+    if (!at)
+        return NULL;
+    uint64_t next = 0;
+    for (size_t b = 0; b < g->buffer_count; ++b) {
+        if (g->buffers[b].same_as != SIZE_MAX && g->buffers[b].same_as < b) {
+            at[b] = at[g->buffers[b].same_as];
+            continue;
+        }
+        at[b] = next;
+        uint64_t size = g->buffers[b].size > g->buffers[b].length ? g->buffers[b].size : g->buffers[b].length;
+        next += (size + 4095) / 4096 * 4096 + 4096;
+    }
+    return at;
+}
+
+gc_status gc_gltf_draw_streams(const char* path, const gc_load_options* o, gc_gltf_draw** out,
+                               size_t* count, gc_error* err)
+{
+    *out = NULL;
+    *count = 0;
+    gc_gltf* g = NULL;
+    gc_status s = load_with_mesh_options(path, o, &g, err);
+    if (s)
+        return s;
+    uint64_t total = 0;
+    vertex_sets sets;
+    uint64_t* bases = set_bases(g, &sets, &total);
+    uint64_t* address = bases ? buffer_addresses(g) : NULL;
+    size_t draws = 0;
+    for (size_t i = 0; i < g->prim_count; ++i)
+        draws += is_triangles(g->prims[i].pub.topology);
+    gc_gltf_draw* d = address ? gc_alloc_array(draws ? draws : 1, sizeof *d, true) : NULL;
+    if (!d)
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+    json_t* meshes = json_object_get(g->doc, "meshes");
+    size_t r = 0;
+    for (size_t i = 0; i < g->prim_count && !s; ++i) {
+        const gltf_prim* p = &g->prims[i];
+        if (!is_triangles(p->pub.topology))
+            continue;
+        gc_gltf_draw* draw = &d[r++];
+        draw->first_vertex = p->group == SIZE_MAX ? 0 : bases[p->group];
+        draw->vertex_count = p->pub.vertex_count;
+        /* the primitive's own attributes (not its morph targets, which a draw without
+         * morphing does not read), each once, in the JSON's order */
+        json_t* pj = json_array_get(json_object_get(json_array_get(meshes, p->pub.mesh), "primitives"), p->pub.primitive);
+        json_t* attributes = json_object_get(pj, "attributes");
+        size_t most = json_object_size(attributes);
+        draw->streams = gc_alloc_array(most ? most : 1, sizeof *draw->streams, true);
+        if (!draw->streams) {
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        const char* key;
+        json_t* v;
+        json_object_foreach(attributes, key, v) {
+            json_int_t ai = json_is_integer(v) ? json_integer_value(v) : -1;
+            if (ai < 0 || (uint64_t)ai >= g->accessor_count)
+                continue; /* the reader refused such files already */
+            const gltf_accessor* a = &g->accessors[ai];
+            /* an accessor without a buffer view is zeros: no vertex buffer to read */
+            if (!a->valid || !a->has_view || a->element == 0 || a->element > UINT32_MAX)
+                continue;
+            uint64_t stride = a->stride ? a->stride : a->element;
+            if (stride > UINT32_MAX)
+                continue;
+            gc_fetch_stream* st = &draw->streams[draw->stream_count++];
+            st->offset = address[a->bytes_of] + a->offset;
+            st->stride = (uint32_t)stride;
+            st->size = (uint32_t)a->element;
+        }
+    }
+    gc_gltf_free(g);
+    free(address);
+    if (bases) {
+        free(bases);
+        gltf_free_sets(&sets);
+    }
+    if (s) {
+        gc_gltf_draw_streams_free(d, r);
+        return s;
+    }
+    *out = d;
+    *count = r;
+    return GC_OK;
+}

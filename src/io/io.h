@@ -68,6 +68,21 @@ gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScen
 gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
                           int reorder_vertices, const char* out_path, gc_error* err);
+/* The vertex streams each triangle draw of a glTF reads (gltf_mesh.c): one per triangle
+ * primitive, in file order (the runs gc_load_gltf gives), with the primitive's attribute
+ * accessors (its morph targets left out; accessors without a buffer view hold no bytes
+ * and are left out too) at their real offsets and strides, each buffer in its own 4 KiB
+ * aligned range of one address space. first_vertex: the id gc_load_gltf gives the draw's
+ * vertex 0. Free with gc_gltf_draw_streams_free. */
+typedef struct gc_gltf_draw {
+    uint64_t first_vertex;
+    uint64_t vertex_count;
+    gc_fetch_stream* streams;
+    size_t stream_count;
+} gc_gltf_draw;
+gc_status gc_gltf_draw_streams(const char* path, const gc_load_options* o, gc_gltf_draw** out,
+                               size_t* count, gc_error* err);
+void gc_gltf_draw_streams_free(gc_gltf_draw* draws, size_t count);
 /* The resolved folder of `path` into out (PATH_MAX bytes); false when it cannot be. */
 bool gc_path_folder(const char* path, char* out);
 /* Whether `resolved` (a realpath) lies inside the resolved folder `root`. */

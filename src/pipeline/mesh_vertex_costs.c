@@ -4,6 +4,7 @@
  * file only decides what a mesh file's draws are (the same as gc_mesh_analyze's) and which
  * positions and vertex counts go with them. */
 #include "pipeline.h"
+#include "../io/io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* c)
         return;
     free(c->draw_overdraw);
     free(c->fetch);
+    free(c->draw_fetch);
     memset(c, 0, sizeof *c);
 }
 
@@ -68,6 +70,64 @@ static gc_status draw_overdraw(const uint32_t* tri, size_t n, const float* xyz, 
     for (size_t i = 0; i < n; ++i)
         scratch[i] = tri[i] - lo;
     return gc_analyze_overdraw(scratch, n, xyz + 3 * (size_t)lo, (size_t)(hi - lo) + 1, 0, out, err);
+}
+
+/* A glTF's fetch for a spec that follows a model: each triangle primitive is a draw of its
+ * own (the model starts empty, as it does for every draw on a GPU) over the attribute
+ * accessors it really has (gc_gltf_draw_streams); the file's figures add the draws'. */
+static gc_status gltf_fetch(const char* path, const gc_load_options* options, const gc_fetch_spec* fetch,
+                            const gc_model* models, size_t model_count, const uint32_t* tri, size_t n,
+                            const gc_mesh* mesh, gc_mesh_vertex_costs* out, gc_error* err)
+{
+    gc_gltf_draw* draws = NULL;
+    size_t draw_count = 0;
+    gc_status s = gc_gltf_draw_streams(path, options, &draws, &draw_count, err);
+    if (s)
+        return s;
+    size_t one = n / 3;
+    const size_t* runs = mesh->runs ? mesh->runs : &one;
+    size_t run_count = mesh->runs ? mesh->run_count : 1;
+    uint32_t* local = NULL;
+    if (run_count != draw_count)
+        s = gc_fail(err, GC_ERR_DATA, "%s: %zu triangle draws, %zu vertex stream lists", path, run_count, draw_count);
+    else if (!(out->draw_fetch = gc_alloc_array((draw_count * model_count) > 0 ? draw_count * model_count : 1,
+                                                 sizeof *out->draw_fetch, true)) ||
+             !(local = gc_alloc_array(n ? n : 1, sizeof *local, false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu draws", path, draw_count);
+    size_t at = 0;
+    for (size_t r = 0; !s && r < draw_count; ++r) {
+        const gc_gltf_draw* d = &draws[r];
+        if (runs[r] > (n - at) / 3) {
+            s = gc_fail(err, GC_ERR_DATA, "%s: the draws hold more triangles than the file", path);
+            break;
+        }
+        size_t len = 3 * runs[r];
+        for (size_t i = 0; i < len; ++i) {
+            uint64_t v = (uint64_t)tri[at + i] - d->first_vertex;
+            if (tri[at + i] < d->first_vertex || v >= d->vertex_count) {
+                s = gc_fail(err, GC_ERR_DATA, "%s: draw %zu: vertex %u outside its attributes", path, r, tri[at + i]);
+                break;
+            }
+            local[i] = (uint32_t)v;
+        }
+        for (size_t m = 0; !s && m < model_count; ++m) {
+            gc_fetch_stats* f = &out->draw_fetch[r * model_count + m];
+            s = gc_analyze_fetch(fetch, &models[m], local, len, (uint32_t)d->vertex_count,
+                                 d->stream_count ? d->streams : NULL, d->stream_count, f, err);
+            out->fetch[m].bytes += f->bytes;
+            out->fetch[m].memory_bytes += f->memory_bytes;
+            out->fetch[m].unique_bytes += f->unique_bytes;
+        }
+        at += len;
+    }
+    if (!s)
+        out->draw_count = draw_count;
+    for (size_t m = 0; !s && m < model_count; ++m)
+        out->fetch[m].overfetch =
+            out->fetch[m].unique_bytes ? (double)out->fetch[m].bytes / (double)out->fetch[m].unique_bytes : 0.0;
+    free(local);
+    gc_gltf_draw_streams_free(draws, draw_count);
+    return s;
 }
 
 gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
@@ -134,9 +194,13 @@ gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* optio
         out->fetch = gc_alloc_array(out->model_count ? out->model_count : 1, sizeof *out->fetch, true);
         if (!out->fetch)
             s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
-        for (size_t m = 0; !s && m < out->model_count; ++m)
-            s = gc_analyze_fetch(fetch, fetch->every_reference ? NULL : &models[m], tri, n, vertices, NULL, 0,
-                                 &out->fetch[m], err);
+        if (!s && !fetch->every_reference && strcmp(gc_mesh_format(path), "gltf") == 0) {
+            s = gltf_fetch(path, options, fetch, models, model_count, tri, n, &mesh, out, err);
+        } else {
+            for (size_t m = 0; !s && m < out->model_count; ++m)
+                s = gc_analyze_fetch(fetch, fetch->every_reference ? NULL : &models[m], tri, n, vertices, NULL, 0,
+                                     &out->fetch[m], err);
+        }
         out->has_fetch = !s;
     }
     free(tri);
