@@ -162,6 +162,14 @@ if rc == 0:
     page, raw = parse("report.html")
     check_page(page, raw, mesh, "mesh", json.loads(oj) if rc2 == 0 else None)
     check(page.texts.get("input") == mesh, f"summary input {page.texts.get('input')!r}")
+    # overdraw and fetch beside the cache: the page's figures are optimize --json's
+    if rc2 == 0:
+        o = json.loads(oj)
+        for key, value in (("overdraw-before", f"{o['overdraw']['before']['ratio']:.4f}"),
+                           ("overdraw-after", f"{o['overdraw']['after']['ratio']:.4f}"),
+                           ("fetch-before", str(o['fetch']['before']['bytes'])),
+                           ("fetch-after", str(o['fetch']['after']['bytes']))):
+            check(page.texts.get(key) == value, f"report {key} {page.texts.get(key)!r} != optimize's {value}")
     # the sweep's range is the default one for a small mesh, and the commands name it
     check("--cache 8..32" in page.pre, f"commands lack the sweep's range: {page.pre}")
     check(os.path.getsize("report.html") < 3 << 20, f"report of {mesh}: {os.path.getsize('report.html')} bytes")

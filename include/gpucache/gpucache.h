@@ -1344,6 +1344,28 @@ GC_API gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const s
                                   const gc_mesh_optimize_options* options, gc_mesh_optimized* out, gc_error* err);
 /* Releases what gc_mesh_optimize allocated (the document too) and zeroes *result. */
 GC_API void gc_mesh_optimized_free(gc_mesh_optimized* result);
+
+/* The overdraw and vertex fetch of a mesh before and after gc_mesh_optimize
+ * (gc_mesh_optimized_costs_of). */
+typedef struct gc_mesh_optimized_costs {
+    int has_overdraw;                 /* the file has positions (OBJ, PLY, glTF) */
+    gc_overdraw_stats overdraw_before, overdraw_after;
+    int has_fetch;
+    gc_fetch_stats fetch_before, fetch_after;
+} gc_mesh_optimized_costs;
+
+/* The overdraw (docs/models/overdraw.md, where the mesh file `path`, read with `options`,
+ * has positions; `path` may be NULL: none) and the fetch under `fetch` (an every-reference
+ * spec, meshopt:BYTES; NULL: none) of the triangle list gc_mesh_optimize read (r->input)
+ * and of the one it wrote (r->indices), the latter renumbered in order of first use when
+ * `reorder_vertices`, as the output file will be read back. What cannot be counted is left
+ * unset: no positions, no overdraw; sparse values (r->sparse), no fetch. A spec that
+ * follows a model: GC_ERR_USAGE. Time: two gc_analyze_overdraw and two gc_analyze_fetch;
+ * memory: the positions and 8 bytes per index. */
+GC_API gc_status gc_mesh_optimized_costs_of(const char* path, const gc_load_options* options,
+                                            const gc_mesh_optimized* r, int reorder_vertices,
+                                            const gc_fetch_spec* fetch, gc_mesh_optimized_costs* out,
+                                            gc_error* err);
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the
