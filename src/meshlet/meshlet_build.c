@@ -3,6 +3,7 @@
  * closed when the next triangle would bring a (V+1)th vertex or a (T+1)th triangle — and
  * optionally reordered inside each meshlet for locality. */
 #include "../internal.h"
+#include "meshlet_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,90 @@ static gc_status scan(const uint32_t* order, size_t index_count, uint32_t v_max,
     return s;
 }
 
+/* The meshlets and meshlet vertices of scanning the triangle list `list`; `slot` (a vertex
+ * each) is scratch. */
+static void scan_cost(const uint32_t* list, size_t index_count, uint32_t vertex_count, uint32_t v_max, uint32_t t_max,
+                      uint32_t* slot, uint64_t* cost)
+{
+    memset(slot, 0, (vertex_count ? vertex_count : 1) * sizeof *slot);
+    uint32_t stamp = 0, fill = 0, count = 0;
+    uint64_t meshlets = 0, vertices = 0;
+    for (size_t t = 0; t < index_count / 3; ++t) {
+        const uint32_t* c = list + 3 * t;
+        unsigned misses = 0;
+        for (unsigned j = 0; j < 3; ++j)
+            misses += slot[c[j]] != stamp && (j < 1 || c[j] != c[0]) && (j < 2 || c[j] != c[1]);
+        if (!stamp || count == t_max || fill + misses > v_max) {
+            stamp++, meshlets++;
+            fill = count = 0;
+            misses = 1 + (c[1] != c[0]) + (c[2] != c[0] && c[2] != c[1]);
+        }
+        for (unsigned j = 0; j < 3; ++j)
+            slot[c[j]] = stamp;
+        fill += misses, vertices += misses, count++;
+    }
+    cost[0] = vertices, cost[1] = meshlets;
+}
+
+/* The order to scan (a new triangle list in *out): the grower's (meshlet_grow.c); with
+ * effort 2 or more also auto's for the batch-all rule, and the one whose scan has the fewer
+ * meshlet vertices (then meshlets) is kept. */
+static gc_status grown_order(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                             const gc_meshlet_options* options, uint32_t** out, gc_error* err)
+{
+    const size_t triangles = index_count / 3;
+    const bool with_auto = options->effort >= 2;
+    uint32_t* list = gc_alloc_array(index_count, sizeof *list, false);
+    uint32_t* tri = gc_alloc_array(triangles, sizeof *tri, false);
+    uint32_t* other = with_auto ? gc_alloc_array(index_count, sizeof *other, false) : NULL;
+    uint32_t* slot = with_auto ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *slot, false) : NULL;
+    gc_status s = GC_OK;
+    if (!list || !tri || (with_auto && (!other || !slot))) {
+        s = gc_fail(err, GC_ERR_NOMEM, "meshlets: out of memory for %zu indices", index_count);
+        goto done;
+    }
+    if ((s = gc_meshlet_grow(indices, triangles, vertex_count, options->max_vertices, options->max_triangles, tri,
+                             err)) != GC_OK)
+        goto done;
+    for (size_t t = 0; t < triangles; ++t)
+        memcpy(list + 3 * t, indices + 3 * (size_t)tri[t], 3 * sizeof *list);
+    if (with_auto) {
+        gc_model target = {0};
+        char spec[96];
+        snprintf(spec, sizeof spec, "batch-all:indices=%u,vertices=%u", 3 * options->max_triangles,
+                 options->max_vertices);
+        if ((s = gc_model_parse(spec, &target, err)) != GC_OK)
+            goto done;
+        gc_optimize_options o = {0};
+        o.targets = &target;
+        o.target_count = 1;
+        o.seed = options->seed;
+        o.effort = options->effort - 1;
+        o.progress = options->progress;
+        o.progress_user = options->progress_user;
+        if ((s = gc_optimize(GC_OPT_AUTO, indices, index_count, vertex_count, &o, other, err)) != GC_OK)
+            goto done;
+        uint64_t a[2], b[2];
+        scan_cost(list, index_count, vertex_count, options->max_vertices, options->max_triangles, slot, a);
+        scan_cost(other, index_count, vertex_count, options->max_vertices, options->max_triangles, slot, b);
+        if (b[0] < a[0] || (b[0] == a[0] && b[1] < a[1])) {
+            uint32_t* swap = list;
+            list = other;
+            other = swap;
+        }
+    }
+done:
+    free(tri);
+    free(other);
+    free(slot);
+    if (s) {
+        free(list);
+        list = NULL;
+    }
+    *out = list;
+    return s;
+}
+
 gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                             const gc_meshlet_options* options, gc_meshlets* out, gc_error* err)
 {
@@ -142,28 +227,8 @@ gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_
     const uint32_t* order = indices;
     uint32_t* reordered = NULL;
     if (!options->keep_order && index_count) {
-        reordered = gc_alloc_array(index_count, sizeof *reordered, false);
-        if (!reordered)
-            return gc_fail(err, GC_ERR_NOMEM, "meshlets: out of memory for %zu indices", index_count);
-        gc_model target = {0};
-        char spec[96];
-        snprintf(spec, sizeof spec, "batch-all:indices=%u,vertices=%u", 3 * options->max_triangles,
-                 options->max_vertices);
-        if ((s = gc_model_parse(spec, &target, err)) != GC_OK) {
-            free(reordered);
+        if ((s = grown_order(indices, index_count, vertex_count, options, &reordered, err)) != GC_OK)
             return s;
-        }
-        gc_optimize_options o = {0};
-        o.targets = &target;
-        o.target_count = 1;
-        o.seed = options->seed;
-        o.effort = options->effort;
-        o.progress = options->progress;
-        o.progress_user = options->progress_user;
-        if ((s = gc_optimize(GC_OPT_AUTO, indices, index_count, vertex_count, &o, reordered, err)) != GC_OK) {
-            free(reordered);
-            return s;
-        }
         order = reordered;
     }
     uint32_t* slot = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *slot, true);
