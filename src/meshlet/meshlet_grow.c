@@ -31,7 +31,7 @@
 
 #define GROW_SCAN 64 /* remaining triangles of a joining vertex looked at (a hub's are not all) */
 #define GAIN_CAP 7   /* gains above share the top level */
-#define REST_CAP 7   /* triangles left after closing: above share the lowest priority */
+#define REST_CAP 15  /* triangles left after closing: above share the lowest priority */
 #define LEVELS ((GAIN_CAP + 1) * (REST_CAP + 1))
 
 typedef struct queue {
@@ -75,6 +75,8 @@ typedef struct grower {
     queue members, previous; /* the open meshlet's vertices, and the last closed one's */
     uint32_t* order;
     size_t written;
+    gc_meshlet_grow_style style;
+    int64_t corner; /* the first seed, or -1 */
     bool failed;
 } grower;
 
@@ -90,12 +92,17 @@ static unsigned outside(const grower* g, uint32_t t, uint32_t* which)
     return n;
 }
 
-/* The priority level of outside vertex w: higher is better. */
+/* The priority level of outside vertex w: higher is better. By its gain first, then the
+ * fewest triangles left once closed (up to style.rest_cap); or by twice the gain less those. */
 static unsigned level_of(const grower* g, uint32_t w)
 {
     uint32_t gain = g->gain[w] < GAIN_CAP ? g->gain[w] : GAIN_CAP;
     uint32_t rest = g->lists.live[w] > g->gain[w] ? g->lists.live[w] - g->gain[w] : 0;
-    rest = rest < REST_CAP ? rest : REST_CAP;
+    if (g->style.balance) {
+        int score = 2 * (int)gain - (int)rest;
+        return (unsigned)((score < -REST_CAP ? -REST_CAP : score) + REST_CAP);
+    }
+    rest = rest < g->style.rest_cap ? rest : g->style.rest_cap;
     return gain * (REST_CAP + 1) + (REST_CAP - rest);
 }
 
@@ -207,6 +214,8 @@ static uint32_t seed(grower* g, size_t* cursor)
         }
     if (best != UINT32_MAX)
         return g->lists.adj.triangles[g->lists.adj.offsets[best]];
+    if (g->corner >= 0 && !g->emitted[g->corner])
+        return (uint32_t)g->corner;
     while (g->emitted[*cursor])
         ++*cursor;
     return (uint32_t)*cursor;
@@ -227,10 +236,14 @@ static void open_meshlet(grower* g)
 }
 
 gc_status gc_meshlet_grow(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t v_max,
-                          uint32_t t_max, uint32_t* order, gc_error* err)
+                          uint32_t t_max, const gc_meshlet_grow_style* style, uint32_t* order, gc_error* err)
 {
     grower g;
     memset(&g, 0, sizeof g);
+    g.style = *style;
+    if (g.style.rest_cap > REST_CAP)
+        g.style.rest_cap = REST_CAP;
+    g.corner = -1;
     g.indices = indices;
     g.order = order;
     if (triangle_count == 0)
@@ -246,6 +259,14 @@ gc_status gc_meshlet_grow(const uint32_t* indices, size_t triangle_count, uint32
     if (!g.emitted || !g.mark || !g.gain || !g.gain_of) {
         s = gc_fail(err, GC_ERR_NOMEM, "meshlets: out of memory for %zu triangles", triangle_count);
         goto done;
+    }
+    if (style->corner) { /* the first seed: a triangle of a vertex with the fewest triangles */
+        uint32_t best = UINT32_MAX;
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            if (g.lists.live[v] > 0 && (best == UINT32_MAX || g.lists.live[v] < g.lists.live[best]))
+                best = v;
+        if (best != UINT32_MAX)
+            g.corner = g.lists.adj.triangles[g.lists.adj.offsets[best]];
     }
     size_t cursor = 0;
     open_meshlet(&g);
