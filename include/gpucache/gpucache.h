@@ -1000,12 +1000,14 @@ typedef struct gc_meshlet_options {
     uint32_t max_vertices;    /* V, 3 .. GC_MESHLET_MAX_VERTICES */
     uint32_t max_triangles;   /* T, 1 .. GC_MESHLET_MAX_TRIANGLES */
     int keep_order;           /* non-zero: scan the input order as it is (meshopt_buildMeshletsScan's
-                                 cut); 0: first reorder with auto targeting batch-all:indices=3T,
-                                 vertices=V (gc_optimize), then scan */
+                                 cut); 0: first reorder with the meshlet grower (each meshlet a
+                                 compact patch closed only when no triangle fits; six styles, the
+                                 cheapest scan kept), then scan */
     int local_order;          /* non-zero: reorder each meshlet's triangles and vertices for
                                  locality (gc_meshlets_optimize_local) */
-    uint64_t seed;            /* auto's seed */
-    unsigned effort;          /* auto's effort (0: default) */
+    uint64_t seed;            /* auto's seed (effort 2 or more) */
+    unsigned effort;          /* 0, 1: the grower alone; 2 or more: auto's order for batch-all:
+                                 indices=3T,vertices=V at effort - 1 competes too (slower) */
     gc_progress_fn progress;  /* auto's progress; may be NULL */
     void* progress_user;
 } gc_meshlet_options;
@@ -1016,9 +1018,9 @@ typedef struct gc_meshlet_options {
  * meshlets must have the same limits: GC_ERR_USAGE), so that several draws of one vertex
  * buffer (a mesh's runs) can share one set. Limits out of range: GC_ERR_USAGE naming them.
  * Scanning the meshlets' triangles in order (gc_meshlets_expand) with the batch-all rule
- * gives exactly these meshlets, draw by draw. Time: gc_optimize's auto with one batch-all
- * target (unless keep_order), then O(index_count); memory: the output, 8 bytes per vertex
- * and 4 per index. On failure *out is as it was. */
+ * gives exactly these meshlets, draw by draw. Time: O(index_count) (six passes of the grower
+ * unless keep_order; gc_optimize's auto as well with effort 2 or more); memory: the output
+ * and about 20 bytes per index. On failure *out is as it was. */
 GC_API gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                                    const gc_meshlet_options* options, gc_meshlets* out, gc_error* err);
 
