@@ -146,10 +146,12 @@ static bool cheaper(const uint64_t* a, const uint64_t* b)
     return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
 }
 
-/* The grower's styles, each kept where its scan is the cheapest: on the corpus (28 rows a
- * limit pair, docs/optimizers/meshlets.md) the best single style was 1.6% and 2.0% below
- * meshopt_buildMeshlets 1.2, the best of these six 2.1% and 2.4%. */
-static const gc_meshlet_grow_style styles[] = {{7, 0, 0}, {5, 0, 0}, {0, 1, 0}, {7, 0, 1}, {5, 0, 1}, {0, 1, 1}};
+/* The grower's styles (rest_cap, balance, corner, early: meshlet_internal.h), each kept
+ * where its scan is the cheapest. Chosen on the corpus (28 rows a limit pair,
+ * docs/optimizers/meshlets.md) among 25 styles: the best single one was 1.9% and 2.1% below
+ * meshopt_buildMeshlets 1.2, these six together 2.3% and 2.4%, and no worse on any row. */
+static const gc_meshlet_grow_style styles[] = {{0, 1, 1, 1}, {0, 1, 0, 1}, {6, 0, 1, 1},
+                                               {3, 0, 0, 0}, {7, 0, 0, 2}, {10, 0, 0, 1}};
 
 /* The order to scan (a new triangle list in *out): the grower's (meshlet_grow.c) in each
  * style; with effort 2 or more also auto's for the batch-all rule; the one whose scan has

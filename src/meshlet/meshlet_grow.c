@@ -16,7 +16,11 @@
  * The meshlet is closed only when nothing fits: T triangles, or every remaining triangle
  * would pass V vertices. That is the scan's own rule, so scanning the order gives back
  * exactly these meshlets (the caller scans it anyway: the property holds by construction
- * even where the grower's view is partial, at a hub, below).
+ * even where the grower's view is partial, at a hub, below). One exception keeps that
+ * rule (style.early): with one vertex slot left, a vertex that closes few triangles and
+ * has more left (it will be shaded again by a later meshlet anyway) is not taken; the
+ * meshlet closes there if the next one can start with a triangle bringing two vertices
+ * or more, which the scan cannot fit into the closed one either.
  *
  * Time O(triangles): each vertex joining a meshlet looks at up to GROW_SCAN of its remaining
  * triangles, each step pops from bounded queues. Memory: the live triangle lists (8 bytes per
@@ -221,6 +225,30 @@ static uint32_t seed(grower* g, size_t* cursor)
     return (uint32_t)*cursor;
 }
 
+/* A triangle to start the next meshlet when the open one closes with one vertex slot free:
+ * it must bring two vertices or more, so that the scan closes the meshlet there too. Among
+ * the open meshlet's vertices with triangles left, the one with the fewest; -1 if none. */
+static int64_t early_seed(const grower* g)
+{
+    uint32_t which[3];
+    int64_t best = -1;
+    uint32_t best_live = UINT32_MAX;
+    for (size_t i = 0; i < g->members.tail; ++i) {
+        uint32_t v = g->members.items[i];
+        uint32_t live = g->lists.live[v];
+        if (live == 0 || live >= best_live)
+            continue;
+        const uint32_t* list = g->lists.adj.triangles + g->lists.adj.offsets[v];
+        const uint32_t scan = live < GROW_SCAN ? live : GROW_SCAN;
+        for (uint32_t k = 0; k < scan; ++k)
+            if (outside(g, list[k], which) >= 2) {
+                best = list[k], best_live = live;
+                break;
+            }
+    }
+    return best;
+}
+
 static void open_meshlet(grower* g)
 {
     g->meshlet++;
@@ -269,6 +297,7 @@ gc_status gc_meshlet_grow(const uint32_t* indices, size_t triangle_count, uint32
             g.corner = g.lists.adj.triangles[g.lists.adj.offsets[best]];
     }
     size_t cursor = 0;
+    int64_t pending = -1; /* the next meshlet's first triangle, chosen when closing early */
     open_meshlet(&g);
     while (g.written < triangle_count && !g.failed) {
         if (g.count == t_max) {
@@ -276,13 +305,29 @@ gc_status gc_meshlet_grow(const uint32_t* indices, size_t triangle_count, uint32
             continue;
         }
         int64_t t = -1;
+        if (g.count == 0 && pending >= 0 && !g.emitted[pending])
+            t = pending;
+        pending = -1;
         while (g.closed.head < g.closed.tail && t < 0) {
             uint32_t c = g.closed.items[g.closed.head++];
             if (!g.emitted[c])
                 t = c;
         }
-        if (t < 0 && g.fill + 1 <= v_max)
+        if (t < 0 && g.fill + 1 <= v_max) {
             t = best_single(&g);
+            if (t >= 0 && g.style.early && g.fill + 1 == v_max) {
+                /* the last slot for a vertex closing few triangles and shaded again later
+                   anyway: close the meshlet here if the next one can start so that the
+                   scan closes it too */
+                uint32_t which[3];
+                outside(&g, (uint32_t)t, which);
+                const uint32_t w = which[0];
+                if (g.gain[w] <= g.style.early && g.lists.live[w] > g.gain[w] && (pending = early_seed(&g)) >= 0) {
+                    open_meshlet(&g);
+                    continue;
+                }
+            }
+        }
         if (t < 0 && g.fill + 2 <= v_max)
             t = best_pair(&g);
         if (t < 0 && (g.fill + 3 <= v_max || g.count == 0))

@@ -9,6 +9,8 @@ typedef struct gc_meshlet_grow_style {
     uint32_t rest_cap; /* by gain, then the fewest triangles left once closed, up to this many (at most 15) */
     int balance;       /* instead: by twice the gain less the triangles left */
     int corner;        /* the first seed at a vertex with the fewest triangles (else the first triangle) */
+    uint32_t early;    /* non-zero: with one vertex slot left, close rather than take a vertex that
+                          closes at most this many triangles and has more left */
 } gc_meshlet_grow_style;
 
 /* The meshlet grower (meshlet_grow.c): writes to `order` (triangle_count entries) a
