@@ -77,6 +77,7 @@ typedef struct grower {
     queue levels[LEVELS]; /* outside vertices by priority (gain, then triangles left) */
     unsigned top;         /* no level above holds an entry */
     queue members, previous; /* the open meshlet's vertices, and the last closed one's */
+    bool members_dead, previous_dead; /* known to have no triangles left */
     uint32_t* order;
     size_t written;
     gc_meshlet_grow_style style;
@@ -122,6 +123,7 @@ static void join(grower* g, uint32_t x)
 {
     g->mark[x] = g->meshlet;
     g->fill++;
+    g->members_dead &= g->lists.live[x] == 0;
     g->failed |= !push(&g->members, x);
     const uint32_t* list = g->lists.adj.triangles + g->lists.adj.offsets[x];
     const uint32_t scan = g->lists.live[x] < GROW_SCAN ? g->lists.live[x] : GROW_SCAN;
@@ -209,13 +211,20 @@ static uint32_t seed(grower* g, size_t* cursor)
 {
     uint32_t best = UINT32_MAX, best_live = UINT32_MAX;
     const queue* sets[2] = {&g->members, &g->previous};
-    for (int s = 0; s < 2 && best == UINT32_MAX; ++s)
+    bool* dead[2] = {&g->members_dead, &g->previous_dead};
+    for (int s = 0; s < 2 && best == UINT32_MAX; ++s) {
+        if (*dead[s])
+            continue;
         for (size_t i = 0; i < sets[s]->tail; ++i) {
             uint32_t v = sets[s]->items[i];
             uint32_t live = g->lists.live[v];
             if (live > 0 && live < best_live)
                 best = v, best_live = live;
         }
+        /* triangles left only go down: a set found without any stays so until a vertex with
+           some joins it (a triangle soup seeds at every triangle: not a scan each time) */
+        *dead[s] = best == UINT32_MAX;
+    }
     if (best != UINT32_MAX)
         return g->lists.adj.triangles[g->lists.adj.offsets[best]];
     if (g->corner >= 0 && !g->emitted[g->corner])
@@ -261,6 +270,8 @@ static void open_meshlet(grower* g)
     g->previous = g->members;
     g->members = swap;
     g->members.head = g->members.tail = 0;
+    g->previous_dead = g->members_dead;
+    g->members_dead = false;
 }
 
 gc_status gc_meshlet_grow(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t v_max,
