@@ -68,7 +68,7 @@ gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** out, gc_e
         return s;
     free(values); /* costs depend on which corners are equal, not on the values */
     text t = {0};
-    put(&t, json ? ", \"meshlets\": [" : "meshlets (this order scanned; docs/models/meshlets.md):\n");
+    put(&t, json ? ", \"meshlets\": [" : "\nmeshlets (this order scanned; docs/models/meshlets.md):\n");
     for (size_t i = 0; i < gc_meshlet_preset_count() && !s; ++i) {
         const gc_meshlet_preset* p = gc_meshlet_preset_at(i);
         gc_meshlet_costs c;
