@@ -36,9 +36,11 @@ aligned() {
     { if (ends($0) != want) { print NR ": " $0; exit } }' "$1"
 }
 
-# --- analyze: line 1 is the input's summary; the table follows
+# --- analyze: line 1 is the input's summary; the table follows, up to a blank line (the
+# meshlet presets' lines come after it)
 "$BIN" analyze "$MESH" >analyze.txt || fail "analyze $MESH"
-tail -n +2 analyze.txt >table.txt
+tail -n +2 analyze.txt | sed '/^$/,$d' >table.txt
+grep -q '^meshlets (this order scanned' analyze.txt && pass || fail "analyze: no meshlet lines after the table"
 [ "$(wc -l <table.txt)" -ge 16 ] && pass || fail "analyze printed $(wc -l <table.txt) table lines"
 for name in 'cure-warp (batch-all:indices=96,vertices=32)' 'cure-block (batch-all:indices=1023,vertices=256)' \
     'radeonsi-polaris (ati:lru=30,vertices=64,reset=384)' 'radeonsi-polaris-tess-odd (ati:lru=14,vertices=64,reset=384)'; do

@@ -117,6 +117,7 @@ static void scan_property_random(void** state)
         o.keep_order = round % 3 == 0;
         o.local_order = round % 2 == 0;
         o.seed = round;
+        o.effort = round % 4 == 1 ? 2 : 0; /* the grower alone, or against auto */
         gc_meshlets ml = {0};
         gc_error err;
         assert_int_equal(gc_meshlets_build(idx, n, vc, &o, &ml, &err), GC_OK);
@@ -627,6 +628,119 @@ static void cover_by_hand(void** state)
     gc_meshlets_free(&m);
 }
 
+/* Meshlet costs of a list as it is (analyze's rows), by the scan rule worked by hand. */
+static void costs_by_hand(void** state)
+{
+    (void)state;
+    /* a strip of four triangles, then a triangle of one vertex (degenerate) */
+    static const uint32_t idx[] = {0, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5, 6, 6, 6};
+    gc_meshlet_costs c;
+    gc_error err;
+    /* V 4, T 8: {0,1,2,3} takes the first two; the third brings 4 (a fifth vertex): {2,3,4,5}
+       takes the next two; the last brings 6 (a fifth): a meshlet of one vertex */
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 7, 4, 8, &c, &err), GC_OK);
+    assert_int_equal(c.meshlets, 3);
+    assert_int_equal(c.meshlet_vertices, 4 + 4 + 1);
+    assert_int_equal(c.triangles, 5);
+    assert_float_equal(c.vertices_per_triangle, 9.0 / 5, 1e-12);
+    assert_float_equal(c.vertex_fill, 9.0 / (3 * 4), 1e-12);
+    assert_float_equal(c.triangle_fill, 5.0 / (3 * 8), 1e-12);
+    /* V 6, T 2: two triangles a meshlet, {0,1,2,3}, {2,3,4,5}, {6} */
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 7, 6, 2, &c, &err), GC_OK);
+    assert_int_equal(c.meshlets, 3);
+    assert_int_equal(c.meshlet_vertices, 9);
+    assert_float_equal(c.triangle_fill, 5.0 / 6, 1e-12);
+    /* V 7, T 5: one meshlet of the seven vertices */
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 7, 7, 5, &c, &err), GC_OK);
+    assert_int_equal(c.meshlets, 1);
+    assert_int_equal(c.meshlet_vertices, 7);
+    assert_float_equal(c.vertex_fill, 1.0, 1e-12);
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 7, 2, 5, &c, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 7, 64, 513, &c, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_meshlet_costs_of(idx, 15, 6, 64, 126, &c, &err), GC_ERR_DATA);
+    assert_int_equal(gc_meshlet_costs_of(idx, 14, 7, 64, 126, &c, &err), GC_ERR_USAGE);
+}
+
+/* On random meshes: the costs are the batch-all model's own figures (invocations, batches)
+ * and the meshlets gc_meshlets_build cuts from the same order (keep_order). */
+static void costs_are_batch_all(void** state)
+{
+    (void)state;
+    rng_state = 41;
+    static const uint32_t limits[][2] = {{3, 1}, {7, 5}, {64, 124}, {64, 126}, {128, 256}, {256, 512}, {17, 33}};
+    for (unsigned round = 0; round < 2 * sizeof limits / sizeof limits[0]; ++round) {
+        size_t n;
+        uint32_t vc;
+        uint32_t* idx = random_mesh(&n, &vc);
+        const uint32_t v = limits[round % 7][0], t = limits[round % 7][1];
+        gc_meshlet_costs c;
+        gc_error err;
+        assert_int_equal(gc_meshlet_costs_of(idx, n, vc, v, t, &c, &err), GC_OK);
+        char spec[96];
+        snprintf(spec, sizeof spec, "batch-all:indices=%u,vertices=%u", 3 * t, v);
+        gc_model m = model_of(spec);
+        gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+        gc_stats st;
+        assert_int_equal(gc_analyze(&m, &d, NULL, &st, &err), GC_OK);
+        assert_int_equal(c.meshlet_vertices, st.invocations);
+        assert_int_equal(c.meshlets, st.batches);
+        gc_meshlet_options o = {0};
+        o.max_vertices = v, o.max_triangles = t, o.keep_order = 1;
+        gc_meshlets ml = {0};
+        assert_int_equal(gc_meshlets_build(idx, n, vc, &o, &ml, &err), GC_OK);
+        assert_int_equal(c.meshlets, ml.meshlet_count);
+        assert_int_equal(c.meshlet_vertices, ml.vertex_count);
+        assert_int_equal(c.triangles, n / 3);
+        gc_meshlets_free(&ml);
+        free(idx);
+    }
+}
+
+/* analyze's rows: every preset's costs of the draw's triangles, in JSON and text; a strip
+ * costs what its triangle list does; lines have no rows. */
+static void costs_report(void** state)
+{
+    (void)state;
+    assert_true(gc_meshlet_preset_count() >= 1);
+    assert_null(gc_meshlet_preset_at(gc_meshlet_preset_count()));
+    const gc_meshlet_preset* p = gc_meshlet_preset_at(0);
+    assert_string_equal(p->name, "nvidia");
+    assert_int_equal(p->max_vertices, 64);
+    assert_int_equal(p->max_triangles, 126);
+    /* a strip of 300 triangles along a band of 302 vertices */
+    uint32_t strip[302], list[900];
+    for (uint32_t i = 0; i < 302; ++i)
+        strip[i] = i;
+    for (uint32_t k = 0; k < 300; ++k) { /* the strip's triangles, odd ones with their winding flipped */
+        list[3 * k] = k % 2 ? k + 1 : k;
+        list[3 * k + 1] = k % 2 ? k : k + 1;
+        list[3 * k + 2] = k + 2;
+    }
+    gc_meshlet_costs c;
+    gc_error err;
+    assert_int_equal(gc_meshlet_costs_of(list, 900, 302, 64, 126, &c, &err), GC_OK);
+    /* 62 triangles a meshlet (64 vertices), the next bringing a 65th: 300 = 4 x 62 + 52 */
+    assert_int_equal(c.meshlets, 5);
+    assert_int_equal(c.meshlet_vertices, 4 * 64 + 54);
+    /* 310 / 300, 310 / (5 x 64), 300 / (5 x 126) with 9 decimals, trailing zeros dropped */
+    const char* expect = ", \"meshlets\": [{\"preset\": \"nvidia\", \"max_vertices\": 64, \"max_triangles\": 126, "
+                         "\"meshlets\": 5, \"meshlet_vertices\": 310, \"triangles\": 300, \"vertices_per_triangle\": "
+                         "1.033333333, \"vertex_fill\": 0.96875, \"triangle_fill\": 0.476190476}]";
+    char* text = NULL;
+    gc_draw d = {strip, 302, GC_TRIANGLE_STRIP, 0, 0};
+    assert_int_equal(gc_draw_meshlet_report(&d, 1, &text, &err), GC_OK);
+    assert_non_null(strstr(text, expect));
+    free(text);
+    gc_draw dl = {list, 900, GC_TRIANGLE_LIST, 0, 0};
+    assert_int_equal(gc_draw_meshlet_report(&dl, 0, &text, &err), GC_OK);
+    assert_non_null(strstr(text, "nvidia (64/126): 5 meshlets, 310 meshlet vertices, 1.033 vertices per triangle"));
+    free(text);
+    gc_draw lines = {strip, 302, GC_LINE_STRIP, 0, 0};
+    assert_int_equal(gc_draw_meshlet_report(&lines, 1, &text, &err), GC_OK);
+    assert_string_equal(text, "");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +755,9 @@ int main(void)
         cmocka_unit_test(data_reader_refuses),
         cmocka_unit_test(cli_output_is_the_data),
         cmocka_unit_test(cover_by_hand),
+        cmocka_unit_test(costs_by_hand),
+        cmocka_unit_test(costs_are_batch_all),
+        cmocka_unit_test(costs_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

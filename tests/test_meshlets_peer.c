@@ -22,11 +22,35 @@ static int load(const char* name, gc_mesh* mesh, float** xyz, size_t* count)
     return 0;
 }
 
+/* Every non-degenerate triangle's unit normal n of meshlet m has dot(n, axis) >=
+ * sqrt(1 - cutoff^2) (less 1e-4 for float rounding). */
+static bool cone_holds_normals(const gc_meshlets* ml, const gc_meshlet* m, const gc_meshlet_bounds* b, const float* xyz)
+{
+    const double need = sqrt(1 - (double)b->cone_cutoff * b->cone_cutoff) - 1e-4;
+    for (uint32_t t = 0; t < m->triangle_count; ++t) {
+        const float* p[3];
+        for (unsigned c = 0; c < 3; ++c)
+            p[c] = xyz + 3 * (size_t)ml->vertices[m->vertex_offset + ml->triangles[m->triangle_offset + 3 * t + c]];
+        double e1[3], e2[3], n[3];
+        for (unsigned a = 0; a < 3; ++a)
+            e1[a] = (double)p[1][a] - p[0][a], e2[a] = (double)p[2][a] - p[0][a];
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (len == 0)
+            continue;
+        if ((n[0] * b->cone_axis[0] + n[1] * b->cone_axis[1] + n[2] * b->cone_axis[2]) / len < need)
+            return false;
+    }
+    return true;
+}
+
 static void bounds_agree_with_meshoptimizer(void** state)
 {
     (void)state;
     int found = 0;
-    size_t compared = 0, cones = 0, near_threshold = 0;
+    size_t compared = 0, cones = 0, near_threshold = 0, ritter_ties = 0;
     for (size_t i = 0; i < sizeof meshes / sizeof meshes[0]; ++i) {
         gc_mesh mesh;
         float* xyz;
@@ -64,11 +88,23 @@ static void bounds_agree_with_meshoptimizer(void** state)
             if (b->cone_cutoff >= 1)
                 continue;
             cones++;
+            /* Ritter's construction starts from a pair of extreme normals; on flat faces
+               (fandisk) several normals are equal up to rounding, and float and double may
+               start from different ones: two different cones, each holding every normal,
+               with cutoffs within 5e-3. Allowed on at most 2% of the cones, where our cone
+               is checked to hold every normal of the meshlet. */
+            double axis_off = 0;
+            for (unsigned a = 0; a < 3; ++a)
+                axis_off = fmax(axis_off, fabs(b->cone_axis[a] - p.cone_axis[a]));
+            const bool tie = axis_off > 1e-3;
+            ritter_ties += tie;
+            if (tie)
+                assert_true(cone_holds_normals(&ml, m, b, xyz));
             for (unsigned a = 0; a < 3; ++a) {
-                assert_float_equal(b->cone_axis[a], p.cone_axis[a], 1e-3);
-                assert_float_equal(b->cone_apex[a], p.cone_apex[a], 1e-2 * scale);
+                assert_float_equal(b->cone_axis[a], p.cone_axis[a], tie ? 5e-2 : 1e-3);
+                assert_float_equal(b->cone_apex[a], p.cone_apex[a], (tie ? 1e-1 : 1e-2) * scale);
             }
-            assert_float_equal(b->cone_cutoff, p.cone_cutoff, 1e-3);
+            assert_float_equal(b->cone_cutoff, p.cone_cutoff, tie ? 5e-3 : 1e-3);
         }
         gc_meshlets_free(&ml);
         free(xyz);
@@ -78,6 +114,7 @@ static void bounds_agree_with_meshoptimizer(void** state)
         skip();
     assert_true(cones > 0);
     assert_true(near_threshold <= compared / 100);
+    assert_true(ritter_ties * 50 <= cones);
 }
 
 static void no_more_than_meshopt_build_meshlets(void** state)

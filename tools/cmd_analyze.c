@@ -337,6 +337,11 @@ int cmd_analyze(int argc, char** argv)
                                                       plot_from, (uint64_t)plot_count)) != 0)
         goto out_changes;
 
+    char* meshlet_rows = NULL; /* the presets' meshlet costs (issue 31 item 2) */
+    if (gc_draw_meshlet_report(&draw, json, &meshlet_rows, &err)) {
+        status = fail_with(&err);
+        goto out_changes;
+    }
     if (json) {
         strbuf j = {0};
         sb_json_open(&j);
@@ -356,7 +361,7 @@ int cmd_analyze(int argc, char** argv)
         }
         sb_printf(&j, "]");
         vertex_costs_json(&j, &vc);
-        sb_printf(&j, "}\n");
+        sb_printf(&j, "%s}\n", meshlet_rows);
         status = print_json_document(&j);
     } else {
         printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", in.name, gc_topology_name(draw.topology),
@@ -365,12 +370,14 @@ int cmd_analyze(int argc, char** argv)
         status = print_model_table(stdout, results, model_count);
         if (!status)
             vertex_costs_print(stdout, &vc, results, model_count);
+        fputs(meshlet_rows, stdout);
         /* Traces last, so that the output ends with the final cache state. */
         for (int i = 0; trace && i < model_count; ++i)
             printf("# trace %s: cache after each primitive\n%s", results[i].model.name,
                    results[i].trace.data ? results[i].trace.data : "");
     }
 
+    free(meshlet_rows);
 out_changes:
     free(changes);
 out_mesh:

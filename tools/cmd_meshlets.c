@@ -1,5 +1,5 @@
-/* gpucache meshlets: cut a mesh into meshlets (gc_meshlets_build: auto for the batch-all
- * rule, then a scan), write it in INPUT's format with the triangles in meshlet order (as
+/* gpucache meshlets: cut a mesh into meshlets (gc_meshlets_build: the meshlet grower's
+ * order, then a scan), write it in INPUT's format with the triangles in meshlet order (as
  * optimize writes), and optionally the explicit arrays (--data) with bounds (--bounds).
  * docs/models/meshlets.md. */
 #define _POSIX_C_SOURCE 200809L

@@ -1000,12 +1000,14 @@ typedef struct gc_meshlet_options {
     uint32_t max_vertices;    /* V, 3 .. GC_MESHLET_MAX_VERTICES */
     uint32_t max_triangles;   /* T, 1 .. GC_MESHLET_MAX_TRIANGLES */
     int keep_order;           /* non-zero: scan the input order as it is (meshopt_buildMeshletsScan's
-                                 cut); 0: first reorder with auto targeting batch-all:indices=3T,
-                                 vertices=V (gc_optimize), then scan */
+                                 cut); 0: first reorder with the meshlet grower (each meshlet a
+                                 compact patch closed only when no triangle fits; six styles, the
+                                 cheapest scan kept), then scan */
     int local_order;          /* non-zero: reorder each meshlet's triangles and vertices for
                                  locality (gc_meshlets_optimize_local) */
-    uint64_t seed;            /* auto's seed */
-    unsigned effort;          /* auto's effort (0: default) */
+    uint64_t seed;            /* auto's seed (effort 2 or more) */
+    unsigned effort;          /* 0, 1: the grower alone; 2 or more: auto's order for batch-all:
+                                 indices=3T,vertices=V at effort - 1 competes too (slower) */
     gc_progress_fn progress;  /* auto's progress; may be NULL */
     void* progress_user;
 } gc_meshlet_options;
@@ -1016,9 +1018,9 @@ typedef struct gc_meshlet_options {
  * meshlets must have the same limits: GC_ERR_USAGE), so that several draws of one vertex
  * buffer (a mesh's runs) can share one set. Limits out of range: GC_ERR_USAGE naming them.
  * Scanning the meshlets' triangles in order (gc_meshlets_expand) with the batch-all rule
- * gives exactly these meshlets, draw by draw. Time: gc_optimize's auto with one batch-all
- * target (unless keep_order), then O(index_count); memory: the output, 8 bytes per vertex
- * and 4 per index. On failure *out is as it was. */
+ * gives exactly these meshlets, draw by draw. Time: O(index_count) (six passes of the grower
+ * unless keep_order; gc_optimize's auto as well with effort 2 or more); memory: the output
+ * and about 20 bytes per index. On failure *out is as it was. */
 GC_API gc_status gc_meshlets_build(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                                    const gc_meshlet_options* options, gc_meshlets* out, gc_error* err);
 
@@ -1059,6 +1061,45 @@ GC_API gc_status gc_meshlets_cover(const gc_meshlets* m, const uint32_t* indices
                                    const char* what, gc_error* err);
 /* Releases the arrays of *m and zeroes it; safe on a zeroed set and on NULL. */
 GC_API void gc_meshlets_free(gc_meshlets* m);
+
+/* The vendors' published meshlet limits (docs/models/meshlets.md, "Presets"): `name` as
+ * `meshlets --target` takes it, V and T, and the source. */
+typedef struct gc_meshlet_preset {
+    const char* name;
+    uint32_t max_vertices, max_triangles;
+    const char* source;
+} gc_meshlet_preset;
+/* How many presets there are. O(1). */
+GC_API size_t gc_meshlet_preset_count(void);
+/* The i-th preset (i below gc_meshlet_preset_count()), else NULL. */
+GC_API const gc_meshlet_preset* gc_meshlet_preset_at(size_t i);
+
+/* What an index buffer costs as meshlets cut by scanning it (the batch-all rule with
+ * indices = 3T, vertices = V; docs/models/meshlets.md), as analyze reports it. */
+typedef struct gc_meshlet_costs {
+    uint32_t max_vertices, max_triangles;
+    uint64_t meshlets;         /* meshlets the scan closes */
+    uint64_t meshlet_vertices; /* the sum of their vertex counts: the vertices a mesh shader shades */
+    uint64_t triangles;
+    double vertices_per_triangle; /* meshlet_vertices / triangles (0 without triangles) */
+    double vertex_fill;           /* meshlet_vertices / (meshlets x V): how full the vertex slots are */
+    double triangle_fill;         /* triangles / (meshlets x T) */
+} gc_meshlet_costs;
+
+/* The costs of scanning the triangle list `indices` (index_count a multiple of 3, every
+ * index below vertex_count, at most 2 x index_count + 65536) in its order with limits V, T
+ * (as gc_meshlets_build's keep_order cuts it; limits out of range: GC_ERR_USAGE). O(indices),
+ * 4 bytes per vertex. */
+GC_API gc_status gc_meshlet_costs_of(const uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                                     uint32_t max_vertices, uint32_t max_triangles, gc_meshlet_costs* out,
+                                     gc_error* err);
+
+/* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
+ * them; a point or line topology: an empty string) under every preset, written to a new string
+ * *text (free()): with `json`, the member ', "meshlets": [{"preset", "max_vertices",
+ * "max_triangles", "meshlets", "meshlet_vertices", "triangles", "vertices_per_triangle",
+ * "vertex_fill", "triangle_fill"}, ...]'; else one line per preset after a heading line. */
+GC_API gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** text, gc_error* err);
 
 /* The meshlet data file (docs/formats/meshlets.md): "GCMSHLT\0", version 1, the limits and
  * counts, then the arrays in little-endian order, and the bounds when present.

@@ -1098,8 +1098,8 @@ def meshlets(mesh: Union["Mesh", ArrayLike], max_vertices: int = 64, max_triangl
              positions: Optional[ArrayLike] = None, scan: bool = False, local_order: bool = True, seed: int = 0,
              effort: int = 0, first_use: Optional[bool] = None) -> Meshlets:
     """Cuts a triangle list into meshlets of at most `max_vertices` (3 to 256) vertices and
-    `max_triangles` (1 to 512) triangles, as `gpucache meshlets` does (gc_meshlets_build: auto for
-    the batch-all rule, then a scan; each run of a :class:`Mesh` on its own).
+    `max_triangles` (1 to 512) triangles, as `gpucache meshlets` does (gc_meshlets_build: the meshlet
+    grower's order, then a scan; each run of a :class:`Mesh` on its own).
 
     `mesh`: a :class:`Mesh` from :func:`load` or an index array (a triangle list). `bounds`: also
     each meshlet's sphere and normal cone (meshopt_computeMeshletBounds' definition), from
