@@ -142,6 +142,36 @@ gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count,
                                  const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
                                  size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
                                  uint32_t* candidate, gc_error* err);
+/* The clusters gc_opt_overdraw_sort cuts from `order` (relative as there; no merge, no sort):
+ * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0), potential[c] its occlusion
+ * potential; ends and potential hold triangle_count entries (overdraw_sort.c). */
+gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const float* positions, size_t position_stride, uint32_t cache_size,
+                                   double relative, const uint32_t* order, uint32_t* ends, double* potential,
+                                   size_t* count, gc_error* err);
+/* Occlusion (overdraw_graph.c): for each pixel of overdraw's six views (docs/models/overdraw.md)
+ * on a grid of `resolution` (0: 256) over the box's longest side, the nearest triangle and each
+ * triangle behind it there, as pairs (front[i], back[i]) counted weight[i] pixels (a pair may
+ * repeat). */
+typedef struct gc_occlusion {
+    uint32_t *front, *back, *weight;
+    size_t count, capacity;
+} gc_occlusion;
+gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const float* positions, size_t position_stride, uint32_t resolution, gc_occlusion* out,
+                             gc_error* err);
+void gc_occlusion_free(gc_occlusion* o);
+/* Rewrites `order`, cut into clusters at `ends`, with each cluster drawn after the clusters
+ * that hide it by at least min_weight pixels net (the pairs), the earliest ready cluster first,
+ * cycles broken at the cluster with the least weight left in front of it (overdraw_graph.c). */
+gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
+                                 size_t cluster_count, uint32_t min_weight, uint32_t* order, gc_error* err);
+/* auto's overdraw budget by occlusion (overdraw_graph.c): as gc_opt_overdraw_budget, with
+ * the clusters ordered by gc_opt_occlusion_order instead of sorted by potential. */
+gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                           const float* positions, size_t position_stride, uint32_t cache_size,
+                                           double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
+                                           uint32_t* order, uint32_t* candidate, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 

@@ -59,6 +59,24 @@ static void triangle_geometry(const float* positions, size_t stride, const uint3
         centroid3[i] = (double)a[i] + b[i] + c[i];
 }
 
+/* Mesh centroid, area-weighted (a mesh of degenerate triangles: the corners' mean). */
+static void mesh_centroid(const uint32_t* indices, size_t triangle_count, const float* positions, size_t stride,
+                          double mesh[3])
+{
+    double corners[3] = {0, 0, 0}, area = 0;
+    mesh[0] = mesh[1] = mesh[2] = 0;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        double n[3], c3[3];
+        triangle_geometry(positions, stride, indices + 3 * t, n, c3);
+        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; ++i)
+            mesh[i] += w * c3[i], corners[i] += c3[i];
+        area += w;
+    }
+    for (int i = 0; i < 3; ++i)
+        mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
+}
+
 /* The clusters of `order` with their occlusion potentials into clusters[] (their count
  * returned): cut at flushes, and where the cluster's ACMR from a cold cache drops below
  * lambda, or (relative > 0) to at most relative times the ACMR of the flush-bounded
@@ -136,18 +154,8 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
         free(stamp), free(clusters), free(sorted), free(hard);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw sort: out of memory for %zu triangles", triangle_count);
     }
-    /* Mesh centroid, area-weighted (a mesh of degenerate triangles: the corners' mean). */
-    double mesh[3] = {0, 0, 0}, corners[3] = {0, 0, 0}, area = 0;
-    for (size_t t = 0; t < triangle_count; ++t) {
-        double n[3], c3[3];
-        triangle_geometry(positions, stride, indices + 3 * t, n, c3);
-        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        for (int i = 0; i < 3; ++i)
-            mesh[i] += w * c3[i], corners[i] += c3[i];
-        area += w;
-    }
-    for (int i = 0; i < 3; ++i)
-        mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
+    double mesh[3];
+    mesh_centroid(indices, triangle_count, positions, stride, mesh);
 
     if (relative > 0) /* the flush-bounded clusters' ACMRs first */
         cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
@@ -183,6 +191,41 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
             sorted[written++] = order[i];
     memcpy(order, sorted, triangle_count * sizeof *order);
     free(stamp), free(clusters), free(sorted);
+    return GC_OK;
+}
+
+/* The clusters gc_opt_overdraw_sort would cut (`relative` as there, no merge), not sorted:
+ * cluster c is order[ends[c - 1] .. ends[c]) (ends[-1] = 0), with its occlusion potential. */
+gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const float* positions, size_t position_stride, uint32_t cache_size,
+                                   double relative, const uint32_t* order, uint32_t* ends, double* potential,
+                                   size_t* count, gc_error* err)
+{
+    *count = 0;
+    if (triangle_count == 0)
+        return GC_OK;
+    const size_t stride = position_stride ? position_stride : 3 * sizeof(float);
+    const uint32_t k = cache_size ? cache_size : 16;
+    uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
+    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
+    float* hard = relative > 0 ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
+    if (!stamp || !clusters || (relative > 0 && !hard)) {
+        free(stamp), free(clusters), free(hard);
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
+    }
+    double mesh[3];
+    mesh_centroid(indices, triangle_count, positions, stride, mesh);
+    if (relative > 0)
+        cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
+    size_t n = cut_clusters(indices, triangle_count, positions, stride, k, 0, relative, hard, mesh, order, stamp,
+                            NULL, clusters);
+    for (size_t c = 0; c < n; ++c) {
+        ends[c] = clusters[c].end;
+        potential[c] = clusters[c].potential;
+    }
+    *count = n;
+    free(stamp), free(clusters), free(hard);
     return GC_OK;
 }
 

@@ -1,0 +1,421 @@
+/* Overdraw by measured occlusion: which clusters of an order hide which others, and an order
+ * of the clusters that draws the hiding ones first while moving as few as it can.
+ *
+ * Tipsify's overdraw half (overdraw_sort.c) sorts every cluster by a view-independent
+ * potential: each cluster moves, and each move costs the targets the vertices it shared, warm,
+ * with the clusters around it (a 128-entry FIFO pays most). But overdraw only comes from
+ * pixels where surfaces facing the viewer overlap; most pairs of clusters never overlap in any
+ * view, and their relative order does not matter.
+ *
+ * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
+ *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
+ *    the bounding box's longest side. A first pass keeps, for each pixel of each view and
+ *    side, the nearest triangle; a second pass records, for every fragment behind it, the
+ *    pair (nearest, this one): drawn in that order the fragment is not shaded, drawn the
+ *    other way it is. Pairs are counted in pixels.
+ * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
+ *    clusters cancel, and what is left (at least `min_weight` pixels) says which one to draw
+ *    first.
+ * 3. The order. Clusters are drawn in their order unless one of the clusters that hide them is
+ *    still to come (Kahn's topological order, the earliest ready cluster first): a cluster
+ *    waits for its occluders and follows them at once, the others keep their neighbours. A
+ *    cycle is broken at the waiting cluster with the least weight still in front of it.
+ *
+ * Time: two rasterizations of the mesh (linear in triangles and covered pixels), then linear
+ * in pairs and clusters per cut, but for the cycles (a scan of the clusters each). */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VIEWS 6 /* three axes, two sides */
+
+typedef struct raster_state {
+    uint32_t resolution;
+    float* depth;     /* VIEWS x resolution^2, nearest so far (larger is nearer) */
+    uint32_t* front;  /* the nearest triangle, UINT32_MAX where none */
+    gc_occlusion* out;
+    bool collect;
+    gc_status status;
+} raster_state;
+
+static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
+{
+    if (o->count > 0 && o->front[o->count - 1] == front && o->back[o->count - 1] == back) {
+        o->weight[o->count - 1]++;
+        return GC_OK;
+    }
+    if (o->count == o->capacity) {
+        size_t cap = o->capacity ? 2 * o->capacity : 4096;
+        uint32_t* f = realloc(o->front, cap * sizeof *f);
+        if (f)
+            o->front = f;
+        uint32_t* b = realloc(o->back, cap * sizeof *b);
+        if (b)
+            o->back = b;
+        uint32_t* w = realloc(o->weight, cap * sizeof *w);
+        if (w)
+            o->weight = w;
+        if (!f || !b || !w)
+            return GC_ERR_NOMEM;
+        o->capacity = cap;
+    }
+    o->front[o->count] = front;
+    o->back[o->count] = back;
+    o->weight[o->count] = 1;
+    o->count++;
+    return GC_OK;
+}
+
+/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
+static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c)
+{
+    float det = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    if (!(det != 0.0f))
+        return;
+    const int side = det > 0.0f ? 0 : 1;
+    const float sign = side == 0 ? 1.0f : -1.0f;
+    if (det < 0.0f) { /* wind it positively */
+        const float* x = b;
+        b = c, c = x;
+        det = -det;
+    }
+    const uint32_t R = r->resolution;
+    float lo_u = fminf(a[0], fminf(b[0], c[0])), hi_u = fmaxf(a[0], fmaxf(b[0], c[0]));
+    float lo_v = fminf(a[1], fminf(b[1], c[1])), hi_v = fmaxf(a[1], fmaxf(b[1], c[1]));
+    int x0 = (int)ceilf(lo_u - 0.5f), x1 = (int)floorf(hi_u - 0.5f);
+    int y0 = (int)ceilf(lo_v - 0.5f), y1 = (int)floorf(hi_v - 0.5f);
+    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > (int)R - 1 ? (int)R - 1 : x1, y1 = y1 > (int)R - 1 ? (int)R - 1 : y1;
+    const size_t plane = (size_t)(2 * axis + side) * R * R;
+    float* depth = r->depth + plane;
+    uint32_t* front = r->front + plane;
+    const float inv = 1.0f / det;
+    const float da = sign * a[2], db = sign * b[2], dc = sign * c[2];
+    for (int y = y0; y <= y1; ++y) {
+        const float py = (float)y + 0.5f;
+        for (int x = x0; x <= x1; ++x) {
+            const float px = (float)x + 0.5f;
+            float wa = (b[0] - px) * (c[1] - py) - (b[1] - py) * (c[0] - px);
+            float wb = (c[0] - px) * (a[1] - py) - (c[1] - py) * (a[0] - px);
+            float wc = (a[0] - px) * (b[1] - py) - (a[1] - py) * (b[0] - px);
+            if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
+                continue;
+            const float d = (wa * da + wb * db + wc * dc) * inv;
+            const size_t p = (size_t)y * R + (size_t)x;
+            if (!r->collect) {
+                if (front[p] == UINT32_MAX || d > depth[p])
+                    depth[p] = d, front[p] = t;
+            } else if (front[p] != t && d < depth[p] - 1e-3f && r->status == GC_OK) {
+                r->status = pairs_push(r->out, front[p], t);
+            }
+        }
+    }
+}
+
+gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const float* positions, size_t position_stride, uint32_t resolution, gc_occlusion* out,
+                             gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    const size_t stride = position_stride ? position_stride : 3 * sizeof(float);
+    const uint32_t R = resolution ? resolution : 256;
+    if (vertex_count == 0 || triangle_count == 0)
+        return GC_OK;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        const float* p = (const float*)((const char*)positions + (size_t)v * stride);
+        for (int i = 0; i < 3; ++i)
+            if (p[i] == p[i] && fabsf(p[i]) <= 1e30f)
+                lo[i] = fminf(lo[i], p[i]), hi[i] = fmaxf(hi[i], p[i]);
+    }
+    float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
+    if (!(extent > 0.0f))
+        return GC_OK;
+    const float scale = (float)R / extent;
+    float* grid = gc_alloc_array(vertex_count, 3 * sizeof(float), false);
+    raster_state r = {R, gc_alloc_array((size_t)VIEWS * R * R, sizeof(float), false),
+                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, GC_OK};
+    if (!grid || !r.depth || !r.front) {
+        free(grid), free(r.depth), free(r.front);
+        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
+    }
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        const float* p = (const float*)((const char*)positions + (size_t)v * stride);
+        for (int i = 0; i < 3; ++i) {
+            float g = (p[i] - lo[i]) * scale;
+            grid[3 * (size_t)v + i] = g == g ? g : 0.0f; /* NaN: a corner at the box's minimum */
+        }
+    }
+    memset(r.front, 0xff, (size_t)VIEWS * R * R * sizeof *r.front);
+    for (int pass = 0; pass < 2 && r.status == GC_OK; ++pass) {
+        r.collect = pass == 1;
+        for (size_t t = 0; t < triangle_count && r.status == GC_OK; ++t) {
+            const uint32_t* tv = indices + 3 * t;
+            for (int axis = 0; axis < 3; ++axis) {
+                const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+                float c[3][3];
+                for (int k = 0; k < 3; ++k) {
+                    const float* g = grid + 3 * (size_t)tv[k];
+                    c[k][0] = g[u], c[k][1] = g[w], c[k][2] = g[axis];
+                }
+                raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
+            }
+        }
+    }
+    free(grid), free(r.depth), free(r.front);
+    if (r.status) {
+        gc_occlusion_free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles", triangle_count);
+    }
+    return GC_OK;
+}
+
+void gc_occlusion_free(gc_occlusion* o)
+{
+    free(o->front), free(o->back), free(o->weight);
+    memset(o, 0, sizeof *o);
+}
+
+/* ------------------------------------------------------------------ order */
+
+static void heap_push(uint32_t* heap, size_t* size, uint32_t x)
+{
+    size_t i = (*size)++;
+    while (i > 0 && heap[(i - 1) / 2] > x) {
+        heap[i] = heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    heap[i] = x;
+}
+
+static uint32_t heap_pop(uint32_t* heap, size_t* size)
+{
+    uint32_t top = heap[0], x = heap[--*size];
+    size_t i = 0, n = *size;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap[c + 1] < heap[c])
+            ++c;
+        if (heap[c] >= x)
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    if (n > 0)
+        heap[i] = x;
+    return top;
+}
+
+gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
+                                 size_t cluster_count, uint32_t min_weight, uint32_t* order, gc_error* err)
+{
+    if (cluster_count < 2 || pairs->count == 0)
+        return GC_OK;
+    const size_t N = cluster_count;
+    uint32_t* cluster_of = gc_alloc_array(triangle_count, sizeof(uint32_t), false); /* by triangle id */
+    uint32_t* start = gc_alloc_array(N + 1, sizeof(uint32_t), true);
+    uint32_t* hi = gc_alloc_array(pairs->count, sizeof(uint32_t), false);
+    int64_t* w = gc_alloc_array(pairs->count, sizeof(int64_t), false);
+    uint32_t* mark = gc_alloc_array(N, sizeof(uint32_t), false);
+    uint32_t* slot = gc_alloc_array(N, sizeof(uint32_t), false);
+    uint32_t* run_end = gc_alloc_array(N, sizeof(uint32_t), false);
+    uint32_t* out_start = gc_alloc_array(N + 1, sizeof(uint32_t), true);
+    uint32_t* out_to = gc_alloc_array(pairs->count, sizeof(uint32_t), false);
+    int64_t* out_w = gc_alloc_array(pairs->count, sizeof(int64_t), false);
+    int64_t* in_w = gc_alloc_array(N, sizeof(int64_t), true);
+    uint32_t* heap = gc_alloc_array(N, sizeof(uint32_t), false);
+    unsigned char* done = gc_alloc_array(N, 1, true);
+    uint32_t* sorted = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    gc_status s = GC_OK;
+    if (!cluster_of || !start || !hi || !w || !mark || !slot || !run_end || !out_start || !out_to || !out_w || !in_w || !heap ||
+        !done || !sorted) {
+        s = gc_fail(err, GC_ERR_NOMEM, "occlusion order: out of memory for %zu clusters", N);
+        goto done;
+    }
+    for (size_t c = 0, i = 0; c < N; ++c)
+        for (; i < ends[c]; ++i)
+            cluster_of[order[i]] = (uint32_t)c;
+    /* pairs by their lower cluster, the weight signed: + when the lower one hides the other */
+    for (size_t p = 0; p < pairs->count; ++p) {
+        uint32_t a = cluster_of[pairs->front[p]], b = cluster_of[pairs->back[p]];
+        if (a != b)
+            start[(a < b ? a : b) + 1]++;
+    }
+    for (size_t c = 0; c < N; ++c)
+        start[c + 1] += start[c];
+    {
+        uint32_t* fill = out_start; /* borrowed as cursors */
+        memcpy(fill, start, N * sizeof *fill);
+        for (size_t p = 0; p < pairs->count; ++p) {
+            uint32_t a = cluster_of[pairs->front[p]], b = cluster_of[pairs->back[p]];
+            if (a == b)
+                continue;
+            uint32_t l = a < b ? a : b;
+            hi[fill[l]] = a < b ? b : a;
+            w[fill[l]++] = a < b ? (int64_t)pairs->weight[p] : -(int64_t)pairs->weight[p];
+        }
+    }
+    /* merged per pair of clusters, in place; then the net directions as edges */
+    memset(mark, 0xff, N * sizeof *mark);
+    memset(out_start, 0, (N + 1) * sizeof *out_start);
+    for (size_t l = 0; l < N; ++l) {
+        uint32_t kept = start[l];
+        for (uint32_t e = start[l]; e < start[l + 1]; ++e) {
+            if (mark[hi[e]] == (uint32_t)l) {
+                w[slot[hi[e]]] += w[e];
+            } else {
+                mark[hi[e]] = (uint32_t)l;
+                slot[hi[e]] = kept;
+                hi[kept] = hi[e], w[kept] = w[e];
+                kept++;
+            }
+        }
+        for (uint32_t e = start[l]; e < kept; ++e) {
+            int64_t x = w[e] < 0 ? -w[e] : w[e];
+            if (x >= (int64_t)(min_weight ? min_weight : 1)) {
+                out_start[(w[e] > 0 ? l : hi[e]) + 1]++;
+            }
+        }
+        run_end[l] = kept;
+    }
+    for (size_t c = 0; c < N; ++c)
+        out_start[c + 1] += out_start[c];
+    {
+        uint32_t* cursor = mark; /* borrowed */
+        memcpy(cursor, out_start, N * sizeof *cursor);
+        for (size_t l = 0; l < N; ++l)
+            for (uint32_t e = start[l]; e < run_end[l]; ++e) {
+                int64_t x = w[e] < 0 ? -w[e] : w[e];
+                if (x < (int64_t)(min_weight ? min_weight : 1))
+                    continue;
+                uint32_t from = w[e] > 0 ? (uint32_t)l : hi[e], to = w[e] > 0 ? hi[e] : (uint32_t)l;
+                out_to[cursor[from]] = to;
+                out_w[cursor[from]++] = x;
+                in_w[to] += x;
+            }
+    }
+    /* Kahn's order, the earliest ready cluster first */
+    size_t heap_size = 0, drawn = 0, written = 0, scan_from = 0;
+    for (size_t c = 0; c < N; ++c)
+        if (in_w[c] == 0)
+            heap_push(heap, &heap_size, (uint32_t)c);
+    while (drawn < N) {
+        uint32_t c;
+        if (heap_size > 0) {
+            c = heap_pop(heap, &heap_size);
+        } else { /* a cycle: the waiting cluster with the least weight in front of it */
+            while (done[scan_from])
+                ++scan_from;
+            c = (uint32_t)scan_from;
+            for (size_t k = scan_from; k < N; ++k)
+                if (!done[k] && in_w[k] < in_w[c])
+                    c = (uint32_t)k;
+        }
+        if (done[c])
+            continue;
+        done[c] = 1;
+        drawn++;
+        for (uint32_t i = c ? ends[c - 1] : 0; i < ends[c]; ++i)
+            sorted[written++] = order[i];
+        for (uint32_t e = out_start[c]; e < out_start[c + 1]; ++e) {
+            uint32_t d = out_to[e];
+            if (done[d])
+                continue;
+            in_w[d] -= out_w[e];
+            if (in_w[d] == 0)
+                heap_push(heap, &heap_size, d);
+        }
+    }
+    memcpy(order, sorted, triangle_count * sizeof *order);
+done:
+    free(cluster_of), free(start), free(hi), free(w), free(mark), free(slot), free(run_end), free(out_start), free(out_to);
+    free(out_w), free(in_w), free(heap), free(done), free(sorted);
+    return s;
+}
+
+/* ---------------------------------------------------------------- budget */
+
+#include <stdio.h> /* EXPERIMENT: getenv */
+
+gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                           const float* positions, size_t position_stride, uint32_t cache_size,
+                                           double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
+                                           uint32_t* order, uint32_t* candidate, gc_error* err)
+{
+    enum { MAXRUNGS = 16, MAX = 64 };
+    double steps[MAXRUNGS] = {2, 1, 0.5, 0.25, 0.1, 0.03, -1};
+    size_t rungs = 7;
+    const char* e = getenv("GC_OD_STEPS");
+    if (e) {
+        rungs = 0;
+        char* end;
+        while (*e && rungs < MAXRUNGS) {
+            steps[rungs++] = strtod(e, &end);
+            if (end == e)
+                break;
+            e = end;
+            while (*e == ',')
+                ++e;
+        }
+    }
+    uint32_t min_weight = getenv("GC_OD_MINW") ? (uint32_t)atoi(getenv("GC_OD_MINW")) : 1;
+    uint32_t resolution = getenv("GC_OD_RES") ? (uint32_t)atoi(getenv("GC_OD_RES")) : 256;
+    if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
+        return GC_OK;
+    uint64_t best[MAX], budget[MAX], got[MAX];
+    gc_status s = costs(user, order, best, err);
+    if (s)
+        return s;
+    for (size_t k = 0; k < target_count; ++k)
+        budget[k] = (uint64_t)floor(threshold * (double)best[k]);
+    gc_occlusion pairs;
+    if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, resolution, &pairs,
+                                err)))
+        return s;
+    uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
+    uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
+    double* potential = gc_alloc_array(triangle_count, sizeof *potential, false);
+    if (!kept || !ends || !potential) {
+        free(kept), free(ends), free(potential), gc_occlusion_free(&pairs);
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
+    }
+    size_t lo = 0, hi = rungs;
+    bool found = false;
+    while (lo < hi && !s) {
+        size_t mid = lo + (hi - lo) / 2;
+        double relative = steps[mid] < 0 ? 0 : 1 + steps[mid] * (threshold - 1);
+        size_t count = 0;
+        memcpy(candidate, order, triangle_count * sizeof *order);
+        s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, positions, position_stride, cache_size,
+                                     relative, candidate, ends, potential, &count, err);
+        if (!s)
+            s = gc_opt_occlusion_order(triangle_count, &pairs, ends, count, min_weight, candidate, err);
+        if (!s)
+            s = costs(user, candidate, got, err);
+        bool fits = true;
+        for (size_t k = 0; k < target_count && !s; ++k)
+            fits &= got[k] <= budget[k];
+        if (getenv("GC_OD_TRACE"))
+            fprintf(stderr, "rung %g clusters %zu fits %d: %llu/%llu %llu/%llu\n", steps[mid], count, fits,
+                    (unsigned long long)got[0], (unsigned long long)best[0], (unsigned long long)got[1],
+                    (unsigned long long)best[1]);
+        if (s)
+            break;
+        if (fits) {
+            memcpy(kept, candidate, triangle_count * sizeof *kept);
+            found = true;
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (!s && found)
+        memcpy(order, kept, triangle_count * sizeof *order);
+    free(kept), free(ends), free(potential);
+    gc_occlusion_free(&pairs);
+    return s;
+}
