@@ -26,6 +26,7 @@
 #include "optimize.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +37,7 @@ typedef struct raster_state {
     float* depth;     /* VIEWS x resolution^2, nearest so far (larger is nearer) */
     uint32_t* front;  /* the nearest triangle, UINT32_MAX where none */
     gc_occlusion* out;
-    bool collect;
+    bool collect, single;
     gc_status status;
 } raster_state;
 
@@ -104,7 +105,19 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
                 continue;
             const float d = (wa * da + wb * db + wc * dc) * inv;
             const size_t p = (size_t)y * R + (size_t)x;
-            if (!r->collect) {
+            if (r->single) {
+                if (front[p] == UINT32_MAX) {
+                    depth[p] = d, front[p] = t;
+                } else if (d > depth[p] + 1e-3f) {
+                    if (r->status == GC_OK)
+                        r->status = pairs_push(r->out, t, front[p]);
+                    depth[p] = d, front[p] = t;
+                } else if (d < depth[p] - 1e-3f && r->status == GC_OK) {
+                    r->status = pairs_push(r->out, front[p], t);
+                } else if (d > depth[p]) {
+                    depth[p] = d, front[p] = t;
+                }
+            } else if (!r->collect) {
                 if (front[p] == UINT32_MAX || d > depth[p])
                     depth[p] = d, front[p] = t;
             } else if (front[p] != t && d < depth[p] - 1e-3f && r->status == GC_OK) {
@@ -136,7 +149,8 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
     const float scale = (float)R / extent;
     float* grid = gc_alloc_array(vertex_count, 3 * sizeof(float), false);
     raster_state r = {R, gc_alloc_array((size_t)VIEWS * R * R, sizeof(float), false),
-                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, GC_OK};
+                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, false, GC_OK};
+    r.single = getenv("GC_OD_SINGLE") && atoi(getenv("GC_OD_SINGLE"));
     if (!grid || !r.depth || !r.front) {
         free(grid), free(r.depth), free(r.front);
         return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
@@ -149,7 +163,7 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         }
     }
     memset(r.front, 0xff, (size_t)VIEWS * R * R * sizeof *r.front);
-    for (int pass = 0; pass < 2 && r.status == GC_OK; ++pass) {
+    for (int pass = r.single ? 1 : 0; pass < 2 && r.status == GC_OK; ++pass) {
         r.collect = pass == 1;
         for (size_t t = 0; t < triangle_count && r.status == GC_OK; ++t) {
             const uint32_t* tv = indices + 3 * t;
@@ -179,6 +193,8 @@ void gc_occlusion_free(gc_occlusion* o)
 }
 
 /* ------------------------------------------------------------------ order */
+
+static bool g_rev;
 
 static void heap_push(uint32_t* heap, size_t* size, uint32_t x)
 {
@@ -236,9 +252,10 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
         s = gc_fail(err, GC_ERR_NOMEM, "occlusion order: out of memory for %zu clusters", N);
         goto done;
     }
+    const bool rev = g_rev;
     for (size_t c = 0, i = 0; c < N; ++c)
         for (; i < ends[c]; ++i)
-            cluster_of[order[i]] = (uint32_t)c;
+            cluster_of[order[i]] = rev ? (uint32_t)(N - 1 - c) : (uint32_t)c;
     /* pairs by their lower cluster, the weight signed: + when the lower one hides the other */
     for (size_t p = 0; p < pairs->count; ++p) {
         uint32_t a = cluster_of[pairs->front[p]], b = cluster_of[pairs->back[p]];
@@ -277,7 +294,7 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
         for (uint32_t e = start[l]; e < kept; ++e) {
             int64_t x = w[e] < 0 ? -w[e] : w[e];
             if (x >= (int64_t)(min_weight ? min_weight : 1)) {
-                out_start[(w[e] > 0 ? l : hi[e]) + 1]++;
+                out_start[((w[e] > 0) != rev ? l : hi[e]) + 1]++;
             }
         }
         run_end[l] = kept;
@@ -292,7 +309,7 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
                 int64_t x = w[e] < 0 ? -w[e] : w[e];
                 if (x < (int64_t)(min_weight ? min_weight : 1))
                     continue;
-                uint32_t from = w[e] > 0 ? (uint32_t)l : hi[e], to = w[e] > 0 ? hi[e] : (uint32_t)l;
+                uint32_t from = (w[e] > 0) != rev ? (uint32_t)l : hi[e], to = (w[e] > 0) != rev ? hi[e] : (uint32_t)l;
                 out_to[cursor[from]] = to;
                 out_w[cursor[from]++] = x;
                 in_w[to] += x;
@@ -319,8 +336,17 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
             continue;
         done[c] = 1;
         drawn++;
-        for (uint32_t i = c ? ends[c - 1] : 0; i < ends[c]; ++i)
-            sorted[written++] = order[i];
+        {
+            uint32_t oc = rev ? (uint32_t)(N - 1 - c) : c;
+            uint32_t b = oc ? ends[oc - 1] : 0, len = ends[oc] - b;
+            if (rev) {
+                written += len;
+                memcpy(sorted + triangle_count - written, order + b, len * sizeof *order);
+            } else {
+                memcpy(sorted + written, order + b, len * sizeof *order);
+                written += len;
+            }
+        }
         for (uint32_t e = out_start[c]; e < out_start[c + 1]; ++e) {
             uint32_t d = out_to[e];
             if (done[d])
@@ -338,6 +364,41 @@ done:
 }
 
 /* ---------------------------------------------------------------- budget */
+
+/* Bytes meshoptimizer's analyzeVertexFetch counts for `order` once its vertices are numbered
+ * in order of first use: 32-byte vertices, every index read through a direct-mapped cache of
+ * 128 KiB in 64-byte lines. numbering: a vertex each, scratch. */
+static uint64_t first_use_fetch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const uint32_t* order, uint32_t* numbering, uint32_t* lines)
+{
+    enum { LINES = 2048, PER_LINE = 2 };
+    memset(numbering, 0xff, (size_t)vertex_count * sizeof *numbering);
+    memset(lines, 0xff, LINES * sizeof *lines);
+    uint32_t next = 0;
+    uint64_t misses = 0;
+    for (size_t i = 0; i < triangle_count; ++i)
+        for (int c = 0; c < 3; ++c) {
+            uint32_t v = indices[3 * (size_t)order[i] + c];
+            if (numbering[v] == UINT32_MAX)
+                numbering[v] = next++;
+            uint32_t line = numbering[v] / PER_LINE;
+            if (lines[line % LINES] != line)
+                lines[line % LINES] = line, misses++;
+        }
+    return misses * 64;
+}
+
+/* The pixels drawn before the nearest triangle at them (the pairs it breaks). */
+static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, const uint32_t* order,
+                             uint32_t* position)
+{
+    for (size_t i = 0; i < triangle_count; ++i)
+        position[order[i]] = (uint32_t)i;
+    uint64_t broken = 0;
+    for (size_t p = 0; p < pairs->count; ++p)
+        broken += position[pairs->back[p]] < position[pairs->front[p]] ? pairs->weight[p] : 0;
+    return broken;
+}
 
 #include <stdio.h> /* EXPERIMENT: getenv */
 
@@ -363,6 +424,8 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         }
     }
     uint32_t min_weight = getenv("GC_OD_MINW") ? (uint32_t)atoi(getenv("GC_OD_MINW")) : 1;
+    int pick = getenv("GC_OD_PICK") ? atoi(getenv("GC_OD_PICK")) : 0;
+    size_t found_rung = 0;
     uint32_t resolution = getenv("GC_OD_RES") ? (uint32_t)atoi(getenv("GC_OD_RES")) : 256;
     if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
         return GC_OK;
@@ -392,6 +455,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         memcpy(candidate, order, triangle_count * sizeof *order);
         s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, positions, position_stride, cache_size,
                                      relative, candidate, ends, potential, &count, err);
+        g_rev = pick == 3;
         if (!s)
             s = gc_opt_occlusion_order(triangle_count, &pairs, ends, count, min_weight, candidate, err);
         if (!s)
@@ -408,10 +472,45 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         if (fits) {
             memcpy(kept, candidate, triangle_count * sizeof *kept);
             found = true;
+            found_rung = mid;
             hi = mid;
         } else {
             lo = mid + 1;
         }
+    }
+    if (!s && found && (pick == 1 || pick == 2)) { /* the other direction at the rung kept */
+        double relative = steps[found_rung] < 0 ? 0 : 1 + steps[found_rung] * (threshold - 1);
+        size_t count = 0;
+        memcpy(candidate, order, triangle_count * sizeof *order);
+        s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, positions, position_stride, cache_size,
+                                     relative, candidate, ends, potential, &count, err);
+        g_rev = true;
+        if (!s)
+            s = gc_opt_occlusion_order(triangle_count, &pairs, ends, count, min_weight, candidate, err);
+        g_rev = false;
+        if (!s)
+            s = costs(user, candidate, got, err);
+        bool fits = true;
+        for (size_t k = 0; k < target_count && !s; ++k)
+            fits &= got[k] <= budget[k];
+        uint32_t* scratch = gc_alloc_array(vertex_count + 2048, sizeof *scratch, false);
+        if (fits && scratch && !s) {
+            uint64_t a, b;
+            if (pick == 1) {
+                a = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch, scratch + vertex_count);
+                b = first_use_fetch(indices, triangle_count, vertex_count, candidate, scratch, scratch + vertex_count);
+            } else {
+                uint32_t* pos = gc_alloc_array(triangle_count, sizeof *pos, false);
+                a = pos ? broken_pairs(&pairs, triangle_count, kept, pos) : 0;
+                b = pos ? broken_pairs(&pairs, triangle_count, candidate, pos) : 1;
+                free(pos);
+            }
+            if (getenv("GC_OD_TRACE"))
+                fprintf(stderr, "pick fwd %llu rev %llu\n", (unsigned long long)a, (unsigned long long)b);
+            if (b < a)
+                memcpy(kept, candidate, triangle_count * sizeof *kept);
+        }
+        free(scratch);
     }
     if (!s && found)
         memcpy(order, kept, triangle_count * sizeof *order);
