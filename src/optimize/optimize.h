@@ -143,11 +143,10 @@ gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count,
                                  size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
                                  uint32_t* candidate, gc_error* err);
 /* The clusters gc_opt_overdraw_sort cuts from `order` (relative as there; no merge, no sort):
- * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0), potential[c] its occlusion
- * potential; ends and potential hold triangle_count entries (overdraw_sort.c). */
+ * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0); ends holds triangle_count
+ * entries (overdraw_sort.c). */
 gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                   const float* positions, size_t position_stride, uint32_t cache_size,
-                                   double relative, const uint32_t* order, uint32_t* ends, double* potential,
+                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
                                    size_t* count, gc_error* err);
 /* Occlusion (overdraw_graph.c): for each pixel of overdraw's six views (docs/models/overdraw.md)
  * on a grid of `resolution` (0: 256) over the box's longest side, the nearest triangle and each
@@ -163,11 +162,16 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
 void gc_occlusion_free(gc_occlusion* o);
 /* Rewrites `order`, cut into clusters at `ends`, with each cluster drawn after the clusters
  * that hide it by at least min_weight pixels net (the pairs), the earliest ready cluster first,
- * cycles broken at the cluster with the least weight left in front of it (overdraw_graph.c). */
+ * cycles broken at the cluster with the least weight left in front of it; `reverse`: built from
+ * the end instead, the latest cluster whose occludees are all placed last, so that occluders
+ * move forward rather than the clusters they hide back (overdraw_graph.c). */
 gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
-                                 size_t cluster_count, uint32_t min_weight, uint32_t* order, gc_error* err);
-/* auto's overdraw budget by occlusion (overdraw_graph.c): as gc_opt_overdraw_budget, with
- * the clusters ordered by gc_opt_occlusion_order instead of sorted by potential. */
+                                 size_t cluster_count, uint32_t min_weight, bool reverse, uint32_t* order,
+                                 gc_error* err);
+/* auto's overdraw budget by occlusion (overdraw_graph.c): as gc_opt_overdraw_budget (rungs
+ * s = 1, 0.5, 0.25, 0.1, 0.03, then the flushes), with the clusters ordered by
+ * gc_opt_occlusion_order instead of sorted by potential; at the finest rung within budget, the
+ * reversed construction too, the one that breaks fewer occlusion pairs kept. */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,

@@ -26,7 +26,6 @@
 #include "optimize.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +36,7 @@ typedef struct raster_state {
     float* depth;     /* VIEWS x resolution^2, nearest so far (larger is nearer) */
     uint32_t* front;  /* the nearest triangle, UINT32_MAX where none */
     gc_occlusion* out;
-    bool collect, single;
+    bool collect;
     gc_status status;
 } raster_state;
 
@@ -105,19 +104,7 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
                 continue;
             const float d = (wa * da + wb * db + wc * dc) * inv;
             const size_t p = (size_t)y * R + (size_t)x;
-            if (r->single) {
-                if (front[p] == UINT32_MAX) {
-                    depth[p] = d, front[p] = t;
-                } else if (d > depth[p] + 1e-3f) {
-                    if (r->status == GC_OK)
-                        r->status = pairs_push(r->out, t, front[p]);
-                    depth[p] = d, front[p] = t;
-                } else if (d < depth[p] - 1e-3f && r->status == GC_OK) {
-                    r->status = pairs_push(r->out, front[p], t);
-                } else if (d > depth[p]) {
-                    depth[p] = d, front[p] = t;
-                }
-            } else if (!r->collect) {
+            if (!r->collect) {
                 if (front[p] == UINT32_MAX || d > depth[p])
                     depth[p] = d, front[p] = t;
             } else if (front[p] != t && d < depth[p] - 1e-3f && r->status == GC_OK) {
@@ -149,8 +136,7 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
     const float scale = (float)R / extent;
     float* grid = gc_alloc_array(vertex_count, 3 * sizeof(float), false);
     raster_state r = {R, gc_alloc_array((size_t)VIEWS * R * R, sizeof(float), false),
-                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, false, GC_OK};
-    r.single = getenv("GC_OD_SINGLE") && atoi(getenv("GC_OD_SINGLE"));
+                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, GC_OK};
     if (!grid || !r.depth || !r.front) {
         free(grid), free(r.depth), free(r.front);
         return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
@@ -163,7 +149,7 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         }
     }
     memset(r.front, 0xff, (size_t)VIEWS * R * R * sizeof *r.front);
-    for (int pass = r.single ? 1 : 0; pass < 2 && r.status == GC_OK; ++pass) {
+    for (int pass = 0; pass < 2 && r.status == GC_OK; ++pass) {
         r.collect = pass == 1;
         for (size_t t = 0; t < triangle_count && r.status == GC_OK; ++t) {
             const uint32_t* tv = indices + 3 * t;
@@ -193,8 +179,6 @@ void gc_occlusion_free(gc_occlusion* o)
 }
 
 /* ------------------------------------------------------------------ order */
-
-static bool g_rev;
 
 static void heap_push(uint32_t* heap, size_t* size, uint32_t x)
 {
@@ -227,7 +211,8 @@ static uint32_t heap_pop(uint32_t* heap, size_t* size)
 }
 
 gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
-                                 size_t cluster_count, uint32_t min_weight, uint32_t* order, gc_error* err)
+                                 size_t cluster_count, uint32_t min_weight, bool reverse, uint32_t* order,
+                                 gc_error* err)
 {
     if (cluster_count < 2 || pairs->count == 0)
         return GC_OK;
@@ -252,7 +237,7 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
         s = gc_fail(err, GC_ERR_NOMEM, "occlusion order: out of memory for %zu clusters", N);
         goto done;
     }
-    const bool rev = g_rev;
+    const bool rev = reverse; /* ordered from the end: occluders brought forward */
     for (size_t c = 0, i = 0; c < N; ++c)
         for (; i < ends[c]; ++i)
             cluster_of[order[i]] = rev ? (uint32_t)(N - 1 - c) : (uint32_t)c;
@@ -365,30 +350,8 @@ done:
 
 /* ---------------------------------------------------------------- budget */
 
-/* Bytes meshoptimizer's analyzeVertexFetch counts for `order` once its vertices are numbered
- * in order of first use: 32-byte vertices, every index read through a direct-mapped cache of
- * 128 KiB in 64-byte lines. numbering: a vertex each, scratch. */
-static uint64_t first_use_fetch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const uint32_t* order, uint32_t* numbering, uint32_t* lines)
-{
-    enum { LINES = 2048, PER_LINE = 2 };
-    memset(numbering, 0xff, (size_t)vertex_count * sizeof *numbering);
-    memset(lines, 0xff, LINES * sizeof *lines);
-    uint32_t next = 0;
-    uint64_t misses = 0;
-    for (size_t i = 0; i < triangle_count; ++i)
-        for (int c = 0; c < 3; ++c) {
-            uint32_t v = indices[3 * (size_t)order[i] + c];
-            if (numbering[v] == UINT32_MAX)
-                numbering[v] = next++;
-            uint32_t line = numbering[v] / PER_LINE;
-            if (lines[line % LINES] != line)
-                lines[line % LINES] = line, misses++;
-        }
-    return misses * 64;
-}
-
-/* The pixels drawn before the nearest triangle at them (the pairs it breaks). */
+/* The pixels drawn before the nearest triangle there: the pairs `order` breaks, overdraw's
+ * extra fragments as the occlusion pairs see them. position: a triangle each, scratch. */
 static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, const uint32_t* order,
                              uint32_t* position)
 {
@@ -400,121 +363,86 @@ static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, c
     return broken;
 }
 
-#include <stdio.h> /* EXPERIMENT: getenv */
+/* `order`'s clusters at rung r into `candidate`, ordered by occlusion; each target's cost into
+ * got, and whether every one is within its budget. */
+static gc_status try_rung(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
+                          double relative, bool reverse, const gc_occlusion* pairs, size_t target_count,
+                          gc_order_costs_fn costs, void* user, const uint64_t* budget, const uint32_t* order,
+                          uint32_t* ends, uint32_t* candidate, bool* fits, gc_error* err)
+{
+    uint64_t got[64];
+    size_t count = 0;
+    memcpy(candidate, order, triangle_count * sizeof *order);
+    gc_status s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, cache_size, relative, candidate,
+                                           ends, &count, err);
+    if (!s)
+        s = gc_opt_occlusion_order(triangle_count, pairs, ends, count, 1, reverse, candidate, err);
+    if (!s)
+        s = costs(user, candidate, got, err);
+    *fits = true;
+    for (size_t k = 0; k < target_count && !s; ++k)
+        *fits &= got[k] <= budget[k];
+    return s;
+}
 
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
                                            uint32_t* order, uint32_t* candidate, gc_error* err)
 {
-    enum { MAXRUNGS = 16, MAX = 64 };
-    double steps[MAXRUNGS] = {2, 1, 0.5, 0.25, 0.1, 0.03, -1};
-    size_t rungs = 7;
-    const char* e = getenv("GC_OD_STEPS");
-    if (e) {
-        rungs = 0;
-        char* end;
-        while (*e && rungs < MAXRUNGS) {
-            steps[rungs++] = strtod(e, &end);
-            if (end == e)
-                break;
-            e = end;
-            while (*e == ',')
-                ++e;
-        }
-    }
-    uint32_t min_weight = getenv("GC_OD_MINW") ? (uint32_t)atoi(getenv("GC_OD_MINW")) : 1;
-    int pick = getenv("GC_OD_PICK") ? atoi(getenv("GC_OD_PICK")) : 0;
-    size_t found_rung = 0;
-    uint32_t resolution = getenv("GC_OD_RES") ? (uint32_t)atoi(getenv("GC_OD_RES")) : 256;
+    /* The rungs: relative = 1 + s (T - 1), finest first, then the flushes alone (-1). */
+    enum { RUNGS = 6, MAX = 64 };
+    static const double steps[RUNGS] = {1, 0.5, 0.25, 0.1, 0.03, -1};
     if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
         return GC_OK;
-    uint64_t best[MAX], budget[MAX], got[MAX];
+    uint64_t best[MAX], budget[MAX];
     gc_status s = costs(user, order, best, err);
     if (s)
         return s;
     for (size_t k = 0; k < target_count; ++k)
         budget[k] = (uint64_t)floor(threshold * (double)best[k]);
     gc_occlusion pairs;
-    if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, resolution, &pairs,
-                                err)))
+    if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, 256, &pairs, err)))
         return s;
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
-    double* potential = gc_alloc_array(triangle_count, sizeof *potential, false);
-    if (!kept || !ends || !potential) {
-        free(kept), free(ends), free(potential), gc_occlusion_free(&pairs);
+    if (!kept || !ends) {
+        free(kept), free(ends), gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
-    size_t lo = 0, hi = rungs;
-    bool found = false;
+    /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
+    size_t lo = 0, hi = RUNGS, found = RUNGS;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
         double relative = steps[mid] < 0 ? 0 : 1 + steps[mid] * (threshold - 1);
-        size_t count = 0;
-        memcpy(candidate, order, triangle_count * sizeof *order);
-        s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, positions, position_stride, cache_size,
-                                     relative, candidate, ends, potential, &count, err);
-        g_rev = pick == 3;
-        if (!s)
-            s = gc_opt_occlusion_order(triangle_count, &pairs, ends, count, min_weight, candidate, err);
-        if (!s)
-            s = costs(user, candidate, got, err);
-        bool fits = true;
-        for (size_t k = 0; k < target_count && !s; ++k)
-            fits &= got[k] <= budget[k];
-        if (getenv("GC_OD_TRACE"))
-            fprintf(stderr, "rung %g clusters %zu fits %d: %llu/%llu %llu/%llu\n", steps[mid], count, fits,
-                    (unsigned long long)got[0], (unsigned long long)best[0], (unsigned long long)got[1],
-                    (unsigned long long)best[1]);
-        if (s)
-            break;
-        if (fits) {
+        bool fits = false;
+        s = try_rung(indices, triangle_count, vertex_count, cache_size, relative, false, &pairs, target_count, costs,
+                     user, budget, order, ends, candidate, &fits, err);
+        if (!s && fits) {
             memcpy(kept, candidate, triangle_count * sizeof *kept);
-            found = true;
-            found_rung = mid;
+            found = mid;
             hi = mid;
         } else {
             lo = mid + 1;
         }
     }
-    if (!s && found && (pick == 1 || pick == 2)) { /* the other direction at the rung kept */
-        double relative = steps[found_rung] < 0 ? 0 : 1 + steps[found_rung] * (threshold - 1);
-        size_t count = 0;
-        memcpy(candidate, order, triangle_count * sizeof *order);
-        s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, positions, position_stride, cache_size,
-                                     relative, candidate, ends, potential, &count, err);
-        g_rev = true;
-        if (!s)
-            s = gc_opt_occlusion_order(triangle_count, &pairs, ends, count, min_weight, candidate, err);
-        g_rev = false;
-        if (!s)
-            s = costs(user, candidate, got, err);
-        bool fits = true;
-        for (size_t k = 0; k < target_count && !s; ++k)
-            fits &= got[k] <= budget[k];
-        uint32_t* scratch = gc_alloc_array(vertex_count + 2048, sizeof *scratch, false);
-        if (fits && scratch && !s) {
-            uint64_t a, b;
-            if (pick == 1) {
-                a = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch, scratch + vertex_count);
-                b = first_use_fetch(indices, triangle_count, vertex_count, candidate, scratch, scratch + vertex_count);
-            } else {
-                uint32_t* pos = gc_alloc_array(triangle_count, sizeof *pos, false);
-                a = pos ? broken_pairs(&pairs, triangle_count, kept, pos) : 0;
-                b = pos ? broken_pairs(&pairs, triangle_count, candidate, pos) : 1;
-                free(pos);
-            }
-            if (getenv("GC_OD_TRACE"))
-                fprintf(stderr, "pick fwd %llu rev %llu\n", (unsigned long long)a, (unsigned long long)b);
-            if (b < a)
+    /* At the rung kept, the other direction (occluders brought forward): kept if it fits and
+     * breaks fewer pairs. */
+    if (!s && found < RUNGS) {
+        double relative = steps[found] < 0 ? 0 : 1 + steps[found] * (threshold - 1);
+        bool fits = false;
+        s = try_rung(indices, triangle_count, vertex_count, cache_size, relative, true, &pairs, target_count, costs,
+                     user, budget, order, ends, candidate, &fits, err);
+        if (!s && fits) {
+            uint32_t* position = ends; /* a triangle each, free now */
+            if (broken_pairs(&pairs, triangle_count, candidate, position) <
+                broken_pairs(&pairs, triangle_count, kept, position))
                 memcpy(kept, candidate, triangle_count * sizeof *kept);
         }
-        free(scratch);
+        if (!s)
+            memcpy(order, kept, triangle_count * sizeof *order);
     }
-    if (!s && found)
-        memcpy(order, kept, triangle_count * sizeof *order);
-    free(kept), free(ends), free(potential);
+    free(kept), free(ends);
     gc_occlusion_free(&pairs);
     return s;
 }

@@ -106,7 +106,8 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
             cluster_key* key = &clusters[cluster_count++];
             key->begin = (uint32_t)(i - cluster_triangles);
             key->end = (uint32_t)i;
-            double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+            key->weight = 0, key->potential = 0;
+            double len = positions ? sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) : 0;
             double p = 0;
             for (int c = 0; c < 3; ++c) {
                 double at = weight > 0 ? centroid[c] / (3 * weight) : plain[c] / (3 * (double)cluster_triangles);
@@ -128,6 +129,8 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
                 cluster_misses++;
             }
         cluster_triangles++;
+        if (!positions)
+            continue; /* the cuts alone */
         double n[3], c3[3];
         triangle_geometry(positions, stride, tv, n, c3);
         double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
@@ -195,16 +198,15 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
 }
 
 /* The clusters gc_opt_overdraw_sort would cut (`relative` as there, no merge), not sorted:
- * cluster c is order[ends[c - 1] .. ends[c]) (ends[-1] = 0), with its occlusion potential. */
+ * cluster c is order[ends[c - 1] .. ends[c]) (ends[-1] = 0). No geometry: the cuts alone. */
 gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                   const float* positions, size_t position_stride, uint32_t cache_size,
-                                   double relative, const uint32_t* order, uint32_t* ends, double* potential,
+                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
                                    size_t* count, gc_error* err)
 {
     *count = 0;
     if (triangle_count == 0)
         return GC_OK;
-    const size_t stride = position_stride ? position_stride : 3 * sizeof(float);
+    const size_t stride = 3 * sizeof(float);
     const uint32_t k = cache_size ? cache_size : 16;
     uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
     cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
@@ -213,17 +215,14 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
         free(stamp), free(clusters), free(hard);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
     }
-    double mesh[3];
-    mesh_centroid(indices, triangle_count, positions, stride, mesh);
+    const double mesh[3] = {0, 0, 0};
     if (relative > 0)
-        cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+        cut_clusters(indices, triangle_count, NULL, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
     memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
-    size_t n = cut_clusters(indices, triangle_count, positions, stride, k, 0, relative, hard, mesh, order, stamp,
-                            NULL, clusters);
-    for (size_t c = 0; c < n; ++c) {
+    size_t n = cut_clusters(indices, triangle_count, NULL, stride, k, 0, relative, hard, mesh, order, stamp, NULL,
+                            clusters);
+    for (size_t c = 0; c < n; ++c)
         ends[c] = clusters[c].end;
-        potential[c] = clusters[c].potential;
-    }
     *count = n;
     free(stamp), free(clusters), free(hard);
     return GC_OK;
