@@ -232,8 +232,8 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
     unsigned char* done = gc_alloc_array(N, 1, true);
     uint32_t* sorted = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     gc_status s = GC_OK;
-    if (!cluster_of || !start || !hi || !w || !mark || !slot || !run_end || !out_start || !out_to || !out_w || !in_w || !heap ||
-        !done || !sorted) {
+    if (!cluster_of || !start || !hi || !w || !mark || !slot || !run_end || !out_start || !out_to || !out_w ||
+        !in_w || !heap || !done || !sorted) {
         s = gc_fail(err, GC_ERR_NOMEM, "occlusion order: out of memory for %zu clusters", N);
         goto done;
     }
@@ -343,8 +343,8 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
     }
     memcpy(order, sorted, triangle_count * sizeof *order);
 done:
-    free(cluster_of), free(start), free(hi), free(w), free(mark), free(slot), free(run_end), free(out_start), free(out_to);
-    free(out_w), free(in_w), free(heap), free(done), free(sorted);
+    free(cluster_of), free(start), free(hi), free(w), free(mark), free(slot), free(run_end), free(out_start);
+    free(out_to), free(out_w), free(in_w), free(heap), free(done), free(sorted);
     return s;
 }
 
