@@ -69,8 +69,28 @@ static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
 }
 
 /* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
+static inline float min3(float a, float b, float c)
+{
+    float m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+static inline float max3(float a, float b, float c)
+{
+    float m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
 static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c)
 {
+    /* the pixel centres in the box first: most triangles of a large mesh cover none */
+    const int R = (int)r->resolution;
+    int x0 = (int)ceilf(min3(a[0], b[0], c[0]) - 0.5f), x1 = (int)floorf(max3(a[0], b[0], c[0]) - 0.5f);
+    int y0 = (int)ceilf(min3(a[1], b[1], c[1]) - 0.5f), y1 = (int)floorf(max3(a[1], b[1], c[1]) - 0.5f);
+    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > R - 1 ? R - 1 : x1, y1 = y1 > R - 1 ? R - 1 : y1;
+    if (x0 > x1 || y0 > y1)
+        return;
     float det = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
     if (!(det != 0.0f))
         return;
@@ -81,29 +101,23 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
         b = c, c = x;
         det = -det;
     }
-    const uint32_t R = r->resolution;
-    float lo_u = fminf(a[0], fminf(b[0], c[0])), hi_u = fmaxf(a[0], fmaxf(b[0], c[0]));
-    float lo_v = fminf(a[1], fminf(b[1], c[1])), hi_v = fmaxf(a[1], fmaxf(b[1], c[1]));
-    int x0 = (int)ceilf(lo_u - 0.5f), x1 = (int)floorf(hi_u - 0.5f);
-    int y0 = (int)ceilf(lo_v - 0.5f), y1 = (int)floorf(hi_v - 0.5f);
-    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > (int)R - 1 ? (int)R - 1 : x1, y1 = y1 > (int)R - 1 ? (int)R - 1 : y1;
-    const size_t plane = (size_t)(2 * axis + side) * R * R;
+    const size_t plane = (size_t)(2 * axis + side) * (size_t)R * (size_t)R;
     float* depth = r->depth + plane;
     uint32_t* front = r->front + plane;
     const float inv = 1.0f / det;
-    const float da = sign * a[2], db = sign * b[2], dc = sign * c[2];
+    const float da = sign * a[2] * inv, db = sign * b[2] * inv, dc = sign * c[2] * inv;
+    /* the edge functions (twice the sub-triangles' areas) step by constants along a row */
+    const float sa = b[1] - c[1], sb = c[1] - a[1], sc = a[1] - b[1];
     for (int y = y0; y <= y1; ++y) {
-        const float py = (float)y + 0.5f;
-        for (int x = x0; x <= x1; ++x) {
-            const float px = (float)x + 0.5f;
-            float wa = (b[0] - px) * (c[1] - py) - (b[1] - py) * (c[0] - px);
-            float wb = (c[0] - px) * (a[1] - py) - (c[1] - py) * (a[0] - px);
-            float wc = (a[0] - px) * (b[1] - py) - (a[1] - py) * (b[0] - px);
+        const float py = (float)y + 0.5f, px = (float)x0 + 0.5f;
+        float wa = (b[0] - px) * (c[1] - py) - (b[1] - py) * (c[0] - px);
+        float wb = (c[0] - px) * (a[1] - py) - (c[1] - py) * (a[0] - px);
+        float wc = (a[0] - px) * (b[1] - py) - (a[1] - py) * (b[0] - px);
+        for (int x = x0; x <= x1; ++x, wa += sa, wb += sb, wc += sc) {
             if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
                 continue;
-            const float d = (wa * da + wb * db + wc * dc) * inv;
-            const size_t p = (size_t)y * R + (size_t)x;
+            const float d = wa * da + wb * db + wc * dc;
+            const size_t p = (size_t)y * (size_t)R + (size_t)x;
             if (!r->collect) {
                 if (front[p] == UINT32_MAX || d > depth[p])
                     depth[p] = d, front[p] = t;
@@ -145,7 +159,8 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         const float* p = (const float*)((const char*)positions + (size_t)v * stride);
         for (int i = 0; i < 3; ++i) {
             float g = (p[i] - lo[i]) * scale;
-            grid[3 * (size_t)v + i] = g == g ? g : 0.0f; /* NaN: a corner at the box's minimum */
+            /* NaN and infinities (outside the box): clamped to just off the grid */
+            grid[3 * (size_t)v + i] = g >= -1.0f ? (g <= (float)R + 1.0f ? g : (float)R + 1.0f) : -1.0f;
         }
     }
     memset(r.front, 0xff, (size_t)VIEWS * R * R * sizeof *r.front);
@@ -363,26 +378,43 @@ static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, c
     return broken;
 }
 
-/* `order`'s clusters at rung r into `candidate`, ordered by occlusion; each target's cost into
- * got, and whether every one is within its budget. */
-static gc_status try_rung(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
-                          double relative, bool reverse, const gc_occlusion* pairs, size_t target_count,
-                          gc_order_costs_fn costs, void* user, const uint64_t* budget, const uint32_t* order,
-                          uint32_t* ends, uint32_t* candidate, bool* fits, gc_error* err)
+/* `order`'s clusters at a rung (cut where the ACMR comes down to `relative` times the
+ * flush-bounded cluster's, 0: the flushes alone) into `candidate`, ordered by occlusion. */
+static gc_status build_rung(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            uint32_t cache_size, double relative, bool reverse, const gc_occlusion* pairs,
+                            const uint32_t* order, uint32_t* ends, uint32_t* candidate, gc_error* err)
 {
-    uint64_t got[64];
     size_t count = 0;
     memcpy(candidate, order, triangle_count * sizeof *order);
     gc_status s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, cache_size, relative, candidate,
                                            ends, &count, err);
     if (!s)
         s = gc_opt_occlusion_order(triangle_count, pairs, ends, count, 1, reverse, candidate, err);
-    if (!s)
-        s = costs(user, candidate, got, err);
+    return s;
+}
+
+/* Whether every target's invocations for `candidate` are within its budget. */
+static gc_status within_budget(gc_order_costs_fn costs, void* user, size_t target_count, const uint64_t* budget,
+                               const uint32_t* candidate, bool* fits, gc_error* err)
+{
+    uint64_t got[64];
+    gc_status s = costs(user, candidate, got, err);
     *fits = true;
     for (size_t k = 0; k < target_count && !s; ++k)
         *fits &= got[k] <= budget[k];
     return s;
+}
+
+typedef struct rung_choice {
+    size_t rung;
+    bool reverse;
+    uint64_t broken;
+} rung_choice;
+
+/* A rung's relative ACMR: 1 + s (T - 1); s < 0, the flushes alone (0). */
+static double rung(double step, double threshold)
+{
+    return step < 0 ? 0 : 1 + step * (threshold - 1);
 }
 
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -406,18 +438,20 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         return s;
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
-    if (!kept || !ends) {
-        free(kept), free(ends), gc_occlusion_free(&pairs);
+    uint32_t* position = gc_alloc_array(triangle_count, sizeof *position, false);
+    if (!kept || !ends || !position) {
+        free(kept), free(ends), free(position), gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
     /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
     size_t lo = 0, hi = RUNGS, found = RUNGS;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
-        double relative = steps[mid] < 0 ? 0 : 1 + steps[mid] * (threshold - 1);
         bool fits = false;
-        s = try_rung(indices, triangle_count, vertex_count, cache_size, relative, false, &pairs, target_count, costs,
-                     user, budget, order, ends, candidate, &fits, err);
+        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[mid], threshold), false, &pairs,
+                       order, ends, candidate, err);
+        if (!s)
+            s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
         if (!s && fits) {
             memcpy(kept, candidate, triangle_count * sizeof *kept);
             found = mid;
@@ -426,23 +460,38 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             lo = mid + 1;
         }
     }
-    /* At the rung kept, the other direction (occluders brought forward): kept if it fits and
-     * breaks fewer pairs. */
+    /* Around the rung kept: the other direction there (occluders brought forward), and both
+     * at the next coarser rung, each scored, fewest broken pairs first, while it breaks fewer
+     * pairs than the order kept; the first that fits is kept (at most 2 more scored). */
     if (!s && found < RUNGS) {
-        double relative = steps[found] < 0 ? 0 : 1 + steps[found] * (threshold - 1);
-        bool fits = false;
-        s = try_rung(indices, triangle_count, vertex_count, cache_size, relative, true, &pairs, target_count, costs,
-                     user, budget, order, ends, candidate, &fits, err);
-        if (!s && fits) {
-            uint32_t* position = ends; /* a triangle each, free now */
-            if (broken_pairs(&pairs, triangle_count, candidate, position) <
-                broken_pairs(&pairs, triangle_count, kept, position))
+        rung_choice next[3] = {{found, true, 0}, {found + 1, false, 0}, {found + 1, true, 0}};
+        size_t n = found + 1 < RUNGS ? 3 : 1;
+        uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
+        for (size_t i = 0; i < n && !s; ++i) {
+            s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[next[i].rung], threshold),
+                           next[i].reverse, &pairs, order, ends, candidate, err);
+            next[i].broken = s ? 0 : broken_pairs(&pairs, triangle_count, candidate, position);
+        }
+        for (size_t i = 1; i < n; ++i) /* by broken pairs, stable */
+            for (size_t j = i; j > 0 && next[j].broken < next[j - 1].broken; --j) {
+                rung_choice x = next[j];
+                next[j] = next[j - 1], next[j - 1] = x;
+            }
+        for (size_t i = 0, scored = 0; i < n && scored < 2 && !s && next[i].broken < kept_broken; ++i, ++scored) {
+            bool fits = false;
+            s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[next[i].rung], threshold),
+                           next[i].reverse, &pairs, order, ends, candidate, err);
+            if (!s)
+                s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
+            if (!s && fits) {
                 memcpy(kept, candidate, triangle_count * sizeof *kept);
+                break;
+            }
         }
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
-    free(kept), free(ends);
+    free(kept), free(ends), free(position);
     gc_occlusion_free(&pairs);
     return s;
 }
