@@ -70,7 +70,7 @@ static void clusters_wait_for_their_occluders(void** state)
     /* 3 hides 1 (5 pixels): forward, 1 waits and follows 3 (0, 2, 3, 1, 4); reverse, 3 comes
      * forward to just before 1 (0, 3, 1, 2, 4). 0, 2 and 4 keep their order either way. */
     uint32_t front[] = {3}, back[] = {1}, weight[] = {5};
-    gc_occlusion one = {front, back, weight, 1, 1};
+    gc_occlusion one = {.front = front, .back = back, .weight = weight, .count = 1, .capacity = 1};
     order_of(&one, 5, false, order);
     const uint32_t forward[] = {0, 2, 3, 1, 4};
     assert_memory_equal(order, forward, sizeof forward);
@@ -81,7 +81,7 @@ static void clusters_wait_for_their_occluders(void** state)
     /* Both directions between 0 and 2: 2 hides 0 by 3 pixels, 0 hides 2 by 4 (two pairs that
      * add up): net, 0 hides 2, which is the order already. */
     uint32_t f2[] = {2, 0, 0}, b2[] = {0, 2, 2}, w2[] = {3, 1, 3};
-    gc_occlusion cancel = {f2, b2, w2, 3, 3};
+    gc_occlusion cancel = {.front = f2, .back = b2, .weight = w2, .count = 3, .capacity = 3};
     order_of(&cancel, 3, false, order);
     const uint32_t same[] = {0, 1, 2};
     assert_memory_equal(order, same, sizeof same);
@@ -94,7 +94,7 @@ static void clusters_wait_for_their_occluders(void** state)
     /* A cycle, 0 hides 1 (10), 1 hides 2 (10), 2 hides 0 (1): nothing is ready, and 0, with
      * the least weight in front of it, goes first; then 1 and 2 are free. */
     uint32_t f3[] = {0, 1, 2}, b3[] = {1, 2, 0}, w3[] = {10, 10, 1};
-    gc_occlusion cycle = {f3, b3, w3, 3, 3};
+    gc_occlusion cycle = {.front = f3, .back = b3, .weight = w3, .count = 3, .capacity = 3};
     order_of(&cycle, 3, false, order);
     assert_memory_equal(order, same, sizeof same);
     /* the weak link elsewhere, 1 hides 2 by 1: 2 goes first, then 0, then 1 */
@@ -105,7 +105,7 @@ static void clusters_wait_for_their_occluders(void** state)
 
     /* Pairs inside one cluster do not move it: clusters {0, 1} and {2}, 1 hides 0. */
     uint32_t f4[] = {1}, b4[] = {0}, w4[] = {9};
-    gc_occlusion inside = {f4, b4, w4, 1, 1};
+    gc_occlusion inside = {.front = f4, .back = b4, .weight = w4, .count = 1, .capacity = 1};
     uint32_t ends[] = {2, 3};
     for (uint32_t i = 0; i < 3; ++i)
         order[i] = i;

@@ -155,6 +155,13 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
 typedef struct gc_occlusion {
     uint32_t *front, *back, *weight;
     size_t count, capacity;
+    /* the fragments: those of pixel p (of the six views' planes, `pixels` in all) are
+     * pixel_start[p] .. pixel_start[p + 1], in the input's order, each its triangle and depth
+     * (larger is nearer the viewer of its side) */
+    uint32_t* pixel_start;
+    uint32_t* fragment_triangle;
+    float* fragment_depth;
+    size_t pixels;
 } gc_occlusion;
 gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const float* positions, size_t position_stride, uint32_t resolution, gc_occlusion* out,
@@ -171,7 +178,7 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
 /* auto's overdraw budget by occlusion (overdraw_graph.c): as gc_opt_overdraw_budget (rungs
  * s = 1, 0.5, 0.25, 0.1, 0.03, then the flushes), with the clusters ordered by
  * gc_opt_occlusion_order instead of sorted by potential; at the finest rung within budget, the
- * reversed construction too, the one that breaks fewer occlusion pairs kept. */
+ * reversed construction too, kept if it fits and breaks fewer occlusion pairs (pixels). */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,

@@ -33,11 +33,9 @@
 
 typedef struct raster_state {
     uint32_t resolution;
-    float* depth;     /* VIEWS x resolution^2, nearest so far (larger is nearer) */
-    uint32_t* front;  /* the nearest triangle, UINT32_MAX where none */
+    bool fill;           /* false: count each pixel's fragments; true: write them */
+    uint32_t* cursor;    /* per pixel: fragments so far (count), next slot (fill) */
     gc_occlusion* out;
-    bool collect;
-    gc_status status;
 } raster_state;
 
 static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
@@ -102,8 +100,6 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
         det = -det;
     }
     const size_t plane = (size_t)(2 * axis + side) * (size_t)R * (size_t)R;
-    float* depth = r->depth + plane;
-    uint32_t* front = r->front + plane;
     const float inv = 1.0f / det;
     const float da = sign * a[2] * inv, db = sign * b[2] * inv, dc = sign * c[2] * inv;
     /* the edge functions (twice the sub-triangles' areas) step by constants along a row */
@@ -117,12 +113,13 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
             if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
                 continue;
             const float d = wa * da + wb * db + wc * dc;
-            const size_t p = (size_t)y * (size_t)R + (size_t)x;
-            if (!r->collect) {
-                if (front[p] == UINT32_MAX || d > depth[p])
-                    depth[p] = d, front[p] = t;
-            } else if (front[p] != t && d < depth[p] - 1e-3f && r->status == GC_OK) {
-                r->status = pairs_push(r->out, front[p], t);
+            const size_t p = plane + (size_t)y * (size_t)R + (size_t)x;
+            if (!r->fill) {
+                r->cursor[p]++;
+            } else {
+                const uint32_t f = r->cursor[p]++;
+                r->out->fragment_triangle[f] = t;
+                r->out->fragment_depth[f] = d;
             }
         }
     }
@@ -148,12 +145,15 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
     if (!(extent > 0.0f))
         return GC_OK;
     const float scale = (float)R / extent;
+    const size_t pixels = (size_t)VIEWS * R * R;
     float* grid = gc_alloc_array(vertex_count, 3 * sizeof(float), false);
-    raster_state r = {R, gc_alloc_array((size_t)VIEWS * R * R, sizeof(float), false),
-                      gc_alloc_array((size_t)VIEWS * R * R, sizeof(uint32_t), false), out, false, GC_OK};
-    if (!grid || !r.depth || !r.front) {
-        free(grid), free(r.depth), free(r.front);
-        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
+    uint32_t* cursor = gc_alloc_array(pixels, sizeof(uint32_t), true);
+    out->pixel_start = gc_alloc_array(pixels + 1, sizeof(uint32_t), false);
+    out->pixels = pixels;
+    gc_status s = GC_OK;
+    if (!grid || !cursor || !out->pixel_start) {
+        s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
+        goto done;
     }
     for (uint32_t v = 0; v < vertex_count; ++v) {
         const float* p = (const float*)((const char*)positions + (size_t)v * stride);
@@ -163,10 +163,31 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             grid[3 * (size_t)v + i] = g >= -1.0f ? (g <= (float)R + 1.0f ? g : (float)R + 1.0f) : -1.0f;
         }
     }
-    memset(r.front, 0xff, (size_t)VIEWS * R * R * sizeof *r.front);
-    for (int pass = 0; pass < 2 && r.status == GC_OK; ++pass) {
-        r.collect = pass == 1;
-        for (size_t t = 0; t < triangle_count && r.status == GC_OK; ++t) {
+    /* each pixel's fragments: counted, then written in the input's order */
+    raster_state r = {R, false, cursor, out};
+    for (int pass = 0; pass < 2; ++pass) {
+        r.fill = pass == 1;
+        if (r.fill) {
+            uint64_t total = 0;
+            for (size_t p = 0; p < pixels; ++p) {
+                out->pixel_start[p] = (uint32_t)total;
+                total += cursor[p];
+                cursor[p] = out->pixel_start[p];
+            }
+            if (total > UINT32_MAX - 1) {
+                s = gc_fail(err, GC_ERR_LIMIT, "occlusion: more than 2^32 fragments");
+                goto done;
+            }
+            out->pixel_start[pixels] = (uint32_t)total;
+            out->fragment_triangle = gc_alloc_array(total ? total : 1, sizeof(uint32_t), false);
+            out->fragment_depth = gc_alloc_array(total ? total : 1, sizeof(float), false);
+            if (!out->fragment_triangle || !out->fragment_depth) {
+                s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %llu fragments",
+                            (unsigned long long)total);
+                goto done;
+            }
+        }
+        for (size_t t = 0; t < triangle_count; ++t) {
             const uint32_t* tv = indices + 3 * t;
             for (int axis = 0; axis < 3; ++axis) {
                 const int u = (axis + 1) % 3, w = (axis + 2) % 3;
@@ -179,17 +200,32 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             }
         }
     }
-    free(grid), free(r.depth), free(r.front);
-    if (r.status) {
-        gc_occlusion_free(out);
-        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles", triangle_count);
+    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
+    for (size_t p = 0; p < pixels && !s; ++p) {
+        const uint32_t b = out->pixel_start[p], e = out->pixel_start[p + 1];
+        if (e - b < 2)
+            continue;
+        uint32_t near = b;
+        for (uint32_t f = b + 1; f < e; ++f)
+            near = out->fragment_depth[f] > out->fragment_depth[near] ? f : near;
+        const float depth = out->fragment_depth[near];
+        for (uint32_t f = b; f < e && !s; ++f)
+            if (out->fragment_depth[f] < depth - 1e-3f && out->fragment_triangle[f] != out->fragment_triangle[near])
+                if (pairs_push(out, out->fragment_triangle[near], out->fragment_triangle[f]))
+                    s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles",
+                                triangle_count);
     }
-    return GC_OK;
+done:
+    free(grid), free(cursor);
+    if (s)
+        gc_occlusion_free(out);
+    return s;
 }
 
 void gc_occlusion_free(gc_occlusion* o)
 {
     free(o->front), free(o->back), free(o->weight);
+    free(o->pixel_start), free(o->fragment_triangle), free(o->fragment_depth);
     memset(o, 0, sizeof *o);
 }
 
@@ -405,12 +441,6 @@ static gc_status within_budget(gc_order_costs_fn costs, void* user, size_t targe
     return s;
 }
 
-typedef struct rung_choice {
-    size_t rung;
-    bool reverse;
-    uint64_t broken;
-} rung_choice;
-
 /* A rung's relative ACMR: 1 + s (T - 1); s < 0, the flushes alone (0). */
 static double rung(double step, double threshold)
 {
@@ -460,34 +490,17 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             lo = mid + 1;
         }
     }
-    /* Around the rung kept: the other direction there (occluders brought forward), and both
-     * at the next coarser rung, each scored, fewest broken pairs first, while it breaks fewer
-     * pairs than the order kept; the first that fits is kept (at most 2 more scored). */
+    /* At the rung kept, the other direction (occluders brought forward): kept if it fits and
+     * breaks fewer pairs. */
     if (!s && found < RUNGS) {
-        rung_choice next[3] = {{found, true, 0}, {found + 1, false, 0}, {found + 1, true, 0}};
-        size_t n = found + 1 < RUNGS ? 3 : 1;
-        uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
-        for (size_t i = 0; i < n && !s; ++i) {
-            s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[next[i].rung], threshold),
-                           next[i].reverse, &pairs, order, ends, candidate, err);
-            next[i].broken = s ? 0 : broken_pairs(&pairs, triangle_count, candidate, position);
-        }
-        for (size_t i = 1; i < n; ++i) /* by broken pairs, stable */
-            for (size_t j = i; j > 0 && next[j].broken < next[j - 1].broken; --j) {
-                rung_choice x = next[j];
-                next[j] = next[j - 1], next[j - 1] = x;
-            }
-        for (size_t i = 0, scored = 0; i < n && scored < 2 && !s && next[i].broken < kept_broken; ++i, ++scored) {
-            bool fits = false;
-            s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[next[i].rung], threshold),
-                           next[i].reverse, &pairs, order, ends, candidate, err);
-            if (!s)
-                s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
-            if (!s && fits) {
-                memcpy(kept, candidate, triangle_count * sizeof *kept);
-                break;
-            }
-        }
+        bool fits = false;
+        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[found], threshold), true, &pairs,
+                       order, ends, candidate, err);
+        if (!s && broken_pairs(&pairs, triangle_count, candidate, position) <
+                      broken_pairs(&pairs, triangle_count, kept, position))
+            s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
+        if (!s && fits)
+            memcpy(kept, candidate, triangle_count * sizeof *kept);
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
