@@ -133,15 +133,9 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
                                double relative, double merge, uint32_t* order, gc_error* err);
-/* auto's overdraw budget (overdraw_sort.c): `order` replaced by the finest overdraw sort
- * of it under which each of the target_count targets' invocations (costs() writes them,
- * one per target, for a triangle order) stays at most threshold times its own in `order`;
- * left as it is when none does. candidate: triangle_count entries of scratch. */
+/* A triangle order's invocations under each target (auto.c's order_cost), one per target,
+ * for the overdraw budget. */
 typedef gc_status (*gc_order_costs_fn)(void* user, const uint32_t* order, uint64_t* costs, gc_error* err);
-gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
-                                 size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
-                                 uint32_t* candidate, gc_error* err);
 /* The clusters gc_opt_overdraw_sort cuts from `order` (relative as there; no merge, no sort):
  * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0); ends holds triangle_count
  * entries (overdraw_sort.c). */
@@ -175,10 +169,12 @@ void gc_occlusion_free(gc_occlusion* o);
 gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
                                  size_t cluster_count, uint32_t min_weight, bool reverse, uint32_t* order,
                                  gc_error* err);
-/* auto's overdraw budget by occlusion (overdraw_graph.c): as gc_opt_overdraw_budget (rungs
- * s = 1, 0.5, 0.25, 0.1, 0.03, then the flushes), with the clusters ordered by
- * gc_opt_occlusion_order instead of sorted by potential; at the finest rung within budget, the
- * reversed construction too, kept if it fits and breaks fewer occlusion pairs (pixels). */
+/* auto's overdraw budget (overdraw_graph.c): `order` replaced by the finest clustering of it
+ * (gc_opt_overdraw_clusters at s = 1, 0.5, 0.25, 0.1, 0.03, then the flushes; a bisection),
+ * ordered by gc_opt_occlusion_order, under which each of the target_count targets'
+ * invocations (costs() writes them) stays at most threshold times its own in `order`; at that
+ * rung, the reversed construction too, kept if it fits and breaks fewer occlusion pairs
+ * (pixels). Left as it is when no rung fits. candidate: triangle_count entries of scratch. */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,

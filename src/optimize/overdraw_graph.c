@@ -1,5 +1,6 @@
 /* Overdraw by measured occlusion: which clusters of an order hide which others, and an order
- * of the clusters that draws the hiding ones first while moving as few as it can.
+ * of the clusters that draws the hiding ones first while moving as few as it can; auto's
+ * overdraw pass (gc_opt_overdraw_budget_occlusion, docs/optimizers/auto.md).
  *
  * Tipsify's overdraw half (overdraw_sort.c) sorts every cluster by a view-independent
  * potential: each cluster moves, and each move costs the targets the vertices it shared, warm,
@@ -9,20 +10,21 @@
  *
  * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
  *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
- *    the bounding box's longest side. A first pass keeps, for each pixel of each view and
- *    side, the nearest triangle; a second pass records, for every fragment behind it, the
- *    pair (nearest, this one): drawn in that order the fragment is not shaded, drawn the
- *    other way it is. Pairs are counted in pixels.
+ *    the bounding box's longest side, sampled at pixel centres. Every pixel's fragments are
+ *    kept (a first pass counts them, a second writes them); at each pixel the nearest
+ *    fragment's triangle hides each one behind it: the pair (nearest, that one), counted in
+ *    pixels. Drawn in that order the fragment is not shaded; drawn the other way, it is.
  * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
- *    clusters cancel, and what is left (at least `min_weight` pixels) says which one to draw
- *    first.
+ *    clusters cancel, and what is left (at least `min_weight` pixels) says which to draw first.
  * 3. The order. Clusters are drawn in their order unless one of the clusters that hide them is
  *    still to come (Kahn's topological order, the earliest ready cluster first): a cluster
  *    waits for its occluders and follows them at once, the others keep their neighbours. A
  *    cycle is broken at the waiting cluster with the least weight still in front of it.
+ *    Reversed: the order is built from the end, so that occluders come forward instead.
  *
  * Time: two rasterizations of the mesh (linear in triangles and covered pixels), then linear
- * in pairs and clusters per cut, but for the cycles (a scan of the clusters each). */
+ * in fragments, pairs and clusters per cut, but for the cycles (a scan of the clusters each);
+ * memory 8 bytes a fragment and 12 a pair at most, 4 a pixel of the six views (1.5 MiB). */
 #include "optimize.h"
 
 #include <math.h>
