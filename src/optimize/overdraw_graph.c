@@ -11,7 +11,7 @@
  * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
  *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
  *    the bounding box's longest side, sampled at pixel centres. Every pixel's fragments are
- *    kept (a first pass counts them, a second writes them); at each pixel the nearest
+ *    kept (in the input's order); at each pixel the nearest
  *    fragment's triangle hides each one behind it: the pair (nearest, that one), counted in
  *    pixels. Drawn in that order the fragment is not shaded; drawn the other way, it is.
  * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
@@ -22,9 +22,10 @@
  *    cycle is broken at the waiting cluster with the least weight still in front of it.
  *    Reversed: the order is built from the end, so that occluders come forward instead.
  *
- * Time: two rasterizations of the mesh (linear in triangles and covered pixels), then linear
- * in fragments, pairs and clusters per cut, but for the cycles (a scan of the clusters each);
- * memory 8 bytes a fragment and 12 a pair at most, 4 a pixel of the six views (1.5 MiB). */
+ * Time: one rasterization of the mesh (linear in triangles and covered pixels; each row of a
+ * triangle walks only its span), a counting sort of the fragments by pixel, then linear in
+ * fragments, pairs and clusters per cut, but for the cycles (a scan of the clusters each);
+ * memory 20 bytes a fragment and 12 a pair at most, 8 a pixel of the six views (3 MiB). */
 #include "optimize.h"
 
 #include <math.h>
@@ -33,12 +34,32 @@
 
 #define VIEWS 6 /* three axes, two sides */
 
+typedef struct raw_fragment {
+    uint32_t pixel, triangle;
+    float depth;
+} raw_fragment;
+
 typedef struct raster_state {
     uint32_t resolution;
-    bool fill;           /* false: count each pixel's fragments; true: write them */
-    uint32_t* cursor;    /* per pixel: fragments so far (count), next slot (fill) */
-    gc_occlusion* out;
+    raw_fragment* fragments; /* in the input's order */
+    size_t count, capacity;
+    bool failed;
 } raster_state;
+
+static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
+{
+    if (r->count == r->capacity) {
+        size_t cap = r->capacity ? 2 * r->capacity : 65536;
+        raw_fragment* f = r->failed ? NULL : realloc(r->fragments, cap * sizeof *f);
+        if (!f) {
+            r->failed = true;
+            return;
+        }
+        r->fragments = f, r->capacity = cap;
+    }
+    raw_fragment x = {(uint32_t)pixel, t, d};
+    r->fragments[r->count++] = x;
+}
 
 static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
 {
@@ -111,18 +132,35 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
         float wa = (b[0] - px) * (c[1] - py) - (b[1] - py) * (c[0] - px);
         float wb = (c[0] - px) * (a[1] - py) - (c[1] - py) * (a[0] - px);
         float wc = (a[0] - px) * (b[1] - py) - (a[1] - py) * (b[0] - px);
-        for (int x = x0; x <= x1; ++x, wa += sa, wb += sb, wc += sc) {
+        /* the row's span: where each edge function, linear along the row, is not negative
+         * (one pixel of margin each way, the test below decides) */
+        int from = x0, to = x1;
+        const float w0[3] = {wa, wb, wc}, step[3] = {sa, sb, sc};
+        for (int e = 0; e < 3 && from <= to; ++e) {
+            if (step[e] > 0.0f && w0[e] < 0.0f) {
+                float k = ceilf(-w0[e] / step[e]) - 1.0f;
+                if (k > (float)(x1 - x0))
+                    from = x1 + 1;
+                else if (x0 + (int)k > from)
+                    from = x0 + (int)k;
+            } else if (step[e] < 0.0f) {
+                float k = floorf(w0[e] / -step[e]) + 1.0f;
+                if (k < 0.0f)
+                    to = x0 - 1;
+                else if (k < (float)(x1 - x0) && x0 + (int)k < to)
+                    to = x0 + (int)k;
+            } else if (step[e] == 0.0f && w0[e] < 0.0f) {
+                to = x0 - 1;
+            }
+        }
+        if (from > to)
+            continue;
+        const float skip = (float)(from - x0);
+        wa += skip * sa, wb += skip * sb, wc += skip * sc;
+        for (int x = from; x <= to; ++x, wa += sa, wb += sb, wc += sc) {
             if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
                 continue;
-            const float d = wa * da + wb * db + wc * dc;
-            const size_t p = plane + (size_t)y * (size_t)R + (size_t)x;
-            if (!r->fill) {
-                r->cursor[p]++;
-            } else {
-                const uint32_t f = r->cursor[p]++;
-                r->out->fragment_triangle[f] = t;
-                r->out->fragment_depth[f] = d;
-            }
+            fragment_push(r, plane + (size_t)y * (size_t)R + (size_t)x, t, wa * da + wb * db + wc * dc);
         }
     }
 }
@@ -165,43 +203,48 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             grid[3 * (size_t)v + i] = g >= -1.0f ? (g <= (float)R + 1.0f ? g : (float)R + 1.0f) : -1.0f;
         }
     }
-    /* each pixel's fragments: counted, then written in the input's order */
-    raster_state r = {R, false, cursor, out};
-    for (int pass = 0; pass < 2; ++pass) {
-        r.fill = pass == 1;
-        if (r.fill) {
-            uint64_t total = 0;
-            for (size_t p = 0; p < pixels; ++p) {
-                out->pixel_start[p] = (uint32_t)total;
-                total += cursor[p];
-                cursor[p] = out->pixel_start[p];
+    /* the fragments, in the input's order, then by pixel (a counting sort, stable) */
+    raster_state r = {R, NULL, 0, 0, false};
+    for (size_t t = 0; t < triangle_count && !r.failed; ++t) {
+        const uint32_t* tv = indices + 3 * t;
+        for (int axis = 0; axis < 3; ++axis) {
+            const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+            float c[3][3];
+            for (int k = 0; k < 3; ++k) {
+                const float* g = grid + 3 * (size_t)tv[k];
+                c[k][0] = g[u], c[k][1] = g[w], c[k][2] = g[axis];
             }
-            if (total > UINT32_MAX - 1) {
-                s = gc_fail(err, GC_ERR_LIMIT, "occlusion: more than 2^32 fragments");
-                goto done;
-            }
-            out->pixel_start[pixels] = (uint32_t)total;
-            out->fragment_triangle = gc_alloc_array(total ? total : 1, sizeof(uint32_t), false);
-            out->fragment_depth = gc_alloc_array(total ? total : 1, sizeof(float), false);
-            if (!out->fragment_triangle || !out->fragment_depth) {
-                s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %llu fragments",
-                            (unsigned long long)total);
-                goto done;
-            }
-        }
-        for (size_t t = 0; t < triangle_count; ++t) {
-            const uint32_t* tv = indices + 3 * t;
-            for (int axis = 0; axis < 3; ++axis) {
-                const int u = (axis + 1) % 3, w = (axis + 2) % 3;
-                float c[3][3];
-                for (int k = 0; k < 3; ++k) {
-                    const float* g = grid + 3 * (size_t)tv[k];
-                    c[k][0] = g[u], c[k][1] = g[w], c[k][2] = g[axis];
-                }
-                raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
-            }
+            raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
         }
     }
+    if (r.failed || r.count > UINT32_MAX - 1) {
+        s = gc_fail(err, r.failed ? GC_ERR_NOMEM : GC_ERR_LIMIT, "occlusion: %s for the fragments of %zu triangles",
+                    r.failed ? "out of memory" : "more than 2^32", triangle_count);
+        free(r.fragments);
+        goto done;
+    }
+    for (size_t f = 0; f < r.count; ++f)
+        cursor[r.fragments[f].pixel]++;
+    uint32_t total = 0;
+    for (size_t p = 0; p < pixels; ++p) {
+        out->pixel_start[p] = total;
+        total += cursor[p];
+        cursor[p] = out->pixel_start[p];
+    }
+    out->pixel_start[pixels] = total;
+    out->fragment_triangle = gc_alloc_array(total ? total : 1, sizeof(uint32_t), false);
+    out->fragment_depth = gc_alloc_array(total ? total : 1, sizeof(float), false);
+    if (!out->fragment_triangle || !out->fragment_depth) {
+        s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u fragments", total);
+        free(r.fragments);
+        goto done;
+    }
+    for (size_t f = 0; f < r.count; ++f) {
+        const uint32_t at = cursor[r.fragments[f].pixel]++;
+        out->fragment_triangle[at] = r.fragments[f].triangle;
+        out->fragment_depth[at] = r.fragments[f].depth;
+    }
+    free(r.fragments);
     /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
     for (size_t p = 0; p < pixels && !s; ++p) {
         const uint32_t b = out->pixel_start[p], e = out->pixel_start[p + 1];
