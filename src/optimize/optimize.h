@@ -145,7 +145,7 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
 /* Occlusion (overdraw_graph.c): for each pixel of overdraw's six views (docs/models/overdraw.md)
  * on a grid of `resolution` (0: 256) over the box's longest side, the nearest triangle and each
  * triangle behind it there, as pairs (front[i], back[i]) counted weight[i] pixels (a pair may
- * repeat). */
+ * repeat). GC_ERR_LIMIT beyond 2^24 fragments plus 64 a triangle. */
 typedef struct gc_occlusion {
     uint32_t *front, *back, *weight;
     size_t count, capacity;

@@ -42,12 +42,16 @@ typedef struct raw_fragment {
 typedef struct raster_state {
     uint32_t resolution;
     raw_fragment* fragments; /* in the input's order */
-    size_t count, capacity;
-    bool failed;
+    size_t count, capacity, limit;
+    bool failed, over;
 } raster_state;
 
 static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
 {
+    if (r->count >= r->limit) {
+        r->over = true;
+        return;
+    }
     if (r->count == r->capacity) {
         size_t cap = r->capacity ? 2 * r->capacity : 65536;
         raw_fragment* f = r->failed ? NULL : realloc(r->fragments, cap * sizeof *f);
@@ -204,8 +208,11 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         }
     }
     /* the fragments, in the input's order, then by pixel (a counting sort, stable) */
-    raster_state r = {R, NULL, 0, 0, false};
-    for (size_t t = 0; t < triangle_count && !r.failed; ++t) {
+    /* at most 2^24 fragments and 64 a triangle: beyond, GC_ERR_LIMIT (auto then leaves its
+     * order as it is) rather than gigabytes for a stack of large triangles */
+    const uint64_t limit = ((uint64_t)1 << 24) + 64 * (uint64_t)triangle_count;
+    raster_state r = {R, NULL, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1, false, false};
+    for (size_t t = 0; t < triangle_count && !r.failed && !r.over; ++t) {
         const uint32_t* tv = indices + 3 * t;
         for (int axis = 0; axis < 3; ++axis) {
             const int u = (axis + 1) % 3, w = (axis + 2) % 3;
@@ -217,9 +224,11 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
         }
     }
-    if (r.failed || r.count > UINT32_MAX - 1) {
-        s = gc_fail(err, r.failed ? GC_ERR_NOMEM : GC_ERR_LIMIT, "occlusion: %s for the fragments of %zu triangles",
-                    r.failed ? "out of memory" : "more than 2^32", triangle_count);
+    if (r.failed || r.over) {
+        s = r.failed ? gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the fragments of %zu triangles",
+                               triangle_count)
+                     : gc_fail(err, GC_ERR_LIMIT, "occlusion: more than %zu fragments for %zu triangles", r.limit,
+                               triangle_count);
         free(r.fragments);
         goto done;
     }
@@ -510,7 +519,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         budget[k] = (uint64_t)floor(threshold * (double)best[k]);
     gc_occlusion pairs;
     if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, 256, &pairs, err)))
-        return s;
+        return s == GC_ERR_LIMIT ? GC_OK : s; /* too many fragments: the order as it is */
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
     uint32_t* position = gc_alloc_array(triangle_count, sizeof *position, false);
