@@ -149,13 +149,6 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
 typedef struct gc_occlusion {
     uint32_t *front, *back, *weight;
     size_t count, capacity;
-    /* the fragments: those of pixel p (of the six views' planes, `pixels` in all) are
-     * pixel_start[p] .. pixel_start[p + 1], in the input's order, each its triangle and depth
-     * (larger is nearer the viewer of its side) */
-    uint32_t* pixel_start;
-    uint32_t* fragment_triangle;
-    float* fragment_depth;
-    size_t pixels;
 } gc_occlusion;
 gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const float* positions, size_t position_stride, uint32_t resolution, gc_occlusion* out,

@@ -10,8 +10,8 @@
  *
  * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
  *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
- *    the bounding box's longest side, sampled at pixel centres. Every pixel's fragments are
- *    kept (in the input's order); at each pixel the nearest
+ *    the bounding box's longest side, sampled at pixel centres. The fragments are gathered
+ *    by pixel (a radix sort, stable); at each pixel the nearest
  *    fragment's triangle hides each one behind it: the pair (nearest, that one), counted in
  *    pixels. Drawn in that order the fragment is not shaded; drawn the other way, it is.
  * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
@@ -23,9 +23,9 @@
  *    Reversed: the order is built from the end, so that occluders come forward instead.
  *
  * Time: one rasterization of the mesh (linear in triangles and covered pixels; each row of a
- * triangle walks only its span), a counting sort of the fragments by pixel, then linear in
- * fragments, pairs and clusters per cut, but for the cycles (a scan of the clusters each);
- * memory 20 bytes a fragment and 12 a pair at most, 8 a pixel of the six views (3 MiB). */
+ * triangle walks only its span), a radix sort of the fragments by pixel, then linear in
+ * pairs and clusters per cut, but for the cycles (a scan of the clusters each); memory 24
+ * bytes a fragment (while the pairs are made) and 12 a pair at most. */
 #include "optimize.h"
 
 #include <math.h>
@@ -189,16 +189,9 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
     if (!(extent > 0.0f))
         return GC_OK;
     const float scale = (float)R / extent;
-    const size_t pixels = (size_t)VIEWS * R * R;
     float* grid = gc_alloc_array(vertex_count, 3 * sizeof(float), false);
-    uint32_t* cursor = gc_alloc_array(pixels, sizeof(uint32_t), true);
-    out->pixel_start = gc_alloc_array(pixels + 1, sizeof(uint32_t), false);
-    out->pixels = pixels;
-    gc_status s = GC_OK;
-    if (!grid || !cursor || !out->pixel_start) {
-        s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
-        goto done;
-    }
+    if (!grid)
+        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u vertices", vertex_count);
     for (uint32_t v = 0; v < vertex_count; ++v) {
         const float* p = (const float*)((const char*)positions + (size_t)v * stride);
         for (int i = 0; i < 3; ++i) {
@@ -207,9 +200,9 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             grid[3 * (size_t)v + i] = g >= -1.0f ? (g <= (float)R + 1.0f ? g : (float)R + 1.0f) : -1.0f;
         }
     }
-    /* the fragments, in the input's order, then by pixel (a counting sort, stable) */
-    /* at most 2^24 fragments and 64 a triangle: beyond, GC_ERR_LIMIT (auto then leaves its
-     * order as it is) rather than gigabytes for a stack of large triangles */
+    /* the fragments, in the input's order; at most 2^24 and 64 a triangle: beyond,
+     * GC_ERR_LIMIT (auto then leaves its order as it is) rather than gigabytes for a stack of
+     * large triangles */
     const uint64_t limit = ((uint64_t)1 << 24) + 64 * (uint64_t)triangle_count;
     raster_state r = {R, NULL, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1, false, false};
     for (size_t t = 0; t < triangle_count && !r.failed && !r.over; ++t) {
@@ -224,53 +217,53 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
             raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
         }
     }
-    if (r.failed || r.over) {
-        s = r.failed ? gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the fragments of %zu triangles",
-                               triangle_count)
-                     : gc_fail(err, GC_ERR_LIMIT, "occlusion: more than %zu fragments for %zu triangles", r.limit,
-                               triangle_count);
+    free(grid);
+    raw_fragment* sorted = r.failed || r.over ? NULL : gc_alloc_array(r.count ? r.count : 1, sizeof *sorted, false);
+    if (!sorted) {
         free(r.fragments);
-        goto done;
+        if (r.over)
+            return gc_fail(err, GC_ERR_LIMIT, "occlusion: more than %zu fragments for %zu triangles", r.limit,
+                           triangle_count);
+        return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the fragments of %zu triangles",
+                       triangle_count);
     }
-    for (size_t f = 0; f < r.count; ++f)
-        cursor[r.fragments[f].pixel]++;
-    uint32_t total = 0;
-    for (size_t p = 0; p < pixels; ++p) {
-        out->pixel_start[p] = total;
-        total += cursor[p];
-        cursor[p] = out->pixel_start[p];
+    /* by pixel, stable: a radix sort, 11 bits then the rest (6 x 256 x 256 < 2^19 pixels) */
+    {
+        enum { BITS = 11, BUCKETS = 1 << BITS };
+        size_t count[BUCKETS];
+        raw_fragment *from = r.fragments, *to = sorted;
+        for (int shift = 0; shift < 2 * BITS; shift += BITS) {
+            memset(count, 0, sizeof count);
+            for (size_t f = 0; f < r.count; ++f)
+                count[(from[f].pixel >> shift) & (BUCKETS - 1)]++;
+            size_t at = 0;
+            for (size_t b = 0; b < BUCKETS; ++b) {
+                size_t n = count[b];
+                count[b] = at;
+                at += n;
+            }
+            for (size_t f = 0; f < r.count; ++f)
+                to[count[(from[f].pixel >> shift) & (BUCKETS - 1)]++] = from[f];
+            raw_fragment* x = from;
+            from = to, to = x;
+        }
+        /* two passes: the sorted fragments are back in r.fragments */
     }
-    out->pixel_start[pixels] = total;
-    out->fragment_triangle = gc_alloc_array(total ? total : 1, sizeof(uint32_t), false);
-    out->fragment_depth = gc_alloc_array(total ? total : 1, sizeof(float), false);
-    if (!out->fragment_triangle || !out->fragment_depth) {
-        s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for %u fragments", total);
-        free(r.fragments);
-        goto done;
-    }
-    for (size_t f = 0; f < r.count; ++f) {
-        const uint32_t at = cursor[r.fragments[f].pixel]++;
-        out->fragment_triangle[at] = r.fragments[f].triangle;
-        out->fragment_depth[at] = r.fragments[f].depth;
+    free(sorted);
+    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
+    gc_status s = GC_OK;
+    const raw_fragment* f = r.fragments;
+    for (size_t b = 0, e; b < r.count && !s; b = e) {
+        size_t near = b;
+        for (e = b + 1; e < r.count && f[e].pixel == f[b].pixel; ++e)
+            near = f[e].depth > f[near].depth ? e : near;
+        for (size_t k = b; k < e && !s && e - b > 1; ++k)
+            if (f[k].depth < f[near].depth - 1e-3f && f[k].triangle != f[near].triangle &&
+                pairs_push(out, f[near].triangle, f[k].triangle))
+                s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles",
+                            triangle_count);
     }
     free(r.fragments);
-    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
-    for (size_t p = 0; p < pixels && !s; ++p) {
-        const uint32_t b = out->pixel_start[p], e = out->pixel_start[p + 1];
-        if (e - b < 2)
-            continue;
-        uint32_t near = b;
-        for (uint32_t f = b + 1; f < e; ++f)
-            near = out->fragment_depth[f] > out->fragment_depth[near] ? f : near;
-        const float depth = out->fragment_depth[near];
-        for (uint32_t f = b; f < e && !s; ++f)
-            if (out->fragment_depth[f] < depth - 1e-3f && out->fragment_triangle[f] != out->fragment_triangle[near])
-                if (pairs_push(out, out->fragment_triangle[near], out->fragment_triangle[f]))
-                    s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles",
-                                triangle_count);
-    }
-done:
-    free(grid), free(cursor);
     if (s)
         gc_occlusion_free(out);
     return s;
@@ -279,7 +272,6 @@ done:
 void gc_occlusion_free(gc_occlusion* o)
 {
     free(o->front), free(o->back), free(o->weight);
-    free(o->pixel_start), free(o->fragment_triangle), free(o->fragment_depth);
     memset(o, 0, sizeof *o);
 }
 
