@@ -93,7 +93,6 @@ static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
     return GC_OK;
 }
 
-/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
 static inline float min3(float a, float b, float c)
 {
     float m = a < b ? a : b;
@@ -106,6 +105,7 @@ static inline float max3(float a, float b, float c)
     return m > c ? m : c;
 }
 
+/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
 static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c)
 {
     /* the pixel centres in the box first: most triangles of a large mesh cover none */
