@@ -167,7 +167,9 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
  * ordered by gc_opt_occlusion_order, under which each of the target_count targets'
  * invocations (costs() writes them) stays at most threshold times its own in `order`; at that
  * rung, the reversed construction too, kept if it fits and breaks fewer occlusion pairs
- * (pixels). Left as it is when no rung fits. candidate: triangle_count entries of scratch. */
+ * (pixels); then the next coarser rung in each direction, kept if it fits and breaks fewer
+ * pairs and fetches fewer bytes (meshoptimizer's fetch model, 32-byte vertices numbered by
+ * first use). Left as it is when no rung fits. candidate: triangle_count entries of scratch. */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
