@@ -742,13 +742,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
-    /* Overdraw (overdraw_sort.c): the winner's clusters sorted, within the threshold. */
+    /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the threshold. */
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     if (!s && options->positions && threshold > 1) {
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, expanded};
-        s = gc_opt_overdraw_budget(indices, triangle_count, vertex_count, options->positions, options->position_stride,
-                                   options->cache_size, threshold, target_count, target_costs, &b, order, candidate,
-                                   err);
+        s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
+                                             options->position_stride, options->cache_size, threshold, target_count,
+                                             target_costs, &b, order, candidate, err);
     }
     free(candidate);
     free(place.numbering);

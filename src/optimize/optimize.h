@@ -133,15 +133,47 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
 gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
                                double relative, double merge, uint32_t* order, gc_error* err);
-/* auto's overdraw budget (overdraw_sort.c): `order` replaced by the finest overdraw sort
- * of it under which each of the target_count targets' invocations (costs() writes them,
- * one per target, for a triangle order) stays at most threshold times its own in `order`;
- * left as it is when none does. candidate: triangle_count entries of scratch. */
+/* A triangle order's invocations under each target (auto.c's order_cost), one per target,
+ * for the overdraw budget. */
 typedef gc_status (*gc_order_costs_fn)(void* user, const uint32_t* order, uint64_t* costs, gc_error* err);
-gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
-                                 size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
-                                 uint32_t* candidate, gc_error* err);
+/* The clusters gc_opt_overdraw_sort cuts from `order` (relative as there; no merge, no sort):
+ * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0); ends holds triangle_count
+ * entries (overdraw_sort.c). */
+gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
+                                   size_t* count, gc_error* err);
+/* Occlusion (overdraw_graph.c): for each pixel of overdraw's six views (docs/models/overdraw.md)
+ * on a grid of `resolution` (0: 256) over the box's longest side, the nearest triangle and each
+ * triangle behind it there, as pairs (front[i], back[i]) counted weight[i] pixels (a pair may
+ * repeat). GC_ERR_LIMIT beyond 2^24 fragments plus 64 a triangle. */
+typedef struct gc_occlusion {
+    uint32_t *front, *back, *weight;
+    size_t count, capacity;
+} gc_occlusion;
+gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const float* positions, size_t position_stride, uint32_t resolution, gc_occlusion* out,
+                             gc_error* err);
+void gc_occlusion_free(gc_occlusion* o);
+/* Rewrites `order`, cut into clusters at `ends`, with each cluster drawn after the clusters
+ * that hide it by at least min_weight pixels net (the pairs), the earliest ready cluster first,
+ * cycles broken at the cluster with the least weight left in front of it; `reverse`: built from
+ * the end instead, the latest cluster whose occludees are all placed last, so that occluders
+ * move forward rather than the clusters they hide back (overdraw_graph.c). */
+gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pairs, const uint32_t* ends,
+                                 size_t cluster_count, uint32_t min_weight, bool reverse, uint32_t* order,
+                                 gc_error* err);
+/* auto's overdraw budget (overdraw_graph.c): `order` replaced by the finest clustering of it
+ * (gc_opt_overdraw_clusters at s = 1, 0.5, 0.25, 0.1, 0.03, then the flushes; a bisection),
+ * ordered by gc_opt_occlusion_order, under which each of the target_count targets'
+ * invocations (costs() writes them) stays at most threshold times its own in `order`; at that
+ * rung, the reversed construction too, kept if it fits and breaks fewer occlusion pairs
+ * (pixels); then the next coarser rung in each direction, kept if it fits and breaks fewer
+ * pairs and fetches fewer bytes (meshoptimizer's fetch model, 32-byte vertices numbered by
+ * first use). Left as it is when no rung fits. candidate: triangle_count entries of scratch. */
+gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                           const float* positions, size_t position_stride, uint32_t cache_size,
+                                           double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
+                                           uint32_t* order, uint32_t* candidate, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 

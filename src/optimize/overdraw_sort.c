@@ -59,6 +59,24 @@ static void triangle_geometry(const float* positions, size_t stride, const uint3
         centroid3[i] = (double)a[i] + b[i] + c[i];
 }
 
+/* Mesh centroid, area-weighted (a mesh of degenerate triangles: the corners' mean). */
+static void mesh_centroid(const uint32_t* indices, size_t triangle_count, const float* positions, size_t stride,
+                          double mesh[3])
+{
+    double corners[3] = {0, 0, 0}, area = 0;
+    mesh[0] = mesh[1] = mesh[2] = 0;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        double n[3], c3[3];
+        triangle_geometry(positions, stride, indices + 3 * t, n, c3);
+        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; ++i)
+            mesh[i] += w * c3[i], corners[i] += c3[i];
+        area += w;
+    }
+    for (int i = 0; i < 3; ++i)
+        mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
+}
+
 /* The clusters of `order` with their occlusion potentials into clusters[] (their count
  * returned): cut at flushes, and where the cluster's ACMR from a cold cache drops below
  * lambda, or (relative > 0) to at most relative times the ACMR of the flush-bounded
@@ -88,7 +106,8 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
             cluster_key* key = &clusters[cluster_count++];
             key->begin = (uint32_t)(i - cluster_triangles);
             key->end = (uint32_t)i;
-            double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+            key->weight = 0, key->potential = 0;
+            double len = positions ? sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) : 0;
             double p = 0;
             for (int c = 0; c < 3; ++c) {
                 double at = weight > 0 ? centroid[c] / (3 * weight) : plain[c] / (3 * (double)cluster_triangles);
@@ -110,6 +129,8 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
                 cluster_misses++;
             }
         cluster_triangles++;
+        if (!positions)
+            continue; /* the cuts alone */
         double n[3], c3[3];
         triangle_geometry(positions, stride, tv, n, c3);
         double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
@@ -136,18 +157,8 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
         free(stamp), free(clusters), free(sorted), free(hard);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw sort: out of memory for %zu triangles", triangle_count);
     }
-    /* Mesh centroid, area-weighted (a mesh of degenerate triangles: the corners' mean). */
-    double mesh[3] = {0, 0, 0}, corners[3] = {0, 0, 0}, area = 0;
-    for (size_t t = 0; t < triangle_count; ++t) {
-        double n[3], c3[3];
-        triangle_geometry(positions, stride, indices + 3 * t, n, c3);
-        double w = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        for (int i = 0; i < 3; ++i)
-            mesh[i] += w * c3[i], corners[i] += c3[i];
-        area += w;
-    }
-    for (int i = 0; i < 3; ++i)
-        mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
+    double mesh[3];
+    mesh_centroid(indices, triangle_count, positions, stride, mesh);
 
     if (relative > 0) /* the flush-bounded clusters' ACMRs first */
         cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
@@ -186,63 +197,33 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
     return GC_OK;
 }
 
-/* auto's overdraw budget: the finest clustering whose order keeps every target within
- * threshold times its invocations in `order`. The rungs cut each flush-bounded cluster where
- * its running ACMR from a cold cache comes down to r times the cluster's own, for
- * r = 1 + s (T - 1), s = 2, 1, 0.5, 0.25, 0.1, 0.03, then the flushes alone; a bisection over
- * them (finer rungs cost more invocations, as a rule; the rung kept was scored whatever),
- * so at most 3 sorted orders are scored, after `order` itself. */
-/* auto's merge of neighbouring clusters: potentials within 10% of the largest. Measured with
- * bench_vpipe against meshoptimizer 1.2 on the corpus and its shuffled copies: the rows where
- * auto's overdraw is at most the pipeline's went from 8 to 11 of 28, the mean excess from
- * 0.96% to 0.66%; 0.07 and 0.15 did worse than 0.1 (docs/optimizers/auto.md). */
-#define AUTO_MERGE 0.1
-
-gc_status gc_opt_overdraw_budget(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const float* positions, size_t position_stride, uint32_t cache_size, double threshold,
-                                 size_t target_count, gc_order_costs_fn costs, void* user, uint32_t* order,
-                                 uint32_t* candidate, gc_error* err)
+/* The clusters gc_opt_overdraw_sort would cut (`relative` as there, no merge), not sorted:
+ * cluster c is order[ends[c - 1] .. ends[c]) (ends[-1] = 0). No geometry: the cuts alone. */
+gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
+                                   size_t* count, gc_error* err)
 {
-    enum { RUNGS = 7, MAX = 64 };
-    static const double steps[RUNGS] = {2, 1, 0.5, 0.25, 0.1, 0.03, -1};
-    if (triangle_count < 2 || target_count == 0 || target_count > MAX || !(threshold > 1))
+    *count = 0;
+    if (triangle_count == 0)
         return GC_OK;
-    uint64_t best[MAX], budget[MAX], got[MAX];
-    gc_status s = costs(user, order, best, err);
-    if (s)
-        return s;
-    for (size_t k = 0; k < target_count; ++k)
-        budget[k] = (uint64_t)floor(threshold * (double)best[k]);
-    uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
-    if (!kept) {
-        return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
+    const size_t stride = 3 * sizeof(float);
+    const uint32_t k = cache_size ? cache_size : 16;
+    uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
+    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
+    float* hard = relative > 0 ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
+    if (!stamp || !clusters || (relative > 0 && !hard)) {
+        free(stamp), free(clusters), free(hard);
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
     }
-    /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
-    size_t lo = 0, hi = RUNGS;
-    bool found = false;
-    while (lo < hi && !s) {
-        size_t mid = lo + (hi - lo) / 2;
-        double relative = steps[mid] < 0 ? 0 : 1 + steps[mid] * (threshold - 1);
-        memcpy(candidate, order, triangle_count * sizeof *order);
-        s = gc_opt_overdraw_sort(indices, triangle_count, vertex_count, positions, position_stride, cache_size, 0,
-                                 relative, AUTO_MERGE, candidate, err);
-        if (!s)
-            s = costs(user, candidate, got, err);
-        bool fits = true;
-        for (size_t k = 0; k < target_count && !s; ++k)
-            fits &= got[k] <= budget[k];
-        if (s)
-            break;
-        if (fits) {
-            memcpy(kept, candidate, triangle_count * sizeof *kept);
-            found = true;
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    if (!s && found)
-        memcpy(order, kept, triangle_count * sizeof *order);
-    free(kept);
-    return s;
+    const double mesh[3] = {0, 0, 0};
+    if (relative > 0)
+        cut_clusters(indices, triangle_count, NULL, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
+    size_t n = cut_clusters(indices, triangle_count, NULL, stride, k, 0, relative, hard, mesh, order, stamp, NULL,
+                            clusters);
+    for (size_t c = 0; c < n; ++c)
+        ends[c] = clusters[c].end;
+    *count = n;
+    free(stamp), free(clusters), free(hard);
+    return GC_OK;
 }
