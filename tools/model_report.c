@@ -119,12 +119,12 @@ void json_model(strbuf* j, const model_result* r)
         sb_printf(j, ", \"seconds\": " JSON_FLOAT, JF(r->seconds));
     else
         sb_printf(j, ", \"seconds\": null");
-    if (r->model.family == GC_MODEL_NVIDIA)
-        sb_printf(j, ", \"resets\": %llu", (unsigned long long)s->resets);
-    if (r->model.family == GC_MODEL_MESHOPT || r->model.family == GC_MODEL_REUSE)
-        sb_printf(j, ", \"flushes\": %llu", (unsigned long long)s->resets);
-    if (r->model.family == GC_MODEL_BATCH) {
-        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * r->model.p[0]) : 0.0;
+    gc_family_traits t;
+    gc_model_traits(&r->model, &t);
+    if (t.resets_field)
+        sb_printf(j, ", \"%s\": %llu", t.resets_field, (unsigned long long)s->resets);
+    if (t.fill_slots) {
+        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * t.fill_slots) : 0.0;
         sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": " JSON_FLOAT,
                   (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, JF(fill));
     }

@@ -273,6 +273,11 @@ typedef struct gc_family_traits {
     int batch_cut_inside;     /*   batches end inside a primitive (ATI) */
     int32_t batch_reuse_weight; /* the greedy's weight of a vertex still held (-4; ATI -16) */
     int batch_greedy_cheap;   /*   worth its time at the default effort */
+    const char* resets_field; /* what a report calls gc_stats.resets ("resets": nvidia's cache
+                                 resets; "flushes": a warp's flushes); NULL: not reported */
+    uint32_t fill_slots;      /* non-zero: a report gives the batches' state_change_flushes,
+                                 map_mode_batches and mean_fill, slots_filled / (batches x
+                                 fill_slots) */
 } gc_family_traits;
 
 /* Called by a family's search (gc_family.search) with each candidate spec. */
