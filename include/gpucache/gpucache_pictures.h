@@ -226,6 +226,31 @@ GC_API gc_status gc_report_write(FILE* f, const char* path, const gc_report_opti
 GC_API gc_status gc_report_html(const char* path, const gc_report_options* options, gc_report_info* info,
                                 char** html, size_t* size, gc_error* err);
 
+/* ------------------------------------------------------------------ PNG files */
+
+/* A picture written as PNG: the SVG goes to a mkstemp temporary in a private folder
+ * (mkdtemp, mode 0700) made beside `path`, and gc_png_commit renders it with Debian's
+ * rsvg-convert (package librsvg2-bin; fork and exec with an argument vector, no shell),
+ * then renames the PNG into place with the mode a new file gets (or the mode of the file
+ * it replaces). Nothing is left behind and the output is whole or untouched. The caller
+ * installs any signal handling (the tool holds SIGINT, SIGTERM and SIGHUP from open to
+ * commit or abort). Messages name `path`. */
+typedef struct gc_png_file {
+    FILE* f;          /* the SVG is written here */
+    int svg_fd;       /* the SVG temporary */
+    char dir[4200];   /* the private folder beside the output */
+    char svg[4300];   /* the SVG temporary in dir */
+    const char* path; /* the output */
+} gc_png_file;
+/* Opens the SVG stream (p->f). GC_ERR_IO when the folder or the temporary cannot be made. */
+GC_API gc_status gc_png_open(gc_png_file* p, const char* path, gc_error* err);
+/* Renders and renames; GC_ERR_IO (a missing rsvg-convert names the package) or a failed
+ * write. The temporaries and the folder are gone either way. Cost: the renderer's, about
+ * a second for a few MB of SVG. */
+GC_API gc_status gc_png_commit(gc_png_file* p, gc_error* err);
+/* Drops the picture: its temporaries and folder are removed, the output is untouched. */
+GC_API void gc_png_abort(gc_png_file* p);
+
 #ifdef __cplusplus
 }
 #endif
