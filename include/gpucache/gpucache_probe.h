@@ -264,6 +264,21 @@ typedef struct gc_sweep {
  * and model. The first failure stops the sweep and is reported. */
 GC_API gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_error* err);
 
+/* ------------------------------------------------------------------ reports */
+
+/* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
+ * `json`, its JSON document (docs/json.md). */
+GC_API gc_status gc_probe_devices_print(FILE* f, const gc_probe_device* devices, uint32_t count, int json,
+                                        gc_error* err);
+/* `gpucache probe`'s report of one measurement `m` of `draw` (of the input named `input`,
+ * `primitives` assembled by its topology, `outputs` shader outputs) on backend `b`, as
+ * lines or JSON. */
+GC_API gc_status gc_measurement_print(FILE* f, const gc_backend* b, const char* input, const gc_draw* draw,
+                                      uint64_t primitives, uint32_t outputs, const gc_measurement* m, int json,
+                                      gc_error* err);
+/* The per-vertex CSV of a measurement: "index,invocations", one line per vertex. */
+GC_API void gc_measurement_csv(FILE* f, const gc_measurement* m);
+
 #ifdef __cplusplus
 }
 #endif
