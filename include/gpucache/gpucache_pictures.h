@@ -251,6 +251,22 @@ GC_API gc_status gc_png_commit(gc_png_file* p, gc_error* err);
 /* Drops the picture: its temporaries and folder are removed, the output is untouched. */
 GC_API void gc_png_abort(gc_png_file* p);
 
+/* ------------------------------------------------------------------ gnuplot */
+
+/* Writes s as a gnuplot double-quoted string literal, quotes included, that gnuplot reads
+ * back byte for byte: letters, digits, space and ",.-_/+:()" as they are, every other
+ * byte as a three-digit octal escape. Cost: O(strlen(s)). */
+GC_API void gc_gnuplot_string(FILE* f, const char* s);
+/* The lines that send the drawing to the image: `set output ARG1` when the script is
+ * called with an argument (as gc_gnuplot_draw does), else `set output "<image_path>"`,
+ * so that the script alone redraws the figure where it was drawn. */
+GC_API void gc_gnuplot_set_output(FILE* f, const char* image_path);
+/* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
+ * mode 0700) made beside image_path, then renames the image into place (keeping the mode
+ * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
+ * names the package), nothing left behind. The caller installs any signal handling. */
+GC_API gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -264,6 +264,18 @@ typedef struct gc_sweep {
  * and model. The first failure stops the sweep and is reported. */
 GC_API gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_error* err);
 
+/* The most meshes, and the most models, one sweep figure shows. */
+#define GC_SWEEP_PLOT_MAX 16
+/* Writes the gnuplot script of the sweep's figure to f (data inline: the script alone
+ * redraws it with gnuplot; gc_gnuplot_draw draws it): one panel per mesh and model
+ * (`labels[k]` names model k), ATVR against the target cache size from `rows` (as
+ * gc_sweep_run wrote them), a curve per layout, and seed 002's published points of the
+ * 100x100 grid beside models that stand for their vendor. `plot_path` is the image (its
+ * .svg or .png picks the terminal). Nothing for more than GC_SWEEP_PLOT_MAX meshes or
+ * models. Write errors are the caller's to check. */
+GC_API void gc_sweep_plot_script(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
+                                 const char* plot_path);
+
 /* ------------------------------------------------------------------ reports */
 
 /* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
