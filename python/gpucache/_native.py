@@ -112,7 +112,7 @@ int gc_mesh_numbers_by_first_use(const char* path);
 typedef struct gc_mesh_draw {
     size_t mesh, primitive; const char* mesh_name; int mode; int index_bits; gc_topology topology;
     int restart_enabled; uint32_t restart_value; size_t index_count; uint64_t primitives; uint64_t vertices;
-    gc_stats* stats;
+    gc_stats* stats; const uint32_t* indices; const uint64_t* state_changes; size_t state_change_count;
 } gc_mesh_draw;
 typedef struct gc_mesh_analysis {
     size_t draw_count; gc_mesh_draw* draws; size_t model_count; gc_stats* sums;
