@@ -276,6 +276,13 @@ GC_API gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_erro
 GC_API void gc_sweep_plot_script(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
                                  const char* plot_path);
 
+/* `gpucache fit`'s report: the `found` best candidates of gc_fit for the measurement file
+ * `path` (`in`; `searched` candidates on `threads` threads in `seconds`), each with the
+ * cases it gets wrong (gc_fit_evaluate), as a table or, with `json`, its JSON. */
+GC_API gc_status gc_fit_report_print(FILE* f, const char* path, const gc_measurements* in,
+                                     const gc_fit_candidate* best, size_t found, size_t searched, unsigned threads,
+                                     double seconds, int json, gc_error* err);
+
 /* ------------------------------------------------------------------ reports */
 
 /* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
