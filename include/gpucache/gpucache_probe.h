@@ -283,6 +283,28 @@ GC_API gc_status gc_fit_report_print(FILE* f, const char* path, const gc_measure
                                      const gc_fit_candidate* best, size_t found, size_t searched, unsigned threads,
                                      double seconds, int json, gc_error* err);
 
+/* What gc_backend_introspect found: the indices still cached after a draw. */
+typedef struct gc_introspection {
+    uint64_t invocations;  /* the draw's own count */
+    size_t candidates;     /* its distinct index values, each tried */
+    uint32_t* cached;      /* those still cached after it, ascending; cached_count of them */
+    size_t cached_count;
+} gc_introspection;
+/* Seed 000's introspection of `draw` (a point, line or triangle list: GC_ERR_USAGE naming
+ * `what` otherwise) on `b`: for every distinct index I, the draw followed by (I, I, I);
+ * I is cached when the count does not grow. A model runs it by simulation (gc_introspect,
+ * linear); a device draws once per candidate, refused (GC_ERR_LIMIT) past `max_lookups`
+ * index lookups in all. `progress` (may be NULL) sees the candidates done. The caller
+ * frees *out with gc_introspection_free. */
+GC_API gc_status gc_backend_introspect(gc_backend* b, const gc_draw* draw, uint32_t outputs, uint64_t max_lookups,
+                                       const char* what, gc_progress_fn progress, void* progress_user,
+                                       gc_introspection* out, gc_error* err);
+/* Releases what gc_backend_introspect put in *r and zeroes it; safe on a zeroed one. */
+GC_API void gc_introspection_free(gc_introspection* r);
+/* `gpucache introspect`'s report of it (input and device named), as lines or JSON. */
+GC_API gc_status gc_introspection_print(FILE* f, const char* input, const char* device, const gc_draw* draw,
+                                        uint64_t primitives, const gc_introspection* r, int json, gc_error* err);
+
 /* ------------------------------------------------------------------ reports */
 
 /* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
