@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* "gpucache: sweep: N%, S s left" on a terminal, at most four times a second. */
-static void show_progress(void* user, uint64_t done, uint64_t total)
+void sweep_progress(void* user, uint64_t done, uint64_t total)
 {
     sweep* s = user;
     double now = now_seconds();
@@ -54,7 +54,7 @@ gc_status sweep_run(sweep* s, long threads)
     gc_sweep g;
     sweep_view(s, &g, meshes, models, on_device);
     g.threads = (unsigned)threads;
-    g.progress = show_progress;
+    g.progress = sweep_progress;
     g.progress_user = s;
     s->start = now_seconds();
     s->progress = progress_wanted();

@@ -305,6 +305,29 @@ GC_API void gc_introspection_free(gc_introspection* r);
 GC_API gc_status gc_introspection_print(FILE* f, const char* input, const char* device, const gc_draw* draw,
                                         uint64_t primitives, const gc_introspection* r, int json, gc_error* err);
 
+/* What gc_report_sweep_figure needs besides the mesh: the model, its spec for the label,
+ * the sweep's threads and progress, where its warnings go (a missing or failing gnuplot:
+ * the page then says there is no figure), and an optional `hold` called with 1 before the
+ * private temporary folder is made and with 0 once it is gone (the tool holds its
+ * termination signals meanwhile). */
+typedef struct gc_report_sweep {
+    const char* model_spec;
+    const gc_model* model;
+    unsigned threads;
+    gc_progress_fn progress;
+    void* progress_user;
+    gc_note_fn note;
+    void* note_user;
+    void (*hold)(int on);
+} gc_report_sweep;
+/* A gc_report_figure_fn (gpucache_pictures.h; user: a gc_report_sweep): the sweep of the
+ * layouts original, tipsify, forsyth and auto over cache_lo..cache_hi for the model, drawn
+ * by gnuplot and inlined as SVG, or a note saying why there is none. Fails only when the
+ * sweep itself fails. */
+GC_API gc_status gc_report_sweep_figure(void* user, FILE* f, const char* name, const uint32_t* triangles,
+                                        size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
+                                        uint32_t cache_hi, gc_error* err);
+
 /* ------------------------------------------------------------------ reports */
 
 /* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
