@@ -328,6 +328,15 @@ GC_API gc_status gc_report_sweep_figure(void* user, FILE* f, const char* name, c
                                         size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
                                         uint32_t cache_hi, gc_error* err);
 
+/* `gpucache sweep --csv`'s file: one line per valid row (mesh, layout, cache size, model
+ * ("device" for one measured on the device), invocations, ATVR, ACMR, triangles, vertices),
+ * names quoted as CSV needs. Write errors are the caller's to check. */
+GC_API void gc_sweep_csv(FILE* f, const gc_sweep* sweep, const gc_sweep_row* rows);
+/* `gpucache sweep`'s report: each layout's best cache size per mesh and model (labels[k]
+ * names model k) or, with `json`, every valid row as JSON. */
+GC_API gc_status gc_sweep_print(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
+                                int json, gc_error* err);
+
 /* ------------------------------------------------------------------ reports */
 
 /* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
