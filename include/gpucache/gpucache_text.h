@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+/* ------------------------------------------------------------------ models */
+
+/* `gpucache models`: every family (gc_family_get: its syntax and summary) and every preset
+ * (name, spec, source), as text or, with `json`, its JSON. */
+GC_API gc_status gc_models_print(FILE* f, int json, gc_error* err);
+
 /* ------------------------------------------------------------------ memsys */
 
 /* A flush strategy's short id ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc"), as
