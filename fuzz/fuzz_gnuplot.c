@@ -1,13 +1,13 @@
-/* The gnuplot script writer (tools/plot.c) on hostile names: every string gp_string
- * writes must be one double-quoted literal that holds no byte any gnuplot pass acts on
+/* The gnuplot script writer (src/pictures/gnuplot.c) on hostile names: every string
+ * gc_gnuplot_string writes must be one double-quoted literal that holds no byte any gnuplot pass acts on
  * (quotes, backquote, @, $, #, backslash other than an escape, line breaks, non-ASCII),
  * and that gnuplot's own unescaping turns back into the name byte for byte. The
- * `set output` lines that gp_set_output writes must be exactly one line. */
+ * `set output` lines that gc_gnuplot_set_output writes must be exactly one line. */
 #define _POSIX_C_SOURCE 200809L
-#include "../tools/plot.h"
+#include "gpucache/gpucache_pictures.h"
 #include "fuzz_util.h"
 
-/* gnuplot's reading of a double-quoted literal, for the escapes gp_string uses. */
+/* gnuplot's reading of a double-quoted literal, for the escapes gc_gnuplot_string uses. */
 static char* unescape(const char* lit, size_t len)
 {
     if (len < 2 || lit[0] != '"' || lit[len - 1] != '"')
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     FILE* f = open_memstream(&text, &length);
     if (!f)
         abort();
-    gp_string(f, name);
+    gc_gnuplot_string(f, name);
     fclose(f);
     char* back = unescape(text, length);
     if (strcmp(back, name) != 0)
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     f = open_memstream(&text, &length);
     if (!f)
         abort();
-    gp_set_output(f, name);
+    gc_gnuplot_set_output(f, name);
     fclose(f);
     if (length == 0 || text[length - 1] != '\n' || memchr(text, '\n', length) != text + length - 1)
         abort();

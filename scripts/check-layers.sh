@@ -64,9 +64,11 @@ done
 # sizes (issue 28): tools/ is argument parsing, a call and printing; src/ files stay readable
 TOOLS_FILE_MAX=400
 # the issue's goal is 3,500 lines for tools/ in all; it stood at 6,683 when this check
-# came and at 7,289 once issue 30's and 31's commands and the table printer were merged, so
-# the limit is a ratchet: lower it as tools/ shrinks, down to 3500
-TOOLS_TOTAL_MAX=7300
+# came and at 7,289 once issue 30's and 31's commands and the table printer were merged, and
+# at 5,189 once the reports, the gnuplot and PNG output, the input handling and the help
+# text (now data/cli-help.txt) moved out; the limit is a ratchet: lower it as tools/
+# shrinks, down to 3500
+TOOLS_TOTAL_MAX=5189
 SRC_FILE_MAX=900
 # Exempt from SRC_FILE_MAX: none (gltf.c, ply.c and measurements.c were split by job).
 SRC_EXEMPT=""

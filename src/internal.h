@@ -111,6 +111,17 @@ bool gc_u32_vec_push(gc_u32_vec* v, uint32_t value);
 bool gc_u32_vec_reserve(gc_u32_vec* v, size_t capacity);
 
 
+/* The one density rule: index values below `domain` (the largest + 1) among `count`
+ * indices are too sparse for tables indexed by value when domain > 2 count + 65536; such
+ * values are renumbered by rank first (the analysis, the optimizer, the pipeline) or
+ * refused where a table per value is the output (a vertex map). Memory then follows the
+ * index count, never the largest value. */
+#define GC_SPARSE_SLACK 65536u
+static inline bool gc_too_sparse(uint64_t domain, uint64_t count)
+{
+    return domain > 2 * count + GC_SPARSE_SLACK;
+}
+
 /* True when path ends in "." ext, case-insensitively (common.c: the format readers, the
  * glTF checks and the output checks all pick by it). */
 bool gc_has_extension(const char* path, const char* ext);

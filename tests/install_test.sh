@@ -34,8 +34,10 @@ grep -l "$BUILD\|/usr/lib/[^ ]*libassimp\|$SRC" "$LIBDIR/pkgconfig/"*.pc "$LIBDI
 [ -s leaks.txt ] && fail "build paths in $(cat leaks.txt)" || pass
 grep -q '^prefix=${pcfiledir}' "$LIBDIR/pkgconfig/gpucache.pc" && pass || fail "gpucache.pc: $(head -1 "$LIBDIR/pkgconfig/gpucache.pc")"
 
-# exported symbols: exactly the GC_API functions of gpucache.h, gpucache_validate.h and gpucache_pictures.h
-cat "$SRC/include/gpucache/gpucache.h" "$SRC/include/gpucache/gpucache_validate.h" "$SRC/include/gpucache/gpucache_pictures.h" |
+# exported symbols: exactly the GC_API functions of gpucache.h, gpucache_validate.h, gpucache_pictures.h and
+# gpucache_text.h
+cat "$SRC/include/gpucache/gpucache.h" "$SRC/include/gpucache/gpucache_validate.h" "$SRC/include/gpucache/gpucache_pictures.h" \
+    "$SRC/include/gpucache/gpucache_text.h" |
     sed -n 's/.*GC_API[^(]*[ *]\(gc_[a-z0-9_]*\)(.*/\1/p' | sort -u >header.txt
 nm -D --defined-only "$LIBDIR/libgpucache.so" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | grep -v '^_' | sort -u >exported.txt
 if [ -s header.txt ] && cmp -s header.txt exported.txt; then

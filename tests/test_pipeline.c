@@ -130,6 +130,74 @@ static void analyze_text_one_draw(void** state)
     assert_null(a.draws);
 }
 
+static void count_trace(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    (void)primitive, (void)entries, (void)count;
+    ++*(int*)user;
+}
+
+/* gc_mesh_analyze_with, as analyze runs a file that is not a glTF: the draw as -t and
+ * --restart say, per-vertex counts and a trace per model, grid:WxH. */
+static void analyze_with_draw_options(void** state)
+{
+    (void)state;
+    const char* text = "0 1 2 3 4 5\n";
+    write_file(tmp("pipe-strip.txt"), text, strlen(text));
+    gc_model m = model("fifo:3");
+    gc_mesh_analysis a;
+    gc_error err;
+    gc_mesh_analyze_options o = {0};
+    const gc_topology strip = GC_TRIANGLE_STRIP;
+    o.draw.topology = &strip;
+    gc_per_vertex pv = {0};
+    int calls = 0;
+    void* users[1] = {&calls};
+    o.per_vertex = &pv;
+    o.trace = count_trace;
+    o.trace_users = users;
+    /* a strip of 6 indices: triangles 012 123 234 345; every vertex new once: 6 */
+    assert_int_equal(gc_mesh_analyze_with(tmp("pipe-strip.txt"), &o, &m, 1, &a, &err), GC_OK);
+    assert_int_equal(a.draws[0].topology, GC_TRIANGLE_STRIP);
+    assert_int_equal(a.draws[0].primitives, 4);
+    assert_int_equal(a.sums[0].invocations, 6);
+    assert_int_equal(calls, 4);
+    assert_int_equal(pv.count, 6);
+    for (size_t i = 0; i < pv.count; ++i)
+        assert_int_equal(pv.counts[i], 1);
+    assert_int_equal(a.draws[0].indices[5], 5);
+    gc_per_vertex_free(&pv);
+    gc_mesh_analysis_free(&a);
+    /* restart: 0 1 2 | 3 4 5 as two strips of one triangle each */
+    const char* cut = "0 1 2 -1 3 4 5\n";
+    write_file(tmp("pipe-cut.txt"), cut, strlen(cut));
+    gc_mesh_analyze_options r = {0};
+    r.draw.topology = &strip;
+    r.draw.restart = 1;
+    assert_int_equal(gc_mesh_analyze_with(tmp("pipe-cut.txt"), &r, &m, 1, &a, &err), GC_OK);
+    assert_true(a.draws[0].restart_enabled);
+    assert_int_equal(a.draws[0].restart_value, 0xFFFFFFFFu);
+    assert_int_equal(a.draws[0].primitives, 2);
+    assert_int_equal(a.sums[0].invocations, 6);
+    gc_mesh_analysis_free(&a);
+    /* grid:2x1: 2 quads, 4 triangles, 12 indices over 3 x 2 vertices, all in a 16-entry FIFO */
+    gc_model big = model("fifo:16");
+    assert_int_equal(gc_mesh_analyze_with("grid:2x1", NULL, &big, 1, &a, &err), GC_OK);
+    assert_int_equal(a.indices, 12);
+    assert_int_equal(a.primitives, 4);
+    assert_int_equal(a.vertices, 6);
+    assert_int_equal(a.sums[0].invocations, 6);
+    gc_mesh_analysis_free(&a);
+    assert_int_equal(gc_mesh_analyze_with("grid:0x1", NULL, &big, 1, &a, &err), GC_ERR_USAGE);
+    /* an OBJ holds a triangle list: -t strip does not apply */
+    const char* obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    write_file(tmp("pipe.obj"), obj, strlen(obj));
+    assert_int_equal(gc_mesh_analyze_with(tmp("pipe.obj"), &r, &m, 1, &a, &err), GC_ERR_USAGE);
+    assert_non_null(strstr(err.message, "does not apply"));
+    /* a glTF's primitives keep their own modes */
+    assert_int_equal(gc_mesh_analyze_with(write_gltf(), &r, &m, 1, &a, &err), GC_ERR_USAGE);
+    assert_null(a.draws);
+}
+
 /* The glTF's list reordered in its document (the points left alone and not counted as
  * left: they have no triangles); the mesh lists are gc_mesh_load's: 0 1 2 2 1 3. */
 static void optimize_gltf_document(void** state)
@@ -201,6 +269,7 @@ int main(void)
         cmocka_unit_test(formats),
         cmocka_unit_test(analyze_gltf_per_primitive),
         cmocka_unit_test(analyze_text_one_draw),
+        cmocka_unit_test(analyze_with_draw_options),
         cmocka_unit_test(optimize_gltf_document),
         cmocka_unit_test(optimize_draw),
     };

@@ -40,8 +40,8 @@ int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uin
 
 /* Generated grids (grid:WxH and the grid command): at most 20000 quads a side and 16M quads
  * in all (about 100 M indices, 400 MB), so that a few characters cannot ask for gigabytes. */
-#define GRID_MAX_SIDE 20000u
-#define GRID_MAX_QUADS ((uint64_t)1 << 24)
+#define GRID_MAX_SIDE GC_GRID_MAX_SIDE
+#define GRID_MAX_QUADS GC_GRID_MAX_QUADS
 
 /* -q/--quiet (-1), neither (0), -v/--verbose (1): set by main before the command runs. */
 extern int cli_verbosity;

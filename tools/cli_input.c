@@ -192,38 +192,7 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
 {
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", path);
-    if (strncmp(path, "grid:", 5) == 0) {
-        uint32_t w = 0, h = 0;
-        if (parse_grid_size(path + 5, GRID_MAX_SIDE, GRID_MAX_QUADS, &w, &h) != 0) {
-            snprintf(err->message, sizeof err->message,
-                     "%s: expected grid:WxH with W and H in [1, %u] and W x H at most %llu quads", path,
-                     (unsigned)GRID_MAX_SIDE, (unsigned long long)GRID_MAX_QUADS);
-            err->code = GC_ERR_USAGE;
-            return GC_ERR_USAGE;
-        }
-        size_t n = gc_grid_index_count(w, h, GC_GRID_ROWMAJOR, 0);
-        uint32_t* idx = malloc(n * sizeof *idx);
-        if (!idx) {
-            snprintf(err->message, sizeof err->message, "%s: out of memory for the grid's %zu indices", path, n);
-            err->code = GC_ERR_NOMEM;
-            return GC_ERR_NOMEM;
-        }
-        size_t written;
-        gc_status s = gc_grid_generate(w, h, GC_GRID_ROWMAJOR, 0, idx, &written, err);
-        if (s) {
-            free(idx);
-            return s;
-        }
-        in->mesh.indices = idx;
-        in->mesh.index_count = written;
-        in->mesh.topology = GC_TRIANGLE_LIST;
-        in->mesh.has_topology = 1;
-        in->mesh.index_bits = 32;
-        in->mesh.restart_value = UINT32_MAX;
-        in->mesh.vertex_count = (uint64_t)(w + 1) * (h + 1);
-        return GC_OK;
-    }
-    return gc_mesh_load(path, lo, &in->mesh, err);
+    return gc_mesh_load_input(path, lo, &in->mesh, err);
 }
 
 gc_status model_arg(const char* arg, gc_model* out, gc_error* err)
@@ -257,58 +226,26 @@ int load_draw(const char* path, const gc_load_options* lo, const char* topology_
 {
     gc_error err = {0};
     gc_topology parsed = GC_TRIANGLE_LIST;
-    const gc_topology* topology = NULL;
+    gc_draw_options o = {0};
     if (topology_name) {
         if (gc_topology_parse(topology_name, &parsed, &err))
             return fail_with(&err);
-        topology = &parsed;
+        o.topology = &parsed;
     }
-    uint32_t restart_value = 0;
     if (restart && restart_text) {
         uint64_t v;
         if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0)
             return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
-        restart_value = (uint32_t)v;
+        o.restart_value = (uint32_t)v;
+        o.restart_given = 1;
     }
+    o.restart = restart;
     double started = now_seconds();
-    if (load_input(path, lo, in, &err))
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", path);
+    if (gc_mesh_load_draw(path, lo, &o, &in->mesh, draw, primitives, &err))
         return fail_with(&err);
     verbose_note("%s: %zu indices of %d bits read in %.3f s", path, in->mesh.index_count, in->mesh.index_bits,
                  now_seconds() - started);
-    *draw = (gc_draw){in->mesh.indices, in->mesh.index_count, in->mesh.topology, in->mesh.restart_enabled,
-                      in->mesh.restart_value};
-    int status = 0;
-    if (topology) {
-        if (in->mesh.has_topology && *topology != in->mesh.topology) {
-            fprintf(stderr, "gpucache: %s: the file holds a %s; -t %s does not apply\n", path,
-                    gc_topology_name(in->mesh.topology), gc_topology_name(*topology));
-            status = EXIT_USAGE;
-            goto fail;
-        }
-        draw->topology = *topology;
-    }
-    if (restart) {
-        draw->restart_enabled = 1;
-        draw->restart_value = restart_text ? restart_value : in->mesh.index_bits == 16 ? 0xFFFFu : 0xFFFFFFFFu;
-    }
-    if (gc_draw_validate(draw, path, primitives, &err)) {
-        status = fail_with(&err);
-        goto fail;
-    }
-    if (in->mesh.index_bits == 32 && !draw->restart_enabled) {
-        /* 0xFFFFFFFF (written -1 in text) is the 32-bit restart marker: without --restart it is a mistake. */
-        for (size_t i = 0; i < draw->index_count; ++i)
-            if (draw->indices[i] == UINT32_MAX) {
-                fprintf(stderr,
-                        "gpucache: %s: index %zu is 4294967295 (-1), the primitive restart value; "
-                        "give --restart to use it as one\n",
-                        path, i);
-                status = EXIT_DATA;
-                goto fail;
-            }
-    }
     return 0;
-fail:
-    gc_mesh_free(&in->mesh);
-    return status;
 }

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
+#include "table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,72 +13,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void sb_printf(strbuf* b, const char* fmt, ...)
-{
-    if (b->failed)
-        return;
-    for (;;) {
-        va_list args;
-        va_start(args, fmt);
-        size_t room = b->capacity - b->length;
-        int n = vsnprintf(b->data ? b->data + b->length : NULL, b->data ? room : 0, fmt, args);
-        va_end(args);
-        if (n < 0) {
-            b->failed = 1;
-            return;
-        }
-        if (b->data && (size_t)n < room) {
-            b->length += (size_t)n;
-            return;
-        }
-        size_t next = b->capacity ? b->capacity * 2 : 256;
-        while (next < b->length + (size_t)n + 1)
-            next *= 2;
-        char* grown = realloc(b->data, next);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->data = grown;
-        b->capacity = next;
-        if (b->length == 0)
-            b->data[0] = 0;
-    }
-}
-
-void sb_json_open(strbuf* b)
-{
-    sb_printf(b, "{\"gpucache_version\": \"%s\", \"schema\": %d, ", GPUCACHE_VERSION_STRING, GPUCACHE_JSON_SCHEMA);
-}
-
-const char* json_float(char* buffer, double value)
-{
-    if (!isfinite(value))
-        return strcpy(buffer, "null");
-    int n = snprintf(buffer, JSON_FLOAT_SIZE, "%.9f", value);
-    while (n > 0 && buffer[n - 1] == '0')
-        buffer[--n] = 0;
-    if (n > 0 && buffer[n - 1] == '.')
-        buffer[--n] = 0;
-    if (strcmp(buffer, "-0") == 0)
-        strcpy(buffer, "0");
-    return buffer;
-}
-
-void sb_json_string(strbuf* b, const char* s)
-{
-    sb_printf(b, "\"");
-    for (const unsigned char* p = (const unsigned char*)s; *p; ++p) {
-        if (*p == '"' || *p == '\\')
-            sb_printf(b, "\\%c", *p);
-        else if (*p < 0x20)
-            sb_printf(b, "\\u%04x", *p);
-        else
-            sb_printf(b, "%c", *p);
-    }
-    sb_printf(b, "\"");
-}
 
 /* Termination signals are held while any output temporary exists, so that an interrupted
  * run never leaves one behind: a SIGINT or SIGTERM that arrives meanwhile takes effect
@@ -257,4 +192,12 @@ int has_ext(const char* path, const char* ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
+}
+
+int table_print(FILE* f, const table* t)
+{
+    if (gc_table_print(f, t) == 0)
+        return 0;
+    fprintf(stderr, "gpucache: out of memory for a table\n");
+    return -1;
 }

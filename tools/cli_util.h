@@ -3,40 +3,17 @@
 #define GPUCACHE_CLI_UTIL_H
 
 #include "gpucache/gpucache.h"
+#include "../src/strbuf.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* A growable string; `failed` is set (and further output dropped) on out of memory. */
-typedef struct strbuf {
-    char* data;
-    size_t length, capacity;
-    int failed;
-} strbuf;
-
-void sb_printf(strbuf* b, const char* fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-/* Every JSON document the tool prints starts with these two fields (docs/json.md):
- * the version that wrote it and the schema number, raised only when a field changes
- * meaning or goes away (fields are only ever added within one schema). */
-#define GPUCACHE_JSON_SCHEMA 1
-/* Opens a JSON document: appends '{', the version and the schema fields, and ", ". */
-void sb_json_open(strbuf* b);
-/* The one format of every floating-point number in the JSON: fixed-point with up to nine
- * decimals, trailing zeros dropped ("1", "0.5", "1.333333333", "0.00003357"), never an
- * exponent, so that a pattern like [0-9.]* takes the whole number; "null" for a value
- * that is not finite. Use JSON_FLOAT in the format and JF(x) as its argument. */
-#define JSON_FLOAT "%s"
-#define JSON_FLOAT_SIZE 330 /* the largest double: 309 digits, the point, 9 decimals */
-const char* json_float(char* buffer, double value);
-#define JF(x) json_float((char[JSON_FLOAT_SIZE]){0}, (x))
-
-/* Appends s as a JSON string literal, quotes included. */
-void sb_json_string(strbuf* b, const char* s);
+/* The growable string and the JSON format are the library's (src/strbuf.h). */
+typedef gc_strbuf strbuf;
+#define sb_printf gc_sb_printf
+#define sb_json_open gc_sb_json_open
+#define sb_json_string gc_sb_json_string
+#define json_float gc_json_float
 
 /* An output file (the library's gc_atomic_file: a mkstemp temporary beside the target,
  * renamed on success), with the termination signals held from open to commit or abort

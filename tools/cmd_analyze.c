@@ -216,7 +216,6 @@ int cmd_analyze(int argc, char** argv)
     model_result* results = calloc(MAX_MODELS, sizeof *results);
     if (!results)
         return EXIT_DATA;
-    int result_count = 0;
     if (model_count == 0) {
         for (size_t i = 0; i < gc_preset_count(); ++i) {
             const char *name, *spec, *source;
@@ -254,65 +253,67 @@ int cmd_analyze(int argc, char** argv)
         }
         goto out_results;
     }
-    input in;
-    gc_draw draw;
-    uint64_t primitives = 0;
-    if ((status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw,
-                            &primitives)) != 0)
-        goto out_results;
-
-    gc_analyze_options options = {0};
-    uint64_t* changes = NULL;
-    size_t change_count = 0;
-    if (state_path) {
-        if (gc_state_changes_load(state_path, draw.index_count, &changes, &change_count, &err)) {
+    /* one draw: the library loads it as -t and --restart say, counts every model (one at a
+     * time for a trace or per-vertex counts) and keeps the draw for the pictures */
+    gc_topology parsed = GC_TRIANGLE_LIST;
+    gc_mesh_analyze_options mo = {0};
+    mo.load = &lo;
+    mo.threads = (unsigned)threads;
+    mo.state_changes = state_path;
+    mo.draw.restart = restart;
+    if (topology_name) {
+        if (gc_topology_parse(topology_name, &parsed, &err)) {
             status = fail_with(&err);
-            goto out_mesh;
+            goto out_results;
         }
-        options.state_changes = changes;
-        options.state_change_count = change_count;
+        mo.draw.topology = &parsed;
     }
-
-    uint64_t vertices = 0;
-    if (!trace && !per_vertex_path && model_count > 1) {
-        /* Several models of one draw: the library scans the draw once and runs the models
-         * on several threads. */
-        gc_model* models = calloc((size_t)model_count, sizeof *models);
-        gc_stats* stats = calloc((size_t)model_count, sizeof *stats);
-        if (!models || !stats) {
-            free(models);
-            free(stats);
-            fprintf(stderr, "gpucache: out of memory for %d models\n", model_count);
-            status = EXIT_DATA;
-            goto out_changes;
+    if (restart && restart_text) {
+        uint64_t v;
+        if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0) {
+            status = usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
+            goto out_results;
         }
+        mo.draw.restart_given = 1;
+        mo.draw.restart_value = (uint32_t)v;
+    }
+    gc_model models[MAX_MODELS];
+    trace_sink sinks[MAX_MODELS];
+    void* users[MAX_MODELS];
+    gc_per_vertex per_vertex[MAX_MODELS];
+    memset(per_vertex, 0, sizeof per_vertex);
+    for (int i = 0; i < model_count; ++i) {
+        models[i] = results[i].model;
+        sinks[i] = (trace_sink){&results[i].trace, json, 1};
+        users[i] = &sinks[i];
+        if (trace)
+            sb_printf(&results[i].trace, "%s", "");
+    }
+    mo.trace = trace ? trace_line : NULL;
+    mo.trace_users = users;
+    mo.per_vertex = per_vertex_path ? per_vertex : NULL;
+    gc_mesh_analysis a;
+    double started = now_seconds();
+    if (gc_mesh_analyze_with(path, &mo, models, (size_t)model_count, &a, &err)) {
         for (int i = 0; i < model_count; ++i)
-            models[i] = results[i].model;
-        gc_status s = gc_analyze_models(models, (size_t)model_count, &draw, &options, (unsigned)threads, stats, &err);
-        for (int i = 0; !s && i < model_count; ++i)
-            results[i].stats = stats[i];
-        free(models);
-        free(stats);
-        if (s) {
-            status = fail_with(&err);
-            goto out_changes;
-        }
+            gc_per_vertex_free(&per_vertex[i]);
+        status = fail_with(&err);
+        goto out_results;
+    }
+    const gc_mesh_draw* d = &a.draws[0];
+    verbose_note("%s: %zu indices of %d bits read and counted in %.3f s", path, d->index_count, d->index_bits,
+                 now_seconds() - started);
+    gc_draw draw = {d->indices, d->index_count, d->topology, d->restart_enabled, d->restart_value};
+    gc_analyze_options options = {0};
+    options.state_changes = d->state_changes;
+    options.state_change_count = d->state_change_count;
+    const uint64_t primitives = d->primitives, vertices = d->vertices;
+    for (int i = 0; i < model_count; ++i) {
+        results[i].stats = d->stats[i];
+        results[i].per_vertex = per_vertex[i];
     }
     for (int i = 0; i < model_count; ++i) {
         model_result* r = &results[i];
-        gc_analyze_options o = options;
-        trace_sink sink = {&r->trace, json, 1};
-        if (trace) {
-            sb_printf(&r->trace, "%s", "");
-            o.trace = trace_line;
-            o.trace_user = &sink;
-        }
-        if (per_vertex_path)
-            o.per_vertex = &r->per_vertex;
-        if ((trace || per_vertex_path || model_count == 1) && gc_analyze(&r->model, &draw, &o, &r->stats, &err)) {
-            status = fail_with(&err);
-            goto out_changes;
-        }
         if (r->trace.failed) {
             fprintf(stderr, "gpucache: out of memory collecting the trace\n");
             status = EXIT_DATA;
@@ -322,18 +323,17 @@ int cmd_analyze(int argc, char** argv)
             status = fail_with(&err);
             goto out_changes;
         }
-        vertices = r->stats.vertices;
-        result_count = i + 1;
     }
+    const char* name = path;
 
     if (per_vertex_path && (status = write_per_vertex_csv(per_vertex_path, results, model_count)) != 0)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, in.name, &results[0].model, &draw, NULL, 0, &options, view,
+        (status = write_heatmap(heatmap_path, path, &lo, name, &results[0].model, &draw, NULL, 0, &options, view,
                                    (uint32_t)heatmap_max)) != 0)
         goto out_changes;
-    if (trace_plot_path && (status = write_trace_plot(trace_plot_path, in.name, &results[0].model, &draw, &options,
+    if (trace_plot_path && (status = write_trace_plot(trace_plot_path, name, &results[0].model, &draw, &options,
                                                       plot_from, (uint64_t)plot_count)) != 0)
         goto out_changes;
 
@@ -346,7 +346,7 @@ int cmd_analyze(int argc, char** argv)
         strbuf j = {0};
         sb_json_open(&j);
         sb_printf(&j, "\"input\": ");
-        sb_json_string(&j, in.name);
+        sb_json_string(&j, name);
         sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
         if (draw.restart_enabled)
             sb_printf(&j, "%u", draw.restart_value);
@@ -364,7 +364,7 @@ int cmd_analyze(int argc, char** argv)
         sb_printf(&j, "%s}\n", meshlet_rows);
         status = print_json_document(&j);
     } else {
-        printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", in.name, gc_topology_name(draw.topology),
+        printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", name, gc_topology_name(draw.topology),
                draw.index_count, (unsigned long long)primitives, (unsigned long long)vertices,
                draw.restart_enabled ? ", with restart" : "");
         status = print_model_table(stdout, results, model_count);
@@ -379,15 +379,12 @@ int cmd_analyze(int argc, char** argv)
 
     free(meshlet_rows);
 out_changes:
-    free(changes);
-out_mesh:
-    gc_mesh_free(&in.mesh);
+    gc_mesh_analysis_free(&a);
 out_results:
     for (int i = 0; i < MAX_MODELS; ++i) {
         gc_per_vertex_free(&results[i].per_vertex);
         free(results[i].trace.data);
     }
-    (void)result_count;
     free(results);
     vertex_costs_free(&vc);
     return status;

@@ -133,76 +133,9 @@ int cmd_fit(int argc, char** argv)
         goto out;
     }
     double seconds = now_seconds() - ps.start;
-    const char* device_name = in.device ? in.device : "(unknown device)";
 
-    strbuf j = {0};
-    if (json) {
-        sb_json_open(&j);
-        sb_printf(&j, "\"input\": ");
-        sb_json_string(&j, path);
-        sb_printf(&j, ", \"device\": ");
-        sb_json_string(&j, device_name);
-        sb_printf(&j, ", \"cases\": %zu, \"candidates\": %zu, \"threads\": %ld, \"seconds\": " JSON_FLOAT ", \"best\": [", in.count,
-                  searched, threads, JF(seconds));
-    } else {
-        printf("%s: %zu cases from %s; %zu candidates searched in %.1f s on %ld threads\n", path, in.count,
-               device_name, searched, seconds, threads);
-        printf("%-4s %-36s %14s %8s %14s\n", "rank", "model", "exact", "share", "total error");
-    }
-    for (size_t r = 0; r < found; ++r) {
-        const gc_fit_candidate* b = &best[r];
-        double share = (double)b->exact / (double)in.count;
-        if (json) {
-            sb_printf(&j, "%s{\"model\": ", r ? ", " : "");
-            sb_json_string(&j, b->model.name);
-            sb_printf(&j, ", \"family\": \"%s\", \"exact\": %zu, \"exact_share\": " JSON_FLOAT ", \"total_error\": %llu, \"wrong\": [",
-                      gc_model_family_name(b->model.family), b->exact, JF(share), (unsigned long long)b->total_error);
-        } else {
-            char exact[32];
-            snprintf(exact, sizeof exact, "%zu/%zu", b->exact, in.count);
-            printf("%-4zu %-36s %14s %7.2f%% %14llu\n", r + 1, b->model.name, exact, 100.0 * share,
-                   (unsigned long long)b->total_error);
-        }
-        /* The cases this candidate gets wrong. */
-        size_t shown = 0, wrong = 0;
-        for (size_t i = 0; i < in.count; ++i) {
-            uint64_t predicted = 0;
-            int exact = 0;
-            gc_status s = gc_fit_evaluate(&b->model, &in.cases[i], &predicted, &exact, &err);
-            if (s == GC_OK && exact)
-                continue;
-            wrong++;
-            if (json) {
-                sb_printf(&j, "%s{\"case\": %zu, \"name\": ", shown++ ? ", " : "", i);
-                sb_json_string(&j, in.names[i]);
-                sb_printf(&j, ", \"measured\": %llu, \"predicted\": ", (unsigned long long)in.cases[i].invocations);
-                if (s == GC_OK)
-                    sb_printf(&j, "%llu}", (unsigned long long)predicted);
-                else
-                    sb_printf(&j, "null}");
-            } else if (shown++ < 4) {
-                if (s == GC_OK)
-                    printf("       wrong: %s: measured %llu, predicted %llu%s\n", in.names[i],
-                           (unsigned long long)in.cases[i].invocations, (unsigned long long)predicted,
-                           predicted == in.cases[i].invocations ? " (per-vertex counts differ)" : "");
-                else
-                    printf("       wrong: %s: the model cannot run it (%s)\n", in.names[i], err.message);
-            }
-        }
-        if (json)
-            sb_printf(&j, "]}");
-        else if (wrong > 4)
-            printf("       ... and %zu more\n", wrong - 4);
-    }
-    if (json) {
-        sb_printf(&j, "]}\n");
-        status = print_json_document(&j);
-    } else if (found && best[0].exact == in.count) {
-        printf("best: %s predicts every case exactly\n", best[0].model.name);
-    } else if (found) {
-        printf("best: %s, but no candidate predicts every case: the device does something none of the "
-               "families models\n", best[0].model.name);
-    }
+    if (gc_fit_report_print(stdout, path, &in, best, found, searched, (unsigned)threads, seconds, json, &err))
+        status = fail_with(&err);
     /* the picture of the ranking just printed (its first FIT_PLOT_MAX_MODELS) */
     if (plot_path && !status)
         status = write_fit_plot(plot_path, path, &in, best, found);

@@ -82,106 +82,22 @@ int cmd_introspect(int argc, char** argv)
     int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
-    /* The probe primitive (I, I, I) only means "one more primitive" in a list. */
-    if (draw.topology != GC_POINT_LIST && draw.topology != GC_LINE_LIST && draw.topology != GC_TRIANGLE_LIST) {
-        fprintf(stderr, "gpucache: %s: introspect appends a degenerate primitive, which only a point, line or "
-                        "triangle list can take (this draw is a %s)\n",
-                path, gc_topology_name(draw.topology));
-        gc_mesh_free(&in.mesh);
-        return EXIT_USAGE;
-    }
-    unsigned arity = gc_topology_arity(draw.topology);
-    uint32_t* candidates = NULL;
-    size_t candidate_count = 0;
-    uint32_t* probe_buf = malloc((draw.index_count + 4) * sizeof *probe_buf);
-    uint32_t* cached = NULL;
-    size_t cached_count = 0;
     gc_backend b;
-    gc_measurement m = {0};
-    if (!probe_buf || gc_draw_distinct_values(&draw, &candidates, &candidate_count, &err) ||
-        gc_backend_open(&b, (uint32_t)device, model_spec, &err)) {
-        status = err.message[0] ? fail_with(&err) : EXIT_DATA;
-        free(probe_buf);
-        free(candidates);
+    if (gc_backend_open(&b, (uint32_t)device, model_spec, &err)) {
         gc_mesh_free(&in.mesh);
-        return status;
-    }
-    cached = malloc((candidate_count ? candidate_count : 1) * sizeof *cached);
-    if (!cached || gc_backend_measure(&b, &draw, (uint32_t)outputs, &m, &err)) {
-        status = cached ? fail_with(&err) : EXIT_DATA;
-        goto out;
-    }
-    const uint64_t baseline = m.invocations;
-    gc_measurement_free(&m);
-    memcpy(probe_buf, draw.indices, draw.index_count * sizeof *probe_buf);
-    gc_draw probe_draw = draw;
-    probe_draw.indices = probe_buf;
-    probe_draw.index_count = draw.index_count + arity;
-    if (!b.probe) {
-        /* a model: by simulation, the draws' shared part once (linear for every model) */
-        if (gc_introspect(&b.model, &draw, candidates, candidate_count, cached, &cached_count, &err)) {
-            status = fail_with(&err);
-            goto out;
-        }
-        goto report;
-    }
-    /* A device: a draw per candidate, each of the whole buffer. Bound that work before it
-     * starts: a small file can ask for hours. */
-    uint64_t lookups = (uint64_t)candidate_count * (uint64_t)probe_draw.index_count;
-    if (lookups > max_work) {
-        fprintf(stderr,
-                "gpucache: %s: introspect would draw %zu candidates x %zu indices = %llu index lookups, more than the "
-                "limit of %llu; raise it with --max-lookups N\n",
-                path, candidate_count, probe_draw.index_count, (unsigned long long)lookups,
-                (unsigned long long)max_work);
-        status = EXIT_DATA;
-        goto out;
+        return fail_with(&err);
     }
     progress_line prog;
     progress_init(&prog, "introspect");
-    for (size_t i = 0; i < candidate_count; ++i) {
-        for (unsigned k = 0; k < arity; ++k)
-            probe_buf[draw.index_count + k] = candidates[i];
-        if (gc_backend_measure(&b, &probe_draw, (uint32_t)outputs, &m, &err)) {
-            status = fail_with(&err);
-            goto out;
-        }
-        if (m.invocations == baseline)
-            cached[cached_count++] = candidates[i];
-        gc_measurement_free(&m);
-        progress_report(&prog, i + 1, candidate_count);
-    }
+    gc_introspection r;
+    gc_status s = gc_backend_introspect(&b, &draw, (uint32_t)outputs, max_work, path, progress_report, &prog, &r,
+                                        &err);
     progress_end(&prog);
-report:
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"input\": ");
-        sb_json_string(&j, in.name);
-        sb_printf(&j, ", \"device\": ");
-        sb_json_string(&j, b.device);
-        sb_printf(&j, ", \"topology\": \"%s\", \"primitives\": %llu, \"invocations\": %llu, \"candidates\": %zu, "
-                      "\"cached\": [",
-                  gc_topology_name(draw.topology), (unsigned long long)primitives, (unsigned long long)baseline,
-                  candidate_count);
-        for (size_t i = 0; i < cached_count; ++i)
-            sb_printf(&j, i ? ", %u" : "%u", cached[i]);
-        sb_printf(&j, "]}\n");
-        status = print_json_document(&j);
-    } else {
-        printf("%s on %s: %llu primitives, %llu invocations; %zu of %zu indices still cached:\n", in.name, b.device,
-               (unsigned long long)primitives, (unsigned long long)baseline, cached_count, candidate_count);
-        printf("[");
-        for (size_t i = 0; i < cached_count; ++i)
-            printf(i ? ", %u" : "%u", cached[i]);
-        printf("]\n");
+    if (!s) {
+        s = gc_introspection_print(stdout, in.name, b.device, &draw, primitives, &r, json, &err);
+        gc_introspection_free(&r);
     }
-out:
-    gc_measurement_free(&m);
     gc_backend_close(&b);
-    free(cached);
-    free(candidates);
-    free(probe_buf);
     gc_mesh_free(&in.mesh);
-    return status;
+    return s ? fail_with(&err) : 0;
 }

@@ -353,8 +353,8 @@ int cmd_optimize(int argc, char** argv)
     char converted[128];
     snprintf(converted, sizeof converted, "(the %s input was converted to a triangle list)",
              gc_topology_name(draw.topology));
-    optimize_costs costs;
-    if (optimize_costs_of(strcmp(path, "-") ? path : NULL, &lo, &r, reorder, fetch_text, &fetch, &costs, &err)) {
+    gc_optimize_costs costs;
+    if (gc_optimize_costs_of(strcmp(path, "-") ? path : NULL, &lo, &r, reorder, fetch_text, &fetch, &costs, &err)) {
         status = fail_with(&err);
         goto out;
     }

@@ -68,36 +68,7 @@ static int list_devices(int json)
     gc_error err = {0};
     if (gc_probe_list(devices, 16, &n, &err))
         return fail_with(&err);
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"devices\": [");
-        for (uint32_t i = 0; i < n && i < 16; ++i) {
-            const gc_probe_device* d = &devices[i];
-            sb_printf(&j, "%s{\"index\": %u, \"name\": ", i ? ", " : "", i);
-            sb_json_string(&j, d->name);
-            sb_printf(&j, ", \"type\": ");
-            sb_json_string(&j, d->type);
-            sb_printf(&j, ", \"driver\": ");
-            sb_json_string(&j, d->driver);
-            sb_printf(&j,
-                      ", \"api_version\": \"%u.%u.%u\", \"driver_version\": %u, \"vendor_id\": %u, \"device_id\": %u, "
-                      "\"max_outputs\": %u, \"list_restart\": %s, \"usable\": %s}",
-                      d->api_version >> 22, (d->api_version >> 12) & 0x3FF, d->api_version & 0xFFF,
-                      d->driver_version, d->vendor_id, d->device_id, d->max_outputs,
-                      d->list_restart ? "true" : "false", d->usable ? "true" : "false");
-        }
-        sb_printf(&j, "]}\n");
-        return print_json_document(&j);
-    }
-    for (uint32_t i = 0; i < n && i < 16; ++i) {
-        const gc_probe_device* d = &devices[i];
-        printf("%u: %s [%s] driver \"%s\" Vulkan %u.%u.%u, %u outputs max, list restart %s%s\n", i, d->name, d->type,
-               d->driver, d->api_version >> 22, (d->api_version >> 12) & 0x3FF, d->api_version & 0xFFF,
-               d->max_outputs, d->list_restart ? "yes" : "no",
-               d->usable ? "" : " (unusable: no pipeline statistics or vertex atomics)");
-    }
-    return 0;
+    return gc_probe_devices_print(stdout, devices, n < 16 ? n : 16, json, &err) ? fail_with(&err) : 0;
 }
 
 static int write_csv(const char* path, const gc_measurement* m)
@@ -107,9 +78,7 @@ static int write_csv(const char* path, const gc_measurement* m)
         fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
         return EXIT_DATA;
     }
-    fprintf(af.f, "index,invocations\n");
-    for (size_t i = 0; i < m->count; ++i)
-        fprintf(af.f, "%u,%u\n", m->values[i], m->counts[i]);
+    gc_measurement_csv(af.f, m);
     if (atomic_commit(&af) != 0) {
         fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
         return EXIT_DATA;
@@ -232,39 +201,8 @@ int cmd_probe(int argc, char** argv)
     int agree = m.invocations == m.per_vertex_sum;
     if (per_vertex_path && (status = write_csv(per_vertex_path, &m)) != 0)
         goto out;
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"device\": ");
-        sb_json_string(&j, b.device);
-        sb_printf(&j, ", \"driver\": ");
-        sb_json_string(&j, b.driver);
-        sb_printf(&j, ", \"input\": ");
-        sb_json_string(&j, in.name);
-        sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
-        if (draw.restart_enabled)
-            sb_printf(&j, "%u", draw.restart_value);
-        else
-            sb_printf(&j, "null");
-        sb_printf(&j,
-                  ", \"outputs\": %ld, \"indices\": %zu, \"primitives\": %llu, \"invocations\": %llu, "
-                  "\"ia_vertices\": %llu, \"ia_primitives\": %llu, \"per_vertex_sum\": %llu, "
-                  "\"statistics_agree\": %s, \"ia_primitives_expected\": %s}\n",
-                  outputs, draw.index_count, (unsigned long long)expected, (unsigned long long)m.invocations,
-                  (unsigned long long)m.ia_vertices, (unsigned long long)m.ia_primitives,
-                  (unsigned long long)m.per_vertex_sum, agree ? "true" : "false",
-                  m.ia_primitives == expected ? "true" : "false");
-        status = print_json_document(&j);
-    } else {
-        printf("device:          %s (%s)\n", b.device, b.driver);
-        printf("input:           %s, %s, %zu indices%s, %ld output%s\n", in.name, gc_topology_name(draw.topology),
-               draw.index_count, draw.restart_enabled ? ", with restart" : "", outputs, outputs == 1 ? "" : "s");
-        printf("primitives:      %llu expected, %llu by input assembly\n", (unsigned long long)expected,
-               (unsigned long long)m.ia_primitives);
-        printf("ia vertices:     %llu\n", (unsigned long long)m.ia_vertices);
-        printf("invocations:     %llu (pipeline statistics)\n", (unsigned long long)m.invocations);
-        printf("per-vertex sum:  %llu (atomic counters)\n", (unsigned long long)m.per_vertex_sum);
-    }
+    if (gc_measurement_print(stdout, &b, in.name, &draw, expected, (uint32_t)outputs, &m, json, &err))
+        status = fail_with(&err);
     if (!agree) {
         fprintf(stderr,
                 "gpucache: WARNING: the pipeline statistics count %llu vertex shader invocations but the per-vertex "

@@ -4,8 +4,8 @@
  * sweep of the layouts over a range of cache sizes, and the commands that redo each part.
  *
  * The library writes the page (gc_report_html, src/pictures/report.c); this command reads
- * the input as every command does, gives the page its sweep figure (report_parts.c: the
- * sweep drawn by gnuplot, run as sweep --plot runs it) and writes the page whole or not at
+ * the input as every command does, gives the page its sweep figure (the library's
+ * gc_report_sweep_figure: the sweep drawn by gnuplot, as sweep --plot draws it) and writes the page whole or not at
  * all. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
@@ -14,7 +14,8 @@
 #include "commands.h"
 #include "help.h"
 #include "pictures.h"
-#include "report_parts.h"
+#include "sweep.h"
+#include "gpucache/gpucache_pictures.h"
 #include "gpucache/gpucache_pictures.h"
 
 #include <getopt.h>
@@ -26,6 +27,23 @@
  * generic 16-entry FIFO, the README's heat-map model (and no value-keyed rule, so the
  * picture does not depend on how a writer numbers the vertices). */
 #define DEFAULT_MODEL GC_REPORT_DEFAULT_MODEL
+
+/* The sweep figure's warnings: shown even with -q. */
+static void print_warning(void* user, const char* line)
+{
+    (void)user;
+    char printable[1024];
+    copy_printable(printable, sizeof printable, line);
+    fprintf(stderr, "gpucache: %s\n", printable);
+}
+
+static void hold_signals(int on)
+{
+    if (on)
+        signals_hold();
+    else
+        signals_release();
+}
 
 int cmd_report(int argc, char** argv)
 {
@@ -106,7 +124,15 @@ int cmd_report(int argc, char** argv)
     uint64_t primitives = 0;
     if (!gltf && (status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
         return status;
-    report_sweep sweep = {model_spec, &target, threads, 0};
+    sweep* progress = calloc(1, sizeof *progress); /* the sweep's progress line */
+    if (!progress) {
+        gc_mesh_free(&in.mesh);
+        return EXIT_DATA;
+    }
+    progress->start = now_seconds();
+    progress->progress = progress_wanted();
+    gc_report_sweep sweep = {model_spec, &target, (unsigned)threads, sweep_progress, progress, print_warning, NULL,
+                             hold_signals};
     progress_line prog;
     progress_init(&prog, "report: optimize");
     gc_report_options ro = {0};
@@ -121,7 +147,7 @@ int cmd_report(int argc, char** argv)
         ro.runs = in.mesh.runs, ro.run_count = in.mesh.run_count;
         ro.name = in.name;
     }
-    ro.sweep = report_sweep_figure;
+    ro.sweep = gc_report_sweep_figure;
     ro.sweep_user = &sweep;
     ro.progress = progress_report;
     ro.progress_user = &prog;
@@ -134,10 +160,11 @@ int cmd_report(int argc, char** argv)
     gc_status s = gc_report_html(path, &ro, &info, &page, &page_size, &err);
     progress_end(&prog);
     gc_mesh_free(&in.mesh);
+    free(progress);
     verbose_note("report: loaded, analyzed and optimized in %.3f s (optimize %.3f s)", info.prepare_seconds,
                  info.optimize_seconds);
     if (s)
-        return sweep.status ? sweep.status : fail_with(&err);
+        return fail_with(&err);
     atomic_file af;
     if (atomic_open(&af, out_path) != 0) {
         free(page);

@@ -65,23 +65,6 @@ static int load_mesh(const char* spec, sweep_mesh* m)
     return st ? fail_with(&err) : 0;
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180). */
-static void csv_field(FILE* f, const char* text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char* p = text; *p; ++p) {
-        if (*p == '"')
-            fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-
 int cmd_sweep(int argc, char** argv)
 {
     enum { OPT_MESH = 256, OPT_CACHE, OPT_CSV, OPT_PLOT, OPT_JSON, OPT_THREADS };
@@ -238,7 +221,15 @@ int cmd_sweep(int argc, char** argv)
         goto out;
     }
 
-    /* CSV: one row per (mesh, layout, cache size, model). */
+    /* the library's view of the sweep, for its CSV and report */
+    gc_sweep_mesh view_meshes[MAX_MESHES];
+    gc_model view_models[MAX_SWEEP_MODELS];
+    int on_device[MAX_SWEEP_MODELS];
+    const char* labels[MAX_SWEEP_MODELS];
+    gc_sweep g;
+    sweep_view(&s, &g, view_meshes, view_models, on_device);
+    for (size_t k = 0; k < s.model_count; ++k)
+        labels[k] = s.models[k].label;
     if (csv_path) {
         atomic_file af;
         if (atomic_open(&af, csv_path) != 0) {
@@ -246,71 +237,16 @@ int cmd_sweep(int argc, char** argv)
             status = EXIT_DATA;
             goto out;
         }
-        fprintf(af.f, "mesh,layout,cache,model,invocations,atvr,acmr,triangles,vertices\n");
-        for (size_t job = 0; job < s.job_count; ++job)
-            for (size_t k = 0; k < s.model_count; ++k) {
-                const row* r = &s.rows[job * s.model_count + k];
-                if (!r->valid)
-                    continue;
-                size_t per_mesh = s.layout_count * cache_count(&s);
-                csv_field(af.f, s.meshes[job / per_mesh].name);
-                fprintf(af.f, ",%s,%u,", gc_sweep_layout_name(s.layouts[(job % per_mesh) / cache_count(&s)]),
-                        s.cache_lo + (uint32_t)(job % cache_count(&s)));
-                csv_field(af.f, s.models[k].device ? "device" : s.models[k].model.name);
-                fprintf(af.f, ",%llu,%.6f,%.6f,%llu,%llu\n", (unsigned long long)r->invocations, r->atvr, r->acmr,
-                        (unsigned long long)r->triangles, (unsigned long long)r->vertices);
-            }
+        gc_sweep_csv(af.f, &g, s.rows);
         if (atomic_commit(&af) != 0) {
             fprintf(stderr, "gpucache: %s: write failed: %s\n", csv_path, strerror(errno));
             status = EXIT_DATA;
             goto out;
         }
     }
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"cache\": [%u, %u], \"rows\": [", s.cache_lo, s.cache_hi);
-        int first = 1;
-        size_t per_mesh = s.layout_count * cache_count(&s);
-        for (size_t job = 0; job < s.job_count; ++job)
-            for (size_t k = 0; k < s.model_count; ++k) {
-                const row* r = &s.rows[job * s.model_count + k];
-                if (!r->valid)
-                    continue;
-                sb_printf(&j, "%s{\"mesh\": ", first ? "" : ", ");
-                sb_json_string(&j, s.meshes[job / per_mesh].name);
-                sb_printf(&j, ", \"layout\": \"%s\", \"cache\": %u, \"model\": ",
-                          gc_sweep_layout_name(s.layouts[(job % per_mesh) / cache_count(&s)]),
-                          s.cache_lo + (uint32_t)(job % cache_count(&s)));
-                sb_json_string(&j, s.models[k].device ? "device" : s.models[k].model.name);
-                sb_printf(&j, ", \"invocations\": %llu, \"atvr\": " JSON_FLOAT ", \"acmr\": " JSON_FLOAT "}",
-                          (unsigned long long)r->invocations, JF(r->atvr), JF(r->acmr));
-                first = 0;
-            }
-        sb_printf(&j, "]}\n");
-        status = print_json_document(&j);
-    } else {
-        /* The best cache size of each layout, per mesh and model. */
-        printf("%-24s %-32s %-9s %10s %8s\n", "mesh", "model", "layout", "best cache", "ATVR");
-        size_t per_mesh = s.layout_count * cache_count(&s);
-        for (size_t mi = 0; mi < s.mesh_count; ++mi)
-            for (size_t k = 0; k < s.model_count; ++k)
-                for (size_t li = 0; li < s.layout_count; ++li) {
-                    double best = 0;
-                    uint32_t at = 0;
-                    for (uint32_t cs = s.cache_lo; cs <= s.cache_hi; ++cs) {
-                        size_t job = mi * per_mesh + li * cache_count(&s) + (cs - s.cache_lo);
-                        const row* r = &s.rows[job * s.model_count + k];
-                        if (r->valid && (at == 0 || r->atvr < best)) {
-                            best = r->atvr;
-                            at = cs;
-                        }
-                    }
-                    if (at)
-                        printf("%-24s %-32s %-9s %10u %8.4f\n", s.meshes[mi].name, s.models[k].label,
-                               gc_sweep_layout_name(s.layouts[li]), at, best);
-                }
-    }
+    gc_error perr = {0};
+    if (gc_sweep_print(stdout, &g, labels, s.rows, json, &perr))
+        status = fail_with(&perr);
     if (plot_path && !status)
         status = draw_plot(&s, plot_path);
 out:

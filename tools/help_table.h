@@ -1,4 +1,4 @@
-/* The tables of the help text (help.c), shared with the man page and the version
+/* The tables of the help text (help.c, from data/cli-help.txt), shared with the man page and the version
  * (help_print.c). */
 #ifndef GPUCACHE_HELP_TABLE_H
 #define GPUCACHE_HELP_TABLE_H
@@ -25,12 +25,15 @@ typedef struct help_section {
     const char* text;
 } help_section;
 
-extern const help_command help_commands[];
-extern const size_t help_command_count;
-extern const char* const help_global_usage[];
-extern const help_option help_global_options[];
-extern const help_section help_sections[];
-extern const size_t help_section_count;
+/* Filled by help_load from data/cli-help.txt (help.c). */
+extern const help_command* help_commands;
+extern size_t help_command_count;
+extern const char* const* help_global_usage;
+extern const help_option* help_global_options;
+extern const help_section* help_sections;
+extern size_t help_section_count;
+/* Reads the tables once; every printer calls it first. */
+void help_load(void);
 /* The text of section i (the MODEL section's from the family table). */
 const char* help_section_text(size_t i);
 

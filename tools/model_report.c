@@ -1,6 +1,7 @@
 /* Printing what models did with a draw (see model_report.h), for analyze and demo. */
 #define _POSIX_C_SOURCE 200809L
 #include "model_report.h"
+#include "gpucache/gpucache_validate.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -70,15 +71,8 @@ void model_table_init(table* t, int with_layout)
 
 void model_table_add(table* t, const char* layout, const model_result* r)
 {
-    char name[96];
-    snprintf(name, sizeof name, "%s", r->model.name);
-    for (size_t i = 0; i < gc_preset_count(); ++i) {
-        /* A preset: show what it stands for. */
-        const char *pname, *spec, *source;
-        gc_preset_get(i, &pname, &spec, &source);
-        if (strcmp(pname, r->model.name) == 0)
-            snprintf(name, sizeof name, "%s (%s)", pname, spec);
-    }
+    char name[96]; /* a preset: what it stands for */
+    gc_model_label(&r->model, name, sizeof name);
     char invocations[24], acmr[32], atvr[32], batches[24], tail[48];
     snprintf(invocations, sizeof invocations, "%llu", (unsigned long long)r->stats.invocations);
     snprintf(acmr, sizeof acmr, "%.4f", r->stats.acmr);
@@ -119,12 +113,12 @@ void json_model(strbuf* j, const model_result* r)
         sb_printf(j, ", \"seconds\": " JSON_FLOAT, JF(r->seconds));
     else
         sb_printf(j, ", \"seconds\": null");
-    if (r->model.family == GC_MODEL_NVIDIA)
-        sb_printf(j, ", \"resets\": %llu", (unsigned long long)s->resets);
-    if (r->model.family == GC_MODEL_MESHOPT || r->model.family == GC_MODEL_REUSE)
-        sb_printf(j, ", \"flushes\": %llu", (unsigned long long)s->resets);
-    if (r->model.family == GC_MODEL_BATCH) {
-        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * r->model.p[0]) : 0.0;
+    gc_family_traits t;
+    gc_model_traits(&r->model, &t);
+    if (t.resets_field)
+        sb_printf(j, ", \"%s\": %llu", t.resets_field, (unsigned long long)s->resets);
+    if (t.fill_slots) {
+        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * t.fill_slots) : 0.0;
         sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": " JSON_FLOAT,
                   (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, JF(fill));
     }

@@ -3,27 +3,14 @@
 #define GPUCACHE_OPTIMIZE_REPORT_H
 
 #include "cli.h"
-#include "optimize_costs.h"
+#include "gpucache/gpucache_text.h"
 
 #define MAX_TARGETS 16
 /* the presets optimize reports before and after (gc_preset_count() must not exceed it) */
 #define MAX_REPORT_PRESETS 32
 
 /* What optimize prints: the before/after table (or JSON) under every preset and target. */
-typedef struct report {
-    const char* input;
-    const char* output;
-    gc_optimizer algorithm;
-    size_t triangles, runs;
-    double seconds;
-    int reorder;
-    const char* note;        /* a line after the headline, or NULL */
-    const gc_model* presets; /* the presets, then the targets */
-    const gc_stats* before;
-    const gc_stats* after;
-    size_t preset_count, target_count;
-    const optimize_costs* costs; /* overdraw and fetch before and after, or NULL */
-} report;
+typedef gc_optimize_report report;
 
 /* Prints the report (a table, or with `json` optimize --json). Returns 0, or EXIT_DATA when
  * the JSON could not be built (print_json_document). */

@@ -6,16 +6,15 @@
 #define GPUCACHE_PICTURE_FILE_H
 
 #include "cli_util.h"
+#include "gpucache/gpucache_pictures.h"
 
 #include <stdio.h>
 
 typedef struct picture_file {
-    FILE* f;          /* the SVG is written here */
-    atomic_file af;   /* an SVG output: the temporary renamed into place */
-    int png;          /* the output's name ends in .png */
-    int svg_fd;       /* PNG: the SVG temporary in the private folder */
-    char dir[4200];   /* PNG: the private folder beside the output (mkdtemp, 0700) */
-    char svg[4300];   /* PNG: the SVG temporary (mkstemp) in dir */
+    FILE* f;        /* the SVG is written here */
+    atomic_file af; /* an SVG output: the temporary renamed into place */
+    int png;        /* the output's name ends in .png: the library's gc_png_file */
+    gc_png_file png_file;
     const char* path; /* the output */
 } picture_file;
 

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#define MAX_MESHES 16
-#define MAX_SWEEP_MODELS 16
+#define MAX_MESHES GC_SWEEP_PLOT_MAX
+#define MAX_SWEEP_MODELS GC_SWEEP_PLOT_MAX
 
 typedef gc_sweep_layout layout;
 
@@ -57,6 +57,12 @@ static inline size_t cache_count(const sweep* s)
 /* Runs every job through gc_sweep_run on `threads` threads (0: one per core, at most 64),
  * with a progress line at a terminal; on failure s->err tells why. */
 gc_status sweep_run(sweep* s, long threads);
+/* The progress line "gpucache: sweep: N%, S s left" (a gc_progress_fn; user: the sweep,
+ * its start and progress fields set). */
+void sweep_progress(void* user, uint64_t done, uint64_t total);
+/* The sweep as the library's gc_sweep (meshes, models, on_device: the arrays it points to,
+ * mesh_count and model_count long). */
+void sweep_view(const sweep* s, gc_sweep* g, gc_sweep_mesh* meshes, gc_model* models, int* on_device);
 /* The script's name beside a plot: OUT.png -> OUT.gp. */
 void script_path(const char* plot_path, char* gp_path, size_t gp_size);
 /* Writes OUT.gp beside plot_path and runs gnuplot on it; prints and returns an exit status

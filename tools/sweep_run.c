@@ -5,9 +5,10 @@
 #include "sweep.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* "gpucache: sweep: N%, S s left" on a terminal, at most four times a second. */
-static void show_progress(void* user, uint64_t done, uint64_t total)
+void sweep_progress(void* user, uint64_t done, uint64_t total)
 {
     sweep* s = user;
     double now = now_seconds();
@@ -21,33 +22,39 @@ static void show_progress(void* user, uint64_t done, uint64_t total)
         fprintf(stderr, "\n");
 }
 
-gc_status sweep_run(sweep* s, long threads)
+void sweep_view(const sweep* s, gc_sweep* g, gc_sweep_mesh* meshes, gc_model* models, int* on_device)
 {
-    gc_sweep_mesh meshes[MAX_MESHES];
     for (size_t i = 0; i < s->mesh_count; ++i) {
         const sweep_mesh* m = &s->meshes[i];
-        gc_sweep_mesh g = {m->name, m->is_grid, m->width, m->height, m->indices, m->count, m->vertices};
-        meshes[i] = g;
+        gc_sweep_mesh one = {m->name, m->is_grid, m->width, m->height, m->indices, m->count, m->vertices};
+        meshes[i] = one;
     }
-    gc_model models[MAX_SWEEP_MODELS];
-    int on_device[MAX_SWEEP_MODELS];
     for (size_t k = 0; k < s->model_count; ++k) {
         models[k] = s->models[k].model;
         on_device[k] = s->models[k].device;
     }
-    gc_sweep g = {0};
-    g.meshes = meshes;
-    g.mesh_count = s->mesh_count;
-    g.layouts = s->layouts;
-    g.layout_count = s->layout_count;
-    g.cache_lo = s->cache_lo;
-    g.cache_hi = s->cache_hi;
-    g.models = models;
-    g.on_device = on_device;
-    g.model_count = s->model_count;
-    g.device = s->have_device ? &s->device : NULL;
+    memset(g, 0, sizeof *g);
+    g->meshes = meshes;
+    g->mesh_count = s->mesh_count;
+    g->layouts = s->layouts;
+    g->layout_count = s->layout_count;
+    g->cache_lo = s->cache_lo;
+    g->cache_hi = s->cache_hi;
+    g->models = models;
+    g->on_device = on_device;
+    g->model_count = s->model_count;
+    g->device = s->have_device ? (gc_backend*)&s->device : NULL;
+}
+
+gc_status sweep_run(sweep* s, long threads)
+{
+    gc_sweep_mesh meshes[MAX_MESHES];
+    gc_model models[MAX_SWEEP_MODELS];
+    int on_device[MAX_SWEEP_MODELS];
+    gc_sweep g;
+    sweep_view(s, &g, meshes, models, on_device);
     g.threads = (unsigned)threads;
-    g.progress = show_progress;
+    g.progress = sweep_progress;
     g.progress_user = s;
     s->start = now_seconds();
     s->progress = progress_wanted();

@@ -1,39 +1,17 @@
-/* One table printer for every command that prints a table (table.c): rows of text cells are
- * collected first, then printed with each column as wide as its widest cell (never narrower
- * than the width the command asks for), so that a long model name widens the name column
- * instead of shifting every column after it. */
+/* The tables the commands print: the library's table printer (src/table.h) under the
+ * tool's names; table_print says "out of memory" itself. */
 #ifndef GPUCACHE_TABLE_H
 #define GPUCACHE_TABLE_H
 
-#include <stddef.h>
-#include <stdio.h>
+#include "../src/table.h"
 
-typedef struct table_column {
-    const char* head; /* the header cell; NULL in every column: no header line */
-    int width;        /* the least width */
-    int right;        /* right-aligned (numbers); else left-aligned */
-} table_column;
-
-typedef struct table {
-    const table_column* columns;
-    size_t column_count;
-    const char* indent; /* printed before each line ("" or NULL: none) */
-    char** cells;       /* rows * column_count, owned */
-    char** tails;       /* per row: text after the last column ("  0.000123 s"), owned, or NULL */
-    unsigned char* blank; /* per row: an empty line instead of cells */
-    size_t rows, capacity;
-    int failed; /* out of memory: table_print fails */
-} table;
-
-void table_init(table* t, const table_column* columns, size_t column_count, const char* indent);
-/* Adds a row: column_count cells as text (numbers formatted by the caller) and an optional
- * tail printed after the last column. Out of memory: the table fails when printed. */
-void table_row(table* t, const char* const* cells, const char* tail);
-/* Adds an empty line (a gap between groups of rows). */
-void table_blank(table* t);
-/* Prints the header line (when the columns have heads) and the rows. -1: out of memory (a
- * message on standard error, nothing printed). */
+typedef gc_table table;
+typedef gc_table_column table_column;
+#define table_init gc_table_init
+#define table_row gc_table_row
+#define table_blank gc_table_blank
+#define table_free gc_table_free
+/* gc_table_print, or "gpucache: out of memory for a table" and -1. */
 int table_print(FILE* f, const table* t);
-void table_free(table* t);
 
 #endif

@@ -273,6 +273,11 @@ typedef struct gc_family_traits {
     int batch_cut_inside;     /*   batches end inside a primitive (ATI) */
     int32_t batch_reuse_weight; /* the greedy's weight of a vertex still held (-4; ATI -16) */
     int batch_greedy_cheap;   /*   worth its time at the default effort */
+    const char* resets_field; /* what a report calls gc_stats.resets ("resets": nvidia's cache
+                                 resets; "flushes": a warp's flushes); NULL: not reported */
+    uint32_t fill_slots;      /* non-zero: a report gives the batches' state_change_flushes,
+                                 map_mode_batches and mean_fill, slots_filled / (batches x
+                                 fill_slots) */
 } gc_family_traits;
 
 /* Called by a family's search (gc_family.search) with each candidate spec. */
@@ -613,6 +618,35 @@ typedef struct gc_load_options {
  * GC_ERR_IO for a file that cannot be read, GC_ERR_DATA with the file and the line or
  * byte for malformed content. */
 GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* Generated inputs ("grid:WxH", gc_mesh_load_input and the grid command): at most 20000
+ * quads a side and 16M quads in all (about 100 M indices, 400 MB), so that a few
+ * characters cannot ask for gigabytes. */
+#define GC_GRID_MAX_SIDE 20000u
+#define GC_GRID_MAX_QUADS ((uint64_t)1 << 24)
+
+/* gc_mesh_load, or for "grid:WxH" the generated W x H quad grid in row-major order (a
+ * triangle list of 32-bit indices with its vertex count; GC_ERR_USAGE for a size out of
+ * GC_GRID_MAX_SIDE and GC_GRID_MAX_QUADS): every input the gpucache tool takes. */
+GC_API gc_status gc_mesh_load_input(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
+
+/* How to draw a loaded mesh (gc_mesh_load_draw). Zero-initialise: the file's topology (a
+ * triangle list where the file has none) and restart. */
+typedef struct gc_draw_options {
+    const gc_topology* topology; /* non-NULL: this topology (GC_ERR_USAGE when the file holds another) */
+    int restart;                 /* non-zero: primitive restart on ... */
+    int restart_given;           /* ... with restart_value, else the index width's default */
+    uint32_t restart_value;      /*     (0xFFFF for 16-bit input, else 0xFFFFFFFF) */
+} gc_draw_options;
+
+/* Loads `path` (gc_mesh_load_input) into *mesh and the draw `draw_options` (may be NULL)
+ * describe into *draw (pointing into mesh), validated (gc_draw_validate: *primitives set);
+ * a 32-bit 0xFFFFFFFF without restart is GC_ERR_DATA (the restart marker, written -1 in
+ * text: a mistake, not a vertex). On failure nothing is left to free; on success the
+ * caller frees *mesh with gc_mesh_free. Time and memory: gc_mesh_load's, one pass. */
+GC_API gc_status gc_mesh_load_draw(const char* path, const gc_load_options* options,
+                                   const gc_draw_options* draw_options, gc_mesh* mesh, gc_draw* draw,
+                                   uint64_t* primitives, gc_error* err);
 
 /* Reads the vertex positions of the mesh file `path` (read with `options`, as
  * gc_mesh_load reads it) into *xyz: 3 floats (x, y, z) per vertex id of the mesh
@@ -1236,6 +1270,9 @@ typedef struct gc_mesh_draw {
     uint64_t primitives;      /* primitives the draw assembles */
     uint64_t vertices;        /* distinct index values it draws */
     gc_stats* stats;          /* one per model, in the models' order; owned by the analysis */
+    const uint32_t* indices;  /* the draw's indices (index_count); owned by the analysis */
+    const uint64_t* state_changes; /* those it was counted with (gc_mesh_analyze_with), or NULL; */
+    size_t state_change_count;     /* owned by the analysis */
 } gc_mesh_draw;
 
 /* What gc_mesh_analyze gives: every draw, and each model's sum over them. */
@@ -1264,6 +1301,25 @@ typedef struct gc_mesh_analysis {
  * model and draw; memory: the file's indices, and one gc_stats per model and draw. */
 GC_API gc_status gc_mesh_analyze(const char* path, const gc_load_options* options, const gc_model* models,
                                  size_t model_count, unsigned threads, gc_mesh_analysis* out, gc_error* err);
+/* What gc_mesh_analyze_with adds to gc_mesh_analyze (zero-initialise: gc_mesh_analyze's
+ * semantics). Every field but load and threads applies to a file that is not a glTF (one
+ * draw): GC_ERR_USAGE for a glTF when any is set. */
+typedef struct gc_mesh_analyze_options {
+    const gc_load_options* load;       /* how to read the file (may be NULL) */
+    unsigned threads;                  /* as gc_mesh_analyze's */
+    gc_draw_options draw;              /* the draw's topology and restart (gc_mesh_load_draw) */
+    const char* state_changes;         /* a state-change file (gc_state_changes_load), or NULL */
+    gc_per_vertex* per_vertex;         /* model_count of them, filled (free each with
+                                          gc_per_vertex_free), or NULL */
+    gc_trace_fn trace;                 /* called for every model's every primitive ... */
+    void* const* trace_users;          /* ... with trace_users[model] */
+} gc_mesh_analyze_options;
+/* gc_mesh_analyze with `options` (may be NULL) and models run one at a time where a trace
+ * or per-vertex counts are asked for (else as gc_mesh_analyze runs them). A "grid:WxH"
+ * path is the generated grid (gc_mesh_load_input). This is what `gpucache analyze` runs. */
+GC_API gc_status gc_mesh_analyze_with(const char* path, const gc_mesh_analyze_options* options,
+                                      const gc_model* models, size_t model_count, gc_mesh_analysis* out,
+                                      gc_error* err);
 /* Releases what gc_mesh_analyze allocated and zeroes *analysis; safe on a zeroed one. */
 GC_API void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
 

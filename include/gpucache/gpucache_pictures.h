@@ -226,6 +226,47 @@ GC_API gc_status gc_report_write(FILE* f, const char* path, const gc_report_opti
 GC_API gc_status gc_report_html(const char* path, const gc_report_options* options, gc_report_info* info,
                                 char** html, size_t* size, gc_error* err);
 
+/* ------------------------------------------------------------------ PNG files */
+
+/* A picture written as PNG: the SVG goes to a mkstemp temporary in a private folder
+ * (mkdtemp, mode 0700) made beside `path`, and gc_png_commit renders it with Debian's
+ * rsvg-convert (package librsvg2-bin; fork and exec with an argument vector, no shell),
+ * then renames the PNG into place with the mode a new file gets (or the mode of the file
+ * it replaces). Nothing is left behind and the output is whole or untouched. The caller
+ * installs any signal handling (the tool holds SIGINT, SIGTERM and SIGHUP from open to
+ * commit or abort). Messages name `path`. */
+typedef struct gc_png_file {
+    FILE* f;          /* the SVG is written here */
+    int svg_fd;       /* the SVG temporary */
+    char dir[4200];   /* the private folder beside the output */
+    char svg[4300];   /* the SVG temporary in dir */
+    const char* path; /* the output */
+} gc_png_file;
+/* Opens the SVG stream (p->f). GC_ERR_IO when the folder or the temporary cannot be made. */
+GC_API gc_status gc_png_open(gc_png_file* p, const char* path, gc_error* err);
+/* Renders and renames; GC_ERR_IO (a missing rsvg-convert names the package) or a failed
+ * write. The temporaries and the folder are gone either way. Cost: the renderer's, about
+ * a second for a few MB of SVG. */
+GC_API gc_status gc_png_commit(gc_png_file* p, gc_error* err);
+/* Drops the picture: its temporaries and folder are removed, the output is untouched. */
+GC_API void gc_png_abort(gc_png_file* p);
+
+/* ------------------------------------------------------------------ gnuplot */
+
+/* Writes s as a gnuplot double-quoted string literal, quotes included, that gnuplot reads
+ * back byte for byte: letters, digits, space and ",.-_/+:()" as they are, every other
+ * byte as a three-digit octal escape. Cost: O(strlen(s)). */
+GC_API void gc_gnuplot_string(FILE* f, const char* s);
+/* The lines that send the drawing to the image: `set output ARG1` when the script is
+ * called with an argument (as gc_gnuplot_draw does), else `set output "<image_path>"`,
+ * so that the script alone redraws the figure where it was drawn. */
+GC_API void gc_gnuplot_set_output(FILE* f, const char* image_path);
+/* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
+ * mode 0700) made beside image_path, then renames the image into place (keeping the mode
+ * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
+ * names the package), nothing left behind. The caller installs any signal handling. */
+GC_API gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -288,11 +288,12 @@ class AnalyzeResult:
         """This model's entry as ``analyze --json`` writes it (the same keys, in its order)."""
         d: Dict[str, Any] = {"model": self.model, "family": self.family, "invocations": self.invocations,
                              "acmr": self.acmr, "atvr": self.atvr, "batches": self.batches, "seconds": self.seconds}
-        if self.family == "nvidia":
+        # the fields the family's traits gave (_stats_result), in analyze --json's order
+        if self.resets is not None:
             d["resets"] = self.resets
-        if self.family in ("meshopt", "reuse"):
+        if self.flushes is not None:
             d["flushes"] = self.flushes
-        if self.family == "batch":
+        if self.state_change_flushes is not None:
             d.update(state_change_flushes=self.state_change_flushes, map_mode_batches=self.map_mode_batches,
                      mean_fill=self.mean_fill)
         if self.fetch is not None and self.fetch_per_model:
@@ -493,14 +494,15 @@ def _stats_result(m: Any, s: Any, **draw: Any) -> AnalyzeResult:
     fam = _family_name(m.family)
     r = AnalyzeResult(model=_model_name(m), family=fam, invocations=int(s.invocations), acmr=float(s.acmr),
                       atvr=float(s.atvr), batches=int(s.batches) if s.has_batches else None, **draw)
-    if fam == "nvidia":
-        r.resets = int(s.resets)
-    if fam in ("meshopt", "reuse"):
-        r.flushes = int(s.resets)
-    if fam == "batch":
+    # the extra fields a family reports: its traits say which (gc_family_traits)
+    t = ffi.new("gc_family_traits*")
+    lib.gc_model_traits(m, t)
+    if t.resets_field != ffi.NULL:
+        setattr(r, ffi.string(t.resets_field).decode(), int(s.resets))
+    if t.fill_slots:
         r.state_change_flushes = int(s.state_change_flushes)
         r.map_mode_batches = int(s.map_mode_batches)
-        r.mean_fill = float(s.slots_filled) / (float(s.batches) * m.p[0]) if s.batches else 0.0
+        r.mean_fill = float(s.slots_filled) / (float(s.batches) * t.fill_slots) if s.batches else 0.0
     return r
 
 

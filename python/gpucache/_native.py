@@ -43,6 +43,14 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err);
 size_t gc_preset_count(void);
 void gc_preset_get(size_t i, const char** name, const char** spec, const char** source);
 const char* gc_model_family_name(gc_model_family family);
+typedef struct gc_family_traits {
+    uint32_t capacity; const char* capacity_what; uint32_t order_cache; int fifo_like; int value_keyed;
+    int pieces; uint32_t piece_triangles; uint32_t piece_vertices; uint32_t segment_indices;
+    uint32_t segment_map; int warp_sum; int kerbl_batches; uint32_t batch_indices; uint32_t batch_held;
+    int batch_cut_inside; int32_t batch_reuse_weight; int batch_greedy_cheap; const char* resets_field;
+    uint32_t fill_slots;
+} gc_family_traits;
+void gc_model_traits(const gc_model* model, gc_family_traits* out);
 size_t gc_family_count(void);
 
 typedef void (*gc_trace_fn)(void* user, uint64_t primitive, const int64_t* entries, size_t count);
@@ -104,7 +112,7 @@ int gc_mesh_numbers_by_first_use(const char* path);
 typedef struct gc_mesh_draw {
     size_t mesh, primitive; const char* mesh_name; int mode; int index_bits; gc_topology topology;
     int restart_enabled; uint32_t restart_value; size_t index_count; uint64_t primitives; uint64_t vertices;
-    gc_stats* stats;
+    gc_stats* stats; const uint32_t* indices; const uint64_t* state_changes; size_t state_change_count;
 } gc_mesh_draw;
 typedef struct gc_mesh_analysis {
     size_t draw_count; gc_mesh_draw* draws; size_t model_count; gc_stats* sums;
@@ -193,7 +201,7 @@ CHECKED_STRUCTS = (
     "gc_error", "gc_draw", "gc_model", "gc_per_vertex", "gc_analyze_options", "gc_stats", "gc_mesh",
     "gc_load_options", "gc_optimize_options", "gc_fit_case", "gc_fit_candidate", "gc_fit_options",
     "gc_measurements", "gc_mesh_draw", "gc_mesh_analysis", "gc_mesh_optimize_options", "gc_mesh_optimized",
-    "gc_memsys_cache_stats", "gc_memsys_stats", "gc_memsys_hazard", "gc_memsys_report",
+    "gc_memsys_cache_stats", "gc_memsys_stats", "gc_memsys_hazard", "gc_memsys_report", "gc_family_traits",
 )
 
 # Meshlets (issue 31): declared apart from CDEF, so that the additions stay in one place.

@@ -70,15 +70,15 @@ static int compare_u32(const void* a, const void* b)
  * (sorted, 4 bytes per index), so that the first-use table is as long as the distinct
  * values, not as the largest one. At most 16 bytes per index, the output included. */
 /* The largest index value + 1 (0 for no indices) in *domain; true when the values are
- * dense enough for tables indexed by value: at most 2 n + 65536 of them, every id in 32
- * bits (the value 0xFFFFFFFF goes the sparse way too). */
+ * dense enough for tables indexed by value (gc_too_sparse), every id in 32 bits (the
+ * value 0xFFFFFFFF goes the sparse way too). */
 static bool dense_values(const uint32_t* indices, size_t n, uint64_t* domain)
 {
     uint64_t max = 0;
     for (size_t i = 0; i < n; ++i)
         max = indices[i] > max ? indices[i] : max;
     *domain = n ? max + 1 : 0;
-    return !(max + 1 > 2 * (uint64_t)n + 65536 || max == UINT32_MAX);
+    return !(gc_too_sparse(max + 1, n) || max == UINT32_MAX);
 }
 
 static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** order, size_t* used,

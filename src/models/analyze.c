@@ -10,8 +10,7 @@
  * is far above the index count (a hostile or sparse buffer), values are renumbered
  * by rank among the distinct values, so that memory follows the index count, not the
  * values: 4 bytes per index for the renumbered draw and 4 per distinct value, sorted
- * and searched (O(n log n), paid only by sparse input). */
-#define SPARSE_SLACK 1024
+ * and searched (O(n log n), paid only by sparse input). The rule: gc_too_sparse. */
 
 typedef struct dense_map {
     uint32_t* indices; /* rewritten draw, or NULL when the draw is used as is */
@@ -290,7 +289,7 @@ static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const 
     const uint32_t hint = options->vertex_count;
     const bool checks_own =
         model && hint > 0 && hint <= (1u << 30) &&
-        (uint64_t)hint <= 2 * (uint64_t)draw->index_count + SPARSE_SLACK && draw->index_count < UINT32_MAX / 2 &&
+        !gc_too_sparse(hint, draw->index_count) && draw->index_count < UINT32_MAX / 2 &&
         !options->per_vertex && !options->trace &&
         gc_family_builtin(model->family) && gc_family_builtin(model->family)->checks_indices &&
         gc_family_builtin(model->family)->checks_indices(model, draw);
@@ -324,7 +323,7 @@ static gc_status prepare_draw(const gc_model* model, const gc_draw* draw, const 
     run->draw = *draw;
     run->state_changes = options->state_changes;
     run->state_change_count = options->state_change_count;
-    if (used > 0 && (uint64_t)max_value + 1 > 2 * (uint64_t)used + SPARSE_SLACK) {
+    if (used > 0 && gc_too_sparse((uint64_t)max_value + 1, used)) {
         s = build_dense_map(draw, used, &p->map, err);
         if (s)
             return s;

@@ -43,6 +43,7 @@ static void nvidia_traits(const gc_model* m, gc_family_traits* t)
     const uint32_t size = m->p[0];
     t->capacity = size, t->capacity_what = "cache size";
     t->order_cache = size;
+    t->resets_field = "resets";
 }
 
 static void meshopt_traits(const gc_model* m, gc_family_traits* t)
@@ -52,6 +53,7 @@ static void meshopt_traits(const gc_model* m, gc_family_traits* t)
     t->order_cache = min_u32(cache, 64); /* tuned on the corpus: larger aims did worse */
     t->pieces = 1, t->piece_triangles = group, t->piece_vertices = warp;
     t->warp_sum = warp != 0 && cache >= warp; /* nothing is evicted within a warp */
+    t->resets_field = "flushes";
 }
 
 static void reuse_traits(const gc_model* m, gc_family_traits* t)
@@ -60,6 +62,7 @@ static void reuse_traits(const gc_model* m, gc_family_traits* t)
     t->capacity = warp, t->capacity_what = "warp size";
     t->order_cache = warp;
     t->pieces = 1, t->piece_triangles = triangles, t->piece_vertices = warp;
+    t->resets_field = "flushes";
 }
 
 static void batch_traits(const gc_model* m, gc_family_traits* t)
@@ -68,6 +71,7 @@ static void batch_traits(const gc_model* m, gc_family_traits* t)
     t->capacity = slots, t->capacity_what = "slot count";
     t->order_cache = slots;
     t->pieces = 1, t->piece_triangles = prims, t->piece_vertices = slots;
+    t->fill_slots = slots;
 }
 
 static void llvmpipe_traits(const gc_model* m, gc_family_traits* t)

@@ -105,7 +105,7 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
                        "optimize: a run of %zu indices at index %llu lies outside the draw of %llu indices", index_count,
                        (unsigned long long)options->stream_position, (unsigned long long)options->stream_length);
     /* Memory follows the vertex count: a sparse buffer must be compacted first. */
-    if ((uint64_t)vertex_count > 2 * (uint64_t)index_count + 65536)
+    if (gc_too_sparse(vertex_count, index_count))
         return gc_fail(err, GC_ERR_LIMIT,
                        "optimize: %u vertices for %zu indices; renumber the used vertices first (gpucache optimize "
                        "does)",

@@ -9,10 +9,10 @@ gc_status gc_pipeline_analyze_gltf(const gc_gltf* doc, const char* path, const g
                                    unsigned threads, gc_mesh_analysis* out, gc_error* err);
 
 /* Whether index values up to `largest` in `count` indices are too sparse for tables
- * indexed by value (largest + 1 > 2 count + 65536): the one density rule of the pipeline. */
+ * indexed by value (the density rule, gc_too_sparse). */
 static inline int gc_pipeline_sparse(uint64_t largest, size_t count)
 {
-    return largest + 1 > 2 * (uint64_t)count + 65536;
+    return gc_too_sparse(largest + 1, count);
 }
 
 #endif

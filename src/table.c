@@ -1,11 +1,10 @@
 /* The table printer (table.h). */
-#define _POSIX_C_SOURCE 200809L
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void table_init(table* t, const table_column* columns, size_t column_count, const char* indent)
+void gc_table_init(gc_table* t, const gc_table_column* columns, size_t column_count, const char* indent)
 {
     memset(t, 0, sizeof *t);
     t->columns = columns;
@@ -13,7 +12,7 @@ void table_init(table* t, const table_column* columns, size_t column_count, cons
     t->indent = indent ? indent : "";
 }
 
-static int grow(table* t)
+static int grow(gc_table* t)
 {
     if (t->rows < t->capacity)
         return 0;
@@ -34,7 +33,7 @@ static int grow(table* t)
     return 0;
 }
 
-void table_row(table* t, const char* const* cells, const char* tail)
+void gc_table_row(gc_table* t, const char* const* cells, const char* tail)
 {
     if (t->failed || grow(t)) {
         t->failed = 1;
@@ -54,7 +53,7 @@ void table_row(table* t, const char* const* cells, const char* tail)
         t->failed = 1;
 }
 
-void table_blank(table* t)
+void gc_table_blank(gc_table* t)
 {
     if (t->failed || grow(t)) {
         t->failed = 1;
@@ -69,7 +68,7 @@ void table_blank(table* t)
 
 /* One line: each cell padded to its column's width, one space between columns; the last
  * column, when left-aligned, is not padded (no trailing spaces). */
-static void print_line(FILE* f, const table* t, const size_t* width, const char* const* cells, const char* tail)
+static void print_line(FILE* f, const gc_table* t, const size_t* width, const char* const* cells, const char* tail)
 {
     fputs(t->indent, f);
     for (size_t c = 0; c < t->column_count; ++c) {
@@ -89,13 +88,12 @@ static void print_line(FILE* f, const table* t, const size_t* width, const char*
     fputc('\n', f);
 }
 
-int table_print(FILE* f, const table* t)
+int gc_table_print(FILE* f, const gc_table* t)
 {
     size_t* width = t->failed ? NULL : calloc(t->column_count ? t->column_count : 1, sizeof *width);
     const char** heads = width ? calloc(t->column_count ? t->column_count : 1, sizeof *heads) : NULL;
     if (!heads) {
         free(width);
-        fprintf(stderr, "gpucache: out of memory for a table\n");
         return -1;
     }
     int with_header = 0;
@@ -127,7 +125,7 @@ int table_print(FILE* f, const table* t)
     return 0;
 }
 
-void table_free(table* t)
+void gc_table_free(gc_table* t)
 {
     for (size_t r = 0; r < t->rows; ++r) {
         for (size_t c = 0; !t->blank[r] && c < t->column_count; ++c)
