@@ -910,6 +910,8 @@ typedef struct gc_optimize_options {
     float overdraw_lambda;     /* tipsify, with positions: the paper's lambda, a cluster ends where
                                   its ACMR (misses per triangle, from a cold cache) drops below it;
                                   0: no overdraw pass; below 0: GC_ERR_USAGE */
+    unsigned threads;          /* auto: threads that score its candidates, runs and patches; 0: the
+                                  default (1); the result is the same for every count */
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" (NUL-terminated, not kept) to the enum in *out;
