@@ -132,7 +132,7 @@ static const help_option meshlets_options[] = {
     END_OPTIONS};
 
 static const char* const optimize_usage[] = {
-    "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E]\n"
+    "optimize -a tipsify|forsyth|auto [-m TARGET]... [--cache N] [--seed S] [--effort E] [--threads N]\n"
     "         [--reorder-vertices [--remap MAP.u32]] [--overdraw-threshold T] [--overdraw-lambda L]\n"
     "         [--fetch meshopt:BYTES] [--allow-external-uris] [--json] INPUT -o OUTPUT",
     NULL};
@@ -144,7 +144,10 @@ static const help_option optimize_options[] = {
     OPT_RESTART,
     {"--cache N", "the cache size tipsify and forsyth assume (3 to 65536)"},
     {"--seed S", "perturbs auto's greedy reproducibly"},
-    {"--effort E", "1 to 4: more candidates and local search (slower)"},
+    {"--effort E", "auto: 1 fast (one order per target family, no overdraw pass unless\n"
+                   "--overdraw-threshold is given); none: the default; 2 to 4: more candidates\n"
+                   "and local search (slower)"},
+    {"--threads N", "auto: threads scoring its candidates (1 to 64; the same output for any N)"},
     {"--reorder-vertices", "also renumber the vertices in order of first use"},
     {"--overdraw-threshold T", "auto, on a mesh with positions: each target's invocations may rise to\n"
                                "T x auto's best while overdraw is lowered (default 1.05; 1: off)"},
