@@ -44,9 +44,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
         return s;
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
-    uint32_t* seen = gc_alloc_array(triangle_count, sizeof(uint32_t), true); /* step + 1 it was scored at */
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!dead_end || !vs || !seen || !emitted) {
+    if (!dead_end || !vs || !emitted) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -70,6 +69,9 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
+    /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
+    uint32_t seen_tri[256], seen_step[256];
+    memset(seen_step, 0, sizeof seen_step);
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
@@ -81,9 +83,13 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
             uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
             for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
                 uint32_t tri = adjacent[a];
-                if (seen[tri] == mark)
+                /* scored already this step? (a small table, in the first-level cache) */
+                uint32_t h = (tri * 2654435761u) >> 24;
+                while (seen_step[h] == mark && seen_tri[h] != tri)
+                    h = (h + 1) & 255;
+                if (seen_step[h] == mark)
                     continue;
-                seen[tri] = mark;
+                seen_step[h] = mark, seen_tri[h] = tri;
                 const uint32_t* tv = indices + 3 * (size_t)tri;
                 const vertex_state x[3] = {vs[tv[0]], vs[tv[1]], vs[tv[2]]};
                 float valence = 0.0f, age = 0.0f;
@@ -101,19 +107,34 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                 /* corner by corner: a miss stamps its vertex at once (later corners see it) */
                 uint32_t w[3] = {x[0].stamp, x[1].stamp, x[2].stamp};
                 uint32_t misses = 0;
-                for (int c = 0; c < 3; ++c) {
-                    uint32_t word = w[c];
-                    for (int e = 0; e < c; ++e)
-                        word = tv[e] == tv[c] ? w[e] : word;
-                    if (at - word > size) {
-                        w[c] = at++;
-                        misses++;
-                    } else if (gamma != 0.0f && x[c].live > 1) {
-                        /* the age, read before the feed (gc_sim_age) */
-                        uint32_t old = clock - age_shift - x[c].stamp;
-                        age += old < age_limit ? (float)old / age_scale : 0.0f;
-                    }
+                /* without branches: whether a corner hits is what the data says */
+                w[1] = tv[1] == tv[0] ? w[0] : w[1];
+                uint32_t miss = at - w[0] > size;
+                w[0] = miss ? at : w[0];
+                w[1] = tv[1] == tv[0] ? w[0] : w[1];
+                w[2] = tv[2] == tv[0] ? w[0] : w[2];
+                at += miss, misses += miss;
+                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f; /* the ages of the corners that hit (gc_sim_age, before the feed) */
+                {
+                    uint32_t old = clock - age_shift - x[0].stamp;
+                    a0 = !miss && x[0].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
                 }
+                miss = at - w[1] > size;
+                w[1] = miss ? at : w[1];
+                w[2] = tv[2] == tv[1] ? w[1] : w[2];
+                at += miss, misses += miss;
+                {
+                    uint32_t old = clock - age_shift - x[1].stamp;
+                    a1 = !miss && x[1].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
+                }
+                miss = at - w[2] > size;
+                misses += miss;
+                {
+                    uint32_t old = clock - age_shift - x[2].stamp;
+                    a2 = !miss && x[2].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
+                }
+                if (gamma != 0.0f)
+                    age = ((age + a0) + a1) + a2;
                 float score = (float)misses - beta * valence - gamma * age;
                 if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
                     best = tri;
@@ -177,7 +198,6 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
 done:
     free(dead_end);
     free(vs);
-    free(seen);
     free(emitted);
     gc_live_triangles_free(&lists);
     return s;
