@@ -221,10 +221,11 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m)
 
 /* --effort 1 (issue 33): one order, chosen by the target's family, and nothing scored: the
  * greedy above where its machine is the target's (fifo, meshopt); Tipsify at a FIFO's size
- * from 64 entries (where it won at every effort on the corpus); patches for Kerbl et al.'s
- * batches of 128 vertices or more (the same); otherwise, and for several targets, the tuned
- * Forsyth order (the winner for the four presets on every corpus mesh). Figures in
- * docs/PERFORMANCE.md. */
+ * from 64 entries (where it won at every effort on the corpus); patches of a warp for
+ * meshopt's warps when nothing is evicted inside one (nvidia-pascal), and for Kerbl et
+ * al.'s batches of 128 vertices or more; otherwise, and for several targets, the tuned
+ * Forsyth order (the winner for the four presets on every corpus mesh). Chosen on four
+ * corpus meshes, stored and shuffled; figures in docs/PERFORMANCE.md. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                            uint32_t* order, gc_error* err)
@@ -237,6 +238,10 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
     if (target_count == 1 && targets[0].family == GC_MODEL_FIFO && t.order_cache >= 64)
         s = gc_opt_tipsify(indices, triangle_count, vertex_count, t.order_cache < 256 ? t.order_cache : 256, order,
                            NULL, err);
+    else if (target_count == 1 && t.warp_sum && t.piece_vertices >= 3)
+        /* meshopt:C,W,P with C >= W (nvidia-pascal): compact patches of a warp each */
+        s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
+                           err);
     else if (target_count == 1 && gc_fifo_machine_of(&targets[0], &fm))
         s = gc_opt_fifo_greedy(indices, triangle_count, vertex_count, &fm, 0.75f, 0.1f, 7, order, err);
     else if (target_count == 1 && targets[0].family == GC_MODEL_BATCH_ALL && t.piece_vertices >= 128)
