@@ -4,8 +4,8 @@
  * then each family's preset alone): meshoptimizer's time, then for each effort auto's time
  * over it and the change in invocations under the target (summed over the targets for the
  * presets) against meshoptimizer's order, and with --threads N the default effort again
- * with N threads (its output must be byte-identical to one thread's: a mismatch is
- * printed). Times: the median of --reps runs, every ratio taken in the same run; one
+ * in wall time with one thread and with N threads (its output must be byte-identical to
+ * one thread's: a mismatch is printed). Times: the median of --reps runs, every ratio taken in the same run; one
  * thread's in the thread's CPU time, several threads' in wall time. A summary
  * per target and effort follows: total time over total meshoptimizer time, mean change.
  *
@@ -26,12 +26,12 @@
 
 enum { MAX_TARGETS = 32, MAX_EFFORTS = 6 };
 
-/* One thread's runs are timed in the thread's CPU time (the machine is shared: wall time
- * there counts the other jobs too); runs with threads in wall time. */
-static double clock_of(unsigned threads)
+/* Runs are timed in the thread's CPU time (the machine is shared: wall time there counts
+ * the other jobs too), the threads column in wall time. */
+static double clock_of(bool wall)
 {
     struct timespec ts;
-    clock_gettime(threads > 1 ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(wall ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -65,7 +65,7 @@ static uint64_t invocations(const target_set* t, const uint32_t* idx, size_t n)
 }
 
 static double time_auto(const target_set* t, const uint32_t* idx, size_t n, uint32_t vertices, unsigned effort,
-                        unsigned threads, int reps, uint32_t* out)
+                        unsigned threads, bool wall, int reps, uint32_t* out)
 {
     double samples[64];
     for (int r = 0; r < reps; ++r) {
@@ -75,18 +75,18 @@ static double time_auto(const target_set* t, const uint32_t* idx, size_t n, uint
         o.effort = effort;
         o.threads = threads;
         gc_error err;
-        double t0 = clock_of(threads);
+        double t0 = clock_of(wall);
         if (gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err)) {
             fprintf(stderr, "auto: %s\n", err.message);
             exit(1);
         }
-        samples[r] = clock_of(threads) - t0;
+        samples[r] = clock_of(wall) - t0;
     }
     return median(samples, reps);
 }
 
 typedef struct sums {
-    double auto_s, meshopt_s, change;
+    double auto_s, meshopt_s, change, wall_one; /* wall_one: the threads column's one-thread time */
     int rows;
 } sums;
 
@@ -141,7 +141,7 @@ int main(int argc, char** argv)
     for (size_t e = 0; e < effort_count; ++e)
         printf(" effort %s: time x | invocations |", efforts[e] ? (char[]){(char)('0' + efforts[e]), 0} : "default");
     if (threads)
-        printf(" default, %u threads: time x |", threads);
+        printf(" default, wall: 1 / %u threads, time x |", threads);
     printf("\n|---|---|---:|---|---:|");
     for (size_t e = 0; e < effort_count + (threads != 0); ++e)
         printf("---:|%s", e < effort_count ? "---:|" : "");
@@ -160,9 +160,9 @@ int main(int argc, char** argv)
                 gc_shuffle_triangles(idx, n, 7);
             double samples[64];
             for (int r = 0; r < reps; ++r) {
-                double t0 = clock_of(1);
+                double t0 = clock_of(false);
                 meshopt_optimizeVertexCache(peer, idx, n, vertices);
-                samples[r] = clock_of(1) - t0;
+                samples[r] = clock_of(false) - t0;
             }
             double meshopt_s = median(samples, reps);
             for (size_t k = 0; k < name_count; ++k) {
@@ -170,7 +170,7 @@ int main(int argc, char** argv)
                 printf("| %s | %s | %zu | %s | %.2f |", base, shuffled ? "shuffled" : "stored", n / 3, sets[k].name,
                        meshopt_s * 1e3);
                 for (size_t e = 0; e < effort_count; ++e) {
-                    double s = time_auto(&sets[k], idx, n, vertices, efforts[e], 1, reps, out);
+                    double s = time_auto(&sets[k], idx, n, vertices, efforts[e], 1, false, reps, out);
                     uint64_t inv = invocations(&sets[k], out, n);
                     double change = 100.0 * ((double)inv - (double)peer_inv) / (double)peer_inv;
                     printf(" %.2f | %+.2f%% |", s / meshopt_s, change);
@@ -180,10 +180,13 @@ int main(int argc, char** argv)
                         memcpy(ref, out, n * sizeof *out);
                 }
                 if (threads) {
-                    double s = time_auto(&sets[k], idx, n, vertices, 0, threads, reps, out);
-                    printf(" %.2f%s |", s / meshopt_s, memcmp(ref, out, n * sizeof *out) ? " DIFFERS" : "");
+                    /* wall time, one thread then N, the same order */
+                    double one = time_auto(&sets[k], idx, n, vertices, 0, 1, true, reps, out);
+                    double s = time_auto(&sets[k], idx, n, vertices, 0, threads, true, reps, out);
+                    printf(" %.2f / %.2f%s |", one / meshopt_s, s / meshopt_s,
+                           memcmp(ref, out, n * sizeof *out) ? " DIFFERS" : "");
                     sums* t = &total[k][effort_count];
-                    t->auto_s += s, t->meshopt_s += meshopt_s, t->rows++;
+                    t->auto_s += s, t->meshopt_s += meshopt_s, t->wall_one += one, t->rows++;
                 }
                 printf("\n");
                 fflush(stdout);
@@ -199,7 +202,7 @@ int main(int argc, char** argv)
     for (size_t e = 0; e < effort_count; ++e)
         printf(" effort %u (0 = default): time x | invocations |", efforts[e]);
     if (threads)
-        printf(" default, %u threads: time x |", threads);
+        printf(" default, wall: 1 / %u threads, time x |", threads);
     printf("\n|---|");
     for (size_t e = 0; e < effort_count + (threads != 0); ++e)
         printf("---:|%s", e < effort_count ? "---:|" : "");
@@ -210,8 +213,10 @@ int main(int argc, char** argv)
             const sums* t = &total[k][e];
             printf(" %.2f | %+.2f%% |", t->auto_s / t->meshopt_s, t->rows ? t->change / t->rows : 0.0);
         }
-        if (threads)
-            printf(" %.2f |", total[k][effort_count].auto_s / total[k][effort_count].meshopt_s);
+        if (threads) {
+            const sums* t = &total[k][effort_count];
+            printf(" %.2f / %.2f |", t->wall_one / t->meshopt_s, t->auto_s / t->meshopt_s);
+        }
         printf("\n");
     }
     return 0;
