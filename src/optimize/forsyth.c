@@ -23,11 +23,11 @@
 
 #define VALENCE_SCAN 32
 
-/* Per vertex, side by side (one cache line for all a step reads): its score, its place in
- * the modelled cache (-1: not cached), its remaining triangles, and the length of its
- * triangle list, which may still hold emitted triangles (removed when next scanned). */
+/* Per vertex, side by side: its place in the modelled cache (-1: not cached), its remaining
+ * triangles, and the length of its triangle list, which may still hold emitted triangles
+ * (removed when next scanned). Its score is in an array of its own (the triangle sums read
+ * only that: denser in the cache). */
 typedef struct forsyth_vertex {
-    float score;
     int32_t position;
     uint32_t live, listed;
 } forsyth_vertex;
@@ -80,7 +80,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (s)
         return s;
     forsyth_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
-    float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false); /* vert[v].score, dense */
+    float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false); /* each vertex's score */
     uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true); /* bits */
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     if (!vert || !vscore || !emitted || !dead_end) {
@@ -94,7 +94,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     for (uint32_t v = 0; v < vertex_count; ++v) {
         vert[v].live = vert[v].listed = list_start[v + 1] - list_start[v];
         vert[v].position = -1;
-        vert[v].score = vscore[v] = score_of(scores, &vert[v]);
+        vscore[v] = score_of(scores, &vert[v]);
     }
 
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
@@ -138,7 +138,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t k = 0; k < n; ++k) {
             forsyth_vertex* fv = &vert[next_cache[k]];
             fv->position = k < cache_size ? (int32_t)k : -1;
-            fv->score = vscore[next_cache[k]] = score_of(scores, fv);
+            vscore[next_cache[k]] = score_of(scores, fv);
         }
         cache_count = n < cache_size ? n : cache_size;
         memcpy(cache, next_cache, cache_count * sizeof *cache);
