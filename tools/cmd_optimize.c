@@ -266,8 +266,7 @@ int cmd_optimize(int argc, char** argv)
     mo.optimize.targets = target_count ? targets : NULL;
     mo.optimize.target_count = target_count;
     mo.optimize.threads = (unsigned)threads;
-    /* --effort 1 is the fast path: no overdraw pass unless asked for */
-    mo.optimize.overdraw_threshold = (float)(effort == 1 && !od_option ? 1.0 : od_threshold);
+    mo.optimize.overdraw_threshold = (float)(effort == 1 && !od_option ? 1.0 : od_threshold); /* 1: fast */
     mo.optimize.overdraw_lambda = (float)od_lambda;
     mo.reorder_vertices = reorder;
     mo.vertex_map = remap_path != NULL;
