@@ -125,7 +125,7 @@ static const help_option meshlets_options[] = {
     {"--scan", "cut INPUT's own order (no reordering by auto first)"},
     {"--no-local-order", "keep each meshlet's triangles in auto's order"},
     {"--seed S", "perturbs auto's greedy reproducibly"},
-    {"--effort E", "1 to 4: auto tries more orders (slower)"},
+    {"--effort E", "auto: 1 fast (one order, nothing scored); 2 to 4 try more orders (slower)"},
     {"--allow-external-uris", "glTF: follow URIs outside the input's folder"},
     {"--json", "print JSON (docs/json.md)"},
     OPT_HELP,
