@@ -66,7 +66,7 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
 int cmd_optimize(int argc, char** argv)
 {
     enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL,
-           OPT_OD_THRESHOLD, OPT_OD_LAMBDA, OPT_FETCH };
+           OPT_OD_THRESHOLD, OPT_OD_LAMBDA, OPT_FETCH, OPT_THREADS };
     static const struct option long_options[] = {
         {"algorithm", required_argument, NULL, 'a'},
         {"model", required_argument, NULL, 'm'},
@@ -76,6 +76,7 @@ int cmd_optimize(int argc, char** argv)
         {"cache", required_argument, NULL, OPT_CACHE},
         {"seed", required_argument, NULL, OPT_SEED},
         {"effort", required_argument, NULL, OPT_EFFORT},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {"reorder-vertices", no_argument, NULL, OPT_REORDER},
         {"remap", required_argument, NULL, OPT_REMAP},
         {"positions", no_argument, NULL, OPT_POSITIONS},
@@ -94,7 +95,7 @@ int cmd_optimize(int argc, char** argv)
     const char* remap_path = NULL;
     const char* target_specs[MAX_TARGETS];
     size_t target_count = 0;
-    long cache = 0, effort = 0;
+    long cache = 0, effort = 0, threads = 0;
     uint64_t seed = 0;
     int restart = 0, reorder = 0, json = 0;
     double od_threshold = 1.05, od_lambda = 0; /* the overdraw pass (docs/optimizers/tipsify.md) */
@@ -134,6 +135,10 @@ int cmd_optimize(int argc, char** argv)
         case OPT_EFFORT:
             if (parse_count(optarg, 1, 4, &effort) != 0)
                 return usage_error("--effort needs a level in [1, 4], not '%s'", optarg);
+            break;
+        case OPT_THREADS:
+            if (parse_count(optarg, 1, 64, &threads) != 0)
+                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
             break;
         case OPT_REORDER: reorder = 1; break;
         case OPT_REMAP: remap_path = optarg; break;
@@ -260,7 +265,8 @@ int cmd_optimize(int argc, char** argv)
     mo.optimize.effort = (unsigned)effort;
     mo.optimize.targets = target_count ? targets : NULL;
     mo.optimize.target_count = target_count;
-    mo.optimize.overdraw_threshold = (float)od_threshold;
+    mo.optimize.threads = (unsigned)threads;
+    mo.optimize.overdraw_threshold = (float)(effort == 1 && !od_option ? 1.0 : od_threshold); /* 1: fast */
     mo.optimize.overdraw_lambda = (float)od_lambda;
     mo.reorder_vertices = reorder;
     mo.vertex_map = remap_path != NULL;

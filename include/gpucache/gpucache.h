@@ -919,7 +919,9 @@ typedef struct gc_optimize_options {
     const gc_model* targets;   /* auto: the models whose invocations it minimizes, summed; */
     size_t target_count;       /*   none: intel, nvidia-kepler, nvidia-pascal and amd-gcn */
     uint64_t seed;             /* auto: deterministic for a given seed */
-    unsigned effort;           /* auto: 0 = default (1); more tries more orders */
+    unsigned effort;           /* auto: 0 = the default; 1 = the fast path (one order chosen by the
+                                  target's family, nothing scored: about meshoptimizer's time);
+                                  2 and more try more orders */
     gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
                                   to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
@@ -944,6 +946,8 @@ typedef struct gc_optimize_options {
     float overdraw_lambda;     /* tipsify, with positions: the paper's lambda, a cluster ends where
                                   its ACMR (misses per triangle, from a cold cache) drops below it;
                                   0: no overdraw pass; below 0: GC_ERR_USAGE */
+    unsigned threads;          /* auto: threads that score its candidates, runs and patches; 0: the
+                                  default (1); the result is the same for every count */
 } gc_optimize_options;
 
 /* "tipsify", "forsyth", "auto" (NUL-terminated, not kept) to the enum in *out;
@@ -959,8 +963,10 @@ GC_API const char* gc_optimizer_name(gc_optimizer algorithm);
  * read). `options` may be NULL (defaults). O(index_count + vertex_count) time for tipsify
  * and forsyth, whatever the vertex valences; auto scores candidate orders with the
  * targets' state machines: O(index_count x candidates x targets), more with `effort`
- * (several times meshoptimizer's time at effort 1). Working memory at most ~16 bytes per
- * index plus the targets' machines. The result is checked (gc_check_permutation) before
+ * (several times meshoptimizer's time at the default effort, about its time at effort 1).
+ * Working memory at most ~16 bytes per index plus the targets' machines, and for auto with
+ * options->threads, ~8 bytes per index and 4 per vertex more for each thread past the
+ * first (the output is the same for any count). The result is checked (gc_check_permutation) before
  * it returns; *err holds one line on failure. Thread-safe; options->progress is called on
  * the calling thread. */
 GC_API gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,

@@ -546,11 +546,12 @@ _ALGORITHMS = ("tipsify", "forsyth", "auto")
 
 
 def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: str = "auto",
-             targets: Optional[Sequence[str]] = None, reorder_vertices: bool = False, effort: int = 1,
+             targets: Optional[Sequence[str]] = None, reorder_vertices: bool = False, effort: int = 0,
              seed: int = 0, cache_size: int = 0, topology: Optional[str] = None,
              restart: Union[None, bool, int] = None, positions: Optional[ArrayLike] = None,
              overdraw_threshold: float = 1.05,
-             overdraw_lambda: float = 0.0) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
+             overdraw_lambda: float = 0.0,
+             threads: int = 0) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
     """Reorders the triangles of a draw so that vertex caches do less work.
 
     indices: a triangle list (any integer array, or a :class:`Mesh`; strips, fans, quads and
@@ -567,7 +568,9 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     reorder_vertices: also renumber vertices in order of first use; then returns
         ``(indices, remap)`` with remap[old] = new (0xFFFFFFFF for unused vertices), to reorder the
         vertex data with ``new_vertices[remap[used]] = vertices[used]``.
-    effort, seed: auto's effort (1 default, 2 and more try more orders) and seed (deterministic).
+    effort, seed: auto's effort (0: the default; 1: the fast path, one order per target family with
+        nothing scored; 2 and more try more orders) and seed (deterministic).
+    threads: auto's threads scoring its candidates (0: one); the result is the same for any count.
     cache_size: tipsify's k or forsyth's cache (0: their defaults, 16 and 32).
     positions: the vertices' x, y, z (an array of vertex_count x 3 floats) for the overdraw pass
         (docs/optimizers/tipsify.md); None: a :class:`Mesh` read from a file with positions
@@ -584,6 +587,8 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         raise Error(f"unknown algorithm '{algorithm}' (tipsify, forsyth, auto)", "usage")
     if not isinstance(effort, (int, np.integer)) or not 0 <= int(effort) <= 1000:
         raise ArgumentError(f"effort: expected an integer in [0, 1000], got {effort!r}")
+    if not isinstance(threads, (int, np.integer)) or not 0 <= int(threads) <= 64:
+        raise ArgumentError(f"threads: expected an integer in [0, 64], got {threads!r}")
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
         raise ArgumentError(f"seed: expected an integer in [0, 2^64), got {seed!r}")
     if not isinstance(cache_size, (int, np.integer)) or not 0 <= int(cache_size) <= 65536:
@@ -611,6 +616,7 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     mo.optimize.cache_size = int(cache_size)
     mo.optimize.seed = int(seed)
     mo.optimize.effort = int(effort)
+    mo.optimize.threads = int(threads)
     mo.optimize.targets = target_array if target_models else ffi.NULL
     mo.optimize.target_count = len(target_models)
     mo.reorder_vertices = 1 if reorder_vertices else 0

@@ -97,7 +97,7 @@ typedef struct gc_optimize_options {
     uint32_t cache_size; const gc_model* targets; size_t target_count; uint64_t seed; unsigned effort;
     gc_progress_fn progress; void* progress_user; uint64_t stream_position; uint64_t stream_length;
     int first_use_numbering; const float* positions; size_t position_stride; float overdraw_threshold;
-    float overdraw_lambda;
+    float overdraw_lambda; unsigned threads;
 } gc_optimize_options;
 gc_status gc_optimizer_parse(const char* name, gc_optimizer* out, gc_error* err);
 gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,

@@ -205,6 +205,23 @@ def test_optimize_is_a_permutation(algorithm):
     assert gpucache.analyze(out, "fifo:16").invocations < before
 
 
+def test_optimize_threads_give_the_same_order():
+    idx = gpucache.grid(40, 30)
+    tri = idx.reshape(-1, 3)
+    shuffled = tri[np.random.default_rng(3).permutation(tri.shape[0])].reshape(-1)
+    for targets in (None, ["llvmpipe"], ["nvidia-pascal"]):
+        one = gpucache.optimize(shuffled, targets=targets, threads=1)
+        for threads in (0, 2, 4):
+            np.testing.assert_array_equal(gpucache.optimize(shuffled, targets=targets, threads=threads), one)
+    with pytest.raises(gpucache.ArgumentError):
+        gpucache.optimize(shuffled, threads=-1)
+    with pytest.raises(gpucache.ArgumentError):
+        gpucache.optimize(shuffled, threads=65)
+    # effort 1, the fast path, keeps every triangle
+    fast = gpucache.optimize(shuffled, targets=["fifo:16"], effort=1)
+    np.testing.assert_array_equal(canonical_triangles(fast), canonical_triangles(shuffled))
+
+
 def test_optimize_reorder_vertices_remap():
     idx = gpucache.grid(12, 9)
     tri = idx.reshape(-1, 3)

@@ -225,6 +225,15 @@ done:
     return s;
 }
 
+gc_status gc_opt_sim_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* targets, size_t target_count, float beta, float gamma,
+                            uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    const stream_place place = {0, 0, NULL};
+    return greedy_order(indices, triangle_count, vertex_count, targets, target_count, &place, beta, gamma,
+                        recent_limit, order, err);
+}
+
 /* ------------------------------------------------------------ local search */
 
 /* The cost of the window order[i .. end) with order[i + d] brought to the front (d = 0: as
@@ -314,27 +323,6 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
 }
 
 /* ------------------------------------------------------------- selection */
-
-/* A score table for Forsyth's algorithm (forsyth.c) tuned for the vertex cache models:
- * 16 LRU positions and 1..8 remaining triangles. Made by bench/tune_scores, starting from
- * the table meshoptimizer 0.18 publishes for its meshopt_optimizeVertexCache, with the
- * command and its result in docs/optimizers/auto.md. The greedy above knows the targets;
- * this order knows none and is often the better compromise for several at once. */
-static const gc_forsyth_scores tuned_scores = {
-    16, 9,
-    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.882f, 0.867f, 0.799f, 0.742f, 0.633f, 0.700f, 0.448f,
-     0.332f, 0.194f},
-    {0.0f, 1.095f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.186f}};
-
-/* The score table meshoptimizer 0.18's meshopt_optimizeVertexCache uses (kVertexScoreTable
- * in its vcacheoptimizer.cpp: 16 cache positions, 1..8 remaining triangles), run through
- * meshoptimizer's variant of the algorithm (score_table.c): as a candidate, it keeps auto
- * from losing to meshoptimizer's order where the targets' own searches do worse. */
-static const gc_forsyth_scores meshopt_scores = {
-    16, 9,
-    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.726f, 0.847f, 0.882f, 0.867f, 0.799f, 0.642f, 0.613f, 0.600f, 0.568f,
-     0.372f, 0.234f},
-    {0.0f, 0.995f, 0.713f, 0.450f, 0.404f, 0.059f, 0.005f, 0.147f, 0.006f}};
 
 /* Sum of the targets' exact invocations for an order (the triangle list `order`, scratch:
  * it may be renumbered): gc_analyze's fast loops for a list drawn alone, the state
@@ -490,6 +478,121 @@ static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs
     return GC_OK;
 }
 
+/* A worker of auto's candidate loop: its buffers (worker 0's are gc_opt_auto's own) and the
+ * best order it has scored, with its key (candidate number, then which of its orders). */
+typedef struct candidate_worker {
+    uint32_t *candidate, *expanded, *best;
+    stream_place place; /* its own numbering scratch */
+    uint64_t best_cost, best_key;
+} candidate_worker;
+
+typedef struct candidate_jobs {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count;
+    const gc_model* targets;
+    size_t target_count;
+    const gc_family_traits* traits;
+    unsigned effort;
+    size_t greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count;
+    const float (*greedy)[3]; /* each greedy variant's beta, gamma and recent vertices */
+    const uint32_t* tipsify_sizes;
+    const uint32_t (*patch_limits)[4];
+    const size_t* batch_targets;
+    candidate_worker* workers;
+    auto_progress* progress;
+    uint64_t units_total; /* reported so far (the calling thread's reports) */
+} candidate_jobs;
+
+/* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
+ * worker's cheapest so far (a worker meets its candidates in increasing order). */
+static gc_status worker_keep(const candidate_jobs* J, candidate_worker* w, size_t v, unsigned sub, gc_error* err)
+{
+    uint64_t before = w->best_cost;
+    gc_status s = keep_if_better(J->indices, J->triangle_count, J->vertex_count, w->candidate, w->expanded, J->targets,
+                                 J->target_count, &w->place, &w->best_cost, w->best, err);
+    if (!s && w->best_cost != before)
+        w->best_key = ((uint64_t)v << 6) + sub; /* sub < 2 + MAX_TARGETS */
+    return s;
+}
+
+static void candidate_units(void* user, uint64_t units)
+{
+    candidate_jobs* J = user;
+    auto_progress* p = J->progress;
+    p->done += units - J->units_total;
+    J->units_total = units;
+    if (p->done > p->total)
+        p->done = p->total;
+    if (p->options->progress)
+        p->options->progress(p->options->progress_user, p->done, p->total);
+}
+
+/* Candidate v of auto's loop (gc_parallel_run's job): made, scored, kept if the worker's best. */
+static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* units, gc_error* err)
+{
+    const candidate_jobs* J = user;
+    candidate_worker* w = &J->workers[worker];
+    const uint32_t* indices = J->indices;
+    const size_t triangle_count = J->triangle_count;
+    const uint32_t vertex_count = J->vertex_count;
+    const stream_place* place = &w->place;
+    uint32_t* candidate = w->candidate;
+    gc_status s = GC_OK;
+    *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
+    if (v < J->greedy_variants) {
+        const float beta = J->greedy[v][0], gamma = J->greedy[v][1];
+        const uint32_t recent = (uint32_t)J->greedy[v][2];
+        gc_fifo_machine fm;
+        if (J->target_count == 1 && gc_fifo_machine_of(&J->targets[0], &fm)) /* the same order, faster */
+            s = gc_opt_fifo_greedy(indices, triangle_count, vertex_count, &fm, beta, gamma, recent, candidate, err);
+        else
+            s = greedy_order(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta, gamma,
+                             recent, candidate, err);
+    } else if (v < J->greedy_variants + J->tipsify_count) {
+        s = gc_opt_tipsify(indices, triangle_count, vertex_count, J->tipsify_sizes[v - J->greedy_variants], candidate,
+                           NULL, err);
+    } else if (v < J->batch_at) {
+        const uint32_t* l = J->patch_limits[v - J->greedy_variants - J->tipsify_count];
+        s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], 0, candidate, err);
+        if (!s && l[3]) {
+            /* llvmpipe: the patches as they are, then polished */
+            s = worker_keep(J, w, v, 0, err);
+            if (!s)
+                s = polish_segments(indices, triangle_count, vertex_count, l, place, J->effort, false, candidate, err);
+        }
+    } else if (v < J->forsyth_at) {
+        /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
+        const size_t target = J->batch_targets[v - J->batch_at];
+        const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
+        s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
+                                place->length, candidate, err);
+        if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
+            return GC_OK;
+    } else if (v == J->forsyth_at) {
+        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL, err);
+    } else if (v == J->forsyth_at + 1) {
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
+        if (s == GC_ERR_LIMIT) /* a hub: this candidate would not be linear */
+            return GC_OK;
+    } else {
+        s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
+    }
+    if (!s)
+        s = worker_keep(J, w, v, 1, err);
+    /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
+     * by a percent or two there, and the polish keeps what is best in each */
+    for (size_t k = 0; k < J->patch_count && !s && v < J->greedy_variants; ++k) {
+        if (!J->patch_limits[k][3])
+            continue;
+        s = polish_segments(indices, triangle_count, vertex_count, J->patch_limits[k], place, J->effort, false,
+                            candidate, err);
+        if (!s)
+            s = worker_keep(J, w, v, 2 + (unsigned)k, err);
+    }
+    return s;
+}
+
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err)
 {
@@ -508,6 +611,23 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     if (target_count > MAX_TARGETS)
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
+    /* --effort 1: one order per target family, nothing scored (auto_fast.c), then the
+     * overdraw pass as below (the values scored as they are) */
+    if (options->effort == 1) {
+        gc_status s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
+        const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
+        if (s || !options->positions || threshold <= 1)
+            return s;
+        stream_place place = {options->stream_position, options->stream_length, NULL};
+        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, scratch};
+        uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+        s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
+                                                         options->position_stride, options->cache_size, threshold,
+                                                         target_count, target_costs, &b, order, candidate, err)
+                      : gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+        free(candidate);
+        return s;
+    }
     const size_t n = triangle_count * 3;
     gc_family_traits traits[MAX_TARGETS]; /* what auto knows of each target (families.c) */
     for (size_t i = 0; i < target_count; ++i)
@@ -529,7 +649,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     } weights[] = {{0.75f, 0.1f, 7}, {0.75f, 0.1f, 6}, {1.0f, 0.2f, 8}, {0.5f, 0.1f, 8}, {1.0f, 0.1f, 5},
                    {0.5f, 0.2f, 7},  {1.5f, 0.1f, 8},  {0.25f, 0.1f, 6}, {0.75f, 0.3f, 10}};
     const size_t weight_count = sizeof weights / sizeof weights[0];
-    unsigned effort = options->effort ? options->effort : 1;
+    unsigned effort = options->effort > 1 ? options->effort : 1; /* 0: the default, the old effort 1 */
     size_t greedy_variants = 1 + 2 * ((size_t)effort - 1);
     if (greedy_variants > weight_count)
         greedy_variants = weight_count;
@@ -628,10 +748,16 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* Only llvmpipe targets at the default effort: the Forsyth orders never came near the
      * greedy's and the patches' there (their segments are not compact), and the time is
      * better left to those. */
-    bool only_llvmpipe = true;
+    bool no_forsyth = true;
     for (size_t i = 0; i < target_count; ++i)
-        only_llvmpipe &= traits[i].segment_indices != 0;
-    size_t total = forsyth_at + (effort == 1 && only_llvmpipe ? 0 : 2 + (effort > 1));
+        no_forsyth &= traits[i].segment_indices != 0;
+    /* A lone fifo target, or meshopt's with warps of 64 vertices or more that evict inside
+     * them (amd-gcn), at the default effort: the greedy (or Tipsify from 64 entries) won on
+     * all 28 corpus rows (stored and shuffled, issue 33), so the Forsyth orders are left out. */
+    no_forsyth |= effort == 1 && target_count == 1 &&
+                     (targets[0].family == GC_MODEL_FIFO ||
+                      (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
+    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -641,72 +767,67 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                      (warp_sets ? REFINE_UNITS * (1 + (ls_passes > 0)) : 0) + (uint64_t)ls_passes * SEARCH_PASS_UNITS;
     uint64_t best_cost = UINT64_MAX;
     gc_status s = GC_OK;
+    /* The candidates, each made and scored on its own (candidate_job), on options->threads
+     * workers; the winner is the cheapest, the first in candidate order among equals, as when
+     * they are scored one after the other. */
+    float greedy[sizeof weights / sizeof weights[0]][3];
     uint64_t seed = options->seed;
-    for (size_t v = 0; v < total && !s; ++v) {
-        if (v < greedy_variants) {
-            /* the seed perturbs the weights, reproducibly */
-            const size_t w = (v + first_weight) % weight_count;
-            float beta = weights[w].beta, gamma = weights[w].gamma;
-            if (seed) {
-                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-                beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
-                gamma *= 0.75f + 0.5f * (float)((seed >> 16) & 0xFFFF) / 65535.0f;
-            }
-            s = greedy_order(indices, triangle_count, vertex_count, targets, target_count, &place, beta, gamma,
-                             weights[w].recent, candidate, err);
-        } else if (v < greedy_variants + tipsify_count) {
-            s = gc_opt_tipsify(indices, triangle_count, vertex_count, tipsify_sizes[v - greedy_variants], candidate,
-                               NULL, err);
-        } else if (v < batch_at) {
-            const uint32_t* l = patch_limits[v - greedy_variants - tipsify_count];
-            s = gc_opt_patches(indices, triangle_count, vertex_count, l[0], l[1], l[2], 0, candidate, err);
-            if (!s && l[3]) {
-                /* llvmpipe: the patches as they are, then polished */
-                s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                                   &place, &best_cost, order, err);
-                if (!s)
-                    s = polish_segments(indices, triangle_count, vertex_count, l, &place, effort, false, candidate,
-                                        err);
-            }
-        } else if (v < forsyth_at) {
-            /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
-            const gc_model* m = &targets[batch_targets[v - batch_at]];
-            const gc_batch_greedy_weights w = {1024, traits[batch_targets[v - batch_at]].batch_reuse_weight, -1};
-            s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, m, &w, place.position / 3, place.length,
-                                    candidate, err);
-            if (s == GC_ERR_LIMIT) { /* a hub or huge batches: this candidate would not be linear */
-                s = GC_OK;
-                if (options->progress)
-                    options->progress(options->progress_user, v + 1, total);
-                continue;
-            }
-        } else if (v == forsyth_at) {
-            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &tuned_scores, candidate, NULL, err);
-        } else if (v == forsyth_at + 1) {
-            s = gc_opt_score_table(indices, triangle_count, vertex_count, &meshopt_scores, candidate, err);
-            if (s == GC_ERR_LIMIT) { /* a hub: this candidate would not be linear */
-                s = GC_OK;
-                progress_add(&progress, OTHER_UNITS);
-                continue;
-            }
-        } else {
-            s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
+    for (size_t v = 0; v < greedy_variants; ++v) {
+        /* the seed perturbs the weights, reproducibly */
+        const size_t w = (v + first_weight) % weight_count;
+        float beta = weights[w].beta, gamma = weights[w].gamma;
+        if (seed) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            beta *= 0.75f + 0.5f * (float)((seed >> 40) & 0xFFFF) / 65535.0f;
+            gamma *= 0.75f + 0.5f * (float)((seed >> 16) & 0xFFFF) / 65535.0f;
         }
-        if (!s)
-            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                               &place, &best_cost, order, err);
-        /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
-         * by a percent or two there, and the polish keeps what is best in each */
-        for (size_t k = 0; k < patch_count && !s && v < greedy_variants; ++k) {
-            if (!patch_limits[k][3])
-                continue;
-            s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, false,
-                                candidate, err);
-            if (!s)
-                s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                                   &place, &best_cost, order, err);
+        greedy[v][0] = beta, greedy[v][1] = gamma, greedy[v][2] = (float)weights[w].recent;
+    }
+    unsigned threads = options->threads ? options->threads : 1;
+    threads = threads < GC_MAX_THREADS ? threads : GC_MAX_THREADS;
+    threads = (size_t)threads < total ? threads : (total ? (unsigned)total : 1);
+    candidate_worker workers[GC_MAX_THREADS];
+    memset(workers, 0, sizeof workers);
+    workers[0] = (candidate_worker){candidate, expanded, order, place, UINT64_MAX, 0};
+    for (unsigned k = 1; k < threads && !s; ++k) {
+        candidate_worker* w = &workers[k];
+        w->place = place;
+        w->place.numbering = NULL;
+        w->best_cost = UINT64_MAX;
+        w->candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+        w->best = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+        w->expanded = gc_alloc_array(n, sizeof(uint32_t), false);
+        if (place.numbering)
+            w->place.numbering = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
+        if (!w->candidate || !w->best || !w->expanded || (place.numbering && !w->place.numbering))
+            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for thread %u's orders of %zu triangles", k + 1,
+                        triangle_count);
+    }
+    candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
+                           greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0};
+    const uint64_t units_before = progress.done;
+    if (!s)
+        s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
+    for (unsigned k = 0; k < threads && !s; ++k) {
+        const candidate_worker* w = &workers[k];
+        if (w->best_cost < best_cost || (w->best_cost == best_cost && w->best_key < workers[0].best_key)) {
+            best_cost = w->best_cost;
+            workers[0].best_key = w->best_key;
+            if (k)
+                memcpy(order, w->best, triangle_count * sizeof *order);
         }
-        progress_add(&progress, v < greedy_variants ? GREEDY_UNITS : OTHER_UNITS);
+    }
+    for (unsigned k = 1; k < threads; ++k) {
+        free(workers[k].candidate);
+        free(workers[k].best);
+        free(workers[k].expanded);
+        free(workers[k].place.numbering);
+    }
+    const uint64_t all_units = greedy_variants * GREEDY_UNITS + (total - greedy_variants) * OTHER_UNITS;
+    if (!s && jobs.units_total != all_units) { /* the other workers' last ones */
+        progress.done = units_before + jobs.units_total;
+        progress_add(&progress, all_units - jobs.units_total);
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {

@@ -23,11 +23,11 @@
 
 #define VALENCE_SCAN 32
 
-/* Per vertex, side by side (one cache line for all a step reads): its score, its place in
- * the modelled cache (-1: not cached), its remaining triangles, and the length of its
- * triangle list, which may still hold emitted triangles (removed when next scanned). */
+/* Per vertex, side by side: its place in the modelled cache (-1: not cached), its remaining
+ * triangles, and the length of its triangle list, which may still hold emitted triangles
+ * (removed when next scanned). Its score is in an array of its own (the triangle sums read
+ * only that: denser in the cache). */
 typedef struct forsyth_vertex {
-    float score;
     int32_t position;
     uint32_t live, listed;
 } forsyth_vertex;
@@ -80,10 +80,11 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (s)
         return s;
     forsyth_vertex* vert = gc_alloc_array(vertex_count, sizeof *vert, false);
+    float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false); /* each vertex's score */
     uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true); /* bits */
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    if (!vert || !emitted || !dead_end) {
-        free(vert), free(emitted), free(dead_end);
+    if (!vert || !vscore || !emitted || !dead_end) {
+        free(vert), free(vscore), free(emitted), free(dead_end);
         gc_adjacency_free(&adj);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
@@ -93,7 +94,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     for (uint32_t v = 0; v < vertex_count; ++v) {
         vert[v].live = vert[v].listed = list_start[v + 1] - list_start[v];
         vert[v].position = -1;
-        vert[v].score = score_of(scores, &vert[v]);
+        vscore[v] = score_of(scores, &vert[v]);
     }
 
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
@@ -103,7 +104,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     /* The first triangle: the best score overall (one linear scan). */
     float best_score = -1.0f;
     for (size_t t = 0; t < triangle_count; ++t) {
-        float sc = vert[indices[3 * t]].score + vert[indices[3 * t + 1]].score + vert[indices[3 * t + 2]].score;
+        float sc = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
         if (sc > best_score) {
             best_score = sc;
             best = (int64_t)t;
@@ -137,7 +138,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t k = 0; k < n; ++k) {
             forsyth_vertex* fv = &vert[next_cache[k]];
             fv->position = k < cache_size ? (int32_t)k : -1;
-            fv->score = score_of(scores, fv);
+            vscore[next_cache[k]] = score_of(scores, fv);
         }
         cache_count = n < cache_size ? n : cache_size;
         memcpy(cache, next_cache, cache_count * sizeof *cache);
@@ -158,7 +159,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
                     entries[a] = entries[--fv->listed];
                     continue;
                 }
-                float sc = vert[indices[3 * u]].score + vert[indices[3 * u + 1]].score + vert[indices[3 * u + 2]].score;
+                float sc = vscore[indices[3 * u]] + vscore[indices[3 * u + 1]] + vscore[indices[3 * u + 2]];
                 if (sc > best_score) {
                     best_score = sc;
                     best = u;
@@ -181,7 +182,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
                 best = (int64_t)cursor;
         }
     }
-    free(vert), free(emitted), free(dead_end);
+    free(vert), free(vscore), free(emitted), free(dead_end);
     gc_adjacency_free(&adj);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);

@@ -174,6 +174,39 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
                                            uint32_t* order, uint32_t* candidate, gc_error* err);
+/* Jobs 0 .. jobs - 1 shared among `threads` workers, the calling thread worker 0 (parallel.c):
+ * fn(user, job, worker, &units, err) for each, each worker meeting its jobs in increasing
+ * order; report(user, units done so far), if not NULL, on the calling thread after each of
+ * its jobs. The lowest failing job's status and message. */
+#define GC_MAX_THREADS 64
+typedef gc_status (*gc_job_fn)(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err);
+typedef void (*gc_units_fn)(void* user, uint64_t units);
+gc_status gc_parallel_run(unsigned threads, size_t jobs, gc_job_fn fn, void* user, gc_units_fn report,
+                          gc_error* err);
+/* auto's score tables (score_table.c): tuned on the vertex cache models for Forsyth's
+ * algorithm, and meshoptimizer 0.18's for gc_opt_score_table. */
+extern const gc_forsyth_scores gc_auto_tuned_scores, gc_meshopt_scores;
+/* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
+gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           const gc_model* targets, size_t target_count, const gc_optimize_options* options,
+                           uint32_t* order, gc_error* err);
+/* auto's target-aware greedy (auto.c), the targets driven through gc_sim, for a list drawn
+ * alone. */
+gc_status gc_opt_sim_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* targets, size_t target_count, float beta, float gamma,
+                            uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* auto's target-aware greedy for a lone FIFO-like target, the machine written into the loop
+ * (auto_fast.c): the order auto.c's greedy gives with that target, faster. The machine: a
+ * FIFO of `cache` entries (fifo:N), with warp_rule meshopt:C,W,P's flushes at warps of W
+ * vertices and groups of P triangles (0: none). */
+typedef struct gc_fifo_machine {
+    uint32_t cache, warp, group;
+    bool warp_rule;
+} gc_fifo_machine;
+bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m);
+gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
+                             uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
 

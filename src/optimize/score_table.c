@@ -124,3 +124,26 @@ done:
     gc_adjacency_free(&adj);
     return s;
 }
+
+/* The tables auto runs (auto.c). */
+
+/* A score table for Forsyth's algorithm (forsyth.c) tuned for the vertex cache models:
+ * 16 LRU positions and 1..8 remaining triangles. Made by bench/tune_scores, starting from
+ * the table meshoptimizer 0.18 publishes for its meshopt_optimizeVertexCache, with the
+ * command and its result in docs/optimizers/auto.md. auto's greedy knows the targets;
+ * this order knows none and is often the better compromise for several at once. */
+const gc_forsyth_scores gc_auto_tuned_scores = {
+    16, 9,
+    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.882f, 0.867f, 0.799f, 0.742f, 0.633f, 0.700f, 0.448f,
+     0.332f, 0.194f},
+    {0.0f, 1.095f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.186f}};
+
+/* The score table meshoptimizer 0.18's meshopt_optimizeVertexCache uses (kVertexScoreTable
+ * in its vcacheoptimizer.cpp: 16 cache positions, 1..8 remaining triangles), run through
+ * meshoptimizer's variant of the algorithm (score_table.c): as a candidate, it keeps auto
+ * from losing to meshoptimizer's order where the targets' own searches do worse. */
+const gc_forsyth_scores gc_meshopt_scores = {
+    16, 9,
+    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.726f, 0.847f, 0.882f, 0.867f, 0.799f, 0.642f, 0.613f, 0.600f, 0.568f,
+     0.372f, 0.234f},
+    {0.0f, 0.995f, 0.713f, 0.450f, 0.404f, 0.059f, 0.005f, 0.147f, 0.006f}};
