@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_COMMANDS_H
 #define GPUCACHE_COMMANDS_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 int cmd_analyze(int argc, char** argv);
 int cmd_demo(int argc, char** argv);

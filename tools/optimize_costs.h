@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_OPTIMIZE_COSTS_H
 #define GPUCACHE_OPTIMIZE_COSTS_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 typedef struct optimize_costs {
     int has_overdraw; /* the input has positions (OBJ, PLY) */

@@ -5,7 +5,8 @@
  * index buffer it was measured on as a generator gpucache rebuilds (a quad grid in a layout
  * over target cache sizes, or an explicit index sequence) and the figure measured. Given a
  * model, gc_validate rebuilds every buffer, predicts every figure and gives the error.
- * The file format is described in docs/models/validation.md. Part of libgpucache. */
+ * The file format is described in docs/models/validation.md. Part of libgpucache_io
+ * (gpucache_io.h; it reads the published measurement files with jansson). */
 #ifndef GPUCACHE_VALIDATE_H
 #define GPUCACHE_VALIDATE_H
 
