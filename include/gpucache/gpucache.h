@@ -379,6 +379,10 @@ GC_API gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc
 GC_API gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
                                    const gc_analyze_options* options, unsigned threads, gc_stats* out, gc_error* err);
 
+/* Adds one draw's stats to a sum over draws: the counts added, has_batches the last
+ * draw's, ACMR and ATVR recomputed from the sums. O(1). */
+GC_API void gc_stats_add(gc_stats* sum, const gc_stats* draw);
+
 /* ------------------------------------------------------ model state machines */
 
 /* Every model's rule is stated once, as an incremental state machine (a gc_sim_rule, in

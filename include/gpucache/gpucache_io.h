@@ -241,10 +241,6 @@ GC_API const char* gc_mesh_format(const char* path);
  * (direct-value, llvmpipe) see a reordered file's vertices numbered that way. O(1). */
 GC_API int gc_mesh_numbers_by_first_use(const char* path);
 
-/* Adds one draw's stats to a sum over draws: the counts added, has_batches the last
- * draw's, ACMR and ATVR recomputed from the sums. O(1). */
-GC_API void gc_stats_add(gc_stats* sum, const gc_stats* draw);
-
 /* One draw of a mesh file as gc_mesh_analyze counts it. */
 typedef struct gc_mesh_draw {
     size_t mesh, primitive;   /* glTF: meshes[mesh].primitives[primitive]; other formats 0, 0 */
