@@ -266,7 +266,7 @@ typedef struct gc_mesh_analysis {
     uint64_t triangles;       /* of the triangle draws (strips and fans expanded) */
     int mixed;                /* the draws' topologies differ */
     gc_topology topology;     /* the first draw's */
-    void* owner;              /* the library's (names, stats); do not touch */
+    struct gc_mesh_analysis_owned* owner; /* opaque: the library's (names, stats); do not touch */
 } gc_mesh_analysis;
 
 /* Counts every model on every draw of the mesh file `path` (read with `options`, may be

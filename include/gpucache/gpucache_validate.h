@@ -64,10 +64,11 @@ typedef struct gc_published {
     gc_topology topology;
 } gc_published;
 
+typedef struct gc_published_doc gc_published_doc; /* opaque: the reader's own data */
 typedef struct gc_published_set {
     gc_published* items;
     size_t count;
-    void* owner; /* the strings (private) */
+    gc_published_doc* owner; /* the strings (private) */
 } gc_published_set;
 
 /* Reads one published-measurement file (JSON, at most 16 MiB) or every *.json file of a

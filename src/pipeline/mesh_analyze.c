@@ -27,7 +27,7 @@ int gc_mesh_numbers_by_first_use(const char* path)
 }
 
 /* What an analysis owns beside its public arrays. */
-typedef struct owned {
+typedef struct gc_mesh_analysis_owned {
     gc_gltf* doc; /* the glTF whose mesh names the draws point to */
     gc_mesh mesh; /* the indices of a single-draw file */
 } owned;
