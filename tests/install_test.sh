@@ -17,7 +17,9 @@ WORK=$3
 EXTRA=${4:-}
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 PREFIX=$WORK/prefix
-cmake --install "$BUILD" --prefix "$PREFIX" >install.log 2>&1 || { fail "cmake --install: $(tail -5 install.log)"; finish; exit 1; }
+# installed in one place, then moved: nothing may point back to where it was installed
+cmake --install "$BUILD" --prefix "$WORK/first" >install.log 2>&1 || { fail "cmake --install: $(tail -5 install.log)"; finish; exit 1; }
+mv "$WORK/first" "$PREFIX" || exit 1
 LIBDIR=$(dirname "$(find "$PREFIX" -name gpucache.pc | head -1)")/..
 LIBDIR=$(cd "$LIBDIR" && pwd)
 
@@ -43,7 +45,7 @@ ldd "$LIBDIR/libgpucache.so" | awk '{ print $1 }' | grep -v '^linux-vdso\|^/lib\
 [ -s core-deps.txt ] && fail "libgpucache.so needs $(tr '\n' ' ' <core-deps.txt)" || pass
 ldd "$LIBDIR/libgpucache_io.so" | grep -q jansson && pass || fail "libgpucache_io.so does not need jansson?"
 # nothing of the build machine in the package files: no build folder, no absolute library path
-grep -l "$BUILD\|/usr/lib/[^ ]*libassimp\|$SRC" "$LIBDIR/pkgconfig/"*.pc "$LIBDIR/cmake/gpucache/"*.cmake >leaks.txt 2>/dev/null
+grep -l "$BUILD\|$WORK/first\|/usr/lib/[^ ]*libassimp\|$SRC" "$LIBDIR/pkgconfig/"*.pc "$LIBDIR/cmake/gpucache/"*.cmake >leaks.txt 2>/dev/null
 [ -s leaks.txt ] && fail "build paths in $(cat leaks.txt)" || pass
 for pc in gpucache gpucache_io gpucache_probe; do
     grep -q '^prefix=${pcfiledir}' "$LIBDIR/pkgconfig/$pc.pc" && pass || fail "$pc.pc: $(head -1 "$LIBDIR/pkgconfig/$pc.pc")"
