@@ -92,8 +92,9 @@ while read -r f; do
     grep -Hn '#include *[<"]\(jansson\|assimp/\|vulkan/\)' "$f" "$(dirname "$f")"/*.h 2>/dev/null
 done <"$tmp/core_srcs" | sort -u | sed 's/^/core includes a dependency: /' >>"$tmp/core_deps"
 if [ -e "$BUILD/libgpucache.so" ]; then
-    ldd "$BUILD/libgpucache.so" | awk '{ print $1 }' |
-        grep -v '^linux-vdso\|^/lib\|^libc\.so\|^libm\.so\|^libpthread\.so\|^ld-linux' |
+    # what it links (NEEDED): libc, libm, libpthread; the sanitizers' runtimes in that build
+    objdump -p "$BUILD/libgpucache.so" | awk '$1 == "NEEDED" { print $2 }' |
+        grep -v '^libc\.so\|^libm\.so\|^libpthread\.so\|^ld-linux\|^libasan\.so\|^libubsan\.so' |
         sed 's/^/libgpucache.so needs /' >>"$tmp/core_deps"
 fi
 if [ -s "$tmp/core_deps" ]; then

@@ -408,11 +408,12 @@ GC_API gc_status gc_write_file_atomic(const char* path, const void* data, size_t
 
 /* ---------------------------------------------------------- measurements */
 
-/* Reading the measurement files the suite writes (JSON) into the cases gc_fit takes. The
- * file is streamed: index arrays go straight into 32-bit buffers (4 bytes an index, where
- * a whole jansson document took about 43), and only small members are kept as jansson
- * values. */
-/* Loads and validates a measurement file (`path`, or "-" for standard input) into the
+/* Reading the measurement files the suite writes (JSON) into the cases gc_fit takes
+ * (gc_measurements, gpucache.h). The file is streamed: index arrays go straight into 32-bit
+ * buffers (4 bytes an index, where a whole jansson document took about 43), and only small
+ * members are kept, behind the opaque gc_measurements_doc.
+ *
+ * Loads and validates a measurement file (`path`, or "-" for standard input) into the
  * cases gc_fit takes. Time linear in the file; memory about 4 bytes per index. On failure err
  * names the file and the case (GC_ERR_IO, GC_ERR_DATA, GC_ERR_LIMIT or GC_ERR_NOMEM).
  * Free with gc_measurements_free either way. */
