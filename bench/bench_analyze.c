@@ -2,7 +2,7 @@
  * buffers, in one process: median seconds of several runs, throughput and ratio.
  * usage: bench_analyze [--runs N] [CORPUS_DIR]   (prints a Markdown table) */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <meshoptimizer.h>
 

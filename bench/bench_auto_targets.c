@@ -6,7 +6,7 @@
  * The issue's bound on time: auto within 10x of meshoptimizer.
  * usage: bench_auto_targets [--runs N] [--target SPEC] [CORPUS_DIR] */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <meshoptimizer.h>
 

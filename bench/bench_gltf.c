@@ -8,7 +8,7 @@
  *   bench_gltf [-a tipsify|forsyth|auto] [--quads W H] [--keep]
  */
 #define _XOPEN_SOURCE 700
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "bench_util.h"
 

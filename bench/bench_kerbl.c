@@ -10,7 +10,7 @@
  * against each, and every mesh where auto loses to gbatch.
  * usage: bench_kerbl [CORPUS_DIR] [--preset NAME] */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <meshoptimizer.h>
 

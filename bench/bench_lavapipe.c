@@ -35,7 +35,7 @@
  * has a shorter boundary than the lattice hexagon, a closed component (b = 0) or a patch
  * that is not a disk has fewer vertices. It says how much room the -3% target leaves. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <meshoptimizer.h>
 

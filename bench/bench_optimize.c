@@ -5,7 +5,7 @@
  * usage: bench_optimize [--runs N] [--quick] [--effort E] [--verbose] [CORPUS_DIR]
  * Prints Markdown tables: mean ATVR per optimizer and model, then speeds. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <meshoptimizer.h>
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 static const char* const meshes[] = {"alligator.obj", "beetle-alt.obj", "cheburashka.obj", "cow.obj",
                                      "fandisk.obj",   "homer.obj",      "igea.ply",        "ogre.obj",

@@ -13,7 +13,7 @@
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 #include "optimize/optimize.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Prints the library's family table, one family a line: its name, a tab, its syntax. The
  * reference of tests/family_lists_test.sh, which requires every listing to name them all. */
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * the growth is what auto allocated and touched. Not run under the sanitizers (their
  * shadow memory and quarantine are counted too). */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef GPUCACHE_CHARTS_H
 #define GPUCACHE_CHARTS_H
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 #include "gpucache/gpucache_pictures.h"
 
 /* The most models fit --plot draws (the first of the ranking). */

@@ -1,7 +1,7 @@
 /* gpucache analyze: what each model's vertex cache does with one draw. The library
  * computes; this file parses arguments and prints tables and JSON (model_report.c). */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"

@@ -1,6 +1,6 @@
 /* gpucache demo: analyze a generated grid in several orders under every preset. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"

@@ -1,6 +1,6 @@
 /* gpucache models: the model families (the library's table, gc_family_get) and the
  * presets, as text or JSON. */
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"

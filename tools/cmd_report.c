@@ -8,7 +8,7 @@
  * sweep drawn by gnuplot, run as sweep --plot runs it) and writes the page whole or not at
  * all. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"

@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_COMMANDS_H
 #define GPUCACHE_COMMANDS_H
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 int cmd_analyze(int argc, char** argv);
 int cmd_demo(int argc, char** argv);

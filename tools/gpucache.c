@@ -2,7 +2,7 @@
  * (cmd_*.c), which parse arguments, call the library and print; errors become exit
  * statuses: 2 for usage, 1 for bad data or any other failure. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"

@@ -1,7 +1,7 @@
 /* The help text, in one place: `gpucache help`, every `gpucache COMMAND --help` and the
  * man page gpucache(1) (`gpucache --man`, run by the build) are printed from these
  * tables (printed by help_print.c), so that the three cannot drift apart. */
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "help.h"
 #include "help_table.h"

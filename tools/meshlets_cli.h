@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_MESHLETS_CLI_H
 #define GPUCACHE_MESHLETS_CLI_H
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include <stddef.h>
 #include <stdint.h>

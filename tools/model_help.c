@@ -1,6 +1,6 @@
 /* The help's MODEL section (help.c), from the library's family table: every family's
  * syntax, with its defaults where the parameters are optional. */
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "help.h"
 

@@ -3,7 +3,7 @@
 #ifndef GPUCACHE_MODEL_REPORT_H
 #define GPUCACHE_MODEL_REPORT_H
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "table.h"

@@ -4,7 +4,7 @@
 #ifndef GPUCACHE_SWEEP_H
 #define GPUCACHE_SWEEP_H
 
-#include "gpucache_private.h"
+#include "gpucache/gpucache.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <stddef.h>
