@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_BENCH_UTIL_H
 #define GPUCACHE_BENCH_UTIL_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

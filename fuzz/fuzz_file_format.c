@@ -2,7 +2,7 @@
  * through a file as users give it; the draw it loads must then validate or fail cleanly.
  * Built once per format by fuzz/CMakeLists.txt. */
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 /* glTF: also what optimize does in memory (nothing is written): each indexed triangle list
  * the document lets be rewritten gets its triangles in reverse order (a valid

@@ -13,7 +13,7 @@
  * bytes of b.bin. */
 #define _XOPEN_SOURCE 700
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <dirent.h>
 #include <ftw.h>

@@ -2,7 +2,7 @@
  * limit (gc_memsys_run_limited) that the CLI uses. A scenario whose estimated work is
  * over the limit must be refused before any replay; one under it must replay. The limit
  * here is small so that each input stays fast; the estimate is what bounds it. */
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdlib.h>
 

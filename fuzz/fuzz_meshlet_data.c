@@ -2,7 +2,7 @@
  * file it accepts must pass gc_meshlets_check, encode back to the same bytes (the format
  * has one encoding: zero padding and reserved float checked or rewritten), expand into
  * its triangles, and survive the local reordering with its figures unchanged. */
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Model specifications (-m) and topology names. */
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

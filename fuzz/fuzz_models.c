@@ -4,7 +4,7 @@
  * batches and resets, to what the model's state machine (gc_analyze_sim) counts; each
  * optimizer's output is a reordering of its input triangles (checked here again,
  * independently of the library's own check), auto's for a lone target of any family too. */
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * one of the optimizers. What succeeds must hold: the sums are the draws' sums, and the
  * output is a permutation of the input's triangles. */
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 static void on_file(const uint8_t* data, size_t size, int flags)
 {

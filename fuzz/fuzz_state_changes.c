@@ -1,6 +1,6 @@
 /* The state-change file of the batch model. */
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

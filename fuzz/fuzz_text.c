@@ -1,5 +1,5 @@
 /* Text index lists (.txt/.idx and standard input). */
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

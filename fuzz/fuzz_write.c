@@ -6,7 +6,7 @@
  * --reorder-vertices, exactly the renaming gc_mesh_write_remap's vertex map says. A difference,
  * a write that fails on what was read, or a sanitizer report is a finding. */
 #include "fuzz_util.h"
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 static const char* const formats[] = {"obj", "ply", "txt"};
 

@@ -1,6 +1,7 @@
 """Builds the gpucache Python package: CMake builds libgpucache_python.so from this
-repository's C sources (python/CMakeLists.txt; nothing is copied), and the library is put
-beside the package's modules, which reach it through cffi in ABI mode (no compiler needed for
+repository's C sources (python/CMakeLists.txt; nothing is copied), and the library and its
+cffi declarations (gpucache_cdef.h, generated from the public headers) are put beside the
+package's modules, which reach it through cffi in ABI mode (no compiler needed for
 the Python side, no Python headers).
 
 Offline, with Debian's python3-setuptools and python3-wheel (there is no pyproject.toml, so
@@ -25,6 +26,7 @@ from setuptools.dist import Distribution
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 LIBRARY = "libgpucache_python.so"
+CDEF = "gpucache_cdef.h"
 
 
 class BuildWithCMake(build_py):
@@ -42,10 +44,11 @@ class BuildWithCMake(build_py):
             subprocess.check_call(args)
         subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "gpucache_python",
                                "-j", str(min(os.cpu_count() or 1, 4))])
-        built = build_dir / "python" / LIBRARY
-        target = Path(self.build_lib) / "gpucache" / LIBRARY
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(built, target)
+        target = Path(self.build_lib) / "gpucache"
+        target.mkdir(parents=True, exist_ok=True)
+        # the library, and the cffi declarations generated from its headers (gen_cdef.py)
+        for name in (LIBRARY, CDEF):
+            shutil.copy2(build_dir / "python" / name, target / name)
 
 
 class BinaryDistribution(Distribution):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the reference part of docs/cli.md between its BEGIN/END markers from the help
-# text (data/cli-help.txt, read by tools/help.c): the overview (`gpucache help`) and every command's `--help`, the very
+# text (tools/cli-help.txt, read by tools/help.c): the overview (`gpucache help`) and every command's `--help`, the very
 # text the tool prints, so that the page cannot drift from the options. With --check, only
 # says whether the page is up to date (the ctest `cli_doc` runs that).
 # usage: scripts/cli-doc.sh [--check] [GPUCACHE_BINARY]   (default build/gpucache)

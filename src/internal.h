@@ -6,6 +6,7 @@
 #define GPUCACHE_INTERNAL_H
 
 #include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

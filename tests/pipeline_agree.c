@@ -4,7 +4,7 @@
  *
  *   pipeline_agree analyze FILE MODEL...           the sums and the draw count
  *   pipeline_agree optimize ALGORITHM MODEL FILE OUT  reordered for MODEL, written to OUT */
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

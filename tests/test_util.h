@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 /* ../shared/corpus relative to the source tree, or $GPUCACHE_CORPUS. */
 static inline const char* corpus_dir(void)

@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_ANALYZE_MESHLETS_H
 #define GPUCACHE_ANALYZE_MESHLETS_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 /* Reads the meshlet data file `data_path` (validated as gc_meshlet_data_load does), checks
  * that its meshlets draw exactly the triangles of the mesh `path` (gc_meshlets_cover: one

@@ -3,7 +3,7 @@
 #ifndef GPUCACHE_CLI_H
 #define GPUCACHE_CLI_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include "cli_util.h"
 

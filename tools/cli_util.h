@@ -2,7 +2,7 @@
 #ifndef GPUCACHE_CLI_UTIL_H
 #define GPUCACHE_CLI_UTIL_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 #include "../src/strbuf.h"
 
 #include <stddef.h>

@@ -34,7 +34,12 @@ static int run_suite(uint32_t device, const char* model_spec, const char* out_pa
     }
     int progress = progress_wanted();
     gc_suite_summary sum = {0};
-    gc_status st = gc_suite_run(&b, progress ? suite_progress : NULL, NULL, af.f, &sum, &err);
+    char* json = NULL;
+    size_t json_size = 0;
+    gc_status st = gc_suite_run(&b, progress ? suite_progress : NULL, NULL, &json, &json_size, &sum, &err);
+    if (st == GC_OK && fwrite(json, 1, json_size, af.f) != json_size)
+        st = GC_ERR_IO;
+    free(json);
     if (progress)
         fprintf(stderr, "\n");
     int status = 0;

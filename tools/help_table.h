@@ -1,4 +1,4 @@
-/* The tables of the help text (help.c, from data/cli-help.txt), shared with the man page and the version
+/* The tables of the help text (help.c, from tools/cli-help.txt), shared with the man page and the version
  * (help_print.c). */
 #ifndef GPUCACHE_HELP_TABLE_H
 #define GPUCACHE_HELP_TABLE_H
@@ -25,7 +25,7 @@ typedef struct help_section {
     const char* text;
 } help_section;
 
-/* Filled by help_load from data/cli-help.txt (help.c). */
+/* Filled by help_load from tools/cli-help.txt (help.c). */
 extern const help_command* help_commands;
 extern size_t help_command_count;
 extern const char* const* help_global_usage;

@@ -5,6 +5,7 @@
 #ifndef GPUCACHE_PICTURES_H
 #define GPUCACHE_PICTURES_H
 
+#include "gpucache_private.h"
 #include "gpucache/gpucache_pictures.h"
 
 #include <stdio.h>

@@ -9,7 +9,8 @@
  *
  * The model is set_assoc.h's set-associative LRU cache, 8 sets of 2 ways by default.
  * MESH is any file `gpucache analyze` reads (.obj, .ply, .txt, .u16, ...); without one,
- * a built-in grid of 12x4 quads. Only include/gpucache/gpucache.h is used: nothing here
+ * a built-in grid of 12x4 quads. Only the public headers gpucache.h and gpucache_io.h (the
+ * mesh file) are used: nothing here
  * depends on gpucache's internals. Exit status: 0, 1 for bad data, 2 for a usage error. */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "gpucache/gpucache.h"
+#include "gpucache/gpucache_io.h"
 #include "set_assoc.h"
 
 /* The built-in input: a grid of GRID_W x GRID_H quads, (GRID_W + 1) x (GRID_H + 1)
@@ -202,6 +204,25 @@ static int usage(const char* message)
     return 2;
 }
 
+/* A whole decimal number from 1 to SET_ASSOC_MAX_ENTRIES, digits only. */
+static int parse_count(const char* s, uint64_t* out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return 0;
+    for (; *s; ++s) {
+        if (*s < '0' || *s > '9')
+            return 0;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > SET_ASSOC_MAX_ENTRIES)
+            return 0;
+    }
+    if (v < 1)
+        return 0;
+    *out = v;
+    return 1;
+}
+
 int main(int argc, char** argv)
 {
     /* 8 sets of 2 ways: 16 entries, the size of gpucache's `generic` preset (fifo:16). */
@@ -211,8 +232,7 @@ int main(int argc, char** argv)
         uint32_t* target = !strcmp(argv[i], "--sets") ? &params.sets : !strcmp(argv[i], "--ways") ? &params.ways : NULL;
         if (target) {
             uint64_t v;
-            if (i + 1 == argc ||
-                gc_parse_u64(argv[i + 1], strlen(argv[i + 1]), 0, 1, SET_ASSOC_MAX_ENTRIES, &v) != GC_PARSE_OK)
+            if (i + 1 == argc || !parse_count(argv[i + 1], &v))
                 return usage("--sets and --ways take a number from 1 to 65536");
             *target = (uint32_t)v;
             ++i;

@@ -1,7 +1,8 @@
 /* gpucache in one page: load a mesh, count its vertex shader invocations under a GPU preset,
  * reorder its triangles for that GPU, and count again.
- *   cc hello.c $(pkg-config --cflags --libs gpucache) -o hello && ./hello mesh.obj */
+ *   cc hello.c $(pkg-config --cflags --libs gpucache_io) -o hello && ./hello mesh.obj */
 #include <gpucache/gpucache.h>
+#include <gpucache/gpucache_io.h> /* gc_mesh_load: the file formats */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,12 @@
 /*
  * gpucache: what a GPU's vertex caches do with an index buffer.
  *
- * One public header. Every function returns GC_OK or an error code and, where
+ * The header of libgpucache, the core: models, analysis, optimizers, meshlets, overdraw
+ * and vertex fetch, fitting, grids (with gpucache_memsys.h and gpucache_pictures.h, also
+ * part of it). The core takes arrays and needs only the C library, libm and threads; the
+ * files (mesh formats, glTF, measurement files, atomic output) are libgpucache_io's
+ * (gpucache_io.h), the Vulkan probe libgpucache_probe's (gpucache_probe.h).
+ * Every function returns GC_OK or an error code and, where
  * it takes a gc_error*, fills it with one line the caller can show. The library
  * never prints, never exits and keeps no hidden global state (its one process-wide
  * state is the families a caller registers, gc_family_register).
@@ -53,39 +58,6 @@ typedef struct gc_error {
 #define GC_MAX_INDICES ((size_t)1 << 31)       /* indices in one buffer */
 #define GC_MAX_CACHE_SIZE 65536u               /* entries in any modelled cache */
 #define GC_MAX_STATE_CHANGES ((size_t)1 << 31)
-
-/* ---------------------------------------------------------- number parsing */
-
-/* Every number gpucache reads from a file or an argument goes through these, so that
- * none can wrap around silently (a 20-digit position read as 3, a size with a suffix
- * multiplied past 2^64): digits are accumulated with an overflow check, a suffix is
- * applied with one, and the result is checked against [lo, hi]. They parse exactly
- * text[0 .. length): no leading or trailing blanks, no sign unless stated. */
-typedef enum gc_parse_result {
-    GC_PARSE_OK = 0,
-    GC_PARSE_SYNTAX,      /* not a number of the kind asked for (empty, stray characters) */
-    GC_PARSE_NOT_INTEGER, /* a number, but not a whole one where a whole one is required ("2.5") */
-    GC_PARSE_RANGE        /* a number outside [lo, hi], overflow included */
-} gc_parse_result;
-
-#define GC_PARSE_HEX 1u    /* also "0x..." (hexadecimal); otherwise decimal only, a leading 0 included */
-#define GC_PARSE_SUFFIX 2u /* an optional K, M or G (x1024, x1024^2, x1024^3), either case */
-
-/* Parses text[0 .. length) as an unsigned integer in [lo, hi] into *out (written only on
- * GC_PARSE_OK); `flags`: GC_PARSE_HEX, GC_PARSE_SUFFIX. `text` need not be NUL-terminated
- * and is not kept. O(length), no allocation; thread-safe. */
-GC_API gc_parse_result gc_parse_u64(const char* text, size_t length, unsigned flags, uint64_t lo, uint64_t hi,
-                             uint64_t* out);
-/* A signed integer in [lo, hi] (lo <= hi): an optional '-' then decimal digits as
- * gc_parse_u64; *out written only on GC_PARSE_OK. O(length), no allocation. */
-GC_API gc_parse_result gc_parse_i64(const char* text, size_t length, int64_t lo, int64_t hi, int64_t* out);
-/* A finite decimal number in [lo, hi]: [-]digits[.digits][e[+-]digits] (no "inf", "nan",
- * hexadecimal or blanks); *out written only on GC_PARSE_OK. O(length), no allocation
- * (strtod on a bounded copy: the C locale's '.' is assumed). */
-GC_API gc_parse_result gc_parse_double(const char* text, size_t length, double lo, double hi, double* out);
-/* What went wrong, to follow the number in a message: "is not a number", "is not a whole
- * number", "is out of range" ("is a number" for GC_PARSE_OK). A static string, never NULL; O(1). */
-GC_API const char* gc_parse_result_text(gc_parse_result r);
 
 /* ---------------------------------------------------------------- topology */
 
@@ -412,6 +384,10 @@ GC_API gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc
 GC_API gc_status gc_analyze_models(const gc_model* models, size_t model_count, const gc_draw* draw,
                                    const gc_analyze_options* options, unsigned threads, gc_stats* out, gc_error* err);
 
+/* Adds one draw's stats to a sum over draws: the counts added, has_batches the last
+ * draw's, ACMR and ATVR recomputed from the sums. O(1). */
+GC_API void gc_stats_add(gc_stats* sum, const gc_stats* draw);
+
 /* ------------------------------------------------------ model state machines */
 
 /* Every model's rule is stated once, as an incremental state machine (a gc_sim_rule, in
@@ -577,297 +553,6 @@ GC_API gc_status gc_analyze_sim(gc_sim* sim, const gc_draw* draw, const gc_analy
  * model. */
 GC_API gc_status gc_introspect(const gc_model* model, const gc_draw* draw, const uint32_t* candidates, size_t candidate_count,
                         uint32_t* cached, size_t* cached_count, gc_error* err);
-
-/* ------------------------------------------------------------- index data */
-
-/* An index buffer loaded from a file, owned by the caller (free with gc_mesh_free). */
-typedef struct gc_mesh {
-    uint32_t* indices;
-    size_t index_count;
-    gc_topology topology;     /* as the file says (a PLY tristrips element is a strip) */
-    int has_topology;         /* the file fixes the topology (meshes do; raw buffers do not) */
-    int restart_enabled;
-    uint32_t restart_value;
-    int index_bits;           /* 16 or 32: width of the source indices */
-    uint64_t vertex_count;    /* vertices in the file's vertex buffer, 0 if unknown */
-    size_t* runs;             /* triangles per run of faces that share render state (OBJ: between
-                                 usemtl/g/o/s statements; assimp: per mesh), NULL: one run */
-    size_t run_count;
-} gc_mesh;
-
-/* How to read a mesh file. Zero-initialise. */
-typedef struct gc_load_options {
-    int positions_only;       /* OBJ: vertex = position index alone */
-    size_t max_indices;       /* 0 = GC_MAX_INDICES */
-    int allow_external_uris;  /* glTF: follow buffer and image URIs out of the input's folder
-                                 (absolute paths, ".."); 0: refuse them */
-} gc_load_options;
-
-/* Loads indices from `path` into *out (zeroed first; on success the caller owns its arrays
- * and frees them with gc_mesh_free; on failure nothing is left to free), picking the
- * format by extension: .txt/.idx (text), .u16/.u32 (raw little-endian), .obj, .ply,
- * .gltf/.glb (gc_gltf_load: every triangle of every triangle primitive, strips and fans
- * expanded, one run per primitive, vertex ids offset per set of attribute accessors), else
- * through assimp if built in. `options` may be NULL (defaults). Standard input: "-" reads
- * it as a PLY when it starts with "ply", as an OBJ when its first token is a word, else
- * as text indices; "txt:-", "idx:-", "obj:-", "ply:-", "u16:-" and "u32:-" name the
- * format (gc_stdin_format). Raw formats are read whole into memory (at most 1 GiB of
- * them from standard input: GC_ERR_LIMIT), text ones streamed.
- * Time linear in the input; memory about 4 bytes per index (plus a hash of corners for
- * OBJ), bounded by options->max_indices (GC_MAX_INDICES when 0): GC_ERR_LIMIT past it.
- * GC_ERR_IO for a file that cannot be read, GC_ERR_DATA with the file and the line or
- * byte for malformed content. */
-GC_API gc_status gc_mesh_load(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
-
-/* Generated inputs ("grid:WxH", gc_mesh_load_input and the grid command): at most 20000
- * quads a side and 16M quads in all (about 100 M indices, 400 MB), so that a few
- * characters cannot ask for gigabytes. */
-#define GC_GRID_MAX_SIDE 20000u
-#define GC_GRID_MAX_QUADS ((uint64_t)1 << 24)
-
-/* gc_mesh_load, or for "grid:WxH" the generated W x H quad grid in row-major order (a
- * triangle list of 32-bit indices with its vertex count; GC_ERR_USAGE for a size out of
- * GC_GRID_MAX_SIDE and GC_GRID_MAX_QUADS): every input the gpucache tool takes. */
-GC_API gc_status gc_mesh_load_input(const char* path, const gc_load_options* options, gc_mesh* out, gc_error* err);
-
-/* How to draw a loaded mesh (gc_mesh_load_draw). Zero-initialise: the file's topology (a
- * triangle list where the file has none) and restart. */
-typedef struct gc_draw_options {
-    const gc_topology* topology; /* non-NULL: this topology (GC_ERR_USAGE when the file holds another) */
-    int restart;                 /* non-zero: primitive restart on ... */
-    int restart_given;           /* ... with restart_value, else the index width's default */
-    uint32_t restart_value;      /*     (0xFFFF for 16-bit input, else 0xFFFFFFFF) */
-} gc_draw_options;
-
-/* Loads `path` (gc_mesh_load_input) into *mesh and the draw `draw_options` (may be NULL)
- * describe into *draw (pointing into mesh), validated (gc_draw_validate: *primitives set);
- * a 32-bit 0xFFFFFFFF without restart is GC_ERR_DATA (the restart marker, written -1 in
- * text: a mistake, not a vertex). On failure nothing is left to free; on success the
- * caller frees *mesh with gc_mesh_free. Time and memory: gc_mesh_load's, one pass. */
-GC_API gc_status gc_mesh_load_draw(const char* path, const gc_load_options* options,
-                                   const gc_draw_options* draw_options, gc_mesh* mesh, gc_draw* draw,
-                                   uint64_t* primitives, gc_error* err);
-
-/* Reads the vertex positions of the mesh file `path` (read with `options`, as
- * gc_mesh_load reads it) into *xyz: 3 floats (x, y, z) per vertex id of the mesh
- * gc_mesh_load gives, *count vertex ids (0 .. *count - 1, every index below it). An OBJ's
- * vertex is a (position, texcoord, normal) corner, numbered in order of first use, or with
- * options->positions_only the position itself; a PLY's is its vertex record (x, y and z
- * properties needed); a glTF's, gc_mesh_load's id of a triangle primitive's vertex set,
- * takes the set's POSITION accessor (float VEC3, node transforms not applied; others:
- * GC_ERR_UNSUPPORTED; ids of sets no triangle primitive draws are left at 0, 0, 0). Other
- * formats (index buffers, standard input, assimp's): GC_ERR_UNSUPPORTED. On success the caller frees *xyz with free(); on failure *xyz is
- * NULL and *count 0. Time linear in the file; memory 12 bytes per vertex (plus the OBJ
- * reader's corner table and 12 bytes per position while reading). */
-GC_API gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,
-                                        gc_error* err);
-
-/* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
- * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
- * "txt"), NULL for a file name. A static string; no allocation. */
-GC_API const char* gc_stdin_format(const char* path);
-
-/* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
- * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,
- * each run's triangles staying in that run. The output keeps the input's format and
- * everything else in it: .txt/.idx (3 indices per line), .u16/.u32 (raw), .obj (every
- * other line kept, each run's faces written as triangles where the run was), .ply (the
- * header written back as gc_mesh_load read it, comments kept; the vertex element and
- * others copied, faces written as triangles; tristrips become faces), .gltf/.glb (each
- * indexed triangle list's index data in place, strips, fans and non-indexed primitives
- * kept, everything else unchanged: gc_gltf_write), other formats through assimp's exporter
- * (gc_mesh_write_reencodes). With `reorder_vertices`, vertices are also renumbered in
- * order of first use (for fetch locality): raw and text indices, PLY vertex records (the
- * unused ones kept, after the used ones), glTF attribute data (gc_gltf_reorder_vertices),
- * each assimp mesh's vertex arrays; an OBJ needs
- * nothing (a renderer builds its vertex buffer from the faces in first-use order). Memory
- * follows the index count, whatever the index values. Every file of the output is written
- * to a temporary in its folder and renamed (gc_atomic_file); an output that would replace
- * one of the input's files is refused (gc_mesh_write_check). */
-GC_API gc_status gc_mesh_write(const char* in_path, const gc_load_options* options, const uint32_t* indices,
-                        size_t index_count, int reorder_vertices, const char* out_path, gc_error* err);
-
-/* gc_mesh_write, and with `remap` non-NULL also the vertex map the output's numbering came
- * from: (*remap)[old] = the number vertex `old` has in the written file, UINT32_MAX for a
- * value no index uses, for old below *remap_count = the largest index value + 1 (the input's
- * vertices, as far as an index buffer tells). Free *remap with free(). A map is given only
- * with `reorder_vertices` and for index-buffer inputs (.txt/.idx/.u16/.u32, "-"): GC_ERR_USAGE
- * otherwise (gc_mesh_remap_check), and only for dense values (largest + 1 at most
- * 2 x index_count + 65536, so that it follows the index count): GC_ERR_LIMIT otherwise; both
- * are refused before anything is written. Costs 4 bytes per map entry beyond gc_mesh_write;
- * on failure *remap is NULL and *remap_count 0. */
-GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* options, const uint32_t* indices,
-                              size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
-                              size_t* remap_count, gc_error* err);
-
-/* Checks, before any work, that gc_mesh_write_remap can give a vertex map for `in_path`:
- * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
-GC_API gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
-
-/* Checks gc_mesh_write's arguments before any work: an output that is a file (not "-" nor
- * "FORMAT:-": GC_ERR_USAGE), the output keeps the input's format,
- * and every file the output consists of (a .gltf's .bin too) passes gc_output_check
- * against every file the input consists of (a glTF's external buffers and images too).
- * gc_mesh_write runs it again itself. */
-GC_API gc_status gc_mesh_write_check(const char* in_path, const char* out_path, gc_error* err);
-
-/* ------------------------------------------------------------ output files */
-
-/* Checks, before any work, that `path` can be written as an output: its folder exists
- * and can be written in, the path is not a folder nor anything but a regular file, and it
- * is not one of the `input_count` files `inputs` (compared by device and inode, so a
- * hard link or a symlink to an input is refused too; inputs that do not exist are
- * skipped). GC_ERR_USAGE when it names an input, GC_ERR_IO otherwise. */
-GC_API gc_status gc_output_check(const char* path, const char* const* inputs, size_t input_count, gc_error* err);
-/* gc_output_check against every file the inputs consist of: each input expanded to itself
- * and, for a .gltf or .glb (the only names gpucache reads glTF under), every file its
- * URIs name (buffers and images, as written and percent-decoded). NULL inputs are skipped.
- * Memory: the names, and one glTF's JSON at a time. */
-GC_API gc_status gc_output_check_all(const char* path, const char* const* inputs, size_t input_count,
-                                     gc_error* err);
-
-/* An output file written whole or not at all. gc_atomic_open creates a temporary beside
- * `path` with mkstemp (never following a name planted there); write to `file`;
- * gc_atomic_commit checks every write, flushes, syncs, gives the file its final mode
- * (the replaced file's, else 0666 minus the umask) and renames it over `path`;
- * gc_atomic_abort removes it. Both release the struct. The library installs no signal
- * handlers: a program that wants no temporary left behind when it is interrupted blocks
- * its termination signals between open and commit (the gpucache tool does). */
-typedef struct gc_atomic_file {
-    void* file; /* FILE*, open for writing */
-    char* path; /* the final name */
-    char* temp; /* the temporary's name */
-} gc_atomic_file;
-/* Creates the temporary for `path` (NUL-terminated; copied) into *af, which then owns a
- * FILE* and two strings until gc_atomic_commit or gc_atomic_abort; on failure *af holds
- * nothing and errno is kept. O(1) plus the system calls. */
-GC_API gc_status gc_atomic_open(gc_atomic_file* af, const char* path, gc_error* err);
-/* Completes the file: GC_ERR_IO naming `path` when any write, the flush, the sync or the
- * rename failed (the temporary is then removed). Releases *af either way; an fsync's cost. */
-GC_API gc_status gc_atomic_commit(gc_atomic_file* af, gc_error* err);
-/* Drops the temporary and releases *af; safe on a zeroed or released one. */
-GC_API void gc_atomic_abort(gc_atomic_file* af);
-
-/* Parses whitespace-separated indices ("#" comments) from text[0 .. length) (not kept, no
- * NUL needed) into *out as gc_mesh_load does for a text file (ownership likewise: free
- * with gc_mesh_free); `what` names the source in messages. O(length) time, ~4 bytes of
- * memory per index, at most GC_MAX_INDICES (GC_ERR_LIMIT). */
-GC_API gc_status gc_mesh_parse_text(const char* text, size_t length, const char* what, gc_mesh* out, gc_error* err);
-
-/* Releases what gc_mesh_load or gc_mesh_parse_text allocated and zeroes *mesh; safe on a
- * zeroed mesh and on NULL. O(1). */
-GC_API void gc_mesh_free(gc_mesh* mesh);
-
-/* Whether gc_mesh_write writes `in_path`'s format through assimp's exporter, which
- * re-encodes the whole file (vertices merged, index types widened, what assimp does not
- * model dropped): a caller should warn its user. .txt/.idx/.u16/.u32/.obj/.ply/.gltf/.glb
- * are written by gpucache itself and keep what they do not reorder. */
-GC_API int gc_mesh_write_reencodes(const char* in_path);
-
-/* ------------------------------------------------------------------- glTF 2.0
- *
- * gpucache's own glTF reader and writer (src/io/gltf.c, docs/formats/gltf.md): each mesh
- * primitive's own index accessor and mode, read from a .gltf (buffers in files beside it
- * or in data: URIs) or a .glb (its BIN chunk), and written back with only the index data
- * (and with vertex reordering the attribute data) of the primitives the caller rewrote
- * changed: the JSON is the same data, every other byte the same. Every declared size is
- * checked against the bytes that hold it before anything is allocated; every URI must
- * stay inside the input's folder unless allow_external_uris; files with compressed
- * geometry (KHR_draco_mesh_compression, EXT_meshopt_compression) are refused. Errors name
- * the file and the JSON path ("meshes[2].primitives[0].indices"). */
-typedef struct gc_gltf gc_gltf;
-
-/* Called with one line of information the caller should show its user (a primitive left
- * alone and why, files copied beside the output); the line is valid during the call. */
-typedef void (*gc_note_fn)(void* user, const char* line);
-
-typedef struct gc_gltf_options {
-    int allow_external_uris;  /* follow absolute and ".." URIs; 0: only the input's folder */
-    size_t max_indices;       /* indices over all primitives; 0 = GC_MAX_INDICES */
-    gc_note_fn note;          /* may be NULL */
-    void* note_user;
-} gc_gltf_options;
-
-/* One mesh primitive (a draw), in file order: meshes[mesh].primitives[primitive]. */
-typedef struct gc_gltf_primitive {
-    size_t mesh;
-    const char* mesh_name;    /* meshes[mesh].name, NULL when absent; owned by the document */
-    size_t primitive;
-    int mode;                 /* the glTF mode, 0..6 */
-    gc_topology topology;     /* that mode as a topology (2 is a line loop, 3 a line strip) */
-    int index_bits;           /* 8, 16 or 32; 0 for a primitive without indices */
-    const uint32_t* indices;  /* index_count values; without indices 0, 1, ..., count - 1 */
-    size_t index_count;
-    uint64_t vertex_count;    /* elements of its attribute accessors (all equal) */
-    size_t shares_indices_with; /* an earlier primitive with the same index accessor, or SIZE_MAX */
-    const char* indices_kept; /* an indexed triangle list whose index data must stay as it is:
-                                 why (its accessor is also drawn by a primitive of another mode,
-                                 used otherwise, or its bytes are shared with another accessor);
-                                 NULL when gc_gltf_set_indices may rewrite it. Owned by the doc. */
-} gc_gltf_primitive;
-
-/* Reads a .gltf or .glb file (by its 'glTF' magic, else as JSON). Memory: the file, the
- * buffers it names, and 4 bytes per index. The document owns everything it hands out. */
-GC_API gc_status gc_gltf_load(const char* path, const gc_gltf_options* options, gc_gltf** out, gc_error* err);
-
-/* The number of primitives, in file order (meshes, then their primitives). O(1). */
-GC_API size_t gc_gltf_primitive_count(const gc_gltf* doc);
-/* Primitive i (below gc_gltf_primitive_count), owned by the document and valid until
- * gc_gltf_free (its index data follows gc_gltf_set_indices and gc_gltf_reorder_vertices);
- * NULL when i is out of range. O(1). */
-GC_API const gc_gltf_primitive* gc_gltf_primitive_at(const gc_gltf* doc, size_t i);
-
-/* Replaces primitive i's index data, where it is and in its component type: `indices`
- * holds index_count values below vertex_count. Only for indexed triangle lists whose
- * indices_kept is NULL (GC_ERR_USAGE otherwise); O(index_count). */
-GC_API gc_status gc_gltf_set_indices(gc_gltf* doc, size_t i, const uint32_t* indices, size_t count, gc_error* err);
-
-/* Reorders vertex data for fetch locality: the primitives that share one set of attribute
- * accessors (morph targets, JOINTS_n and WEIGHTS_n included) get one vertex order, by
- * first use over their indices in file order, placed in the slots the used vertices had
- * (so each index accessor keeps its values' set, min and max); each accessor's elements
- * are permuted once, within their byteStride; index values are renumbered to match.
- * Sets joined by a shared index or attribute accessor (one vertex count) get one
- * permutation, each accessor permuted once. Where that cannot be done safely (an
- * attribute accessor also used by a skin or an animation, sparse accessors, overlapping
- * accessors, index data whose bytes something else reads, primitives without indices),
- * the primitives keep their vertices and a note names each of them and says why. Memory: the largest
- * accessor, and O(primitives + accessors). */
-GC_API gc_status gc_gltf_reorder_vertices(gc_gltf* doc, gc_error* err);
-
-/* Writes the document to out_path (.gltf for a .gltf input, .glb for a .glb): the JSON
- * unchanged, or with only the URIs of rewritten buffers changed (each rewritten external
- * buffer gets a file of its own beside the output, its name with .bin, -I.bin for
- * buffers[I], never a name the output still refers to nor one of the input's files; a
- * rewritten data: buffer is encoded again); unchanged external buffers
- * and images are copied beside the output when it goes to another folder. The files form
- * one set, every member checked before anything is written: a copied file's name (from
- * the input) must stay in the output's folder (no "..", no leading "/", no part starting
- * with '.', no symbolic link on its way) and may not replace a file unless that file holds
- * the same bytes already (it is then kept): GC_ERR_DATA, nothing written. Each file goes to
- * a temporary, all are renamed when all are complete (the referenced files before
- * out_path), and on failure every temporary and created folder is removed. */
-GC_API gc_status gc_gltf_write(gc_gltf* doc, const char* out_path, gc_error* err);
-/* Writes a self-contained document (a .glb whose buffers are its BIN chunk or data: URIs,
- * a .gltf whose buffers are data: URIs, no image files) to the open stream `file` (a
- * FILE*; `name` for messages): the bytes gc_gltf_write would give its document. A document
- * naming any file (buffer or image): GC_ERR_USAGE, nothing written. */
-GC_API gc_status gc_gltf_write_stream(gc_gltf* doc, void* file, const char* name, gc_error* err);
-/* gc_gltf_write that also refuses to replace any of `also_inputs` (the caller's other
- * inputs, such as a fit result) with a file of the output. */
-GC_API gc_status gc_gltf_write_inputs(gc_gltf* doc, const char* out_path, const char* const* also_inputs,
-                                      size_t also_count, gc_error* err);
-
-/* Frees a document; safe on NULL. */
-GC_API void gc_gltf_free(gc_gltf* doc);
-
-/* Reads a state-change file (`path`, or "-" for standard input): positions (whitespace
- * separated, "#" comments), each at most index_count (GC_ERR_DATA with the line
- * otherwise). Returns them sorted in *out, which the caller frees with free(), and their
- * number in *count; on failure *out is NULL. O(n log n) time, 8 bytes per position, at
- * most as many positions as indices + 1 (GC_ERR_LIMIT). */
-GC_API gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
-                                gc_error* err);
 
 /* -------------------------------------------------------------- generators */
 
@@ -1134,13 +819,6 @@ GC_API gc_status gc_meshlet_costs_of(const uint32_t* indices, size_t index_count
                                      uint32_t max_vertices, uint32_t max_triangles, gc_meshlet_costs* out,
                                      gc_error* err);
 
-/* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
- * them; a point or line topology: an empty string) under every preset, written to a new string
- * *text (free()): with `json`, the member ', "meshlets": [{"preset", "max_vertices",
- * "max_triangles", "meshlets", "meshlet_vertices", "triangles", "vertices_per_triangle",
- * "vertex_fill", "triangle_fill"}, ...]'; else one line per preset after a heading line. */
-GC_API gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** text, gc_error* err);
-
 /* The meshlet data file (docs/formats/meshlets.md): "GCMSHLT\0", version 1, the limits and
  * counts, then the arrays in little-endian order, and the bounds when present.
  * gc_meshlet_data_encode writes *m (checked first) into a new buffer *data (free()) of
@@ -1153,11 +831,6 @@ GC_API gc_status gc_meshlet_data_encode(const gc_meshlets* m, uint8_t** data, si
  * allocated only after the sizes were checked against `size`. O(size). */
 GC_API gc_status gc_meshlet_data_decode(const void* data, size_t size, const char* what, gc_meshlets* out,
                                         gc_error* err);
-/* gc_meshlet_data_decode of the file `path` (at most 1 GiB: GC_ERR_LIMIT; GC_ERR_IO when it
- * cannot be read). */
-GC_API gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_error* err);
-/* Writes *m to `path` whole or not at all (gc_atomic_file). */
-GC_API gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
 
 /* ---------------------------------------------- overdraw and vertex fetch */
 
@@ -1242,233 +915,6 @@ GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* mod
                                   size_t stream_count, gc_fetch_stats* out, gc_error* err);
 
 
-/* ------------------------------------------------------------ the mesh pipeline
- *
- * What the gpucache tool and the Python package do with a mesh file, in one place
- * (src/pipeline/): gc_mesh_analyze counts each draw the file holds, gc_mesh_optimize runs
- * the whole reordering (triangle list, sparse values, runs, segments, numbering) and
- * counts before and after as the output will be read back. */
-
-/* How gc_mesh_load reads `path`, by its name: "gltf" (.gltf, .glb), "obj", "ply", "txt"
- * (.txt, .idx), "u16", "u32", "stdin" ("-" and "FORMAT:-", gc_stdin_format) or "other"
- * (assimp's, when built in). A static string. O(length of path), no allocation. */
-GC_API const char* gc_mesh_format(const char* path);
-
-/* Whether the reader of `path`'s format numbers the vertices in order of first use in
- * the faces (an OBJ's reader builds its vertex buffer so): value-keyed models
- * (direct-value, llvmpipe) see a reordered file's vertices numbered that way. O(1). */
-GC_API int gc_mesh_numbers_by_first_use(const char* path);
-
-/* Adds one draw's stats to a sum over draws: the counts added, has_batches the last
- * draw's, ACMR and ATVR recomputed from the sums. O(1). */
-GC_API void gc_stats_add(gc_stats* sum, const gc_stats* draw);
-
-/* One draw of a mesh file as gc_mesh_analyze counts it. */
-typedef struct gc_mesh_draw {
-    size_t mesh, primitive;   /* glTF: meshes[mesh].primitives[primitive]; other formats 0, 0 */
-    const char* mesh_name;    /* glTF: meshes[mesh].name, or NULL; owned by the analysis */
-    int mode;                 /* glTF: the primitive's mode (0..6); other formats -1 */
-    int index_bits;           /* 8, 16 or 32; 0 for a glTF primitive without indices */
-    gc_topology topology;
-    int restart_enabled;
-    uint32_t restart_value;
-    size_t index_count;
-    uint64_t primitives;      /* primitives the draw assembles */
-    uint64_t vertices;        /* distinct index values it draws */
-    gc_stats* stats;          /* one per model, in the models' order; owned by the analysis */
-    const uint32_t* indices;  /* the draw's indices (index_count); owned by the analysis */
-    const uint64_t* state_changes; /* those it was counted with (gc_mesh_analyze_with), or NULL; */
-    size_t state_change_count;     /* owned by the analysis */
-} gc_mesh_draw;
-
-/* What gc_mesh_analyze gives: every draw, and each model's sum over them. */
-typedef struct gc_mesh_analysis {
-    size_t draw_count;
-    gc_mesh_draw* draws;
-    size_t model_count;
-    gc_stats* sums;           /* model_count sums over the draws (gc_stats_add) */
-    uint64_t indices, primitives, vertices; /* summed over the draws */
-    uint64_t triangles;       /* of the triangle draws (strips and fans expanded) */
-    int mixed;                /* the draws' topologies differ */
-    gc_topology topology;     /* the first draw's */
-    void* owner;              /* the library's (names, stats); do not touch */
-} gc_mesh_analysis;
-
-/* Counts every model on every draw of the mesh file `path` (read with `options`, may be
- * NULL), with the semantics of a GPU: a glTF's mesh primitives are each a draw of its own
- * indices with the topology of its mode (points and lines included, a primitive without
- * indices drawing 0, 1, ...), each analyzed from a reset cache; any other format is one
- * draw, of the indices gc_mesh_load gives with the file's topology and restart (a 32-bit
- * 0xFFFFFFFF without restart is GC_ERR_DATA, as in `gpucache analyze`). The sums add
- * the draws (gc_stats_add). This is what `gpucache analyze --json` prints and what the
- * Python package's analyze returns for a loaded file. Draws of 2^16 indices or more run
- * the models on `threads` threads (gc_analyze_models). On success the caller frees *out
- * with gc_mesh_analysis_free; on failure nothing is left to free. Time: one gc_analyze per
- * model and draw; memory: the file's indices, and one gc_stats per model and draw. */
-GC_API gc_status gc_mesh_analyze(const char* path, const gc_load_options* options, const gc_model* models,
-                                 size_t model_count, unsigned threads, gc_mesh_analysis* out, gc_error* err);
-/* What gc_mesh_analyze_with adds to gc_mesh_analyze (zero-initialise: gc_mesh_analyze's
- * semantics). Every field but load and threads applies to a file that is not a glTF (one
- * draw): GC_ERR_USAGE for a glTF when any is set. */
-typedef struct gc_mesh_analyze_options {
-    const gc_load_options* load;       /* how to read the file (may be NULL) */
-    unsigned threads;                  /* as gc_mesh_analyze's */
-    gc_draw_options draw;              /* the draw's topology and restart (gc_mesh_load_draw) */
-    const char* state_changes;         /* a state-change file (gc_state_changes_load), or NULL */
-    gc_per_vertex* per_vertex;         /* model_count of them, filled (free each with
-                                          gc_per_vertex_free), or NULL */
-    gc_trace_fn trace;                 /* called for every model's every primitive ... */
-    void* const* trace_users;          /* ... with trace_users[model] */
-} gc_mesh_analyze_options;
-/* gc_mesh_analyze with `options` (may be NULL) and models run one at a time where a trace
- * or per-vertex counts are asked for (else as gc_mesh_analyze runs them). A "grid:WxH"
- * path is the generated grid (gc_mesh_load_input). This is what `gpucache analyze` runs. */
-GC_API gc_status gc_mesh_analyze_with(const char* path, const gc_mesh_analyze_options* options,
-                                      const gc_model* models, size_t model_count, gc_mesh_analysis* out,
-                                      gc_error* err);
-/* Releases what gc_mesh_analyze allocated and zeroes *analysis; safe on a zeroed one. */
-GC_API void gc_mesh_analysis_free(gc_mesh_analysis* analysis);
-
-/* The triangles the mesh file `path` draws (read with `options`, may be NULL, as
- * gc_mesh_load reads it; strips and fans expanded, restarts honoured; a glTF's triangle
- * primitives in file order, numbered as gc_mesh_load numbers them) as a new triangle list
- * *out (free()) of *count indices. With `mesh` non-NULL the loaded mesh is left there too
- * (the caller frees it with gc_mesh_free; its runs are the glTF primitives' triangles).
- * Points and lines: GC_ERR_USAGE naming the file; gc_mesh_load's errors otherwise. On
- * failure nothing is left to free. Time linear in the file; memory 4 bytes per index more. */
-GC_API gc_status gc_mesh_load_triangles(const char* path, const gc_load_options* options, uint32_t** out,
-                                        size_t* count, gc_mesh* mesh, gc_error* err);
-
-/* A mesh file's overdraw and vertex fetch (gc_mesh_vertex_costs_of). */
-typedef struct gc_mesh_vertex_costs {
-    int has_overdraw;
-    gc_overdraw_stats overdraw;       /* every triangle draw in file order, over every position */
-    size_t draw_count;                /* glTF: its triangle primitives, each alone; else 0 */
-    gc_overdraw_stats* draw_overdraw; /* draw_count of them, in the file's order (with overdraw) */
-    int has_fetch;
-    size_t model_count;               /* fetch entries: 1 for an every-reference spec, else one per model */
-    gc_fetch_stats* fetch;            /* glTF with a spec that follows a model: the draws' sums */
-    gc_fetch_stats* draw_fetch;       /* glTF with a spec that follows a model: draw_count x
-                                         model_count, draw by draw (each from an empty model and
-                                         cold caches, over its own accessors); else NULL */
-} gc_mesh_vertex_costs;
-
-/* The overdraw (when `overdraw` is non-zero: docs/models/overdraw.md) and the vertex fetch
- * (when `fetch` is not NULL: docs/models/fetch.md; a spec fetching the vertices a model
- * shades runs once per model of `models`) of the mesh file `path` read with `options`:
- * its triangles (strips and fans expanded; glTF: every triangle primitive in file order,
- * numbered as gc_mesh_load numbers them) with the positions gc_mesh_load_positions reads
- * (a glTF's draws: each over the vertices it uses, its own box); fetch over one packed
- * stream of the spec's vertex size, the vertex count the positions' where known, except
- * for a glTF with a spec that follows a model: there each triangle primitive is a draw of
- * its own (an empty model, cold caches) over its attribute accessors' real offsets and
- * strides (each buffer its own 4 KiB-aligned range; morph targets and accessors without a
- * buffer view left out), the file's figures the draws' sums. Points
- * and lines: GC_ERR_USAGE; overdraw on a file without positions (an index buffer):
- * GC_ERR_USAGE naming it. On success the caller frees *out with gc_mesh_vertex_costs_free.
- * Time: gc_analyze_overdraw's and gc_analyze_fetch's; memory: the file's triangles twice,
- * its positions, and the models' state. */
-GC_API gc_status gc_mesh_vertex_costs_of(const char* path, const gc_load_options* options, int overdraw,
-                                         const gc_fetch_spec* fetch, const gc_model* models, size_t model_count,
-                                         gc_mesh_vertex_costs* out, gc_error* err);
-/* Releases what gc_mesh_vertex_costs_of allocated and zeroes *costs; safe on a zeroed one. */
-GC_API void gc_mesh_vertex_costs_free(gc_mesh_vertex_costs* costs);
-
-/* The triangle list `draw` assembles (strips, fans, quads and polygons expanded; a point
- * or line topology: GC_ERR_USAGE naming `what`) in a new array *out of *count indices, on
- * dense ids as gc_mesh_optimize hands them to the optimizers: sparse values (largest + 1
- * above 2 x indices + 65536) renumbered to their ranks, *values (NULL when nothing was
- * renumbered) then the value of each id; *bound the ids' bound. The caller frees *out and
- * *values with free(); on failure both are NULL. O(n log n) time when sparse, else O(n);
- * 4 bytes per index, 8 when sparse. */
-GC_API gc_status gc_mesh_dense_triangles(const gc_draw* draw, const char* what, uint32_t** out, size_t* count,
-                                         uint32_t** values, uint32_t* bound, gc_error* err);
-
-/* What gc_mesh_optimize does. Zero-initialise, then set `algorithm`. */
-typedef struct gc_mesh_optimize_options {
-    gc_optimizer algorithm;
-    gc_optimize_options optimize; /* cache size, targets, seed, effort, progress and the overdraw
-                                     settings, as gc_optimize takes them; positions, when given,
-                                     are indexed by the input's index values (vertex_count of them) */
-    uint32_t vertex_count;    /* every index is below it; 0: the largest + 1, sparse values compacted */
-    int reorder_vertices;     /* the output's vertices are renumbered in order of first use */
-    int vertex_map;           /* the caller wants a vertex map (sparse values refused: GC_ERR_LIMIT) */
-    int positions;            /* no optimize.positions: 0 no overdraw pass, 1 the file's positions
-                                 where it has them, 2 the file's (GC_ERR_USAGE without) */
-    const gc_load_options* load; /* how the file is read (may be NULL) */
-    const gc_model* report;   /* counted before and after (may be NULL) */
-    size_t report_count;
-    unsigned threads;         /* for the counting of large draws */
-    int mesh_lists;           /* glTF: also the triangle lists (indices, input, dense), numbered as
-                                 gc_mesh_load numbers the file (the file is read a second time) */
-    gc_note_fn note;          /* glTF: each primitive left as it is, and why (may be NULL) */
-    void* note_user;
-} gc_mesh_optimize_options;
-
-/* What gc_mesh_optimize gives; free with gc_mesh_optimized_free. */
-typedef struct gc_mesh_optimized {
-    uint32_t* indices;        /* the reordered triangle list, with the input's index values (a
-                                 glTF's: gc_mesh_load's numbering): what gc_mesh_write takes */
-    size_t index_count;
-    uint32_t* dense;          /* the input's triangle list on dense ids (the optimizer's), before
-                                 reordering; NULL where it is `input` itself */
-    uint32_t* input;          /* the input's triangle list, with its own values */
-    uint32_t dense_count;     /* the dense ids' bound (the largest value + 1 when not sparse) */
-    int sparse;               /* the values were renumbered for the optimizer */
-    size_t triangles;         /* triangles reordered */
-    size_t runs;              /* lists reordered each on its own (runs, glTF primitives) */
-    size_t left;              /* glTF: primitives left as they are */
-    gc_topology topology;     /* the input's (strips, fans, quads and polygons become lists) */
-    gc_stats* before;         /* report_count each: the input, and the output as it will be read */
-    gc_stats* after;
-    gc_gltf* gltf;            /* glTF: the document with the new index data (and vertex order),
-                                 for gc_gltf_write; owned by the result */
-} gc_mesh_optimized;
-
-/* The whole reordering of a mesh, as `gpucache optimize` does it: `draw` (or, when NULL,
- * the file `path` read with options->load) becomes the triangle list it draws (a point or
- * line topology: GC_ERR_USAGE); sparse index values (largest + 1 above 2 x indices +
- * 65536) are renumbered for the optimizer and restored after; each run of `runs`
- * (triangles per run of faces sharing render state, as gc_mesh_load gives them; NULL:
- * one run; for a triangle list they must add up to its triangles, GC_ERR_USAGE otherwise;
- * other topologies are one run) is reordered on its own by one gc_optimize, told where the run sits in the
- * draw's index stream (llvmpipe's segments) and whether the vertices will be numbered in
- * order of first use (reorder_vertices, or a format whose reader numbers them so:
- * gc_mesh_numbers_by_first_use(path)). A glTF file (path, draw NULL) is reordered in its
- * document: each indexed triangle-list primitive whose index data may be rewritten on its
- * own, strips, fans, non-indexed lists and kept index data left (options->note says why),
- * then with reorder_vertices gc_gltf_reorder_vertices. options->report models are counted
- * on the input and on the output as it will be read back (gc_mesh_analyze's semantics:
- * a glTF per primitive; renumbered in order of first use where it will be). `path` may be
- * NULL for an array. On success the caller frees *out with gc_mesh_optimized_free; on
- * failure nothing is left. Time: gc_optimize's, plus one gc_analyze per report model,
- * before and after; memory about 16 bytes per index beyond gc_optimize's. */
-GC_API gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const size_t* runs, size_t run_count,
-                                  const gc_mesh_optimize_options* options, gc_mesh_optimized* out, gc_error* err);
-/* Releases what gc_mesh_optimize allocated (the document too) and zeroes *result. */
-GC_API void gc_mesh_optimized_free(gc_mesh_optimized* result);
-
-/* The overdraw and vertex fetch of a mesh before and after gc_mesh_optimize
- * (gc_mesh_optimized_costs_of). */
-typedef struct gc_mesh_optimized_costs {
-    int has_overdraw;                 /* the file has positions (OBJ, PLY, glTF) */
-    gc_overdraw_stats overdraw_before, overdraw_after;
-    int has_fetch;
-    gc_fetch_stats fetch_before, fetch_after;
-} gc_mesh_optimized_costs;
-
-/* The overdraw (docs/models/overdraw.md, where the mesh file `path`, read with `options`,
- * has positions; `path` may be NULL: none) and the fetch under `fetch` (an every-reference
- * spec, meshopt:BYTES; NULL: none) of the triangle list gc_mesh_optimize read (r->input)
- * and of the one it wrote (r->indices), the latter renumbered in order of first use when
- * `reorder_vertices`, as the output file will be read back. What cannot be counted is left
- * unset: no positions, no overdraw; sparse values (r->sparse), no fetch. A spec that
- * follows a model: GC_ERR_USAGE. Time: two gc_analyze_overdraw and two gc_analyze_fetch;
- * memory: the positions and 8 bytes per index. */
-GC_API gc_status gc_mesh_optimized_costs_of(const char* path, const gc_load_options* options,
-                                            const gc_mesh_optimized* r, int reorder_vertices,
-                                            const gc_fetch_spec* fetch, gc_mesh_optimized_costs* out,
-                                            gc_error* err);
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the
@@ -1521,122 +967,17 @@ GC_API gc_status gc_fit_evaluate(const gc_model* model, const gc_fit_case* c, ui
 GC_API gc_status gc_fit(const gc_fit_case* cases, size_t case_count, const gc_fit_options* options, size_t keep,
                  gc_fit_candidate* best, size_t* best_count, gc_error* err);
 
-/* ----------------------------------------------------------- memory system */
-
-/* Seed 003's console GPU memory system: memory types, per-dispatch L1/L2 bypass bits, the
- * scalar K-cache, L2 invalidates and writebacks priced in cycles, dirty-state tracking,
- * and the hazards a flush strategy leaves. A scenario (docs/memsys.md) declares buffers
- * and runs dispatches and cache events; the simulator replays it. */
-
-typedef enum gc_memtype { GC_MEM_RO = 0, GC_MEM_PV, GC_MEM_GC, GC_MEM_SC, GC_MEM_UC, GC_MEM_TYPE_COUNT } gc_memtype;
-
-/* The flush strategies gc_memsys_run can replay a scenario under (seed 003). */
-typedef enum gc_memsys_strategy {
-    GC_MEMSYS_AS_WRITTEN = 0, /* the scenario's own bits and events (explicit SC invalidate/writeback) */
-    GC_MEMSYS_L1_BYPASS,      /* every dispatch with the L1 bypass bit: GC and SC skip L1 */
-    GC_MEMSYS_L2_BYPASS,      /* every dispatch with the L2 bypass bit: SC skips L2 over Onion+ */
-    GC_MEMSYS_SC_AS_UC,       /* every SC buffer remapped to UC: no cache, Onion+ */
-    GC_MEMSYS_STRATEGY_COUNT
-} gc_memsys_strategy;
-
-/* The strategy's name as the tool writes it ("as written (explicit SC invalidate/
- * writeback)", ...): a static string, "?" for a value outside the enum. O(1). */
-GC_API const char* gc_memsys_strategy_name(gc_memsys_strategy s);
-/* The memory type's name ("RO", "PV", "GC", "SC", "UC"): a static string, "?" outside
- * the enum. O(1). */
-GC_API const char* gc_memtype_name(gc_memtype t);
-
-/* Counters of one cache: [memory type][0 read, 1 write]. */
-typedef struct gc_memsys_cache_stats {
-    uint64_t accesses[GC_MEM_TYPE_COUNT][2];
-    uint64_t hits[GC_MEM_TYPE_COUNT][2];
-    uint64_t misses[GC_MEM_TYPE_COUNT][2];
-} gc_memsys_cache_stats;
-
-/* What one dispatch (or the whole scenario) cost. */
-typedef struct gc_memsys_stats {
-    gc_memsys_cache_stats l1, l2, kcache;
-    uint64_t garlic_bytes, onion_bytes, onion_plus_bytes;
-    uint64_t l1_invalidates, l1_invalidate_lines;
-    uint64_t l2_invalidates, l2_invalidates_skipped, l2_invalidate_lines;
-    uint64_t l2_writebacks, l2_writebacks_skipped, l2_writeback_lines, l2_writeback_dirty_bytes;
-    uint64_t kcache_invalidates, kcache_invalidate_lines;
-    uint64_t crosstalk_events, crosstalk_lines; /* another dispatch's SC lines touched by an event */
-    double bus_cycles;   /* bytes over each bus at its rate */
-    double event_cycles; /* invalidates and writebacks */
-    double cycles;       /* the two together */
-    /* event_cycles split (they add up to it): the L1, L2 and K-cache invalidates, and the
-     * L2 writebacks with the bus time of the bytes they drain */
-    double invalidate_cycles, writeback_cycles;
-} gc_memsys_stats;
-
-typedef enum gc_memsys_hazard_kind {
-    GC_HAZARD_CPU_READS_DIRTY = 0, /* a CPU read of SC data still dirty in L2 */
-    GC_HAZARD_GPU_READS_STALE,     /* a GPU read of CPU-written SC data with no invalidate */
-    GC_HAZARD_GC_NO_L1_INVALIDATE, /* a GC consumer reading stale L1 lines (no L1 invalidate) */
-    GC_HAZARD_CP_CANNOT_SEE,       /* cp_wait on a semaphore the command processor cannot see */
-    GC_HAZARD_KIND_COUNT
-} gc_memsys_hazard_kind;
-
-typedef struct gc_memsys_hazard {
-    gc_memsys_hazard_kind kind;
-    uint64_t line;        /* scenario line of the operation that found it */
-    char message[200];
-} gc_memsys_hazard;
-
-typedef struct gc_memsys_report {
-    size_t dispatch_count;
-    char (*dispatch_names)[64];
-    gc_memsys_stats* dispatches; /* per dispatch, in scenario order (events inside count there) */
-    gc_memsys_stats between;     /* events outside dispatches */
-    gc_memsys_stats total;
-    gc_memsys_hazard* hazards;
-    size_t hazard_count;
-} gc_memsys_report;
-
-typedef struct gc_memsys gc_memsys;
-
-/* Parses a scenario (docs/memsys.md) from text[0 .. length) (not kept, no NUL needed)
- * into *out, which the caller frees with gc_memsys_free (NULL on failure); `what` names
- * it in messages ("file:line: ..."). GC_ERR_DATA with the line for malformed text,
- * GC_ERR_LIMIT past 1048576 operations, 65536 buffers or 4194304 cache lines. O(length)
- * time, memory in proportion to the operations and buffers (not to their sizes). */
-GC_API gc_status gc_memsys_parse(const char* text, size_t length, const char* what, gc_memsys** out, gc_error* err);
-/* Reads a scenario file (`path`, or "-" for standard input; at most 64 MiB: GC_ERR_LIMIT)
- * and parses it as gc_memsys_parse does. GC_ERR_IO when it cannot be read. */
-GC_API gc_status gc_memsys_load(const char* path, gc_memsys** out, gc_error* err);
-/* Frees a parsed scenario (NULL is fine). */
-GC_API void gc_memsys_free(gc_memsys* scenario);
-/* The work of one replay, in simulated line accesses: each line an access touches
- * (counted ceil(ways / 32) times on a machine whose L1, L2 and K-cache have more than 32
- * ways together, since each access looks through them), plus each cache line that setting
- * up the caches, an invalidate, a writeback or a CPU or command-processor check goes over
- * (at least one per operation). A replay takes about this many steps, whatever the size
- * of the scenario's text: three lines can ask for 2^30 random reads. Computed from the
- * parsed scenario, before any replay; saturates at UINT64_MAX. */
-GC_API uint64_t gc_memsys_work(const gc_memsys* scenario);
-/* The default bound on gc_memsys_work (2^27: about 5 to 30 seconds of replay). */
-#define GC_MEMSYS_DEFAULT_MAX_WORK ((uint64_t)1 << 27)
-/* Replays the scenario (only read: replays of one scenario may run on several threads)
- * under a strategy into *out, refusing (GC_ERR_LIMIT, before any work) a scenario whose
- * gc_memsys_work is above GC_MEMSYS_DEFAULT_MAX_WORK. Time about gc_memsys_work steps;
- * memory the caches' line tables. The caller owns the report: gc_memsys_report_free
- * (on failure nothing is left to free). */
-GC_API gc_status gc_memsys_run(const gc_memsys* scenario, gc_memsys_strategy strategy, gc_memsys_report* out,
-                        gc_error* err);
-/* As gc_memsys_run with another bound on the work (UINT64_MAX: none); `progress`, when
- * not NULL, is called now and then with the work done and the total. */
-GC_API gc_status gc_memsys_run_limited(const gc_memsys* scenario, gc_memsys_strategy strategy, uint64_t max_work,
-                                gc_progress_fn progress, void* progress_user, gc_memsys_report* out, gc_error* err);
-/* Frees the arrays of a report and zeroes it; safe on a zeroed one (not on NULL). */
-GC_API void gc_memsys_report_free(gc_memsys_report* report);
-/* Line accesses the scenario's reads, writes and signals make (gc_memsys_work also counts
- * what the cache events go over); saturates at UINT64_MAX. O(operations). */
-GC_API uint64_t gc_memsys_accesses(const gc_memsys* scenario);
-/* The machine parameter `key` (NUL-terminated) of a scenario into *value (its default
- * unless the scenario set it; the default itself when `scenario` is NULL); returns
- * non-zero when found, 0 for an unknown key (*value untouched). O(number of parameters). */
-GC_API int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
+/* A set of measured draws to fit (what gc_measurements_load of gpucache_io.h reads from a
+ * measurement file, or what a caller fills in itself with doc NULL). */
+typedef struct gc_measurements_doc gc_measurements_doc; /* opaque: the reader's own data */
+typedef struct gc_measurements {
+    gc_measurements_doc* doc; /* the file's kept members and the case names; NULL if filled by hand */
+    const char* device; /* the file's "device", or NULL */
+    gc_fit_case* cases;
+    const char** names;
+    uint32_t** buffers; /* indices, values, counts per case, owned */
+    size_t count;
+} gc_measurements;
 
 #ifdef __cplusplus
 }

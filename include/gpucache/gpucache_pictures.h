@@ -1,7 +1,8 @@
 /* gpucache_pictures.h: the pictures of gpucache (docs/pictures.md), drawn by the library
  * so that C and Python callers get the same files as the command-line tool: a small SVG
  * writer, the heat map of per-vertex invocations, the cache timeline, and the charts of
- * fit and memsys. Part of libgpucache.
+ * fit and memsys. Part of libgpucache (the core); the heat map of a mesh file and the
+ * report, which read files, are libgpucache_io's (gpucache_io.h).
  *
  * Every function writes to a stream the caller opened (a temporary file renamed into
  * place, a pipe, an open_memstream buffer) and never prints, exits or opens files by
@@ -14,7 +15,7 @@
 #define GPUCACHE_PUBLIC_PICTURES_H
 
 #include "gpucache/gpucache.h"
-#include "gpucache/gpucache_probe.h"
+#include "gpucache/gpucache_memsys.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -116,14 +117,6 @@ GC_API gc_status gc_heatmap_write(FILE* f, const float* xyz, size_t vertex_count
 GC_API gc_status gc_heatmap_largest_count(const gc_model* model, const gc_draw* draw, const size_t* runs,
                                           size_t run_count, size_t vertex_count, uint32_t* out, gc_error* err);
 
-/* The heat map of a mesh file as `gpucache analyze --heatmap` draws it: loaded with
- * gc_mesh_load (`load` may be NULL) and gc_mesh_load_positions, a glTF's triangle
- * primitives each analyzed as its own draw. The SVG text goes to *svg (*size bytes, NUL
- * terminated; free it with gc_svg_free). `name` (NULL: `path`) names the input in the
- * picture. Cost: the loads, then gc_heatmap_write's. */
-GC_API gc_status gc_heatmap_file_svg(const char* path, const gc_load_options* load, const char* name,
-                                     const gc_model* model, gc_heatmap_view view, uint32_t scale_max, char** svg,
-                                     size_t* size, gc_error* err);
 
 /* ------------------------------------------------------------------ timeline */
 
@@ -167,105 +160,6 @@ GC_API gc_status gc_fit_chart_write(FILE* f, const char* name, const gc_measurem
  * labelled with `ids` (indexed like `reports`). Cost: O(count). */
 GC_API gc_status gc_memsys_chart_write(FILE* f, const char* name, const gc_memsys_report* reports, const int* order,
                                        const char* const* ids, int count, gc_error* err);
-
-/* ------------------------------------------------------------------ report */
-
-/* Draws the report's sweep figure into `f` (inline SVG or a note in HTML) for the triangle
- * list `triangles` (index_count indices, dense ids below vertex_count) over target cache
- * sizes cache_lo..cache_hi; returns GC_OK, or a failure of the sweep itself. */
-typedef gc_status (*gc_report_figure_fn)(void* user, FILE* f, const char* name, const uint32_t* triangles,
-                                         size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
-                                         uint32_t cache_hi, gc_error* err);
-
-/* The report's model when none is given: the generic 16-entry FIFO. */
-#define GC_REPORT_DEFAULT_MODEL "generic"
-
-typedef struct gc_report_options {
-    const gc_load_options* load;  /* may be NULL */
-    const char* model_spec;       /* the target as typed (the page's commands); NULL: GC_REPORT_DEFAULT_MODEL */
-    const gc_model* model;        /* the target parsed; NULL: gc_model_parse(model_spec) */
-    gc_heatmap_view view;
-    uint32_t cache_lo, cache_hi;  /* the sweep's sizes, 3 <= lo < hi <= 256; 0, 0: 8..32, narrowed
-                                     around 16 for a large mesh */
-    unsigned threads;             /* 0: 1 */
-    /* optional, not for a glTF: the input already read as a draw (the CLI reads standard
-     * input and grid:WxH so); NULL: gc_mesh_load of `path`, drawn as the file says */
-    const gc_draw* draw;
-    const size_t* runs;           /* with draw: its runs of faces (gc_mesh.runs), may be NULL */
-    size_t run_count;
-    const char* name;             /* the input's name on the page; NULL: path */
-    gc_report_figure_fn sweep;    /* NULL: the page notes that there is no sweep figure */
-    void* sweep_user;
-    gc_progress_fn progress;      /* optimize's progress; may be NULL */
-    void* progress_user;
-    gc_note_fn note;              /* a line for the user (no heat maps, and why); may be NULL */
-    void* note_user;
-} gc_report_options;
-
-typedef struct gc_report_info {
-    double prepare_seconds;       /* loading, analyzing and optimizing */
-    double optimize_seconds;      /* the time optimize took (printed on the page) */
-} gc_report_info;
-
-/* Writes `gpucache report`'s page for the mesh file `path` into `f`: one self-contained
- * HTML page (docs/report.md) with the summary, every preset's numbers before and after
- * optimize -a auto for the target model (the pipeline's gc_mesh_analyze and
- * gc_mesh_optimize: a glTF's primitives each their own draw), the heat maps before and
- * after on one colour scale, the sweep figure (options->sweep) and the commands that redo
- * each part. Every name is HTML-escaped, every command word single-quoted. The page shows
- * optimize's time in seconds (two decimals): two pages of one input differ there only.
- * `info` (optional) gets the times taken. Fails with gc_mesh_*'s, gc_analyze's and
- * the sweep's errors and GC_ERR_NOMEM; what was written to `f` is then incomplete. Cost:
- * the analysis of every preset twice, one optimize -a auto, two heat maps (30,000
- * triangles drawn each) and the sweep's. */
-GC_API gc_status gc_report_write(FILE* f, const char* path, const gc_report_options* options, gc_report_info* info,
-                                 gc_error* err);
-
-/* gc_report_write into memory: the page's text in *html (*size bytes, NUL-terminated;
- * free it with gc_svg_free). */
-GC_API gc_status gc_report_html(const char* path, const gc_report_options* options, gc_report_info* info,
-                                char** html, size_t* size, gc_error* err);
-
-/* ------------------------------------------------------------------ PNG files */
-
-/* A picture written as PNG: the SVG goes to a mkstemp temporary in a private folder
- * (mkdtemp, mode 0700) made beside `path`, and gc_png_commit renders it with Debian's
- * rsvg-convert (package librsvg2-bin; fork and exec with an argument vector, no shell),
- * then renames the PNG into place with the mode a new file gets (or the mode of the file
- * it replaces). Nothing is left behind and the output is whole or untouched. The caller
- * installs any signal handling (the tool holds SIGINT, SIGTERM and SIGHUP from open to
- * commit or abort). Messages name `path`. */
-typedef struct gc_png_file {
-    FILE* f;          /* the SVG is written here */
-    int svg_fd;       /* the SVG temporary */
-    char dir[4200];   /* the private folder beside the output */
-    char svg[4300];   /* the SVG temporary in dir */
-    const char* path; /* the output */
-} gc_png_file;
-/* Opens the SVG stream (p->f). GC_ERR_IO when the folder or the temporary cannot be made. */
-GC_API gc_status gc_png_open(gc_png_file* p, const char* path, gc_error* err);
-/* Renders and renames; GC_ERR_IO (a missing rsvg-convert names the package) or a failed
- * write. The temporaries and the folder are gone either way. Cost: the renderer's, about
- * a second for a few MB of SVG. */
-GC_API gc_status gc_png_commit(gc_png_file* p, gc_error* err);
-/* Drops the picture: its temporaries and folder are removed, the output is untouched. */
-GC_API void gc_png_abort(gc_png_file* p);
-
-/* ------------------------------------------------------------------ gnuplot */
-
-/* Writes s as a gnuplot double-quoted string literal, quotes included, that gnuplot reads
- * back byte for byte: letters, digits, space and ",.-_/+:()" as they are, every other
- * byte as a three-digit octal escape. Cost: O(strlen(s)). */
-GC_API void gc_gnuplot_string(FILE* f, const char* s);
-/* The lines that send the drawing to the image: `set output ARG1` when the script is
- * called with an argument (as gc_gnuplot_draw does), else `set output "<image_path>"`,
- * so that the script alone redraws the figure where it was drawn. */
-GC_API void gc_gnuplot_set_output(FILE* f, const char* image_path);
-/* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
- * mode 0700) made beside image_path, then renames the image into place (keeping the mode
- * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
- * names the package), nothing left behind. The caller installs any signal handling. */
-GC_API gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
 
 #ifdef __cplusplus
 }

@@ -8,15 +8,16 @@
  * Built into libgpucache_probe only where the Vulkan headers and glslc were found at
  * configure time; gc_probe_available() says whether this build has it. The rest of
  * libgpucache_probe is always there: the backends (a device, or an emulator model standing
- * in for one), the diagnostic suite, and the measurement files it writes and gc_fit reads. */
+ * in for one), the diagnostic suite that writes the measurement files gc_fit reads (read
+ * by gpucache_io.h's gc_measurements_load), and the sweep experiment. A static library
+ * on top of libgpucache_io and libgpucache. */
 #ifndef GPUCACHE_PROBE_H
 #define GPUCACHE_PROBE_H
 
-#include "gpucache/gpucache.h"
+#include "gpucache/gpucache_io.h"
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,53 +160,11 @@ typedef struct gc_suite_summary {
 /* Called after each case with the number measured so far (e.g. to show progress). */
 typedef void (*gc_suite_progress_fn)(void* user, size_t measured);
 
-/* Runs the suite on `b` and writes the measurement file (JSON, one line) to `out`, a
- * file open for writing; nothing is written when a measurement fails. `progress` may be
- * NULL. A write error is GC_ERR_IO with the message "write failed". */
-GC_API gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
-                       gc_suite_summary* summary, gc_error* err);
-
-/* ---------------------------------------------------------- measurements */
-
-/* Reading the measurement files the suite writes (JSON) into the cases gc_fit takes. The
- * file is streamed: index arrays go straight into 32-bit buffers (4 bytes an index, where
- * a whole jansson document took about 43), and only small members are kept as jansson
- * values. */
-typedef struct gc_measurements {
-    void* root;         /* the document's kept top-level members (a jansson json_t*) */
-    const char* device; /* the file's "device", or NULL */
-    gc_fit_case* cases;
-    const char** names;
-    uint32_t** buffers; /* indices, values, counts per case, owned */
-    size_t count;
-    void* strings;      /* owns the case names (a jansson json_t*) */
-} gc_measurements;
-
-/* Loads and validates a measurement file (`path`, or "-" for standard input) into the
- * cases gc_fit takes. Time linear in the file; memory about 4 bytes per index. On failure err
- * names the file and the case (GC_ERR_IO, GC_ERR_DATA, GC_ERR_LIMIT or GC_ERR_NOMEM).
- * Free with gc_measurements_free either way. */
-GC_API gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* err);
-/* Frees what gc_measurements_load allocated and zeroes *in; safe on a zeroed one. */
-GC_API void gc_measurements_free(gc_measurements* in);
-
-/* ---------------------------------------------------------- fitted models */
-
-/* The most a fit result file may hold: `gpucache fit --json --top 1000` on the suite writes
- * about 5 MB. */
-#define GC_FITTED_MAX_BYTES ((uint64_t)64 << 20)
-
-/* The best model of a fit result (the JSON `gpucache fit --json` prints): the "model" spec
- * of the first, top-ranked element of its "best" array, parsed with gc_model_parse (its
- * "family", when present, must agree). The file is streamed and checked whole as JSON;
- * other members are checked for syntax and skipped, not stored, so memory stays at about
- * 3 MiB at most whatever the file (strings of at most 1 MiB, nesting of at most 256
- * levels); time is linear in its size, at most GC_FITTED_MAX_BYTES. On failure *out is
- * zeroed and err is one line naming the file (and line:column where there is one):
- * GC_ERR_IO (cannot open or read), GC_ERR_LIMIT (larger than GC_FITTED_MAX_BYTES),
- * GC_ERR_DATA (not JSON, not a fit result, no candidates, a best model that does not parse),
- * GC_ERR_NOMEM, or GC_ERR_USAGE for an empty path. */
-GC_API gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* err);
+/* Runs the suite on `b` and gives the measurement file (JSON, one line and a newline) in
+ * *json (*size bytes, NUL-terminated; free it with free()); *json is NULL when a
+ * measurement fails. `progress` may be NULL. Memory: the file's text. */
+GC_API gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, char** json,
+                              size_t* size, gc_suite_summary* summary, gc_error* err);
 
 /* ---------------------------------------------------------------- sweeps */
 

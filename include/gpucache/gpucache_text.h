@@ -7,6 +7,7 @@
 #define GPUCACHE_TEXT_H
 
 #include "gpucache.h"
+#include "gpucache_memsys.h"
 
 #include <stdio.h>
 
@@ -45,44 +46,6 @@ GC_API gc_status gc_memsys_report_print(FILE* f, const char* path, const gc_mems
 GC_API gc_status gc_memsys_ranking_print(FILE* f, const char* path,
                                          const gc_memsys_report reports[GC_MEMSYS_STRATEGY_COUNT],
                                          const int order[GC_MEMSYS_STRATEGY_COUNT], int json, gc_error* err);
-
-/* ------------------------------------------------------------------ optimize */
-
-/* optimize's overdraw and vertex fetch, before and after. */
-typedef struct gc_optimize_costs {
-    int has_overdraw;         /* the input has positions (OBJ, PLY) */
-    gc_overdraw_stats overdraw_before, overdraw_after;
-    const char* fetch_spec;   /* the fetch's spec as given (meshopt:BYTES), NULL: not counted */
-    gc_fetch_stats fetch_before, fetch_after;
-} gc_optimize_costs;
-
-/* The overdraw (where the mesh file `path`, read with `lo`, has positions) and the fetch
- * under `spec` (every index reference; `spec_text` names it) of the input's triangle list
- * and of the output's as it will be written: its vertices renumbered in order of first
- * use when `reorder`. Nothing is set where it cannot be counted (an index buffer has no
- * positions; sparse values have no real vertex buffer). */
-GC_API gc_status gc_optimize_costs_of(const char* path, const gc_load_options* lo, const gc_mesh_optimized* r,
-                                      int reorder, const char* spec_text, const gc_fetch_spec* spec,
-                                      gc_optimize_costs* out, gc_error* err);
-
-/* What `gpucache optimize` reports: every preset and target before and after. */
-typedef struct gc_optimize_report {
-    const char* input;
-    const char* output;
-    gc_optimizer algorithm;
-    size_t triangles, runs;
-    double seconds;
-    int reorder;
-    const char* note;        /* a line after the headline, or NULL */
-    const gc_model* presets; /* the presets, then the targets */
-    const gc_stats* before;
-    const gc_stats* after;
-    size_t preset_count, target_count;
-    const gc_optimize_costs* costs; /* overdraw and fetch before and after, or NULL */
-} gc_optimize_report;
-
-/* The report as a table or, with `json`, optimize --json's document. */
-GC_API gc_status gc_optimize_report_print(FILE* f, const gc_optimize_report* r, int json, gc_error* err);
 
 #ifdef __cplusplus
 }

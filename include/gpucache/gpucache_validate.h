@@ -5,7 +5,8 @@
  * index buffer it was measured on as a generator gpucache rebuilds (a quad grid in a layout
  * over target cache sizes, or an explicit index sequence) and the figure measured. Given a
  * model, gc_validate rebuilds every buffer, predicts every figure and gives the error.
- * The file format is described in docs/models/validation.md. Part of libgpucache. */
+ * The file format is described in docs/models/validation.md. Part of libgpucache_io
+ * (gpucache_io.h; it reads the published measurement files with jansson). */
 #ifndef GPUCACHE_VALIDATE_H
 #define GPUCACHE_VALIDATE_H
 
@@ -64,10 +65,11 @@ typedef struct gc_published {
     gc_topology topology;
 } gc_published;
 
+typedef struct gc_published_doc gc_published_doc; /* opaque: the reader's own data */
 typedef struct gc_published_set {
     gc_published* items;
     size_t count;
-    void* owner; /* the strings (private) */
+    gc_published_doc* owner; /* the strings (private) */
 } gc_published_set;
 
 /* Reads one published-measurement file (JSON, at most 16 MiB) or every *.json file of a
@@ -103,6 +105,8 @@ typedef struct gc_prediction {
 GC_API gc_status gc_validate(const gc_published_set* set, const gc_model* model, double tolerance,
                              gc_prediction* out, gc_error* err);
 
+/* The report formats of gc_validate_print. */
+enum { GC_VALIDATE_TEXT = 0, GC_VALIDATE_JSON = 1, GC_VALIDATE_MARKDOWN = 2 };
 /* `gpucache validate`'s report, written to f: for each of `models` (count of them), every
  * value of `set` (read from the folder `data`) predicted against published with the error.
  * `vendor`: the values shown, "amd", "nvidia", "intel" or "all"; NULL: those of the
@@ -110,7 +114,6 @@ GC_API gc_status gc_validate(const gc_published_set* set, const gc_model* model,
  * ATVR match tolerance in percent. `format`: GC_VALIDATE_TEXT (a table per model),
  * GC_VALIDATE_JSON (docs/json.md, built whole, then written) or GC_VALIDATE_MARKDOWN
  * (docs/models/validation.md's tables). Cost: one gc_validate per model. */
-enum { GC_VALIDATE_TEXT = 0, GC_VALIDATE_JSON = 1, GC_VALIDATE_MARKDOWN = 2 };
 GC_API gc_status gc_validate_print(FILE* f, const gc_published_set* set, const char* data, const gc_model* models,
                                    size_t count, const char* vendor, long tolerance_pct, int format, gc_error* err);
 /* "amd-gcn (meshopt:14,64,128)" for a preset, its name otherwise, in out[size]. */

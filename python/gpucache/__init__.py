@@ -8,7 +8,6 @@ the library's own one-line message. See docs/python.md.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -30,8 +29,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 _STATUS_NAMES = {1: "usage", 2: "data", 3: "io", 4: "nomem", 5: "limit", 6: "unsupported"}
 
-TOPOLOGIES = ("point-list", "line-list", "line-strip", "line-loop", "triangle-list", "triangle-strip",
-              "triangle-fan", "quad-list", "polygon")
+# the library's names (gc_topology_name), in the enum's order
+TOPOLOGIES = tuple(ffi.string(lib.gc_topology_name(i)).decode() for i in range(lib.GC_TOPOLOGY_COUNT))
 STRATEGIES = ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc")  # the CLI's --strategy names
 LAYOUTS = ("rowmajor", "striped", "optimal")
 # The CLI's names of memsys hazards (tools/cmd_memsys.c), which its JSON carries.
@@ -542,7 +541,8 @@ def _analyze_file(mesh: Mesh, parsed: List[Any]) -> List[AnalyzeResult]:
 
 # ---------------------------------------------------------------------- optimize
 
-_ALGORITHMS = ("tipsify", "forsyth", "auto")
+# the library's optimizers (gc_optimizer_name), in the enum's order
+_ALGORITHMS = tuple(ffi.string(lib.gc_optimizer_name(i)).decode() for i in range(lib.GC_OPT_COUNT))
 
 
 def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: str = "auto",
@@ -564,7 +564,7 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     vertex_count: every index is below it; None: the largest index + 1 (sparse values, with the
         largest + 1 above 2 x indices + 65536, are renumbered for the optimizer and restored).
     algorithm: "tipsify", "forsyth" or "auto" (minimizes the emulated invocations of `targets`,
-        model specs summed; None: intel, nvidia-kepler, nvidia-pascal and amd-gcn).
+        model specs summed; None: the library's default targets, those of ``gpucache optimize``).
     reorder_vertices: also renumber vertices in order of first use; then returns
         ``(indices, remap)`` with remap[old] = new (0xFFFFFFFF for unused vertices), to reorder the
         vertex data with ``new_vertices[remap[used]] = vertices[used]``.
@@ -584,15 +584,15 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
     Time: O(indices + vertices) for tipsify and forsyth; auto is slower (docs/optimizers/auto.md).
     """
     if algorithm not in _ALGORITHMS:
-        raise Error(f"unknown algorithm '{algorithm}' (tipsify, forsyth, auto)", "usage")
+        raise Error(f"unknown algorithm '{algorithm}' ({', '.join(_ALGORITHMS)})", "usage")
     if not isinstance(effort, (int, np.integer)) or not 0 <= int(effort) <= 1000:
         raise ArgumentError(f"effort: expected an integer in [0, 1000], got {effort!r}")
     if not isinstance(threads, (int, np.integer)) or not 0 <= int(threads) <= 64:
         raise ArgumentError(f"threads: expected an integer in [0, 64], got {threads!r}")
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < 2**64:
         raise ArgumentError(f"seed: expected an integer in [0, 2^64), got {seed!r}")
-    if not isinstance(cache_size, (int, np.integer)) or not 0 <= int(cache_size) <= 65536:
-        raise ArgumentError(f"cache_size: expected an integer in [0, 65536], got {cache_size!r}")
+    if not isinstance(cache_size, (int, np.integer)) or not 0 <= int(cache_size) <= lib.GC_MAX_CACHE_SIZE:
+        raise ArgumentError(f"cache_size: expected an integer in [0, {lib.GC_MAX_CACHE_SIZE}], got {cache_size!r}")
     if not isinstance(overdraw_threshold, (int, float, np.floating, np.integer)) or \
             not 1 <= float(overdraw_threshold) <= 1000:
         raise ArgumentError(f"overdraw_threshold: expected a number in [1, 1000], got {overdraw_threshold!r}")
@@ -906,7 +906,7 @@ def _memsys_stats(st: Any) -> Dict[str, Any]:
     return d
 
 
-_MEMSYS_DEFAULT_MAX_WORK = 1 << 27  # GC_MEMSYS_DEFAULT_MAX_WORK
+_MEMSYS_DEFAULT_MAX_WORK = lib.GC_MEMSYS_DEFAULT_MAX_WORK
 
 
 def memsys(scenario_text: str, strategy: str = "as-written", name: str = "<string>",
@@ -948,7 +948,8 @@ def memsys(scenario_text: str, strategy: str = "as-written", name: str = "<strin
 
 def load(path: PathLike, positions_only: bool = False, max_indices: int = 0) -> Mesh:
     """Reads the index buffer of a file in any format the library reads (.txt/.idx, .u16/.u32,
-    .obj, .ply, .gltf/.glb with gpucache's own glTF reader, and through assimp .fbx/.dae/.stl/...):
+    .obj, .ply, .gltf/.glb with gpucache's own glTF reader (jansson), and other formats such as
+    .fbx/.dae/.stl through assimp when the library was built with it):
     a mesh gives the triangle list a renderer would draw (faces triangulated in file order, a
     vertex per distinct combination of attributes; `positions_only`: the position index alone). The indices are the library's
     buffer, handed to NumPy without a copy. Raises :class:`Error` naming the file and place."""
@@ -1022,43 +1023,21 @@ def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None,
         raise Error(f"{out}: without source=, only .u32, .u16, .txt and .idx index buffers can be written", "usage")
     if ext == ".u16" and arr.size and int(arr.max()) > 0xFFFF:
         raise Error(f"{out}: index {int(np.argmax(arr))} is {int(arr.max())}: too large for 16-bit indices", "data")
-    folder = os.path.dirname(os.path.abspath(out))
-    fd, temp = tempfile.mkstemp(prefix=os.path.basename(out) + ".tmp-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            if ext == ".u32":
-                f.write(arr.astype("<u4", copy=False).tobytes())
-            elif ext == ".u16":
-                f.write(arr.astype("<u2").tobytes())
-            else:
-                # one index a line, formatted by NumPy's C loop (no Python loop over indices)
-                if arr.size:
-                    arr.tofile(f, sep="\n")
-                    f.write(b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        mode = os.stat(out).st_mode & 0o777 if os.path.exists(out) else 0o666 & ~_umask()
-        os.chmod(temp, mode)
-        os.replace(temp, out)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    if ext == ".u32":
+        data = arr.astype("<u4", copy=False).tobytes()
+    elif ext == ".u16":
+        data = arr.astype("<u2").tobytes()
+    else:
+        # one index a line
+        data = ("\n".join(map(str, arr.tolist())) + "\n").encode("ascii") if arr.size else b""
+    _write_atomic(out, data)
     return None
 
 
-def _umask() -> int:
-    """The process's umask, read without setting it (os.umask would change it for every thread)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o022
+def _write_atomic(path: PathLike, data: bytes) -> None:
+    """The library's atomic write (gc_write_file_atomic): `path` whole or not at all."""
+    err = _new_error()
+    _check(lib.gc_write_file_atomic(_encode_path(path), data, len(data), err), err)
 
 
 # ---------------------------------------------------------------------- meshlets
@@ -1312,20 +1291,5 @@ def report(path: PathLike, model: Optional[str] = None, view: str = "front",
 
 
 def _write_text_atomic(path: PathLike, text: str) -> None:
-    """Writes `text` (UTF-8) to `path` whole or not at all: a temporary beside it, renamed."""
-    target = os.fspath(path)
-    folder = os.path.dirname(target) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".gpucache-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-        mask = os.umask(0o022)  # the mode a new file gets, as the CLI's outputs have
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Writes `text` (UTF-8) to `path` whole or not at all (gc_write_file_atomic)."""
+    _write_atomic(path, text.encode("utf-8"))

@@ -434,7 +434,7 @@ gc_status gc_published_load(const char* path, gc_published_set* out, gc_error* e
     json_t* owner = json_array();
     if (!owner)
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory", path);
-    out->owner = owner;
+    out->owner = (gc_published_doc*)owner; /* a jansson array, never dereferenced as this type */
     size_t cap = 0;
     struct stat st;
     if (stat(path, &st) != 0)

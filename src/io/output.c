@@ -192,3 +192,14 @@ void gc_free_names(char** names, size_t count)
     free(names);
 }
 
+
+gc_status gc_write_file_atomic(const char* path, const void* data, size_t size, gc_error* err)
+{
+    gc_atomic_file af;
+    gc_status s = gc_atomic_open(&af, path, err);
+    if (s)
+        return s;
+    if (size)
+        fwrite(data, 1, size, (FILE*)af.file); /* gc_atomic_commit checks every write */
+    return gc_atomic_commit(&af, err);
+}

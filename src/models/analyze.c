@@ -650,3 +650,19 @@ gc_status gc_analyze_sim(gc_sim* s, const gc_draw* draw, const gc_analyze_option
     free(referenced);
     return st;
 }
+
+void gc_stats_add(gc_stats* sum, const gc_stats* s)
+{
+    sum->invocations += s->invocations;
+    sum->primitives += s->primitives;
+    sum->indices += s->indices;
+    sum->vertices += s->vertices;
+    sum->has_batches = s->has_batches;
+    sum->batches += s->batches;
+    sum->resets += s->resets;
+    sum->state_change_flushes += s->state_change_flushes;
+    sum->map_mode_batches += s->map_mode_batches;
+    sum->slots_filled += s->slots_filled;
+    sum->acmr = sum->primitives ? (double)sum->invocations / (double)sum->primitives : 0.0;
+    sum->atvr = sum->vertices ? (double)sum->invocations / (double)sum->vertices : 0.0;
+}

@@ -26,24 +26,8 @@ int gc_mesh_numbers_by_first_use(const char* path)
     return path && strcmp(gc_mesh_format(path), "obj") == 0;
 }
 
-void gc_stats_add(gc_stats* sum, const gc_stats* s)
-{
-    sum->invocations += s->invocations;
-    sum->primitives += s->primitives;
-    sum->indices += s->indices;
-    sum->vertices += s->vertices;
-    sum->has_batches = s->has_batches;
-    sum->batches += s->batches;
-    sum->resets += s->resets;
-    sum->state_change_flushes += s->state_change_flushes;
-    sum->map_mode_batches += s->map_mode_batches;
-    sum->slots_filled += s->slots_filled;
-    sum->acmr = sum->primitives ? (double)sum->invocations / (double)sum->primitives : 0.0;
-    sum->atvr = sum->vertices ? (double)sum->invocations / (double)sum->vertices : 0.0;
-}
-
 /* What an analysis owns beside its public arrays. */
-typedef struct owned {
+typedef struct gc_mesh_analysis_owned {
     gc_gltf* doc; /* the glTF whose mesh names the draws point to */
     gc_mesh mesh; /* the indices of a single-draw file */
     uint64_t* changes; /* its state changes */

@@ -1,13 +1,12 @@
 /* The probe in a build without Vulkan headers or glslc: every call says so. */
 #include "../internal.h"
-#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <string.h>
 
 static gc_status not_built(gc_error* err)
 {
-    return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+    return gc_fail(err, GC_ERR_UNSUPPORTED,
                    "this gpucache was built without the Vulkan probe (install libvulkan-dev and glslc, rebuild)");
 }
 

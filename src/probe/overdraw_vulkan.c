@@ -6,7 +6,6 @@
  * and the pipeline statistics count its invocations as well. Everything is created for the
  * call and released before it returns. */
 #include "../internal.h"
-#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <math.h>
@@ -218,7 +217,7 @@ static gc_status upload(gc_probe* p, overdraw_objects* o, const uint32_t* indice
         for (int k = 0; k < 3; ++k) {
             float c = positions[v * step + (size_t)k];
             if (!isfinite(c))
-                return gc_probe_fail(err, GC_ERR_DATA,
+                return gc_fail(err, GC_ERR_DATA,
                                      "overdraw: vertex %zu has a coordinate that is not a finite number", v);
             xyz[3 * v + (size_t)k] = c;
             lo[k] = c < lo[k] ? c : lo[k];
@@ -278,24 +277,24 @@ gc_status gc_probe_overdraw(gc_probe* p, const uint32_t* indices, size_t index_c
     if (out)
         memset(out, 0, sizeof *out);
     if (!p || !out || (index_count && (!indices || !positions)))
-        return gc_probe_fail(err, GC_ERR_USAGE, "overdraw: the probe, indices, positions and result are required");
+        return gc_fail(err, GC_ERR_USAGE, "overdraw: the probe, indices, positions and result are required");
     if (!p->fragment_atomics)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+        return gc_fail(err, GC_ERR_UNSUPPORTED,
                              "vulkan: %s has no fragment shader atomics; overdraw cannot be counted there",
                              p->info.name);
     if (index_count % 3)
-        return gc_probe_fail(err, GC_ERR_DATA, "overdraw: %zu indices is not a whole number of triangles",
+        return gc_fail(err, GC_ERR_DATA, "overdraw: %zu indices is not a whole number of triangles",
                              index_count);
     if (index_count > UINT32_MAX || vertex_count > UINT32_MAX / 12)
-        return gc_probe_fail(err, GC_ERR_LIMIT, "vulkan: %zu indices over %zu vertices is more than one draw takes",
+        return gc_fail(err, GC_ERR_LIMIT, "vulkan: %zu indices over %zu vertices is more than one draw takes",
                              index_count, vertex_count);
     size_t stride = position_stride ? position_stride : 3 * sizeof(float);
     if (stride < 3 * sizeof(float) || stride % sizeof(float))
-        return gc_probe_fail(err, GC_ERR_USAGE, "overdraw: a position stride of %zu bytes cannot hold x, y, z",
+        return gc_fail(err, GC_ERR_USAGE, "overdraw: a position stride of %zu bytes cannot hold x, y, z",
                              position_stride);
     for (size_t i = 0; i < index_count; ++i)
         if (indices[i] >= vertex_count)
-            return gc_probe_fail(err, GC_ERR_DATA, "overdraw: index %zu is %u, past the %zu vertices", i,
+            return gc_fail(err, GC_ERR_DATA, "overdraw: index %zu is %u, past the %zu vertices", i,
                                  indices[i], vertex_count);
     if (index_count == 0 || vertex_count == 0)
         return GC_OK;

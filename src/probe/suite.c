@@ -4,7 +4,6 @@
  * for the cycle length a cache keeps and for the draw size where a cache is cut
  * (a batch or segment boundary), then add cases around what they find. */
 #include "../internal.h"
-#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <jansson.h>
@@ -127,9 +126,11 @@ static void grid_cases(suite* s, uint32_t w, uint32_t h, uint32_t outputs_max)
     }
 }
 
-gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, FILE* out,
-                       gc_suite_summary* summary, gc_error* err)
+gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progress_user, char** json,
+                       size_t* size, gc_suite_summary* summary, gc_error* err)
 {
+    *json = NULL;
+    *size = 0;
     suite s = {0};
     s.b = b;
     s.cases = json_array();
@@ -142,7 +143,7 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
     gc_measurement m;
     if (!idx) {
         json_decref(s.cases);
-        return gc_probe_fail(err, GC_ERR_NOMEM, "out of memory for a suite buffer of %zu indices", cap);
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for a suite buffer of %zu indices", cap);
     }
 
     /* Seed 000: sequential runs 0..n-1 (the cache listings after 0..29 and 0..32). */
@@ -371,8 +372,18 @@ gc_status gc_suite_run(gc_backend* b, gc_suite_progress_fn progress, void* progr
         json_object_set_new(root, "statistics_disagree", json_integer((json_int_t)s.disagree));
         json_object_set_new(root, "cases", s.cases);
         s.cases = NULL;
-        if (json_dumpf(root, out, JSON_COMPACT) != 0 || fputc('\n', out) == EOF)
-            status = gc_probe_fail(err, GC_ERR_IO, "write failed");
+        char* text = json_dumps(root, JSON_COMPACT);
+        size_t length = text ? strlen(text) : 0;
+        char* line = text ? realloc(text, length + 2) : NULL;
+        if (!line) {
+            free(text);
+            status = gc_fail(err, GC_ERR_NOMEM, "out of memory for the measurement file");
+        } else {
+            line[length] = '\n';
+            line[length + 1] = '\0';
+            *json = line;
+            *size = length + 1;
+        }
         json_decref(root);
         summary->measured = s.measured;
         summary->disagree = s.disagree;

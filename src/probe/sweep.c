@@ -3,7 +3,6 @@
  * and write their own rows, so the rows are the same for any thread count. */
 #define _POSIX_C_SOURCE 200809L
 #include "../internal.h"
-#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <pthread.h>
@@ -209,13 +208,13 @@ gc_status gc_sweep_run(const gc_sweep* in, gc_sweep_row* rows, gc_error* err)
 {
     if (!in || !rows || (in->mesh_count && !in->meshes) || (in->layout_count && !in->layouts) ||
         (in->model_count && !in->models) || in->cache_lo < 3 || in->cache_hi < in->cache_lo || in->cache_hi > 4096)
-        return gc_probe_fail(err, GC_ERR_USAGE, "sweep: meshes, layouts, models and cache sizes in [3, 4096] needed");
+        return gc_fail(err, GC_ERR_USAGE, "sweep: meshes, layouts, models and cache sizes in [3, 4096] needed");
     for (size_t k = 0; k < in->model_count; ++k)
         if (in->on_device && in->on_device[k] && !in->device)
-            return gc_probe_fail(err, GC_ERR_USAGE, "sweep: a model measured on a device, and no device");
+            return gc_fail(err, GC_ERR_USAGE, "sweep: a model measured on a device, and no device");
     for (size_t i = 0; i < in->layout_count; ++i)
         if ((unsigned)in->layouts[i] >= GC_LAYOUT_COUNT)
-            return gc_probe_fail(err, GC_ERR_USAGE, "sweep: unknown layout %d", (int)in->layouts[i]);
+            return gc_fail(err, GC_ERR_USAGE, "sweep: unknown layout %d", (int)in->layouts[i]);
     sweep s;
     memset(&s, 0, sizeof s);
     s.in = in;

@@ -6,7 +6,6 @@
  * keeps them alive (seeds 001 and 002 vary the output count to see whether the cache
  * shrinks). Pipelines are created lazily per (topology, restart, outputs). */
 #include "../internal.h"
-#include "probe_util.h"
 #include "gpucache/gpucache_probe.h"
 
 #include <stdio.h>
@@ -27,7 +26,7 @@ gc_status gc_vk_fail(gc_error* err, VkResult r, const char* what)
 {
     gc_status code = (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) ? GC_ERR_NOMEM
                                                                                             : GC_ERR_UNSUPPORTED;
-    return gc_probe_fail(err, code, "vulkan: %s failed (VkResult %d)", what, (int)r);
+    return gc_fail(err, code, "vulkan: %s failed (VkResult %d)", what, (int)r);
 }
 
 static gc_status create_instance(VkInstance* out, gc_error* err)
@@ -43,7 +42,7 @@ static gc_status create_instance(VkInstance* out, gc_error* err)
     VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
     VkResult r = vkCreateInstance(&ci, NULL, out);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+        return gc_fail(err, GC_ERR_UNSUPPORTED,
                        "vulkan: no Vulkan driver found (install mesa-vulkan-drivers for lavapipe)");
     if (r != VK_SUCCESS)
         return gc_vk_fail(err, r, "vkCreateInstance");
@@ -135,7 +134,7 @@ gc_status gc_probe_list(gc_probe_device* out, uint32_t capacity, uint32_t* count
     free(pds);
     vkDestroyInstance(instance, NULL);
     if (n == 0)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+        return gc_fail(err, GC_ERR_UNSUPPORTED,
                        "vulkan: no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
     return GC_OK;
 }
@@ -178,7 +177,7 @@ gc_status gc_vk_buffer_ensure(gc_probe* p, probe_buffer* b, VkDeviceSize size, V
                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     if (type < 0) {
         gc_vk_buffer_destroy(p, b);
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no host-visible coherent memory for a buffer");
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no host-visible coherent memory for a buffer");
     }
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
                                .memoryTypeIndex = (uint32_t)type};
@@ -210,7 +209,7 @@ gc_status gc_vk_image_create(gc_probe* p, VkFormat format, uint32_t width, uint3
     vkGetImageMemoryRequirements(p->device, *image, &req);
     int type = gc_vk_memory_type(p, req.memoryTypeBits, 0);
     if (type < 0)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for %s", what);
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "vulkan: no memory type for %s", what);
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
                                .memoryTypeIndex = (uint32_t)type};
     r = vkAllocateMemory(p->device, &ai, NULL, memory);
@@ -289,7 +288,7 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
     *out = NULL;
     gc_probe* p = calloc(1, sizeof *p);
     if (!p)
-        return gc_probe_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for the probe (%zu bytes)", sizeof *p);
+        return gc_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for the probe (%zu bytes)", sizeof *p);
     gc_status s = create_instance(&p->instance, err);
     if (s) {
         free(p);
@@ -299,19 +298,19 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
     uint32_t n = 0;
     vkEnumeratePhysicalDevices(p->instance, &n, NULL);
     if (n == 0)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+        return gc_fail(err, GC_ERR_UNSUPPORTED,
                        "vulkan: no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
     if (index >= n)
-        return gc_probe_fail(err, GC_ERR_USAGE, "vulkan: no device %u (there are %u; see probe --list)", index, n);
+        return gc_fail(err, GC_ERR_USAGE, "vulkan: no device %u (there are %u; see probe --list)", index, n);
     VkPhysicalDevice* pds = calloc(n, sizeof *pds);
     if (!pds)
-        return gc_probe_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for a list of %u devices", n);
+        return gc_fail(err, GC_ERR_NOMEM, "vulkan: out of memory for a list of %u devices", n);
     vkEnumeratePhysicalDevices(p->instance, &n, pds);
     p->physical = pds[index];
     free(pds);
     describe_device(p->physical, &p->info);
     if (!p->info.usable)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED,
+        return gc_fail(err, GC_ERR_UNSUPPORTED,
                        "vulkan: device %u (%s) lacks pipeline statistics queries or vertex-shader atomics", index,
                        p->info.name);
 
@@ -331,7 +330,7 @@ gc_status gc_probe_open(uint32_t index, gc_probe** out, gc_error* err)
         if (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)
             p->queue_family = i;
     if (p->queue_family == UINT32_MAX)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: device %s has no graphics queue", p->info.name);
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "vulkan: device %s has no graphics queue", p->info.name);
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -514,7 +513,7 @@ static gc_status vulkan_topology(gc_topology t, VkPrimitiveTopology* out, gc_err
     case GC_TRIANGLE_STRIP: *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP; return GC_OK;
     case GC_TRIANGLE_FAN: *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN; return GC_OK;
     default:
-        return gc_probe_fail(err, GC_ERR_USAGE, "vulkan has no %s topology; the probe draws point, line and "
+        return gc_fail(err, GC_ERR_USAGE, "vulkan has no %s topology; the probe draws point, line and "
                                           "triangle lists, line and triangle strips, and triangle fans",
                        gc_topology_name(t));
     }
@@ -542,18 +541,18 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
 {
     memset(out, 0, sizeof *out);
     if (outputs < 1 || outputs > p->info.max_outputs)
-        return gc_probe_fail(err, GC_ERR_USAGE, "--outputs %u: this device takes 1 to %u vec4 outputs", outputs,
+        return gc_fail(err, GC_ERR_USAGE, "--outputs %u: this device takes 1 to %u vec4 outputs", outputs,
                        p->info.max_outputs);
     VkPrimitiveTopology topology;
     gc_status s = vulkan_topology(draw->topology, &topology, err);
     if (s)
         return s;
     if (draw->restart_enabled && is_list(draw->topology) && !p->info.list_restart)
-        return gc_probe_fail(err, GC_ERR_UNSUPPORTED, "vulkan: %s does not allow primitive restart with %s "
+        return gc_fail(err, GC_ERR_UNSUPPORTED, "vulkan: %s does not allow primitive restart with %s "
                                                 "(no VK_EXT_primitive_topology_list_restart)",
                        p->info.name, gc_topology_name(draw->topology));
     if (draw->index_count > UINT32_MAX)
-        return gc_probe_fail(err, GC_ERR_LIMIT, "vulkan: %zu indices is more than one draw takes", draw->index_count);
+        return gc_fail(err, GC_ERR_LIMIT, "vulkan: %zu indices is more than one draw takes", draw->index_count);
 
     /* The counters cover every index value the draw uses. */
     uint64_t max_value = 0;
@@ -562,23 +561,23 @@ gc_status gc_probe_draw(gc_probe* p, const gc_draw* draw, uint32_t outputs, uint
         if (draw->restart_enabled && v == draw->restart_value)
             continue;
         if (v == UINT32_MAX)
-            return gc_probe_fail(err, GC_ERR_DATA, "index %zu: value 0xFFFFFFFF is Vulkan's restart value and "
+            return gc_fail(err, GC_ERR_DATA, "index %zu: value 0xFFFFFFFF is Vulkan's restart value and "
                                              "cannot be drawn as a vertex", i);
         if (v > max_value)
             max_value = v;
     }
     if (max_value >= GC_PROBE_MAX_INDEX_VALUE)
-        return gc_probe_fail(err, GC_ERR_LIMIT,
+        return gc_fail(err, GC_ERR_LIMIT,
                        "vulkan: index value %llu: the probe counts invocations per index value, up to %u (renumber "
                        "the vertices)",
                        (unsigned long long)max_value, GC_PROBE_MAX_INDEX_VALUE - 1);
     uint64_t counter_bytes = (max_value + 1) * 4;
     if (counter_bytes > p->max_storage_range)
-        return gc_probe_fail(err, GC_ERR_LIMIT, "vulkan: index value %llu needs %llu bytes of counters; %s allows %llu",
+        return gc_fail(err, GC_ERR_LIMIT, "vulkan: index value %llu needs %llu bytes of counters; %s allows %llu",
                        (unsigned long long)max_value, (unsigned long long)counter_bytes, p->info.name,
                        (unsigned long long)p->max_storage_range);
     if (per_vertex && per_vertex_len < max_value + 1)
-        return gc_probe_fail(err, GC_ERR_USAGE, "per-vertex array holds %zu counters; index value %llu needs more",
+        return gc_fail(err, GC_ERR_USAGE, "per-vertex array holds %zu counters; index value %llu needs more",
                        per_vertex_len, (unsigned long long)max_value);
 
     uint64_t index_bytes = draw->index_count ? (uint64_t)draw->index_count * 4 : 4;

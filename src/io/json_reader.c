@@ -1,8 +1,8 @@
 /* The streaming JSON reader of the measurement files (json_reader.h, measurements.c):
  * jansson's document would hold every array element as a separate json_t, about 43 bytes per
  * index of a measurement file, while the cases need 4. */
+#include "../internal.h"
 #include "json_reader.h"
-#include "probe_util.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@ void jr_advance(jreader* r)
 int jr_over_limit(jreader* r)
 {
     r->failed = true;
-    gc_probe_fail(r->err, GC_ERR_LIMIT, "%s: more than %llu bytes: too large to read", r->path,
+    gc_fail(r->err, GC_ERR_LIMIT, "%s: more than %llu bytes: too large to read", r->path,
             (unsigned long long)r->limit);
     return -1;
 }
@@ -46,11 +46,11 @@ int jr_syntax(jreader* r, const char* what)
         return jr_over_limit(r);
     r->failed = true;
     if (r->c < 0)
-        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found the end of the file", r->path, r->line, r->column, what);
+        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found the end of the file", r->path, r->line, r->column, what);
     else if (r->c >= 0x20 && r->c < 0x7f)
-        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found '%c'", r->path, r->line, r->column, what, r->c);
+        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found '%c'", r->path, r->line, r->column, what, r->c);
     else
-        gc_probe_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found byte 0x%02x", r->path, r->line, r->column, what, r->c);
+        gc_fail(r->err, GC_ERR_DATA, "%s:%lu:%lu: %s, found byte 0x%02x", r->path, r->line, r->column, what, r->c);
     return -1;
 }
 
@@ -66,7 +66,7 @@ __attribute__((format(printf, 2, 3))) int jr_fail_line(jreader* r, const char* f
     va_start(args, fmt);
     vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
-    gc_probe_fail(r->err, strstr(text, "out of memory") ? GC_ERR_NOMEM : GC_ERR_DATA, "%s: %s", r->path, text);
+    gc_fail(r->err, strstr(text, "out of memory") ? GC_ERR_NOMEM : GC_ERR_DATA, "%s: %s", r->path, text);
     return -1;
 }
 

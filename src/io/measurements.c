@@ -7,8 +7,7 @@
  * column, as jansson's did. */
 #include "../internal.h"
 #include "json_reader.h"
-#include "probe_util.h"
-#include "gpucache/gpucache_probe.h"
+#include "gpucache/gpucache_io.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -19,6 +18,12 @@
 #include <errno.h>
 #include <string.h>
 
+/* What the reader keeps of the file: its top-level members and the case names. */
+struct gc_measurements_doc {
+    json_t* root;
+    json_t* strings;
+};
+
 void gc_measurements_free(gc_measurements* in)
 {
     for (size_t i = 0; in->buffers && i < 3 * in->count; ++i)
@@ -26,8 +31,11 @@ void gc_measurements_free(gc_measurements* in)
     free(in->buffers);
     free(in->cases);
     free(in->names);
-    json_decref((json_t*)in->root);
-    json_decref((json_t*)in->strings);
+    if (in->doc) {
+        json_decref(in->doc->root);
+        json_decref(in->doc->strings);
+        free(in->doc);
+    }
     memset(in, 0, sizeof *in);
 }
 
@@ -177,7 +185,7 @@ static int per_vertex_row(jreader* r, void* user, size_t k)
 
 static int bad(jreader* r, size_t i, const char* what)
 {
-    gc_probe_fail(r->err, GC_ERR_DATA, "%s: case %zu: %s", r->path, i, what);
+    gc_fail(r->err, GC_ERR_DATA, "%s: case %zu: %s", r->path, i, what);
     return -1;
 }
 
@@ -276,7 +284,7 @@ static int read_case(jreader* r, gc_measurements* in, size_t i)
     gc_error err;
     if (!status) {
         json_t* name = json_object_get(fields, "name");
-        if (json_is_string(name) && json_array_append((json_t*)in->strings, name) == 0)
+        if (json_is_string(name) && json_array_append(in->doc->strings, name) == 0)
             in->names[i] = json_string_value(name);
         json_t* topo = json_object_get(fields, "topology");
         json_t* restart = json_object_get(fields, "restart");
@@ -301,7 +309,7 @@ static int read_case(jreader* r, gc_measurements* in, size_t i)
             snprintf(what, sizeof what, "case %zu", i);
             uint64_t prims;
             if (gc_draw_validate(&fc->draw, what, &prims, &err)) {
-                gc_probe_fail(r->err, GC_ERR_DATA, "%s: %s", r->path, err.message);
+                gc_fail(r->err, GC_ERR_DATA, "%s: %s", r->path, err.message);
                 status = -1;
             } else if (!json_is_integer(inv) || json_integer_value(inv) < 0) {
                 status = bad(r, i, "missing \"invocations\"");
@@ -372,7 +380,7 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
                         status = read_cases(r, in);
                     } else if (!strcmp(k, "device")) {
                         json_t* v = jr_read_small(r);
-                        status = v ? json_object_set_new((json_t*)in->root, "device", v) : -1;
+                        status = v ? json_object_set_new(in->doc->root, "device", v) : -1;
                     } else {
                         status = jr_skip_value(r, 0);
                     }
@@ -398,7 +406,7 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
         return jr_syntax(r, "the end of the file expected");
     if (ferror(r->f)) {
         r->failed = true;
-        gc_probe_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
+        gc_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
         return -1;
     }
     return 0;
@@ -407,29 +415,32 @@ static int read_document(jreader* r, gc_measurements* in, bool* have_cases)
 gc_status gc_measurements_load(const char* path, gc_measurements* in, gc_error* e)
 {
     memset(in, 0, sizeof *in);
-    FILE* f = gc_probe_input_open(path);
+    FILE* f = gc_input_open(path);
     if (!f)
-        return gc_probe_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    in->root = json_object();
-    in->strings = json_array();
-    if (!in->root || !in->strings) {
-        gc_probe_input_close(f);
-        return gc_probe_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
+        return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    in->doc = calloc(1, sizeof *in->doc);
+    if (in->doc) {
+        in->doc->root = json_object();
+        in->doc->strings = json_array();
+    }
+    if (!in->doc || !in->doc->root || !in->doc->strings) {
+        gc_input_close(f);
+        return gc_fail(e, GC_ERR_NOMEM, "%s: out of memory for the document's top level", path);
     }
     jreader r = {.f = f, .path = path, .line = 1, .err = e};
     r.c = getc(f);
     r.column = 1;
     bool have_cases = false;
     int status = read_document(&r, in, &have_cases);
-    gc_probe_input_close(f);
+    gc_input_close(f);
     if (status)
         return e ? e->code : GC_ERR_DATA;
     if (!have_cases)
-        return gc_probe_fail(e, GC_ERR_DATA,
+        return gc_fail(e, GC_ERR_DATA,
                        "%s: not a measurement file (no \"cases\" array; write one with probe --suite)", path);
     if (in->count == 0)
-        return gc_probe_fail(e, GC_ERR_DATA, "%s: no cases", path);
-    json_t* device = json_object_get((json_t*)in->root, "device");
+        return gc_fail(e, GC_ERR_DATA, "%s: no cases", path);
+    json_t* device = json_object_get(in->doc->root, "device");
     in->device = json_is_string(device) ? json_string_value(device) : NULL;
     return GC_OK;
 }
@@ -534,7 +545,7 @@ static int read_fitted(jreader* r, fitted_reader* fr)
         return jr_over_limit(r);
     if (ferror(r->f)) {
         r->failed = true;
-        gc_probe_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
+        gc_fail(r->err, GC_ERR_IO, "%s: read error", r->path);
         return -1;
     }
     return 0;
@@ -544,10 +555,10 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
 {
     memset(out, 0, sizeof *out);
     if (!path || !*path)
-        return gc_probe_fail(e, GC_ERR_USAGE, "no fit result file given");
-    FILE* f = gc_probe_input_open(path);
+        return gc_fail(e, GC_ERR_USAGE, "no fit result file given");
+    FILE* f = gc_input_open(path);
     if (!f)
-        return gc_probe_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return gc_fail(e, GC_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     jreader r = {.f = f, .path = path, .line = 1, .err = e, .limit = GC_FITTED_MAX_BYTES};
     r.c = getc(f);
     r.column = 1;
@@ -556,29 +567,29 @@ gc_status gc_model_load_fitted(const char* path, gc_model* out, gc_error* e)
     fitted_reader fr;
     memset(&fr, 0, sizeof fr);
     int status = read_fitted(&r, &fr);
-    gc_probe_input_close(f);
+    gc_input_close(f);
     gc_status s = GC_OK;
     if (status)
         s = e ? e->code : GC_ERR_DATA;
     else if (!fr.have_best)
-        s = gc_probe_fail(e, GC_ERR_DATA,
+        s = gc_fail(e, GC_ERR_DATA,
                     "%s: not a fit result (no \"best\" array; write one with 'gpucache fit --json')", path);
     else if (fr.candidates == 0)
-        s = gc_probe_fail(e, GC_ERR_DATA, "%s: the fit result has no candidates (\"best\" is empty)", path);
+        s = gc_fail(e, GC_ERR_DATA, "%s: the fit result has no candidates (\"best\" is empty)", path);
     else if (!fr.first_is_object)
-        s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate (\"best\"[0]) is not an object: not a fit result",
+        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate (\"best\"[0]) is not an object: not a fit result",
                     path, fr.line, fr.column);
     else if (!fr.have_model)
-        s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate has no \"model\" string: not a fit result", path,
+        s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best candidate has no \"model\" string: not a fit result", path,
                     fr.line, fr.column);
     if (!s) {
         gc_error parse_err = {0};
         const char* spec = fr.model.data ? fr.model.data : "";
         if (gc_model_parse(spec, out, &parse_err)) {
-            s = gc_probe_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best model does not parse: %s", path, fr.line, fr.column,
+            s = gc_fail(e, GC_ERR_DATA, "%s:%lu:%lu: the best model does not parse: %s", path, fr.line, fr.column,
                         parse_err.message);
         } else if (fr.have_family && strcmp(fr.family.data ? fr.family.data : "", gc_model_family_name(out->family))) {
-            s = gc_probe_fail(e, GC_ERR_DATA,
+            s = gc_fail(e, GC_ERR_DATA,
                         "%s:%lu:%lu: the best model '%s' is a %s model, but its \"family\" says '%.100s'", path,
                         fr.line, fr.column, out->name, gc_model_family_name(out->family),
                         fr.family.data ? fr.family.data : "");

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""Generates the Python package's cffi declarations from the public headers (issue 29).
+
+usage: gen_cdef.py CC INCLUDE_DIR OUTPUT [HEADER...]
+       gen_cdef.py --functions INCLUDE_DIR HEADER...
+       gen_cdef.py --functions-only INCLUDE_DIR HEADER...
+
+The first form runs the C preprocessor CC over the headers (default: gpucache/gpucache_io.h,
+which includes gpucache.h, gpucache_memsys.h, gpucache_pictures.h and gpucache_validate.h)
+with GC_API defined empty and the C library's headers replaced by empty ones (cffi knows
+size_t, uint32_t, FILE and the other standard types itself), and writes what cffi's cdef
+takes to OUTPUT: every type, enum and function exactly as the compiler sees it, then the
+headers' integer constants (#define NAME <integer constant expression>) with their values.
+Nothing is restated by hand, so the binding cannot drift from the headers; CMake runs it at
+build time (python/CMakeLists.txt) and _native.py reads OUTPUT.
+
+The second form prints the functions the headers declare, one a line, sorted, with those of
+the public headers they include; the third those of the named headers alone: what
+tests/abi_test.sh compares with each shared library's exports.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# The C library headers the public headers include, replaced by empty files.
+_STUBS = ("stddef.h", "stdint.h", "stdio.h", "stdbool.h")
+_CAST = re.compile(r"\(\s*(?:size_t|uint64_t|uint32_t|int64_t|int32_t|int|unsigned)\s*\)")
+_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Z][A-Z0-9_]*)\s+(.+?)\s*(?:/\*.*)?$")
+
+
+def _headers_text(include_dir, headers, follow=True):
+    """The headers' own text, each followed (with `follow`) by the public headers it
+    includes (once)."""
+    seen, out = set(), []
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        with open(os.path.join(include_dir, name), encoding="utf-8") as f:
+            text = f.read()
+        out.append(text)
+        for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M) if follow else ():
+            visit(inc)
+
+    for h in headers:
+        visit(h)
+    return "\n".join(out)
+
+
+def integer_constants(text):
+    """#define NAME VALUE lines whose VALUE is an integer constant expression (casts to the
+    integer types allowed), with its value; other macros are left out."""
+    consts = []
+    for line in text.splitlines():
+        m = _DEFINE.match(line)
+        if not m:
+            continue
+        name, value = m.group(1), m.group(2)
+        expr = _CAST.sub("", value)
+        expr = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", expr)
+        if not re.fullmatch(r"[0-9a-fA-FxX()<>+\-*| ]+", expr) or not re.search(r"\d", expr):
+            continue
+        try:
+            v = eval(expr, {"__builtins__": {}}, {})  # digits and operators only (checked above)
+        except Exception:
+            continue
+        if isinstance(v, int):
+            consts.append((name, v))
+    return consts
+
+
+def preprocess(cc, include_dir, headers):
+    with tempfile.TemporaryDirectory() as stubs:
+        for s in _STUBS:
+            open(os.path.join(stubs, s), "w").close()
+        src = "".join('#include "%s"\n' % h for h in headers)
+        r = subprocess.run([cc, "-E", "-P", "-nostdinc", "-I", stubs, "-I", include_dir, "-DGC_API=", "-x", "c", "-"],
+                           input=src, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("gen_cdef.py: the preprocessor failed:\n" + r.stderr)
+        return r.stdout
+
+
+def functions(include_dir, headers, follow=True):
+    """The functions the headers declare (GC_API or not), from their text without comments;
+    with `follow`, those of the public headers they include too."""
+    text = _headers_text(include_dir, headers, follow)
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"^\s*#.*$", " ", text, flags=re.M)
+    names = set()
+    for stmt in text.split(";"):
+        stmt = " ".join(stmt.split())
+        stmt = stmt.split("{")[-1].split("}")[-1].strip()
+        if stmt.startswith("typedef") or "(" not in stmt:
+            continue
+        m = re.match(r"^(?:GC_API\s+)?[A-Za-z_][\w\s\*]*?\b(gc_\w+)\s*\(", stmt)
+        if m:
+            names.add(m.group(1))
+    return sorted(names)
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] in ("--functions", "--functions-only"):
+        print("\n".join(functions(argv[2], argv[3:], follow=argv[1] == "--functions")))
+        return 0
+    if len(argv) < 4:
+        sys.exit(__doc__)
+    cc, include_dir, output = argv[1], argv[2], argv[3]
+    headers = argv[4:] or ["gpucache/gpucache_io.h"]
+    decls = preprocess(cc, include_dir, headers)
+    # extern "C" blocks are gone with __cplusplus undefined; drop blank runs
+    decls = re.sub(r"\n\s*\n+", "\n", decls).strip() + "\n"
+    consts = integer_constants(_headers_text(include_dir, headers))
+    body = ("/* Generated by python/gen_cdef.py from %s: do not edit. */\n" % ", ".join(headers)) + decls
+    body += "".join("#define %s %d\n" % (n, v) for n, v in consts)
+    tmp = output + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(body)
+    os.replace(tmp, output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
