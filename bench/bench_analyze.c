@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache's analyzers against meshoptimizer's meshopt_analyzeVertexCache on the same
  * buffers, in one process: median seconds of several runs, throughput and ratio.
  * usage: bench_analyze [--runs N] [CORPUS_DIR]   (prints a Markdown table) */

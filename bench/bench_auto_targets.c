@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* auto with one target, for every family and preset, against meshopt_optimizeVertexCache:
  * the time each takes over the corpus meshes and a shuffled copy of each (median of
  * `--runs` runs per mesh), the ratio, and the mean change in invocations under the target

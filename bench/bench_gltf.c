@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF in, glTF out at scale: generates a GLB of about 1M triangles (a grid of W x H quads,
  * triangles shuffled, POSITION + NORMAL + TEXCOORD_0, u32 indices) in a temporary folder,
  * then, in a fresh process (exec, so that the generator's memory is not counted), times

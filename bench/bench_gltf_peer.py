@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """gpucache against gltfpack (meshoptimizer's glTF pipeline) on the same glTF files.
 
     bench/bench_gltf_peer.py [--cli build/gpucache] [--gltfpack gltfpack] [--corpus ../shared/corpus]

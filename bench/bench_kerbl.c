@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The batch presets from Kerbl et al. (HPG 2018) and Mesa's radeonsi (docs/models/kerbl.md):
  * for each, the invocations of four orders on the corpus and on shuffled copies, scored by
  * gpucache's model of that preset:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The lavapipe table of issue 16: on every corpus mesh of 10,000 triangles or more, and on
  * a shuffled copy of each, the vertex shader invocations lavapipe (Mesa's Vulkan driver on
  * the CPU) runs for

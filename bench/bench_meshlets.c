@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Meshlets (issue 31): gpucache's (auto for the batch-all rule, then a scan) against
  * meshoptimizer 0.18's meshopt_buildMeshlets (cone weight 0) and its buildMeshletsScan of
  * meshopt_optimizeVertexCache's order, on every corpus mesh and a shuffled copy, at 64/124

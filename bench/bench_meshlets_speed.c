@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 31 item 4: gc_meshlets_build's time against meshoptimizer's meshopt_buildMeshlets
  * (cone weight 0) on igea subdivided twice (each triangle cut into 4 at its edge midpoints,
  * twice: 16 x the corpus igea's triangles, the issue's "4.3M-triangle subdivided igea"),

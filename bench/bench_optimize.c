@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache's optimizers against meshoptimizer's, side by side in one process: on every
  * corpus mesh, generated grids and a shuffled copy of each, the ATVR each order gets
  * under fifo:16, intel, nvidia-kepler, nvidia-pascal and amd-gcn, and the speed of each

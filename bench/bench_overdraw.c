@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Overdraw and vertex fetch analysis speed against meshoptimizer's analyzers (issue 30,
  * docs/PERFORMANCE.md): gc_analyze_overdraw against meshopt_analyzeOverdraw and
  * gc_analyze_fetch ("meshopt:32") against meshopt_analyzeVertexFetch, on each mesh as

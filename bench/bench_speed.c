@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* auto against meshopt_optimizeVertexCache (meshoptimizer 1.2, one thread) in time and in
  * invocations (issue 33, docs/PERFORMANCE.md). For every mesh, as stored and shuffled
  * (gc_shuffle_triangles, seed 7), and every target (the four default presets together,

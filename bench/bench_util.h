@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Timing helpers and the corpus loader shared by the benchmark programs. */
 #ifndef GPUCACHE_BENCH_UTIL_H
 #define GPUCACHE_BENCH_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The whole vertex pipeline against meshoptimizer's (issue 30, docs/PERFORMANCE.md): for
  * each mesh, stored and shuffled, meshoptimizer's usual three steps
  * (meshopt_optimizeVertexCache, meshopt_optimizeOverdraw with threshold 1.05,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gbatch (bench only): Kerbl et al.'s batch-aware greedy (HPG 2018), written from
  * GPUPeople/vertex_batch_optimization's GBatchOptimizer.cpp ("GB" below) and
  * BatchSimulator.h ("BS"), commit 46332cd. The optimizer:

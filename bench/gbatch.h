@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gbatch: Kerbl et al.'s batch-aware greedy optimizer (HPG 2018), rewritten for the
  * benchmarks from its description and its published code and weights
  * (GPUPeople/vertex_batch_optimization, sceneprocessor/source/layers/GBatchOptimizer.cpp,

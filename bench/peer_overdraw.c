@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The reference figures for tests/test_vertexpipe.c: meshopt_analyzeOverdraw of meshoptimizer
  * 1.2 (built from its source with its own CMake; GPUCACHE_PEER_MESHOPT) on each corpus mesh in
  * its stored order and shuffled, as a TSV (data/peer/meshopt-1.2-overdraw.tsv). Debian's 0.18

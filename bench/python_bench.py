@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Speed through Python against the C call, on the 1000x1000 quad grid (6M indices).
 
 For each operation: the fastest of N runs (CPU seconds of the calling thread) of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Tunes the score tables of auto's Forsyth-style candidate order (gc_opt_forsyth_scored):
  * a modelled LRU cache of N positions, each with a score, plus a score per number of
  * remaining triangles (1..8, the last for 8 and more). The objective is the sum, over

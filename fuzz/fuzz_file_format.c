@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One reader that takes a file (.u16, .u32, .obj, .ply, .gltf, .glb: FUZZ_EXT names it),
  * through a file as users give it; the draw it loads must then validate or fail cleanly.
  * Built once per format by fuzz/CMakeLists.txt. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The glTF write path (issue 34): a .gltf or .glb made of the fuzz bytes is written into a
  * private temporary folder (with a companion file "b.bin" its URIs may name), loaded, its
  * triangles shuffled within each primitive by a seeded permutation, written (with or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The gnuplot script writer (src/pictures/gnuplot.c) on hostile names: every string
  * gc_gnuplot_string writes must be one double-quoted literal that holds no byte any gnuplot pass acts on
  * (quotes, backquote, @, $, #, backslash other than an escape, line breaks, non-ASCII),

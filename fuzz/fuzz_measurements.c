@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Measurement files (JSON) as `gpucache fit` reads them; the cases then go to the fitter
  * with a few candidate models. The same bytes as a fit result (-m @FILE, the same
  * streaming reader): a model it accepts must be one that its own name parses back to. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Memory-system scenarios: parsed, then replayed under every strategy through the work
  * limit (gc_memsys_run_limited) that the CLI uses. A scenario whose estimated work is
  * over the limit must be refused before any replay; one under it must replay. The limit

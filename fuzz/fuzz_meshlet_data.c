@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Meshlet data files (docs/formats/meshlets.md) as gc_meshlet_data_decode reads them. A
  * file it accepts must pass gc_meshlets_check, encode back to the same bytes (the format
  * has one encoding: zero padding and reserved float checked or rewritten), expand into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Model specifications (-m) and topology names. */
 #include "fuzz_util.h"
 #include "gpucache_private.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Every model and every optimizer on arbitrary index buffers and topologies, checking the
  * invariants: each model's invocations are at least the distinct vertices its primitives
  * reference and equal to its per-vertex sum, and equal, with the per-vertex counts and the

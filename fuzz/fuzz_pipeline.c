@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The mesh pipeline (gc_mesh_analyze, gc_mesh_optimize) on hostile input. The first byte
  * picks the input: odd, the rest is a file (.glb: a GLB, or glTF JSON by the content),
  * analyzed and reordered in its document as `gpucache optimize` does; even, the rest is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Published-measurement files (JSON) as `gpucache validate --data FILE` reads them; what
  * loads is then predicted under a model where it is small enough to be quick (sequences of
  * at most 100,000 indices, grids of at most 400 quads over at most 16 cache sizes). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The state-change file of the batch model. */
 #include "fuzz_util.h"
 #include "gpucache_private.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Text index lists (.txt/.idx and standard input). */
 #include "gpucache_private.h"
 

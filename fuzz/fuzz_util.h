@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers of the fuzz targets: inputs that must go through a file are written to a
  * per-process temporary one. */
 #ifndef GPUCACHE_FUZZ_UTIL_H

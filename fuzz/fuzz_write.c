@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The write path: a mesh (OBJ, PLY or text, picked by the first byte) is loaded, its
  * triangles shuffled within each run by a seeded permutation, written back in its own
  * format (with or without --reorder-vertices, by the second byte), and reloaded. The

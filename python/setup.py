@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Builds the gpucache Python package: CMake builds libgpucache_python.so from this
 repository's C sources (python/CMakeLists.txt; nothing is copied), and the library and its
 cffi declarations (gpucache_cdef.h, generated from the public headers) are put beside the

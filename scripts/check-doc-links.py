@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the relative links (and HTML src/href) of README.md, CONTRIBUTING.md and docs/**/*.md: each names a file
 that exists and, for a #fragment into a Markdown file, one of its headings (GitHub's anchors).
 usage: check-doc-links.py [ROOT]   (default: the repository); exit 1 naming each broken link."""

@@ -132,7 +132,8 @@ for f in tools/*.c tools/*.h; do
     n=$(wc -l <"$f")
     [ "$n" -gt $TOOLS_FILE_MAX ] && { echo "size: $f has $n lines, more than $TOOLS_FILE_MAX"; status=1; }
 done
-total=$(cat tools/*.c tools/*.h | wc -l)
+# (the licence line each file starts with is not counted)
+total=$(cat tools/*.c tools/*.h | grep -vc '^// SPDX-License-Identifier:')
 if [ "$total" -gt $TOOLS_TOTAL_MAX ]; then
     echo "size: tools/ has $total lines in all, more than $TOOLS_TOTAL_MAX"; status=1
 fi
@@ -140,6 +141,10 @@ for f in $(find src -name '*.c' -o -name '*.h' | sort); do
     case " $SRC_EXEMPT " in *" $f "*) continue ;; esac
     n=$(wc -l <"$f")
     [ "$n" -gt $SRC_FILE_MAX ] && { echo "size: $f has $n lines, more than $SRC_FILE_MAX"; status=1; }
+done
+# every source file names its licence (LICENSE, MIT) in its first lines (issue 29 item 6)
+for f in $(find src include tools fuzz bench tests python -name '*.c' -o -name '*.h' -o -name '*.py' | sort); do
+    head -3 "$f" | grep -q 'SPDX-License-Identifier: MIT' || { echo "licence: $f has no SPDX-License-Identifier line"; status=1; }
 done
 echo "sizes: tools/ has $total lines in all (limit $TOOLS_TOTAL_MAX; files: tools/ $TOOLS_FILE_MAX, src/ $SRC_FILE_MAX)"
 [ $status -eq 0 ] && echo "check-layers: no loops of calls; every call goes to the same or a lower layer"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error reporting, checked allocation, a growable array and a buffered reader. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_private.h: the private interface of the gpucache tool (tools/) and of the
  * libraries' own sources: number parsing, standard input names, the output checks and
  * atomic files, and the helpers only the command line needs. Not installed, not part of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Index buffers of regular grids in the layouts seed 002 compares, and a
  * deterministic triangle shuffle. Vertices are numbered row by row:
  * vertex (x, y) is y * (width + 1) + x. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal interfaces that every part of the library shares: errors, allocation, growable
  * arrays, buffered reading, primitive chunks and triangle keys. Each folder has its own
  * internal header beside it (models/models.h, io/io.h, optimize/optimize.h,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Renumbering vertices in order of first use (gc_reorder_vertices): the writers do it
  * for --reorder-vertices, after any optimizer, so it sits below both. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A growable string and the JSON number format (strbuf.h). */
 #include "strbuf.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A growable string and the one format of the JSON documents gpucache writes (strbuf.c):
  * the library's text and JSON writers (memsys, fit, probe reports) and the gpucache tool
  * build their documents with it. Not installed. */

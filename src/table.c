@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The table printer (table.h). */
 #include "table.h"
 

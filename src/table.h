@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* One table printer for every table gpucache prints (table.c): the tool's commands and
  * the library's reports. Not installed: rows of text cells are
  * collected first, then printed with each column as wide as its widest cell (never narrower

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Topologies and primitive assembly: how an index stream becomes primitives. */
 #include "internal.h"
 

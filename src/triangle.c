@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Triangles as keys: a triangle up to rotation and its hash, for the tables of
  * triangles of the OBJ writer and the optimizers' permutation check. */
 #include "internal.h"

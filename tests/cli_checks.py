@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the Python tests of the gpucache command share (pictures_test.py, report_test.py,
 report_browser_test.py, sweep_plot_test.py): the binary and a fresh work folder from the
 command line, a tally of checks that goes on past a failure, and running the binary.

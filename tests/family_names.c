@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Prints the library's family table, one family a line: its name, a tab, its syntax. The
  * reference of tests/family_lists_test.sh, which requires every listing to name them all. */
 #include "gpucache/gpucache.h"

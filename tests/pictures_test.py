@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Issue 21: analyze --heatmap and --trace-plot, checked by content (docs/pictures.md).
 
 Every expected value is derived by hand from a tiny mesh in a known order under a FIFO

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The C API's side of tests/pipeline_agree_test.py (issue 28): what gc_mesh_analyze and
  * gc_mesh_optimize give for a file, printed as JSON for the test to compare with the
  * CLI's --json and the Python package.

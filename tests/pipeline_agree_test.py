@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Issue 28: the C API (gc_mesh_analyze, gc_mesh_optimize), the CLI's --json and the Python
 package give the same numbers for the same file.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Issue 21: gpucache report's page in a real browser (headless Chromium through Debian's
 chromium-driver and python3-selenium; nothing from the package index).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Issue 21: gpucache report, checked by content (docs/report.md).
 
 The page is parsed with the standard library's html.parser. Its table is compared with what

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Issue 21, item 5: sweep --plot's figure, checked in its gnuplot script and in the SVG
 gnuplot draws from it.
 

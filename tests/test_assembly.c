@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Primitive assembly for every topology, with and without restart, against
  * expectations written by hand; igea.ply as a strip with restarts. */
 #include "test_util.h"

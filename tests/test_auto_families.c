@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 16's acceptance item: with every family and every preset as a single target,
  * auto's order beats meshopt_optimizeVertexCache's on the mean over the corpus and its
  * shuffled copies, and is never more than 0.5% worse on one mesh, both orders scored by

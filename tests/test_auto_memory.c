@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 16: auto uses no more than 16 bytes per index beyond its input and output, on the
  * 6M-index grid (1000 x 1000 quads, triangles shuffled), for the default targets and lone
  * targets of every family. Each target runs in a child process, whose peak resident size

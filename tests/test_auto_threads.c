@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 33: auto's threads and its greedy with the machine written in (auto_fast.c).
  *  - gc_optimize_options.threads: the output is byte-identical for 1, 2 and 4 threads (and
  *    the default, 0), on corpus meshes as stored and shuffled, for the four presets and for

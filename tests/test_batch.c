@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* seed 004's data assembler on the patent's own worked examples, as far as its text
  * gives them, plus state changes at the places the text describes. */
 #include "test_util.h"

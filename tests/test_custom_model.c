@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The custom-model example (examples/custom_model/set_assoc.c, compiled into this test):
  * a rule of the caller's own, plugged in through the public gc_sim interface.
  *  - small streams worked by hand, where a 2-way cache and a direct-mapped one differ;

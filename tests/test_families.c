@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 28: the family table (gc_family_get) and a caller's family (gc_family_register).
  * The built-in rows against the parser and the enum; traits of a few models against their
  * parameters by hand; and a registered rule used as every model is: parsed, analyzed,

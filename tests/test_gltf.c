@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The glTF reader and writer (src/io/gltf.c): each primitive's own index accessor (u8,
  * u16, u32, offsets and strides, modes, non-indexed), hostile files refused with one line
  * naming the file and the JSON path, and writes that change only the rewritten bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The file readers: what they load, and the one-line errors they give on bad input. */
 #include "test_util.h"
 

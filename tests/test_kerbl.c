@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Kerbl et al.'s batch rules (nv-dx, nv-gl, batch-all, ati; docs/models/kerbl.md):
  *  - worked examples derived by hand from their simulator (GPUPeople/vertex_batch_optimization,
  *    sceneprocessor/source/layers/BatchSimulator.h, "BS"): the vertex limit, the index limit,

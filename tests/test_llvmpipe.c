@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The llvmpipe model against lavapipe itself: every draw is measured with the Vulkan
  * probe and predicted by the model; invocations and per-vertex counts must be equal,
  * and the pipeline statistics must equal the sum of the per-vertex counters.

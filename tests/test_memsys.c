@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The memory-system simulator against seed 003: its cycle figures, its dirty-state
  * tracking, the routing of every memory type and bypass bit, each hazard (and its fixed
  * twin), and the parser's errors. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 31: meshlets. The scan property is checked with the batch-all model's own state
  * machine (src/models/kerbl_batch.c), not a restatement of the rule: feeding the expanded
  * index buffer one triangle at a time, a meshlet starts where the machine's batch count

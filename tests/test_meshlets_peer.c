@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 31, against Debian's meshoptimizer 0.18 (tests only; the library never calls it):
  *  - bounds: gpucache's (computed independently, in double precision) agree with
  *    meshopt_computeMeshletBounds' on every meshlet of corpus meshes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* meshopt:C,W,P must give exactly meshopt_analyzeVertexCache's invocation and warp
  * counts (libmeshoptimizer-dev 0.18), on every corpus mesh and on random buffers with
  * heavy reuse and degenerate triangles; through the library and through the CLI's JSON. */

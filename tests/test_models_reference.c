@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fifo, lru, direct-value and direct-position against slow, obviously correct
  * simulations written here, on random streams of every topology, with and without
  * restart, with small and huge index values. */

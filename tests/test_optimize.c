@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The optimizers: never lose a triangle (checked here independently of the library's
  * own check, which must itself catch a corrupted order), improve real meshes, match
  * meshoptimizer's equivalents on a grid (tipsify: its order, index for index, on the

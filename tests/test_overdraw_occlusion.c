@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* auto's overdraw pass by measured occlusion (src/optimize/overdraw_graph.c), its parts on
  * scenes whose answers are worked out by hand:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 30, the optimizer's half: the overdraw pass of Tipsify (overdraw_sort.c) and auto's
  * overdraw threshold. Judged with meshoptimizer 0.18 (Debian's libmeshoptimizer-dev), an
  * independent implementation: its meshopt_analyzeOverdraw, meshopt_analyzeVertexFetch and its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The checked number parsers (gc_parse_u64, gc_parse_i64, gc_parse_double): every value
  * below is worked out by hand, the wrap-arounds of issue 14 included. */
 #include "test_util.h"

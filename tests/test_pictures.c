@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The pictures' library API (gpucache_pictures.h, issue 28 item 3): escaping, the heat
  * map and the timeline of a quad worked out by hand, and the documented failures, which
  * write nothing. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The mesh pipeline (src/pipeline/): gc_mesh_analyze counts a glTF's primitives each as
  * its own draw and any other file as one, gc_mesh_optimize runs the whole reordering
  * (runs, sparse values, the report before and after). Every expected value is worked out

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_write on PLY and index files (issue 14, items 3, 4 and 6): vertex records
  * reordered with unused ones kept (middle and trailing), binary records of fixed and of
  * variable size, both byte orders; indices renumbered by first use whatever their values;

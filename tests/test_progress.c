@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_optimize's progress (auto): the fraction it reports rises monotonically to exactly
  * 1 at the end, and the work after the candidate orders (the local search of --effort 2
  * and more, which takes most of the time there) is reported too, instead of the fraction

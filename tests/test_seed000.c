@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Every worked example of seed 000 (the probed NVIDIA rules), exactly as written there. */
 #include "test_util.h"
 

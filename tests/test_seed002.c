@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Seed 002's observations that concern the models: the degenerate-triangle check under every
  * preset, and the warp-reuse hypothesis. */
 #include "test_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Each family's fast loop in gc_analyze against its state machine (gc_analyze_sim), on
  * random streams of every topology, with and without restart, with state changes: the
  * same invocations, counters and per-vertex counts. And the save point: a rollback gives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_load from standard input (issue 20): "-" tells a PLY, an OBJ and text indices
  * apart by their first bytes and reads each as the file would be read; "FORMAT:-" names
  * the format; raw formats are bounded by the index limit. Standard input is a file the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_sweep_run, the library's sweep engine (src/probe/sweep.c): rows worked out by hand for
  * the original layout, layouts that do not apply left invalid, the same rows for any
  * thread count, and bad descriptions refused. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers shared by the unit tests. */
 #ifndef GPUCACHE_TEST_UTIL_H
 #define GPUCACHE_TEST_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Issue 30, the measuring half: overdraw and vertex fetch.
  *
  * - Overdraw by hand: one quad seen from the front covers a known set of pixel centres once;

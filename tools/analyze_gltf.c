@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze on a .gltf/.glb (analyze_gltf.h): the library's gc_mesh_analyze, printed as a
  * table or as analyze --json. */
 #include "analyze_gltf.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze on a .gltf/.glb (analyze_gltf.c). */
 #ifndef GPUCACHE_ANALYZE_GLTF_H
 #define GPUCACHE_ANALYZE_GLTF_H

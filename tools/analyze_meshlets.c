@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze --meshlets FILE INPUT: a meshlet data file (gpucache meshlets --data) checked
  * against the mesh it was cut from, then its figures (meshlets_report). */
 #include "analyze_meshlets.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze --meshlets (analyze_meshlets.c). */
 #ifndef GPUCACHE_ANALYZE_MESHLETS_H
 #define GPUCACHE_ANALYZE_MESHLETS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fit --plot and memsys --compare --plot (charts.h): the library draws the charts
  * (gpucache_pictures.h); this file puts them in their file. */
 #include "charts.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The charts of fit --plot and memsys --compare --plot (docs/pictures.md): SVG files
  * written whole or not at all (atomic_open/atomic_commit), every name from a file escaped. */
 #ifndef GPUCACHE_CHARTS_H

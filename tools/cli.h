@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Shared pieces of the command-line tool: exit statuses, error printing, and
  * loading an INPUT into a validated draw. Each command lives in its own file. */
 #ifndef GPUCACHE_CLI_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Shared pieces of the command-line tool (see cli.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small helpers of the command-line tool: a growable string and atomic file output. */
 #ifndef GPUCACHE_CLI_UTIL_H
 #define GPUCACHE_CLI_UTIL_H

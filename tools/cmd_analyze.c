@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache analyze: what each model's vertex cache does with one draw. The library
  * computes; this file parses arguments and prints tables and JSON (model_report.c). */
 #define _POSIX_C_SOURCE 200809L

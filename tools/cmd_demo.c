@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache demo: analyze a generated grid in several orders under every preset. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"

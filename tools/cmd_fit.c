@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache fit MEASUREMENTS.json: which model predicts a measured device. Reads the
  * file probe --suite writes, searches every family (or the -m models given) and prints
  * the best candidates with the cases each gets wrong. */

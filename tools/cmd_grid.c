@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache grid W H --layout rowmajor|striped|optimal [--cache N] -o FILE: the index
  * buffer of a W x H quad grid in one of seed 002's layouts, as text (.txt/.idx), raw
  * indices (.u16/.u32), or a mesh with positions (.obj, ASCII .ply). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache introspect: seed 000's way of reading a vertex cache from outside. Draw
  * the buffer and count the invocations; then, for every candidate index I, draw it
  * again followed by the degenerate primitive (I, I, I): if the count did not grow,

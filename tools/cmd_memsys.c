@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache memsys: replay a memory-system scenario (seed 003) and report the caches'
  * work, the bus traffic, the cost of invalidates and writebacks, and the hazards; or, with
  * --compare, replay it under every flush strategy and rank them. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache meshlets: cut a mesh into meshlets (gc_meshlets_build: the meshlet grower's
  * order, then a scan), write it in INPUT's format with the triangles in meshlet order (as
  * optimize writes), and optionally the explicit arrays (--data) with bounds (--bounds).

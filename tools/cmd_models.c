@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache models: the model families (the library's table, gc_family_get) and the
  * presets, as text or JSON. */
 #include "gpucache/gpucache.h"

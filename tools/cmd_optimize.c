@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache optimize: reorder a mesh's triangles with tipsify, forsyth or auto, write it
  * in the input's format, and show what the vendor presets say before and after. */
 #define _POSIX_C_SOURCE 200809L

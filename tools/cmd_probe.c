@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache probe: measure one draw on a Vulkan device (or an emulator), list the
  * devices, or run the diagnostic suite (gc_suite_run, src/probe/suite.c). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache report: one self-contained HTML page about one mesh (docs/report.md): its
  * summary, every preset's invocations, ACMR, ATVR and batches (the numbers of
  * `analyze --json`), the heat maps before and after `optimize -a auto` for one model, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache sweep: seed 002's experiment on any model. For each mesh, layout and target
  * cache size, build the index buffer (grids are generated in the layout; meshes are
  * optimized with that cache size) and analyze it under every model; write CSV, JSON and a

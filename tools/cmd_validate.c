@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache validate: every preset (or each -m model) against the published measurements
  * of real GPUs (data/published/, read and predicted by the library: gpucache_validate.h).
  * Prints each value predicted against published, with the error; --markdown writes the

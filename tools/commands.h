@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The commands of the gpucache tool, one file each (cmd_*.c), called by main (gpucache.c). */
 #ifndef GPUCACHE_COMMANDS_H
 #define GPUCACHE_COMMANDS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache: the command-line tool. This file dispatches to the commands, one file each
  * (cmd_*.c), which parse arguments, call the library and print; errors become exit
  * statuses: 2 for usage, 1 for bad data or any other failure. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The help text's tables (help_table.h), read once from tools/cli-help.txt, which the build
  * embeds (gpucache_help_text): `gpucache help`, every `gpucache COMMAND --help`, the man
  * page and the command names are printed from that one file (help_print.c). */

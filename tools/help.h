@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The help text of the tool, in one place (help.c): the overview, each command's help,
  * the man page and the version line are all printed from its tables. */
 #ifndef GPUCACHE_HELP_H

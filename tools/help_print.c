@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The help's printing: the overview, each command's help, the man page gpucache(1), the
  * version and the command names, all from help.c's tables (help_table.h). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The tables of the help text (help.c, from tools/cli-help.txt), shared with the man page and the version
  * (help_print.c). */
 #ifndef GPUCACHE_HELP_TABLE_H

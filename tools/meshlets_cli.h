@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache meshlets' report (tools/meshlets_report.c), shared by tools/cmd_meshlets.c. */
 #ifndef GPUCACHE_MESHLETS_CLI_H
 #define GPUCACHE_MESHLETS_CLI_H

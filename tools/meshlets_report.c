@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What gpucache meshlets prints (the table or --json), its --check of a data file, and the
  * positions of one glTF draw for --bounds. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The help's MODEL section (help.c), from the library's family table: every family's
  * syntax, with its defaults where the parameters are optional. */
 #include "gpucache/gpucache.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Printing what models did with a draw (see model_report.h), for analyze and demo. */
 #define _POSIX_C_SOURCE 200809L
 #include "model_report.h"

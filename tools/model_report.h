@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What the analyze and demo commands print for each model: the table rows, the JSON
  * objects, the traces and the per-vertex CSV (model_report.c). */
 #ifndef GPUCACHE_MODEL_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What the optimize command prints and the pieces of its output handling
  * (optimize_report.h). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The optimize command's report and output helpers (optimize_report.c). */
 #ifndef GPUCACHE_OPTIMIZE_REPORT_H
 #define GPUCACHE_OPTIMIZE_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* SVG or PNG outputs of the pictures (picture_file.h): an SVG through atomic_open, a PNG
  * through the library's gc_png_file with the termination signals held meanwhile. */
 #include "picture_file.h"

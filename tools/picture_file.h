@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Where a picture goes: the SVG the tool draws (tools/svg.c) written whole or not at all,
  * or, when the output's name ends in .png, that SVG rendered to PNG by Debian's
  * rsvg-convert (package librsvg2-bin). The tool draws nothing twice: every picture is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze --heatmap and --trace-plot (pictures.h, docs/pictures.md): the library draws
  * them (gpucache_pictures.h); this file puts them in their file and prints what failed. */
 #include "pictures.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze's pictures (docs/pictures.md): the heat map of per-vertex invocations on the
  * mesh, and seed 000's cache listings as a timeline. The library draws them
  * (gpucache_pictures.h); these put them in SVG (or PNG) files written whole or not at all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache probe --overdraw: the overdraw model's six views rendered on the Vulkan device,
  * its count of shaded fragments beside the model's (docs/models/overdraw.md). */
 #define _POSIX_C_SOURCE 200809L

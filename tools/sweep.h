@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache sweep's experiment (see cmd_sweep.c): the meshes, layouts, cache sizes and
  * models of a sweep as the command holds them, run by the library's gc_sweep_run
  * (src/probe/sweep.c), and its plot (sweep_plot.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache sweep's figure: the library writes the gnuplot script beside the plot
  * (gc_sweep_plot_script) and draws it (gc_gnuplot_draw); this file names the files, holds
  * the signals and prints what failed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sweep_run (sweep.h): the tool's sweep handed to the library's gc_sweep_run with a progress
  * line; used by the sweep, report and validate commands. */
 #define _POSIX_C_SOURCE 200809L

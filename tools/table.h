@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The tables the commands print: the library's table printer (src/table.h) under the
  * tool's names; table_print says "out of memory" itself. */
 #ifndef GPUCACHE_TABLE_H

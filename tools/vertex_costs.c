@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze --overdraw and --fetch SPEC (vertex_costs.h). */
 #include "vertex_costs.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* analyze --overdraw and --fetch SPEC (vertex_costs.c): the library's gc_mesh_vertex_costs_of,
  * printed beside the cache counts. */
 #ifndef GPUCACHE_VERTEX_COSTS_H

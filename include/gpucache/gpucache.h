@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * gpucache: what a GPU's vertex caches do with an index buffer.
  *

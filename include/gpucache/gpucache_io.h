@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_io.h: libgpucache_io, the files: the mesh formats (text and raw index
  * buffers, OBJ, PLY, glTF 2.0 with jansson, others through assimp when built in), the mesh
  * pipeline over a file (gc_mesh_analyze, gc_mesh_optimize), the measurement and fit-result

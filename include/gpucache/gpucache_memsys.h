@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_memsys.h: the console memory-system simulator of seed 003 (docs/memsys.md).
  * It shares no concept with the vertex caches; it is part of libgpucache (the core: it
  * needs only the C library) under a header of its own. */

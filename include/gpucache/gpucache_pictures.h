@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_pictures.h: the pictures of gpucache (docs/pictures.md), drawn by the library
  * so that C and Python callers get the same files as the command-line tool: a small SVG
  * writer, the heat map of per-vertex invocations, the cache timeline, and the charts of

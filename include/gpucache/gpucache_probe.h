@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_probe.h: measuring a real Vulkan implementation.
  *
  * The probe draws an index buffer headlessly (no window, no surface) and reads back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The gpucache tool's reports as library functions: what `gpucache memsys`, `fit`,
  * `validate` and `probe` print, as a table or as the JSON of docs/json.md, written to a
  * stream the caller gives. The library never prints on its own: these write only to that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache_validate.h: every model against what was measured on real GPUs.
  *
  * The published measurements (data/published/: seeds 000, 001 and 002, Kerbl et al. 2018)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """gpucache: what a GPU's vertex caches do with an index buffer, from Python.
 
 A thin layer over the C library (include/gpucache/gpucache.h) through cffi: NumPy arrays go

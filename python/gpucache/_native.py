@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The C library, through cffi in ABI mode (no compiler needed at install time).
 
 The declarations are not written here: CMake generates them from the public headers

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: the CLI of the same build (GPUCACHE_CLI, set by CTest; else build/gpucache)
 and the corpus (../shared/corpus from the repository root; tests that need it skip without it)."""
 import json

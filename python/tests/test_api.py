@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """gpucache's Python API against the CLI of the same build (an independent path through the
 library: its own argument parsing, loading and JSON) and against properties checked here."""
 import csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """examples/corpus_dask.py on a LocalCluster of 2 workers over the corpus (plus a broken file):
 one row per mesh and model, the broken mesh recorded as failed without losing the others, the
 numbers equal to gpucache's own, and a second run resuming instead of computing again."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Issue 29 item 3: the bindings cannot drift. The package's cffi declarations are generated
 from the public headers (python/gen_cdef.py at build time); nothing is restated by hand in
 the package, and every public function of libgpucache and libgpucache_io is declared and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The cffi declarations (generated from the headers by python/gen_cdef.py) against the C
 compiler: every struct has the size and member offsets the compiler gives it, every enum
 constant its value (ABI mode trusts the declarations, so a generator that dropped or changed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Issue 31: gpucache.meshlets equals the CLI's data file (read back by the library's reader and
 by an independent reader of the documented layout, docs/formats/meshlets.md)."""
 import struct

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """gpucache.heatmap against the CLI's files (issue 28, item 3): the library draws the
 picture for both, so the SVG text must be the file `gpucache analyze --heatmap` writes,
 byte for byte, for the same input and options."""

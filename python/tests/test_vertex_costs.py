@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Issue 30: overdraw and vertex fetch through the CLI (analyze --overdraw --fetch SPEC) and
 through Python (analyze(overdraw=, fetch=)) give the same numbers, on OBJ, PLY and glTF; the
 CLI's overdraw equals meshoptimizer 1.2's meshopt_analyzeOverdraw (data/peer/, written by

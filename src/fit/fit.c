@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Fitting a model to measurements: the search seeds 001 and 002 did by hand (measure
  * a GPU, then find the simulation that predicts it), over every family and its
  * parameters. Candidates are ranked by the cases they predict exactly, then by total

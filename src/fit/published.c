@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading the published measurements (the JSON files of data/published, gpucache_validate.h): each
  * value with its source, sentence, GPU, index buffer (a generator) and figure. Every file
  * is hostile: each field is checked for its type and range, strings may not hold control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Predicting the published measurements under a model (gc_validate, gpucache_validate.h):
  * each buffer rebuilt as it was measured (a quad grid in seed 002's layouts at each target
  * cache size, or the source's own sequence), analyzed, and the figure derived the way the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `gpucache validate`'s report (gc_validate_print, gpucache_validate.h): each model's
  * predictions of the published values against them, as a table, JSON or Markdown. */
 #include "../internal.h"

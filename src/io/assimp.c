@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Every other mesh format (glTF, GLB, FBX, COLLADA, STL, 3DS, ...) through assimp:
  * triangulated, identical vertices joined (a GPU vertex is a unique combination of
  * the attributes the file gives a corner), meshes concatenated in scene order. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* How assimp is confined while it reads (the formats gpucache does not read itself:
  * FBX, COLLADA, 3DS, STL, ...).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Every input the gpucache tool takes, as a draw (gc_mesh_load_input, gc_mesh_load_draw):
  * a mesh file or a generated grid, its topology and restart as given, validated. */
 #include "io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), accessors
  * (checked against their views and buffers) and primitives (indices decoded to 32 bits,
  * attributes, the expansion cap). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), the container:
  * buffers (the BIN chunk, files beside the input, base64 data: URIs), GLB chunks, the JSON
  * text, and gc_gltf_load / gc_gltf_free. */

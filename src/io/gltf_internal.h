@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0, read and written by gpucache itself (docs/formats/gltf.md): the private interface
  * of src/io/gltf_*.c (not installed, not part of the public API).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), the mesh-level
  * entry points: gc_load_gltf, gc_gltf_positions and gc_rewrite_gltf. */
 #define _XOPEN_SOURCE 700 /* realpath */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), the files
  * a mesh consists of (gc_mesh_input_files): the file and every URI its JSON names. */
 #define _XOPEN_SOURCE 700 /* realpath */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), helpers
  * shared by the reader and the writer: little-endian words, notes, paths and URIs (the
  * folder of a file, a path inside a folder, percent-decoding, the URIs refused), JSON members. */

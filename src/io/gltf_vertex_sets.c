@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), the
  * index rewrite (gc_gltf_set_indices), vertex sets (primitives that share attribute data),
  * the data that may and may not be rewritten, and gc_gltf_reorder_vertices. */

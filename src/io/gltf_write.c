@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* glTF 2.0 (docs/formats/gltf.md; the overview in gltf_internal.h), writing:
  * the changed document and its buffers, the output set (every file an input names checked
  * against the outputs), GLB to a stream. */

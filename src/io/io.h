@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal interface of the formats (src/io/): the readers and writers, one file each,
  * behind gc_mesh_load and gc_mesh_write (load.c, write.c). Not installed. */
 #ifndef GPUCACHE_IO_H

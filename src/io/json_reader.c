@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The streaming JSON reader of the measurement files (json_reader.h, measurements.c):
  * jansson's document would hold every array element as a separate json_t, about 43 bytes per
  * index of a measurement file, while the cases need 4. */

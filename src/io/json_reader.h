@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The small streaming JSON reader (RFC 8259) of the measurement and fitted-model files
  * (measurements.c; json_reader.c holds it): values are read byte by byte from a FILE, members
  * the schema does not use are checked for syntax and skipped without being stored, nesting is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Picks a reader by file extension. */
 #include "io.h"
 

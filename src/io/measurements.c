@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading measurement files (see gpucache_probe.h).
  *
  * A small streaming JSON reader (RFC 8259, json_reader.c) instead of jansson's document:

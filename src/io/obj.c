@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Wavefront OBJ: the triangle list a renderer would draw. Faces are triangulated
  * as fans in file order; a GPU vertex is a unique (position, texcoord, normal)
  * combination, numbered in order of first use, as a renderer builds its vertex

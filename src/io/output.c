@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Output files, the one mechanism every writer of the library and of the tool uses:
  * checks on an output path before any work (gc_output_check), and files written whole
  * or not at all (gc_atomic_*). A temporary is created with mkstemp in the output's own

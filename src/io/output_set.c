@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* An output of several files (a .gltf and the buffers and images it names beside it):
  * every member is decided and checked before anything is written, written to a temporary
  * beside its final name, and renamed into place only when every member is complete; on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* PLY, ASCII and binary (little or big endian): a "face" element (lists named
  * vertex_indices or vertex_index, triangulated as fans in file order) gives a
  * triangle list; a "tristrips" element (lists with -1 restarts, as Stanford's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* PLY (ply.c reads, ply_write.c rewrites), the private interface of the two:
  *
  * PLY, ASCII and binary (little or big endian): a "face" element (lists named

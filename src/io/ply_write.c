@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* PLY rewriting (gc_rewrite_ply) and positions (gc_ply_positions); the header is read by
  * ply.c's ply_parse_header (ply_internal.h). */
 #include "ply_internal.h"

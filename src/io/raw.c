@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Raw index buffers: .u16 and .u32, little-endian, exactly as a GPU reads them. */
 #include "io.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Opening an input file that a hostile document names (a glTF buffer, a file assimp asks
  * for, the input itself) without ever blocking: a FIFO or a device opened for reading
  * blocks in open() or read() until a writer comes, so the file is opened with O_NONBLOCK,

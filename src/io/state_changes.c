@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* State-change files (gc_state_changes_load): positions in the index buffer where the
  * application changes state, as whitespace- or comma-separated unsigned integers with
  * "#" comments, the syntax of the text index lists. Each number goes through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Text index lists (.txt, .idx, standard input): whitespace- or comma-separated
  * unsigned integers, "#" to the end of a line. "-1" stands for 0xFFFFFFFF, the usual way
  * to write a primitive restart. State-change files (state_changes.c) share the syntax

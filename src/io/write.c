@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Writing a reordered mesh in its input's format (gc_mesh_write): the format by
  * extension, index-only formats here, mesh formats in their readers' files. Output goes
  * through gc_atomic_file (output.c): a temporary made with mkstemp in the target's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The memory-system simulator's scenario, shared by its parser and its engine. */
 #ifndef GPUCACHE_MEMSYS_H
 #define GPUCACHE_MEMSYS_H

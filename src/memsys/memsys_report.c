@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* memsys's reports (gpucache_text.h): every strategy replayed and ranked, and the table or
  * JSON of one replay or of the ranking, written to the caller's stream. */
 #include "gpucache/gpucache_text.h"

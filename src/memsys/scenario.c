@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The scenario format of the memory-system simulator (docs/memsys.md): one statement per
  * line, '#' comments.
  *

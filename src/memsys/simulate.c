@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The memory-system simulator: replays a scenario through per-CU L1s, the shared L2 and
  * the K-caches of seed 003's console GPU, prices the traffic and the cache events, and
  * looks for the hazards a flush strategy leaves (docs/memsys.md has every rule).

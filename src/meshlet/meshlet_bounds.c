@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Meshlet culling bounds, as meshopt_computeMeshletBounds defines them (meshoptimizer's
  * documentation of meshopt_Bounds; docs/models/meshlets.md): computed here independently,
  * in double precision, from the definition:

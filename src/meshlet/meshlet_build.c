@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Meshlets (issue 31, docs/models/meshlets.md): a triangle list ordered by auto for the
  * batch-all rule with indices = 3T, vertices = V, then cut by scanning it — a meshlet is
  * closed when the next triangle would bring a (V+1)th vertex or a (T+1)th triangle — and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Meshlet costs of an index buffer as it is (issue 31 item 2; docs/models/meshlets.md):
  * the meshlets a scan cuts, and the vendors' presets analyze reports them under. */
 #include "../internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_meshlets_cover (gpucache.h): whether a set of meshlets draws exactly a mesh's
  * triangles, each once, with its winding: a triangle is compared by its three vertex ids
  * rotated to start at the smallest (a rotation keeps the winding; a mirror does not). */

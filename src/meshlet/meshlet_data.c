@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The meshlet data file (docs/formats/meshlets.md) and the check every set of meshlets
  * passes before it is written or after it is read. Little-endian throughout:
  *   0  magic "GCMSHLT\0" (8 bytes)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The meshlet grower (issue 31 items 3 and 4; docs/optimizers/meshlets.md): a triangle
  * order whose scan with the batch-all rule (indices = 3T, vertices = V) gives meshlets
  * grown one by one as compact patches of the surface, each filled until no remaining

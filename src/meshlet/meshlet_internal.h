@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Shared inside src/meshlet/. */
 #ifndef GPUCACHE_MESHLET_INTERNAL_H
 #define GPUCACHE_MESHLET_INTERNAL_H

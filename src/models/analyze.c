@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The analysis driver: validates a draw, maps sparse index values to dense ids,
  * runs one model and derives the metrics every model shares. */
 #include "models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ati[:lru=,vertices=,reset=] — the AMD rule Kerbl et al. (HPG 2018) measured and
  * published in GPUPeople/vertex_batch_optimization (commit 46332cd) as ATI_BASIC
  * "(stat, 384, x, LRU 15)" (sceneprocessor/source/layers/BatchSimulationParameters.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* batch[:slots=32,prims=0] — seed 004's data assembler (NVIDIA patent 8,237,725):
  *  - primitives are gathered into batches of vertex slots; a primitive's indices
  *    are looked up in the current batch and only new ones take a slot;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* direct-position:N — seed 000's second "CPU cache-ish" policy: a missing vertex
  * is written to slot (position of the index in the stream) modulo N; a lookup
  * searches every slot. For strips and fans the position is that of the index the

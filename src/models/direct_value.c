@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* direct-value:N — seed 000's first "CPU cache-ish" policy: the slot of a vertex
  * is its index value modulo N; a lookup compares that one slot. */
 #include "models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The table of model families: one row per family (zstd's strategy table and SQLite's
  * FuncDef are the pattern), holding what the rest of the library knows of it: name,
  * syntax, summary and example; the parameters with their ranges and fallbacks; the rule

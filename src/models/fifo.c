@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fifo:N — a FIFO of insertions: a miss writes the next slot round-robin, a hit
  * changes nothing (seeds 000, 001, 002). Vertices are looked up one at a time in
  * primitive order.

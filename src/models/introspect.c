@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Seed 000's introspection, by simulation (gc_introspect): which indices are still cached
  * after a draw. The method asks, for every candidate index I, whether drawing the buffer
  * followed by `arity` copies of I costs more invocations than the buffer alone. Drawn as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nv-dx, nv-gl and batch-all: the batch rules Kerbl, Kenzel, Ivanchenko, Schmalstieg and
  * Steinberger measured ("Revisiting The Vertex Cache", HPG 2018) and published as a
  * simulator, GPUPeople/vertex_batch_optimization (commit 46332cd). Citations below are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* llvmpipe[:segment=1024,map=256] — what Mesa's gallium draw module (used by llvmpipe
  * and lavapipe) does with an indexed draw, from Mesa 22.3's source and checked against
  * lavapipe with the probe (docs/models/llvmpipe.md):

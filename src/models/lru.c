@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lru:N — least recently used: a hit moves the vertex to the front, a miss
  * evicts the entry used longest ago (seed 000's "last-use cache"; seed 002's
  * LRU hypothesis). Vertices are looked up one at a time in primitive order.

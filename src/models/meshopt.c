@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* meshopt:C,W,P — the model of meshoptimizer 0.18's meshopt_analyzeVertexCache
  * (cache size C, warp size W, primitive group size P; 0 = no limit), reproduced
  * for its exact counts, quirks included:

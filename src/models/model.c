@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The vendor presets (specs are parsed in families.c, from the family table); and the
  * helpers the families' fast loops share (gc_run_check_unchecked, gc_run_scattered). */
 #include "models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal interface of the model families (src/models/): what the driver (analyze.c)
  * hands a model run, the helpers a model uses, and one entry point per family. Not
  * installed. */

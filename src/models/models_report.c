@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `gpucache models` (gc_models_print, gpucache_text.h): the family table (gc_family_get)
  * and the presets, as text or JSON. */
 #include "models.h"

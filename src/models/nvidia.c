@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* nvidia[:size=32,idle=16,life=32] — seed 000's rules for an NVIDIA GPU, found by probing:
  *  - slots are written in order, from slot 0 to the last;
  *  - if a primitive's misses would write past the end, the cache is cleared and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* reuse:W,F,T — seed 002's warp hypothesis (after Giesen's "trip through the graphics
  * pipeline"): vertices are gathered into a warp of at most W vertices; each index
  * of a triangle is compared only with the last F vertices added to the current

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_sim_create: the machine of a model's rule, which its family's row names
  * (families.c). */
 #include "models.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The state machines of the models (gc_sim_*): creation, the save point and its log. The
  * rules live in each family's file and reach this one through gc_sim_write; the table of
  * the built-in rules is rules.c, the driver that runs a whole draw through a machine is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The vertex-triangle adjacency and the live-triangle lists that every optimizer
  * builds on (see optimize.h). */
 #include "optimize.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* auto — gpucache's own optimizer: it minimizes the invocations of the models the user
  * targets (default: intel, nvidia-kepler, nvidia-pascal and amd-gcn together), driving each
  * target's own state machine (gc_sim, src/models/): it states no rule itself.

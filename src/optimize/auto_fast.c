@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* auto's greedy for one FIFO (issue 33): the target-aware greedy of auto.c (greedy_order)
  * with the machine of a FIFO of `fifo_size` entries written into the loop instead of
  * driven through gc_sim, so that a candidate costs a few array reads instead of a call

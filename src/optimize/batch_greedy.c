@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Batch greedy: Kerbl et al.'s gbatch (HPG 2018; GPUPeople/vertex_batch_optimization,
  * sceneprocessor/source/layers/GBatchOptimizer.cpp, "GB"), driven by the target's own state
  * machine (gc_sim) instead of a batch simulation of its own. One of auto's candidates for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* forsyth — Tom Forsyth, "Linear-Speed Vertex Cache Optimisation" (2006), with his
  * published constants: CacheDecayPower 1.5, LastTriScore 0.75, ValenceBoostScale 2.0,
  * ValenceBoostPower 0.5, and a modelled LRU cache of `cache_size` entries (his 32).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What every optimizer shares: input validation, the
  * dispatch, and the check that an output is a reordering of the input triangles (each
  * at most rotated, winding kept), run after every optimization. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Internal interface of the optimizers (src/optimize/): the adjacency and live-triangle
  * helpers every optimizer uses (adjacency.c) and one entry point per optimizer, called by
  * the dispatcher (optimize.c). Not installed. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Overdraw by measured occlusion: which clusters of an order hide which others, and an order
  * of the clusters that draws the hiding ones first while moving as few as it can; auto's
  * overdraw pass (gc_opt_overdraw_budget_occlusion, docs/optimizers/auto.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The overdraw half of Tipsify — Sander, Nehab and Barczak, "Fast Triangle Reordering for
  * Vertex Locality and Reduced Overdraw", SIGGRAPH 2007, section 4 (docs/optimizers/tipsify.md).
  *

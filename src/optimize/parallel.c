@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Jobs on threads (issue 33): auto's candidate orders, each scored on its own, shared
  * among `threads` workers (pthreads), the calling thread one of them. Workers take the next
  * job number from a shared counter, so each worker meets its jobs in increasing order; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Patches: the triangle list cut into consecutive pieces, each grown as a compact patch of
  * the surface, for the rules that cut the work into pieces whose cost is the distinct
  * vertices of each piece (llvmpipe's segments of 1023 indices with their fresh fetch table,

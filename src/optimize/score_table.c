@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* score table — the variant of Forsyth's algorithm that meshoptimizer's
  * meshopt_optimizeVertexCache runs (vcacheoptimizer.cpp, versions 0.18 and later),
  * restated here so that auto can weigh meshoptimizer's own order against the targets':

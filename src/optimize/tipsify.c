@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* tipsify — Sander, Nehab, Barczak, "Fast Triangle Reordering for Vertex Locality and
  * Reduced Overdraw", SIGGRAPH 2007 (the vertex-locality part, Algorithm 2 of the paper).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The greedy optimizers' priority queue of triangles (batch_greedy.c, and the bench's
  * restatement of Kerbl et al.'s gbatch, bench/gbatch.c): a binary max-heap on (score, then
  * the lower triangle number) with each triangle's place in it, so that a score can change

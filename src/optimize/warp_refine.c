@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Warp refinement — gpucache's own improvement step for meshoptimizer's warp model, used by
  * `auto`.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The charts of fit and memsys (gpucache_pictures.h, docs/pictures.md): fit --plot and
  * memsys --compare --plot draw them through these. */
 #include "gpucache/gpucache_pictures.h"

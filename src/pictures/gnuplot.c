@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gnuplot scripts and their drawing (gpucache_pictures.h). Nothing a user supplies is ever
  * pasted into a script as code: text goes through gc_gnuplot_string, which writes a
  * double-quoted literal made only of characters that no gnuplot pass gives a meaning to,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The heat map (gpucache_pictures.h, docs/pictures.md): per-vertex invocations on the
  * mesh, each triangle filled by the mean count of its vertices; analyze --heatmap and the
  * report draw it through gc_heatmap_write. */

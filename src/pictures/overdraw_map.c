@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The overdraw map (gpucache_pictures.h, docs/pictures.md): one view of the overdraw model
  * (docs/models/overdraw.md) as a picture, each of its 256 x 256 pixels coloured by how many
  * fragments were shaded there on the side that faces the viewer. */

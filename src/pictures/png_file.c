@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A picture's PNG file (gc_png_file, gpucache_pictures.h): its SVG in a private folder
  * beside the output, rendered by rsvg-convert and renamed into place. */
 #include "../internal.h"

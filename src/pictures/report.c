@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache report's page (gpucache_pictures.h, docs/report.md): one self-contained HTML
  * page about one mesh: its summary, every preset's invocations, ACMR, ATVR and batches
  * (the numbers of `analyze --json`), the heat maps before and after `optimize -a auto` for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The SVG writer (gpucache_pictures.h): only what the pictures need, with every user text escaped. */
 #include "gpucache/gpucache_pictures.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The cache timeline (gpucache_pictures.h, docs/pictures.md): the cache's contents after
  * each primitive of a window, from gc_analyze's trace; analyze --trace-plot draws it
  * through gc_timeline_write. */

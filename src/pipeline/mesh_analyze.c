@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_analyze (gpucache.h): every draw of a mesh file counted under every model, as
  * a GPU executes it: a glTF's mesh primitives each a draw of its own with its own
  * topology, any other format one draw. The gpucache tool's analyze, report and optimize

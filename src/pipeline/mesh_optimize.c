@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_optimize (gpucache.h): the whole reordering of a mesh, written once for the
  * gpucache tool's optimize and report and the Python package: the triangle list, sparse
  * index values compacted for the optimizer and restored, one gc_optimize per run told

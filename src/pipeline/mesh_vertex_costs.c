@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_vertex_costs (gpucache.h): a mesh file's overdraw and vertex fetch beside its
  * cache counts, as `gpucache analyze --overdraw --fetch SPEC` and the Python package's
  * analyze(overdraw=, fetch=) show them. The models are stated in src/vertexpipe/; this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gc_mesh_optimized_costs_of (gpucache.h): the overdraw and vertex fetch of what
  * gc_mesh_optimize read and of what it wrote, as `gpucache optimize` and `gpucache report`
  * show them. The models are stated in src/vertexpipe/ (overdraw.c, fetch.c); this file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The mesh pipeline's internal pieces (mesh_analyze.c, mesh_optimize.c). Not installed. */
 #ifndef GPUCACHE_PIPELINE_H
 #define GPUCACHE_PIPELINE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Measurement backends: the Vulkan probe or an emulator (see gpucache_probe.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache_probe.h"

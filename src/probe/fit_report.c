@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* `gpucache fit`'s report (gc_fit_report_print, gpucache_probe.h): the best candidates
  * for a measurement file, each with the cases it gets wrong, as a table or JSON. */
 #include "../internal.h"

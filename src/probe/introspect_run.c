@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Seed 000's introspection on a backend (gc_backend_introspect, gpucache_probe.h): the
  * buffer drawn, then for every candidate index I the buffer followed by the degenerate
  * primitive (I, I, I): if the count did not grow, I was still cached. On a model the

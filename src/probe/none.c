@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The probe in a build without Vulkan headers or glslc: every call says so. */
 #include "../internal.h"
 #include "gpucache/gpucache_probe.h"

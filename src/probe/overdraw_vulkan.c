@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Overdraw measured on the Vulkan device (probe --overdraw): the six views of the overdraw
  * model (docs/models/overdraw.md) rendered for real, 256 x 256 pixels with a 32-bit float
  * depth buffer compared greater-or-equal and cleared to 0. Each side is its own render pass

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What `gpucache probe` prints (gpucache_probe.h): the devices, and one measurement, as
  * lines or as the JSON of docs/json.md. */
 #include "../internal.h"

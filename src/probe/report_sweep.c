@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache report's sweep figure (gc_report_sweep_figure, gpucache_probe.h): the sweep
  * of the mesh's layouts, run by gc_sweep_run, drawn by gnuplot and inlined in the page. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The standard diagnostic suite (gc_suite_run, `gpucache probe --suite`). Each case is an index
  * buffer drawn once on the backend; the file records the buffer itself, so that any
  * model can be replayed against it (gpucache fit). Two cases are adaptive: they look

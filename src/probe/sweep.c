@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Sweeps (gc_sweep_run, see gpucache_probe.h): each job (mesh, layout, cache size) builds
  * its index buffer and analyzes (or measures) it under every model; jobs run on every core
  * and write their own rows, so the rows are the same for any thread count. */

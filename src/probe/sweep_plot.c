@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache sweep's figure as a gnuplot script (gc_sweep_plot_script, gpucache_probe.h):
  * one panel per mesh and model, ATVR against the target cache size, a curve per layout,
  * and seed 002's published points beside the models that stand for their vendor. Data

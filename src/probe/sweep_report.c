@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* gpucache sweep's outputs (gpucache_probe.h): the rows as CSV, and the table of each
  * layout's best cache size or the rows as JSON. */
 #include "../internal.h"

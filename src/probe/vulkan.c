@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The Vulkan probe: draws an index buffer headlessly and reads back the pipeline
  * statistics and the per-vertex invocation counters (see gpucache_probe.h).
  *

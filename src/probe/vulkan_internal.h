@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What the Vulkan probe's files share: the probe's state and its small Vulkan helpers
  * (vulkan.c defines them; overdraw_vulkan.c draws the overdraw views with them). */
 #ifndef GPUCACHE_VULKAN_INTERNAL_H

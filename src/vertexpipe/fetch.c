@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Vertex fetch, modelled as a memory cache (docs/models/fetch.md).
  *
  * The rule: a vertex that is fetched reads `size` bytes at `offset + id * stride` from each

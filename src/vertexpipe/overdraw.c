@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Overdraw, as meshoptimizer's analyzer defines it (docs/models/overdraw.md).
  *
  * The mesh is scaled uniformly so that its bounding box's longest side spans a 256-pixel

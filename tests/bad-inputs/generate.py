@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 import struct, os
 cases = []
 def add(name, data, code, sub, cmd="analyze {}"):

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """gpucache's glTF round trips, checked independently of its C reader and writer.
 
     check_roundtrip.py --cli GPUCACHE --work DIR [--validate] [--self-test-only]

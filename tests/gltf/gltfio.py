@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Minimal glTF 2.0 container and accessor code for gpucache's glTF tests and bench.
 
 Written for the tests, independently of gpucache's C reader: it reads and writes the three

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Hostile glTF files for tests/security_gltf_reader_test.sh (issue 34, F4 and F6 to F11).
 
 usage: hostile_gltf.py KIND OUT_PATH

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generates the glTF files of gpucache's glTF tests, or converts an OBJ to glTF for the bench.
 
     make_gltf.py OUT_DIR                 every test scene, in three containers each
