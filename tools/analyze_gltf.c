@@ -77,7 +77,15 @@ int analyze_gltf(const char* path, const gc_load_options* lo, model_result* resu
             sb_printf(&draws, "]");
             if (d->topology == GC_TRIANGLE_LIST || d->topology == GC_TRIANGLE_STRIP || d->topology == GC_TRIANGLE_FAN)
                 vertex_costs_json_draw(&draws, vc, triangle_draw++);
-            sb_printf(&draws, "}");
+            /* the presets' meshlet costs of this draw (issue 31 item 2), as for any other file */
+            gc_draw one_draw = {d->indices, d->index_count, d->topology, 0, 0};
+            char* meshlet_rows = NULL;
+            if (gc_draw_meshlet_report(&one_draw, 1, &meshlet_rows, &err) != GC_OK) {
+                free(meshlet_rows), free(draws.data), gc_mesh_analysis_free(&a);
+                return fail_with(&err);
+            }
+            sb_printf(&draws, "%s}", meshlet_rows);
+            free(meshlet_rows);
         } else {
             /* a name is printed with its control characters replaced (it is the file's text) */
             char name[25];

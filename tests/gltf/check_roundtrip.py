@@ -559,6 +559,9 @@ def analyze_check(cli, files, src_dir, work):
             for key in sums:
                 check(draw.get(key) == one[key], "%s: %s %s, extracted %s" % (where, key, draw.get(key), one[key]))
                 sums[key] += one[key]
+            # the presets' meshlet rows (issue 31 item 2): a draw's are those of its extracted indices
+            check(draw.get("meshlets") == one.get("meshlets"),
+                  "%s: meshlets %s, extracted %s" % (where, draw.get("meshlets"), one.get("meshlets")))
             dm = {x["model"]: x for x in draw.get("models", [])}
             check([x["model"] for x in draw.get("models", [])] == [x["model"] for x in one["models"]],
                   "%s: models %s, extracted %s" % (where, list(dm), [x["model"] for x in one["models"]]))
