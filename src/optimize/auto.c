@@ -200,23 +200,7 @@ static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, ui
         gc_live_triangles_remove(&lists, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        /* Recent vertices: the triangle's first, then the previous ones. */
-        uint32_t next[RECENT_MAX];
-        uint32_t n = 0;
-        for (int c = 0; c < 3; ++c) {
-            bool dup = false;
-            for (uint32_t k = 0; k < n; ++k)
-                dup |= next[k] == tv[c];
-            if (!dup && live[tv[c]] > 0)
-                next[n++] = tv[c];
-        }
-        for (uint32_t k = 0; k < recent_count && n < recent_limit; ++k) {
-            uint32_t v = recent[k];
-            if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
-                next[n++] = v;
-        }
-        memcpy(recent, next, n * sizeof *recent);
-        recent_count = n;
+        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
     }
 done:
     sims_free(&t);

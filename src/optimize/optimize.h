@@ -7,6 +7,9 @@
 
 #include "../internal.h"
 
+#include <stdbool.h>
+#include <string.h>
+
 /* Vertex -> triangle adjacency of a triangle list (CSR): the triangles of vertex v are
  * triangles[offsets[v] .. offsets[v+1]), one entry per corner (a degenerate triangle
  * appears twice in its repeated vertex's list). */
@@ -210,5 +213,29 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                              uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
+
+/* The greedies' recent vertices (auto.c, auto_fast.c) once the triangle tv is drawn: its
+ * corners that still have triangles left, each once, then the previous recent ones that
+ * do, at most `limit` of them (at most 16). */
+static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uint32_t limit, const uint32_t* tv,
+                                   const uint32_t* live)
+{
+    uint32_t next[16];
+    uint32_t n = 0;
+    for (int c = 0; c < 3; ++c) {
+        bool dup = false;
+        for (uint32_t k = 0; k < n; ++k)
+            dup |= next[k] == tv[c];
+        if (!dup && live[tv[c]] > 0)
+            next[n++] = tv[c];
+    }
+    for (uint32_t k = 0; k < *recent_count && n < limit; ++k) {
+        uint32_t v = recent[k];
+        if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
+            next[n++] = v;
+    }
+    memcpy(recent, next, n * sizeof *recent);
+    *recent_count = n;
+}
 
 #endif
