@@ -88,14 +88,7 @@ typedef struct grower {
 
 static unsigned outside(const grower* g, uint32_t t, uint32_t* which)
 {
-    const uint32_t* v = g->indices + 3 * (size_t)t;
-    unsigned n = 0;
-    for (int c = 0; c < 3; ++c) {
-        bool repeated = (c > 0 && v[c] == v[0]) || (c > 1 && v[c] == v[1]);
-        if (!repeated && g->mark[v[c]] != g->meshlet)
-            which[n++] = v[c];
-    }
-    return n;
+    return gc_corners_outside(g->indices + 3 * (size_t)t, g->mark, g->meshlet, which);
 }
 
 /* The priority level of outside vertex w: higher is better. By its gain first, then the

@@ -238,4 +238,18 @@ static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uin
     *recent_count = n;
 }
 
+/* The distinct corners of triangle v (3 indices) not marked `group` in `mark`, into
+ * which[]; their number (0: the triangle lies inside the group). The patch and meshlet
+ * growers' test (patches.c, meshlet_grow.c). */
+static inline unsigned gc_corners_outside(const uint32_t* v, const uint32_t* mark, uint32_t group, uint32_t* which)
+{
+    unsigned n = 0;
+    for (int c = 0; c < 3; ++c) {
+        bool repeated = (c > 0 && v[c] == v[0]) || (c > 1 && v[c] == v[1]);
+        if (!repeated && mark[v[c]] != group)
+            which[n++] = v[c];
+    }
+    return n;
+}
+
 #endif

@@ -72,14 +72,7 @@ typedef struct patcher {
 
 static unsigned outside(const patcher* p, uint32_t t, uint32_t* which)
 {
-    const uint32_t* v = p->indices + 3 * (size_t)t;
-    unsigned n = 0;
-    for (int c = 0; c < 3; ++c) {
-        bool repeated = (c > 0 && v[c] == v[0]) || (c > 1 && v[c] == v[1]);
-        if (!repeated && p->mark[v[c]] != p->patch)
-            which[n++] = v[c];
-    }
-    return n;
+    return gc_corners_outside(p->indices + 3 * (size_t)t, p->mark, p->patch, which);
 }
 
 static unsigned level(uint32_t gain)
