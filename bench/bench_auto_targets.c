@@ -185,10 +185,10 @@ int main(int argc, char** argv)
             gc_optimize_options o = {0};
             o.targets = &m;
             o.target_count = 1;
-            o.first_use_numbering = value_keyed;
+            const gc_optimize_placement place = {0, 0, value_keyed};
             for (int r = 0; r < runs; ++r) {
                 double t0 = now();
-                if (gc_optimize(GC_OPT_AUTO, meshes[i].idx, meshes[i].n, meshes[i].vertices, &o, out, &err)) {
+                if (gc_optimize_placed(GC_OPT_AUTO, meshes[i].idx, meshes[i].n, meshes[i].vertices, &o, &place, out, &err)) {
                     fprintf(stderr, "%s\n", err.message);
                     return 1;
                 }

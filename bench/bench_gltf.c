@@ -163,8 +163,8 @@ static int run(const char* in, const char* out, const char* copy, const char* al
             continue;
         uint32_t* outidx = malloc(p->index_count * sizeof *outidx);
         gc_optimize_options o = {0};
-        o.first_use_numbering = 1;
-        if (!outidx || gc_optimize(alg, p->indices, p->index_count, (uint32_t)p->vertex_count, &o, outidx, &err) ||
+        const gc_optimize_placement first_use = {0, 0, 1};
+        if (!outidx || gc_optimize_placed(alg, p->indices, p->index_count, (uint32_t)p->vertex_count, &o, &first_use, outidx, &err) ||
             gc_gltf_set_indices(doc, i, outidx, p->index_count, &err))
             return fprintf(stderr, "bench_gltf: %s\n", err.message), 1;
         free(outidx);

@@ -71,10 +71,10 @@ static int ours(const uint32_t* idx, size_t n, const float* xyz, uint32_t vertic
     gc_optimize_options o = {0};
     o.positions = xyz;
     o.overdraw_threshold = threshold;
-    o.first_use_numbering = 1;
+    const gc_optimize_placement first_use = {0, 0, 1};
     gc_error err;
     uint32_t used = 0;
-    if (gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err) ||
+    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &first_use, out, &err) ||
         gc_reorder_vertices(out, n, vertices, remap, &used, &err)) {
         fprintf(stderr, "gpucache: %s\n", err.message);
         return -1;

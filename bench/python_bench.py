@@ -73,7 +73,6 @@ def main():
         options = ffi.new("gc_optimize_options*")
         vertex_count = 1001 * 1001
         src = ffi.from_buffer("uint32_t[]", idx)
-        options.stream_length = idx.size
 
         def c_call():
             # a new output buffer each time (malloc, as gpucache.optimize's np.empty): reusing a

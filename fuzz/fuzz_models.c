@@ -117,10 +117,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 gc_optimize_options oo = {0};
                 oo.targets = &target;
                 oo.target_count = 1;
-                oo.first_use_numbering = data[1] & 2;
-                oo.stream_position = 3 * (size_t)(data[1] % 5);
-                oo.stream_length = oo.stream_position + tn + 3 * (size_t)(data[0] % 3);
-                gc_status r = gc_optimize(GC_OPT_AUTO, tri, tn, vertices, &oo, out, &err);
+                gc_optimize_placement place = {0};
+                place.first_use_numbering = data[1] & 2;
+                place.stream_position = 3 * (size_t)(data[1] % 5);
+                place.stream_length = place.stream_position + tn + 3 * (size_t)(data[0] % 3);
+                gc_status r = gc_optimize_placed(GC_OPT_AUTO, tri, tn, vertices, &oo, &place, out, &err);
                 if (r != GC_OK && r != GC_ERR_USAGE) /* usage: a warp smaller than a triangle */
                     abort();
                 if (r == GC_OK && gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)

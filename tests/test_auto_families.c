@@ -297,10 +297,10 @@ static void auto_against_meshopt(void** state)
         gc_optimize_options o = {0};
         o.targets = target;
         o.target_count = 1;
-        o.first_use_numbering = keyed;
+        const gc_optimize_placement place = {0, 0, keyed};
         gc_error err;
         double t0 = now();
-        if (gc_optimize(GC_OPT_AUTO, m->idx, m->n, m->vertices, &o, out, &err) != GC_OK)
+        if (gc_optimize_placed(GC_OPT_AUTO, m->idx, m->n, m->vertices, &o, &place, out, &err) != GC_OK)
             fail_msg("auto -m %s on %s: %s", target->name, m->name, err.message);
         seconds += now() - t0;
         if (keyed) {

@@ -36,15 +36,16 @@ static int measure(const char* target)
     memset(out, 1, n * sizeof *out);
     gc_model m;
     gc_optimize_options o = {0};
+    gc_optimize_placement place = {0};
     if (target) {
         if (gc_model_parse(target, &m, &err))
             return 2;
         o.targets = &m;
         o.target_count = 1;
-        o.first_use_numbering = m.family == GC_MODEL_LLVMPIPE || m.family == GC_MODEL_DIRECT_VALUE;
+        place.first_use_numbering = m.family == GC_MODEL_LLVMPIPE || m.family == GC_MODEL_DIRECT_VALUE;
     }
     long before = peak_kb();
-    if (gc_optimize(GC_OPT_AUTO, idx, n, (side + 1) * (side + 1), &o, out, &err)) {
+    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, (side + 1) * (side + 1), &o, &place, out, &err)) {
         printf("%s: %s\n", target ? target : "defaults", err.message);
         return 2;
     }

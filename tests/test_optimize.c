@@ -455,7 +455,7 @@ static void grid_layouts(void** state)
     }
 }
 
-/* Issue 34 F5: a run given to gc_optimize (stream_position, stream_length) must lie inside
+/* Issue 34 F5: a run given to gc_optimize_placed (stream_position, stream_length) must lie inside
  * its draw, for every algorithm: the runs [3, -1] of 2 triangles once made the caller pass
  * 9 indices of a draw of 6, and the optimizer read past the end. Whole runs still pass. */
 static void runs_outside_the_draw(void** state)
@@ -466,20 +466,21 @@ static void runs_outside_the_draw(void** state)
     uint32_t out[9];
     for (int a = 0; a < GC_OPT_COUNT; ++a) {
         gc_optimize_options o = {0};
+        gc_optimize_placement p = {0};
         gc_error err;
-        o.stream_length = 6;
-        o.stream_position = 0;
-        assert_int_equal(gc_optimize((gc_optimizer)a, idx, 9, 4, &o, out, &err), GC_ERR_USAGE);
+        p.stream_length = 6;
+        p.stream_position = 0;
+        assert_int_equal(gc_optimize_placed((gc_optimizer)a, idx, 9, 4, &o, &p, out, &err), GC_ERR_USAGE);
         assert_non_null(strstr(err.message, "lies outside the draw of 6 indices"));
-        o.stream_position = 9; /* past the end: a length of -3 wrapped around */
-        assert_int_equal(gc_optimize((gc_optimizer)a, idx, 3, 4, &o, out, &err), GC_ERR_USAGE);
-        o.stream_position = 3;
-        assert_int_equal(gc_optimize((gc_optimizer)a, idx, 6, 4, &o, out, &err), GC_ERR_USAGE);
+        p.stream_position = 9; /* past the end: a length of -3 wrapped around */
+        assert_int_equal(gc_optimize_placed((gc_optimizer)a, idx, 3, 4, &o, &p, out, &err), GC_ERR_USAGE);
+        p.stream_position = 3;
+        assert_int_equal(gc_optimize_placed((gc_optimizer)a, idx, 6, 4, &o, &p, out, &err), GC_ERR_USAGE);
         /* the runs [1, 1]: each inside */
-        o.stream_position = 0;
-        assert_int_equal(gc_optimize((gc_optimizer)a, idx, 3, 4, &o, out, &err), GC_OK);
-        o.stream_position = 3;
-        assert_int_equal(gc_optimize((gc_optimizer)a, idx + 3, 3, 4, &o, out + 3, &err), GC_OK);
+        p.stream_position = 0;
+        assert_int_equal(gc_optimize_placed((gc_optimizer)a, idx, 3, 4, &o, &p, out, &err), GC_OK);
+        p.stream_position = 3;
+        assert_int_equal(gc_optimize_placed((gc_optimizer)a, idx + 3, 3, 4, &o, &p, out + 3, &err), GC_OK);
     }
 }
 

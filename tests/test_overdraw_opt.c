@@ -301,10 +301,10 @@ static void dominates_meshopt_pipeline(void** state)
         float* our_xyz = calloc(v, 12);
         gc_optimize_options o = {0};
         o.positions = m.xyz;
-        o.first_use_numbering = 1;
+        const gc_optimize_placement first_use = {0, 0, 1};
         gc_error err;
         uint32_t used;
-        assert_int_equal(gc_optimize(GC_OPT_AUTO, m.idx, m.n, v, &o, ours, &err), GC_OK);
+        assert_int_equal(gc_optimize_placed(GC_OPT_AUTO, m.idx, m.n, v, &o, &first_use, ours, &err), GC_OK);
         assert_int_equal(gc_reorder_vertices(ours, m.n, v, remap, &used, &err), GC_OK);
         for (uint32_t i = 0; i < v; ++i)
             if (remap[i] != UINT32_MAX)

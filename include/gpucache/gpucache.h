@@ -611,16 +611,6 @@ typedef struct gc_optimize_options {
     gc_progress_fn progress;   /* auto: called with (done, total) work units as it goes, done rising
                                   to total at the end, in proportion to the time; may be NULL */
     void* progress_user;
-    /* The next three describe how the output will be read back; gc_mesh_optimize sets them
-     * (callers of the pipeline leave them 0; issue 28 moves them out of this struct). */
-    uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
-                                  mesh that holds several), for rules keyed by position (llvmpipe's
-                                  segments); 0 for a list drawn alone */
-    uint64_t stream_length;    /* auto: indices of the whole draw; 0: the list is the whole draw */
-    int first_use_numbering;   /* auto: non-zero when the vertices will be numbered in order of first
-                                  use afterwards (gc_reorder_vertices, --reorder-vertices, or a format
-                                  whose reader numbers them so, as OBJ's): value-keyed rules
-                                  (direct-value, llvmpipe) are then scored with that numbering */
     /* Overdraw (Sander, Nehab and Barczak 2007, docs/optimizers/tipsify.md): with positions,
      * the order is cut into clusters at cache flushes and the clusters are drawn in order of
      * occlusion potential, outward-facing first. NULL: no overdraw pass (as before). */
@@ -657,6 +647,27 @@ GC_API const char* gc_optimizer_name(gc_optimizer algorithm);
  * the calling thread. */
 GC_API gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* out, gc_error* err);
+
+/* Where a list reordered by gc_optimize_placed will be drawn and how it will be read back:
+ * what a pipeline that reorders the runs of a longer draw knows (gc_mesh_optimize sets it;
+ * a list drawn alone and numbered as it is needs none of it). Zero-initialise. */
+typedef struct gc_optimize_placement {
+    uint64_t stream_position;  /* auto: where the list starts in the draw's index stream (a run of a
+                                  mesh that holds several), for rules keyed by position (llvmpipe's
+                                  segments); 0 for a list drawn alone */
+    uint64_t stream_length;    /* auto: indices of the whole draw; 0: the list is the whole draw */
+    int first_use_numbering;   /* auto: non-zero when the vertices will be numbered in order of first
+                                  use afterwards (gc_reorder_vertices, or a format whose reader
+                                  numbers them so, as OBJ's): value-keyed rules (direct-value,
+                                  llvmpipe) are then scored with that numbering */
+} gc_optimize_placement;
+
+/* gc_optimize for a list placed as `placement` says (NULL: drawn alone, numbered as it is,
+ * which is gc_optimize). A run outside its draw (stream_position + index_count past a
+ * non-zero stream_length): GC_ERR_USAGE. Cost: gc_optimize's. */
+GC_API gc_status gc_optimize_placed(gc_optimizer algorithm, const uint32_t* indices, size_t index_count,
+                                    uint32_t vertex_count, const gc_optimize_options* options,
+                                    const gc_optimize_placement* placement, uint32_t* out, gc_error* err);
 
 /* Checks that `after` holds the triangles of `before`, in any order, each at most
  * rotated (winding kept): GC_OK, or GC_ERR_DATA naming the first triangle that breaks

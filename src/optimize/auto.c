@@ -38,7 +38,7 @@ typedef struct sims {
     uint64_t base; /* the number of the list's first triangle in the draw */
 } sims;
 
-/* Where the list sits in the draw (gc_optimize_options.stream_position, stream_length). */
+/* Where the list sits in the draw (gc_optimize_placement.stream_position, stream_length). */
 typedef struct stream_place {
     uint64_t position, length;
     uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
@@ -579,7 +579,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
 }
 
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err)
+                      const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
+                      uint32_t* scratch, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -603,7 +604,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         if (s || !options->positions || threshold <= 1)
             return s;
-        stream_place place = {options->stream_position, options->stream_length, NULL};
+        stream_place place = {placement->stream_position, placement->stream_length, NULL};
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, scratch};
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
@@ -673,11 +674,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * slots, warps. One per such target. */
     uint32_t patch_limits[MAX_TARGETS][4]; /* triangles, first piece, vertices, llvmpipe's map */
     size_t patch_count = 0;
-    stream_place place = {options->stream_position, options->stream_length, NULL};
+    stream_place place = {placement->stream_position, placement->stream_length, NULL};
     bool value_keyed = false;
     for (size_t i = 0; i < target_count; ++i)
         value_keyed |= traits[i].value_keyed != 0;
-    if (options->first_use_numbering && value_keyed) {
+    if (placement->first_use_numbering && value_keyed) {
         place.numbering = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false);
         if (!place.numbering) {
             free(candidate);

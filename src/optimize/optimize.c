@@ -89,9 +89,19 @@ gc_status gc_check_permutation(const uint32_t* before, const uint32_t* after, si
 gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,
                       const gc_optimize_options* options, uint32_t* out, gc_error* err)
 {
+    return gc_optimize_placed(algorithm, indices, index_count, vertex_count, options, NULL, out, err);
+}
+
+gc_status gc_optimize_placed(gc_optimizer algorithm, const uint32_t* indices, size_t index_count,
+                             uint32_t vertex_count, const gc_optimize_options* options,
+                             const gc_optimize_placement* placement, uint32_t* out, gc_error* err)
+{
     static const gc_optimize_options defaults;
+    static const gc_optimize_placement alone;
     if (!options)
         options = &defaults;
+    if (!placement)
+        placement = &alone;
     if (index_count % 3)
         return gc_fail(err, GC_ERR_DATA, "optimize: %zu indices is not a whole number of triangles", index_count);
     if (index_count > GC_MAX_INDICES)
@@ -99,12 +109,12 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
                        GC_MAX_INDICES);
     /* a run of a longer draw lies inside it (a caller's runs that do not add up would
      * otherwise be read past the draw's end) */
-    if (options->stream_length &&
-        (options->stream_position > options->stream_length ||
-         index_count > options->stream_length - options->stream_position))
+    if (placement->stream_length &&
+        (placement->stream_position > placement->stream_length ||
+         index_count > placement->stream_length - placement->stream_position))
         return gc_fail(err, GC_ERR_USAGE,
                        "optimize: a run of %zu indices at index %llu lies outside the draw of %llu indices", index_count,
-                       (unsigned long long)options->stream_position, (unsigned long long)options->stream_length);
+                       (unsigned long long)placement->stream_position, (unsigned long long)placement->stream_length);
     /* Memory follows the vertex count: a sparse buffer must be compacted first. */
     if (gc_too_sparse(vertex_count, index_count))
         return gc_fail(err, GC_ERR_LIMIT,
@@ -160,7 +170,7 @@ gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t in
         s = gc_opt_forsyth(indices, triangles, vertex_count, options->cache_size ? options->cache_size : 32, order, out,
                            err);
     else if (algorithm == GC_OPT_AUTO)
-        s = gc_opt_auto(indices, triangles, vertex_count, options, order, out, err); /* out: its scratch */
+        s = gc_opt_auto(indices, triangles, vertex_count, options, placement, order, out, err); /* out: its scratch */
     else
         s = gc_fail(err, GC_ERR_USAGE, "optimize: unknown algorithm %d", (int)algorithm);
     /* Never lose a triangle: the ids must be a permutation, whatever the algorithm did.

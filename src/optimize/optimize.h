@@ -212,7 +212,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                      const gc_optimize_options* options, uint32_t* order, uint32_t* scratch, gc_error* err);
+                      const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
+                      uint32_t* scratch, gc_error* err);
 
 /* The greedies' recent vertices (auto.c, auto_fast.c) once the triangle tv is drawn: its
  * corners that still have triangles left, each once, then the previous recent ones that

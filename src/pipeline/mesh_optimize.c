@@ -255,15 +255,15 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     }
     /* an OBJ reader numbers vertices in order of first use, as reorder_vertices does */
     const int first_use = o->reorder_vertices || gc_mesh_numbers_by_first_use(path);
-    options.first_use_numbering = first_use;
-    options.stream_length = n;
+    gc_optimize_placement place = {0, n, first_use};
     size_t at = 0;
     for (size_t k = 0; !s && k < run_count; ++k) {
         size_t len = runs[k] * 3;
         prog.done = at, prog.length = len;
-        options.stream_position = at;
+        place.stream_position = at;
         if (len)
-            s = gc_optimize(o->algorithm, ids + at, len, r->dense_count, &options, r->indices + at, err);
+            s = gc_optimize_placed(o->algorithm, ids + at, len, r->dense_count, &options, &place, r->indices + at,
+                                   err);
         at += len;
     }
     free(positions);
@@ -380,9 +380,8 @@ static gc_status reorder_primitives(gc_gltf* doc, const char* path, const gc_mes
         options.positions = NULL; /* no overdraw pass on a document's primitives */
         options.overdraw_threshold = options.overdraw_lambda = 0;
         options.progress = NULL;
-        options.first_use_numbering = o->reorder_vertices;
-        options.stream_position = options.stream_length = 0;
-        s = gc_optimize(o->algorithm, tri, n, bound, &options, out, err);
+        const gc_optimize_placement place = {0, 0, o->reorder_vertices};
+        s = gc_optimize_placed(o->algorithm, tri, n, bound, &options, &place, out, err);
         for (size_t k = 0; !s && values && k < n; ++k)
             out[k] = values[out[k]];
         free(values);
