@@ -5,7 +5,7 @@
  * and that gnuplot's own unescaping turns back into the name byte for byte. The
  * `set output` lines that gc_gnuplot_set_output writes must be exactly one line. */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache/gpucache_io.h"
+#include "gpucache_private.h"
 #include "fuzz_util.h"
 
 /* gnuplot's reading of a double-quoted literal, for the escapes gc_gnuplot_string uses. */

@@ -11,9 +11,13 @@
 #include "gpucache/gpucache.h"
 #include "gpucache/gpucache_io.h"
 #include "gpucache/gpucache_memsys.h"
+#include "gpucache/gpucache_pictures.h"
+#include "gpucache/gpucache_probe.h"
+#include "gpucache/gpucache_validate.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +132,199 @@ gc_status gc_gltf_write_stream(gc_gltf* doc, void* file, const char* name, gc_er
  * unless the scenario set it; the default itself when `scenario` is NULL); returns
  * non-zero when found, 0 for an unknown key (*value untouched). O(number of parameters). */
 int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
+
+/* ---------------------------------------------------- the tool's reports and files
+ *
+ * What the gpucache tool prints and how it writes its pictures: library code (the tool
+ * stays argument parsing, a call and printing) that only the tool needs, so no promise to
+ * the library's users (issue 29's honest header). */
+
+/* optimize's overdraw and vertex fetch, before and after. */
+typedef struct gc_optimize_costs {
+    int has_overdraw;         /* the input has positions (OBJ, PLY) */
+    gc_overdraw_stats overdraw_before, overdraw_after;
+    const char* fetch_spec;   /* the fetch's spec as given (meshopt:BYTES), NULL: not counted */
+    gc_fetch_stats fetch_before, fetch_after;
+} gc_optimize_costs;
+
+/* What `gpucache optimize` reports: every preset and target before and after. */
+typedef struct gc_optimize_report {
+    const char* input;
+    const char* output;
+    gc_optimizer algorithm;
+    size_t triangles, runs;
+    double seconds;
+    int reorder;
+    const char* note;        /* a line after the headline, or NULL */
+    const gc_model* presets; /* the presets, then the targets */
+    const gc_stats* before;
+    const gc_stats* after;
+    size_t preset_count, target_count;
+    const gc_optimize_costs* costs; /* overdraw and fetch before and after, or NULL */
+} gc_optimize_report;
+
+/* A picture written as PNG: the SVG goes to a mkstemp temporary in a private folder
+ * (mkdtemp, mode 0700) made beside `path`, and gc_png_commit renders it with Debian's
+ * rsvg-convert (package librsvg2-bin; fork and exec with an argument vector, no shell),
+ * then renames the PNG into place with the mode a new file gets (or the mode of the file
+ * it replaces). Nothing is left behind and the output is whole or untouched. The caller
+ * installs any signal handling (the tool holds SIGINT, SIGTERM and SIGHUP from open to
+ * commit or abort). Messages name `path`. */
+typedef struct gc_png_file {
+    FILE* f;          /* the SVG is written here */
+    int svg_fd;       /* the SVG temporary */
+    char dir[4200];   /* the private folder beside the output */
+    char svg[4300];   /* the SVG temporary in dir */
+    const char* path; /* the output */
+} gc_png_file;
+
+/* The report formats of gc_validate_print. */
+enum { GC_VALIDATE_TEXT = 0, GC_VALIDATE_JSON = 1, GC_VALIDATE_MARKDOWN = 2 };
+
+/* (were in gpucache_text.h) */
+/* `gpucache models`: every family (gc_family_get: its syntax and summary) and every preset
+ * (name, spec, source), as text or, with `json`, its JSON. */
+gc_status gc_models_print(FILE* f, int json, gc_error* err);
+
+/* memsys's report of one replay of the scenario file `path` under `strategy`: the table
+ * (per dispatch, between them, the total, then the hazards) or, with `json`, its JSON. */
+gc_status gc_memsys_report_print(FILE* f, const char* path, const gc_memsys_report* report,
+                                        gc_memsys_strategy strategy, int json, gc_error* err);
+
+/* memsys --compare's ranking of gc_memsys_compare's reports, as a table or JSON. */
+gc_status gc_memsys_ranking_print(FILE* f, const char* path,
+                                         const gc_memsys_report reports[GC_MEMSYS_STRATEGY_COUNT],
+                                         const int order[GC_MEMSYS_STRATEGY_COUNT], int json, gc_error* err);
+
+/* (from gpucache_io.h) */
+/* The overdraw (where the mesh file `path`, read with `lo`, has positions) and the fetch
+ * under `spec` (every index reference; `spec_text` names it) of the input's triangle list
+ * and of the output's as it will be written: its vertices renumbered in order of first
+ * use when `reorder`. Nothing is set where it cannot be counted (an index buffer has no
+ * positions; sparse values have no real vertex buffer). */
+gc_status gc_optimize_costs_of(const char* path, const gc_load_options* lo, const gc_mesh_optimized* r,
+                                      int reorder, const char* spec_text, const gc_fetch_spec* spec,
+                                      gc_optimize_costs* out, gc_error* err);
+
+/* The report as a table or, with `json`, optimize --json's document. */
+gc_status gc_optimize_report_print(FILE* f, const gc_optimize_report* r, int json, gc_error* err);
+
+/* Opens the SVG stream (p->f). GC_ERR_IO when the folder or the temporary cannot be made. */
+gc_status gc_png_open(gc_png_file* p, const char* path, gc_error* err);
+
+/* Renders and renames; GC_ERR_IO (a missing rsvg-convert names the package) or a failed
+ * write. The temporaries and the folder are gone either way. Cost: the renderer's, about
+ * a second for a few MB of SVG. */
+gc_status gc_png_commit(gc_png_file* p, gc_error* err);
+
+/* Drops the picture: its temporaries and folder are removed, the output is untouched. */
+void gc_png_abort(gc_png_file* p);
+
+/* Writes s as a gnuplot double-quoted string literal, quotes included, that gnuplot reads
+ * back byte for byte: letters, digits, space and ",.-_/+:()" as they are, every other
+ * byte as a three-digit octal escape. Cost: O(strlen(s)). */
+void gc_gnuplot_string(FILE* f, const char* s);
+
+/* The lines that send the drawing to the image: `set output ARG1` when the script is
+ * called with an argument (as gc_gnuplot_draw does), else `set output "<image_path>"`,
+ * so that the script alone redraws the figure where it was drawn. */
+void gc_gnuplot_set_output(FILE* f, const char* image_path);
+
+/* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
+ * mode 0700) made beside image_path, then renames the image into place (keeping the mode
+ * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
+ * names the package), nothing left behind. The caller installs any signal handling. */
+gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
+
+
+
+
+/* (from gpucache_probe.h) */
+/* Writes the gnuplot script of the sweep's figure to f (data inline: the script alone
+ * redraws it with gnuplot; gc_gnuplot_draw draws it): one panel per mesh and model
+ * (`labels[k]` names model k), ATVR against the target cache size from `rows` (as
+ * gc_sweep_run wrote them), a curve per layout, and seed 002's published points of the
+ * 100x100 grid beside models that stand for their vendor. `plot_path` is the image (its
+ * .svg or .png picks the terminal). Nothing for more than GC_SWEEP_PLOT_MAX meshes or
+ * models. Write errors are the caller's to check. */
+void gc_sweep_plot_script(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
+                                 const char* plot_path);
+
+/* `gpucache fit`'s report: the `found` best candidates of gc_fit for the measurement file
+ * `path` (`in`; `searched` candidates on `threads` threads in `seconds`), each with the
+ * cases it gets wrong (gc_fit_evaluate), as a table or, with `json`, its JSON. */
+gc_status gc_fit_report_print(FILE* f, const char* path, const gc_measurements* in,
+                                     const gc_fit_candidate* best, size_t found, size_t searched, unsigned threads,
+                                     double seconds, int json, gc_error* err);
+
+/* `gpucache introspect`'s report of it (input and device named), as lines or JSON. */
+gc_status gc_introspection_print(FILE* f, const char* input, const char* device, const gc_draw* draw,
+                                        uint64_t primitives, const gc_introspection* r, int json, gc_error* err);
+
+/* What gc_report_sweep_figure needs besides the mesh: the model, its spec for the label,
+ * the sweep's threads and progress, where its warnings go (a missing or failing gnuplot:
+ * the page then says there is no figure), and an optional `hold` called with 1 before the
+ * private temporary folder is made and with 0 once it is gone (the tool holds its
+ * termination signals meanwhile). */
+typedef struct gc_report_sweep {
+    const char* model_spec;
+    const gc_model* model;
+    unsigned threads;
+    gc_progress_fn progress;
+    void* progress_user;
+    gc_note_fn note;
+    void* note_user;
+    void (*hold)(int on);
+} gc_report_sweep;
+
+/* A gc_report_figure_fn (gpucache_pictures.h; user: a gc_report_sweep): the sweep of the
+ * layouts original, tipsify, forsyth and auto over cache_lo..cache_hi for the model, drawn
+ * by gnuplot and inlined as SVG, or a note saying why there is none. Fails only when the
+ * sweep itself fails. */
+gc_status gc_report_sweep_figure(void* user, FILE* f, const char* name, const uint32_t* triangles,
+                                        size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
+                                        uint32_t cache_hi, gc_error* err);
+
+/* `gpucache sweep --csv`'s file: one line per valid row (mesh, layout, cache size, model
+ * ("device" for one measured on the device), invocations, ATVR, ACMR, triangles, vertices),
+ * names quoted as CSV needs. Write errors are the caller's to check. */
+void gc_sweep_csv(FILE* f, const gc_sweep* sweep, const gc_sweep_row* rows);
+
+/* `gpucache sweep`'s report: each layout's best cache size per mesh and model (labels[k]
+ * names model k) or, with `json`, every valid row as JSON. */
+gc_status gc_sweep_print(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
+                                int json, gc_error* err);
+
+/* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
+ * `json`, its JSON document (docs/json.md). */
+gc_status gc_probe_devices_print(FILE* f, const gc_probe_device* devices, uint32_t count, int json,
+                                        gc_error* err);
+
+/* `gpucache probe`'s report of one measurement `m` of `draw` (of the input named `input`,
+ * `primitives` assembled by its topology, `outputs` shader outputs) on backend `b`, as
+ * lines or JSON. */
+gc_status gc_measurement_print(FILE* f, const gc_backend* b, const char* input, const gc_draw* draw,
+                                      uint64_t primitives, uint32_t outputs, const gc_measurement* m, int json,
+                                      gc_error* err);
+
+/* The per-vertex CSV of a measurement: "index,invocations", one line per vertex. */
+void gc_measurement_csv(FILE* f, const gc_measurement* m);
+
+/* (from gpucache_validate.h) */
+/* `gpucache validate`'s report, written to f: for each of `models` (count of them), every
+ * value of `set` (read from the folder `data`) predicted against published with the error.
+ * `vendor`: the values shown, "amd", "nvidia", "intel" or "all"; NULL: those of the
+ * vendor each model stands for (gc_published_vendor_of), else all. `tolerance_pct`: the
+ * ATVR match tolerance in percent. `format`: GC_VALIDATE_TEXT (a table per model),
+ * GC_VALIDATE_JSON (docs/json.md, built whole, then written) or GC_VALIDATE_MARKDOWN
+ * (docs/models/validation.md's tables). Cost: one gc_validate per model. */
+gc_status gc_validate_print(FILE* f, const gc_published_set* set, const char* data, const gc_model* models,
+                                   size_t count, const char* vendor, long tolerance_pct, int format, gc_error* err);
+
+/* "amd-gcn (meshopt:14,64,128)" for a preset, its name otherwise, in out[size]. */
+void gc_model_label(const gc_model* model, char* out, size_t size);
+
+
 
 #ifdef __cplusplus
 }

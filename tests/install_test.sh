@@ -76,13 +76,12 @@ exports_of() { # LIBRARY HEADER...
     fi
     [ "$(wc -l <header.txt)" -ge 30 ] && pass || fail "only $(wc -l <header.txt) GC_API functions found in $*"
 }
-exports_of libgpucache.so gpucache.h gpucache_memsys.h gpucache_pictures.h gpucache_text.h
+exports_of libgpucache.so gpucache.h gpucache_memsys.h gpucache_pictures.h
 exports_of libgpucache_io.so gpucache_io.h gpucache_validate.h
 
 # every public function has a doc comment right above it (its constraints, ownership and
 # cost are reviewed by hand; this catches one added without any)
-for h in gpucache.h gpucache_io.h gpucache_memsys.h gpucache_probe.h gpucache_pictures.h gpucache_validate.h \
-    gpucache_text.h; do
+for h in gpucache.h gpucache_io.h gpucache_memsys.h gpucache_probe.h gpucache_pictures.h gpucache_validate.h; do
     awk '/^GC_API/ { if (prev !~ /\*\/ *$/) print FILENAME ": " $0 } NF { prev = $0 }' \
         "$SRC/include/gpucache/$h" >undocumented.txt
     [ -s undocumented.txt ] && fail "no doc comment: $(cat undocumented.txt)" || pass

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #include <getopt.h>
 #include <stdio.h>

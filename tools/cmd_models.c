@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>

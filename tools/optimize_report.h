@@ -4,7 +4,7 @@
 #define GPUCACHE_OPTIMIZE_REPORT_H
 
 #include "cli.h"
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #define MAX_TARGETS 16
 /* the presets optimize reports before and after (gc_preset_count() must not exceed it) */

@@ -926,7 +926,6 @@ GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* mod
                                   size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
                                   size_t stream_count, gc_fetch_stats* out, gc_error* err);
 
-
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the

@@ -103,7 +103,6 @@ GC_API gc_status gc_mesh_load_draw(const char* path, const gc_load_options* opti
 GC_API gc_status gc_mesh_load_positions(const char* path, const gc_load_options* options, float** xyz, size_t* count,
                                         gc_error* err);
 
-
 /* Writes `out_path` as the mesh file `in_path` (read with `options`) with the triangle
  * list `indices` in place of its faces: a reordering of the triangles gc_mesh_load gave,
  * each run's triangles staying in that run. The output keeps the input's format and
@@ -137,14 +136,9 @@ GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options*
                               size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
                               size_t* remap_count, gc_error* err);
 
-
-
-
-
 /* Releases what gc_mesh_load or gc_mesh_parse_text allocated and zeroes *mesh; safe on a
  * zeroed mesh and on NULL. O(1). */
 GC_API void gc_mesh_free(gc_mesh* mesh);
-
 
 /* ------------------------------------------------------------------- glTF 2.0
  *
@@ -245,7 +239,6 @@ GC_API void gc_gltf_free(gc_gltf* doc);
  * most as many positions as indices + 1 (GC_ERR_LIMIT). */
 GC_API gc_status gc_state_changes_load(const char* path, size_t index_count, uint64_t** out, size_t* count,
                                 gc_error* err);
-
 
 /* gc_meshlet_data_decode of the file `path` (at most 1 GiB: GC_ERR_LIMIT; GC_ERR_IO when it
  * cannot be read). */
@@ -477,85 +470,6 @@ GC_API gc_status gc_mesh_optimized_costs_of(const char* path, const gc_load_opti
                                             const gc_mesh_optimized* r, int reorder_vertices,
                                             const gc_fetch_spec* fetch, gc_mesh_optimized_costs* out,
                                             gc_error* err);
-
-/* ------------------------------------------------------------------ optimize */
-
-/* optimize's overdraw and vertex fetch, before and after. */
-typedef struct gc_optimize_costs {
-    int has_overdraw;         /* the input has positions (OBJ, PLY) */
-    gc_overdraw_stats overdraw_before, overdraw_after;
-    const char* fetch_spec;   /* the fetch's spec as given (meshopt:BYTES), NULL: not counted */
-    gc_fetch_stats fetch_before, fetch_after;
-} gc_optimize_costs;
-
-/* The overdraw (where the mesh file `path`, read with `lo`, has positions) and the fetch
- * under `spec` (every index reference; `spec_text` names it) of the input's triangle list
- * and of the output's as it will be written: its vertices renumbered in order of first
- * use when `reorder`. Nothing is set where it cannot be counted (an index buffer has no
- * positions; sparse values have no real vertex buffer). */
-GC_API gc_status gc_optimize_costs_of(const char* path, const gc_load_options* lo, const gc_mesh_optimized* r,
-                                      int reorder, const char* spec_text, const gc_fetch_spec* spec,
-                                      gc_optimize_costs* out, gc_error* err);
-
-/* What `gpucache optimize` reports: every preset and target before and after. */
-typedef struct gc_optimize_report {
-    const char* input;
-    const char* output;
-    gc_optimizer algorithm;
-    size_t triangles, runs;
-    double seconds;
-    int reorder;
-    const char* note;        /* a line after the headline, or NULL */
-    const gc_model* presets; /* the presets, then the targets */
-    const gc_stats* before;
-    const gc_stats* after;
-    size_t preset_count, target_count;
-    const gc_optimize_costs* costs; /* overdraw and fetch before and after, or NULL */
-} gc_optimize_report;
-
-/* The report as a table or, with `json`, optimize --json's document. */
-GC_API gc_status gc_optimize_report_print(FILE* f, const gc_optimize_report* r, int json, gc_error* err);
-
-/* ------------------------------------------------------------------ PNG files */
-
-/* A picture written as PNG: the SVG goes to a mkstemp temporary in a private folder
- * (mkdtemp, mode 0700) made beside `path`, and gc_png_commit renders it with Debian's
- * rsvg-convert (package librsvg2-bin; fork and exec with an argument vector, no shell),
- * then renames the PNG into place with the mode a new file gets (or the mode of the file
- * it replaces). Nothing is left behind and the output is whole or untouched. The caller
- * installs any signal handling (the tool holds SIGINT, SIGTERM and SIGHUP from open to
- * commit or abort). Messages name `path`. */
-typedef struct gc_png_file {
-    FILE* f;          /* the SVG is written here */
-    int svg_fd;       /* the SVG temporary */
-    char dir[4200];   /* the private folder beside the output */
-    char svg[4300];   /* the SVG temporary in dir */
-    const char* path; /* the output */
-} gc_png_file;
-/* Opens the SVG stream (p->f). GC_ERR_IO when the folder or the temporary cannot be made. */
-GC_API gc_status gc_png_open(gc_png_file* p, const char* path, gc_error* err);
-/* Renders and renames; GC_ERR_IO (a missing rsvg-convert names the package) or a failed
- * write. The temporaries and the folder are gone either way. Cost: the renderer's, about
- * a second for a few MB of SVG. */
-GC_API gc_status gc_png_commit(gc_png_file* p, gc_error* err);
-/* Drops the picture: its temporaries and folder are removed, the output is untouched. */
-GC_API void gc_png_abort(gc_png_file* p);
-
-/* ------------------------------------------------------------------ gnuplot */
-
-/* Writes s as a gnuplot double-quoted string literal, quotes included, that gnuplot reads
- * back byte for byte: letters, digits, space and ",.-_/+:()" as they are, every other
- * byte as a three-digit octal escape. Cost: O(strlen(s)). */
-GC_API void gc_gnuplot_string(FILE* f, const char* s);
-/* The lines that send the drawing to the image: `set output ARG1` when the script is
- * called with an argument (as gc_gnuplot_draw does), else `set output "<image_path>"`,
- * so that the script alone redraws the figure where it was drawn. */
-GC_API void gc_gnuplot_set_output(FILE* f, const char* image_path);
-/* Runs `gnuplot -c script_path TEMP` where TEMP is a file in a private folder (mkdtemp,
- * mode 0700) made beside image_path, then renames the image into place (keeping the mode
- * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
- * names the package), nothing left behind. The caller installs any signal handling. */
-GC_API gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
 
 /* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
  * them; a point or line topology: an empty string) under every preset, written to a new string

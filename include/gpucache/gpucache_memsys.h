@@ -127,6 +127,23 @@ GC_API void gc_memsys_report_free(gc_memsys_report* report);
  * what the cache events go over); saturates at UINT64_MAX. O(operations). */
 GC_API uint64_t gc_memsys_accesses(const gc_memsys* scenario);
 
+/* ------------------------------------------------------------------ strategies */
+
+/* A flush strategy's short id ("as-written", "l1-bypass", "l2-bypass", "sc-as-uc"), as
+ * memsys --strategy takes it and its JSON writes it; NULL for another value. O(1). */
+GC_API const char* gc_memsys_strategy_id(gc_memsys_strategy s);
+/* The strategy whose id is `id`; GC_ERR_USAGE naming the four otherwise. O(1). */
+GC_API gc_status gc_memsys_strategy_parse(const char* id, gc_memsys_strategy* out, gc_error* err);
+
+/* Replays `scenario` under every strategy (GC_MEMSYS_STRATEGY_COUNT of them, into
+ * reports[s] for strategy s) and ranks them into order[] (best first): by total cycles,
+ * then Onion and Onion+ bytes, ties in strategy order. `progress`, when not NULL, sees one
+ * count over the four replays. On failure no report is left to free; on success the
+ * caller frees each with gc_memsys_report_free. Time: four gc_memsys_run. */
+GC_API gc_status gc_memsys_compare(const gc_memsys* scenario, gc_progress_fn progress, void* progress_user,
+                                   gc_memsys_report reports[GC_MEMSYS_STRATEGY_COUNT],
+                                   int order[GC_MEMSYS_STRATEGY_COUNT], gc_error* err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -118,7 +118,6 @@ GC_API gc_status gc_heatmap_write(FILE* f, const float* xyz, size_t vertex_count
 GC_API gc_status gc_heatmap_largest_count(const gc_model* model, const gc_draw* draw, const size_t* runs,
                                           size_t run_count, size_t vertex_count, uint32_t* out, gc_error* err);
 
-
 /* ------------------------------------------------------------------ timeline */
 
 /* The timeline's default window and its largest: primitives drawn. */

@@ -226,22 +226,6 @@ GC_API gc_status gc_sweep_run(const gc_sweep* sweep, gc_sweep_row* rows, gc_erro
 
 /* The most meshes, and the most models, one sweep figure shows. */
 #define GC_SWEEP_PLOT_MAX 16
-/* Writes the gnuplot script of the sweep's figure to f (data inline: the script alone
- * redraws it with gnuplot; gc_gnuplot_draw draws it): one panel per mesh and model
- * (`labels[k]` names model k), ATVR against the target cache size from `rows` (as
- * gc_sweep_run wrote them), a curve per layout, and seed 002's published points of the
- * 100x100 grid beside models that stand for their vendor. `plot_path` is the image (its
- * .svg or .png picks the terminal). Nothing for more than GC_SWEEP_PLOT_MAX meshes or
- * models. Write errors are the caller's to check. */
-GC_API void gc_sweep_plot_script(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
-                                 const char* plot_path);
-
-/* `gpucache fit`'s report: the `found` best candidates of gc_fit for the measurement file
- * `path` (`in`; `searched` candidates on `threads` threads in `seconds`), each with the
- * cases it gets wrong (gc_fit_evaluate), as a table or, with `json`, its JSON. */
-GC_API gc_status gc_fit_report_print(FILE* f, const char* path, const gc_measurements* in,
-                                     const gc_fit_candidate* best, size_t found, size_t searched, unsigned threads,
-                                     double seconds, int json, gc_error* err);
 
 /* What gc_backend_introspect found: the indices still cached after a draw. */
 typedef struct gc_introspection {
@@ -261,56 +245,7 @@ GC_API gc_status gc_backend_introspect(gc_backend* b, const gc_draw* draw, uint3
                                        gc_introspection* out, gc_error* err);
 /* Releases what gc_backend_introspect put in *r and zeroes it; safe on a zeroed one. */
 GC_API void gc_introspection_free(gc_introspection* r);
-/* `gpucache introspect`'s report of it (input and device named), as lines or JSON. */
-GC_API gc_status gc_introspection_print(FILE* f, const char* input, const char* device, const gc_draw* draw,
-                                        uint64_t primitives, const gc_introspection* r, int json, gc_error* err);
 
-/* What gc_report_sweep_figure needs besides the mesh: the model, its spec for the label,
- * the sweep's threads and progress, where its warnings go (a missing or failing gnuplot:
- * the page then says there is no figure), and an optional `hold` called with 1 before the
- * private temporary folder is made and with 0 once it is gone (the tool holds its
- * termination signals meanwhile). */
-typedef struct gc_report_sweep {
-    const char* model_spec;
-    const gc_model* model;
-    unsigned threads;
-    gc_progress_fn progress;
-    void* progress_user;
-    gc_note_fn note;
-    void* note_user;
-    void (*hold)(int on);
-} gc_report_sweep;
-/* A gc_report_figure_fn (gpucache_pictures.h; user: a gc_report_sweep): the sweep of the
- * layouts original, tipsify, forsyth and auto over cache_lo..cache_hi for the model, drawn
- * by gnuplot and inlined as SVG, or a note saying why there is none. Fails only when the
- * sweep itself fails. */
-GC_API gc_status gc_report_sweep_figure(void* user, FILE* f, const char* name, const uint32_t* triangles,
-                                        size_t index_count, uint32_t vertex_count, uint32_t cache_lo,
-                                        uint32_t cache_hi, gc_error* err);
-
-/* `gpucache sweep --csv`'s file: one line per valid row (mesh, layout, cache size, model
- * ("device" for one measured on the device), invocations, ATVR, ACMR, triangles, vertices),
- * names quoted as CSV needs. Write errors are the caller's to check. */
-GC_API void gc_sweep_csv(FILE* f, const gc_sweep* sweep, const gc_sweep_row* rows);
-/* `gpucache sweep`'s report: each layout's best cache size per mesh and model (labels[k]
- * names model k) or, with `json`, every valid row as JSON. */
-GC_API gc_status gc_sweep_print(FILE* f, const gc_sweep* sweep, const char* const* labels, const gc_sweep_row* rows,
-                                int json, gc_error* err);
-
-/* ------------------------------------------------------------------ reports */
-
-/* `gpucache probe --list`'s report of `count` devices (gc_probe_list), as lines or, with
- * `json`, its JSON document (docs/json.md). */
-GC_API gc_status gc_probe_devices_print(FILE* f, const gc_probe_device* devices, uint32_t count, int json,
-                                        gc_error* err);
-/* `gpucache probe`'s report of one measurement `m` of `draw` (of the input named `input`,
- * `primitives` assembled by its topology, `outputs` shader outputs) on backend `b`, as
- * lines or JSON. */
-GC_API gc_status gc_measurement_print(FILE* f, const gc_backend* b, const char* input, const gc_draw* draw,
-                                      uint64_t primitives, uint32_t outputs, const gc_measurement* m, int json,
-                                      gc_error* err);
-/* The per-vertex CSV of a measurement: "index,invocations", one line per vertex. */
-GC_API void gc_measurement_csv(FILE* f, const gc_measurement* m);
 
 #ifdef __cplusplus
 }

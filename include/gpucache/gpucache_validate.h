@@ -106,20 +106,6 @@ typedef struct gc_prediction {
 GC_API gc_status gc_validate(const gc_published_set* set, const gc_model* model, double tolerance,
                              gc_prediction* out, gc_error* err);
 
-/* The report formats of gc_validate_print. */
-enum { GC_VALIDATE_TEXT = 0, GC_VALIDATE_JSON = 1, GC_VALIDATE_MARKDOWN = 2 };
-/* `gpucache validate`'s report, written to f: for each of `models` (count of them), every
- * value of `set` (read from the folder `data`) predicted against published with the error.
- * `vendor`: the values shown, "amd", "nvidia", "intel" or "all"; NULL: those of the
- * vendor each model stands for (gc_published_vendor_of), else all. `tolerance_pct`: the
- * ATVR match tolerance in percent. `format`: GC_VALIDATE_TEXT (a table per model),
- * GC_VALIDATE_JSON (docs/json.md, built whole, then written) or GC_VALIDATE_MARKDOWN
- * (docs/models/validation.md's tables). Cost: one gc_validate per model. */
-GC_API gc_status gc_validate_print(FILE* f, const gc_published_set* set, const char* data, const gc_model* models,
-                                   size_t count, const char* vendor, long tolerance_pct, int format, gc_error* err);
-/* "amd-gcn (meshopt:14,64,128)" for a preset, its name otherwise, in out[size]. */
-GC_API void gc_model_label(const gc_model* model, char* out, size_t size);
-
 #ifdef __cplusplus
 }
 #endif

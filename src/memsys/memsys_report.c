@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* memsys's reports (gpucache_text.h): every strategy replayed and ranked, and the table or
+/* memsys's reports (gpucache_private.h): every strategy replayed and ranked, and the table or
  * JSON of one replay or of the ranking, written to the caller's stream. */
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #include "../internal.h"
 #include "../strbuf.h"

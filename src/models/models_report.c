@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* `gpucache models` (gc_models_print, gpucache_text.h): the family table (gc_family_get)
+/* `gpucache models` (gc_models_print, gpucache_private.h): the family table (gc_family_get)
  * and the presets, as text or JSON. */
 #include "models.h"
 #include "../strbuf.h"
 #include "../table.h"
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #include <string.h>
 

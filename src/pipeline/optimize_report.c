@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* optimize's report (gpucache_text.h): the overdraw and the vertex fetch before and after
+/* optimize's report (gpucache_private.h): the overdraw and the vertex fetch before and after
  * (the library's gc_analyze_overdraw and gc_analyze_fetch on the input and output lists),
  * and the table or JSON of every preset and target before and after. */
 #include "pipeline.h"
 #include "../strbuf.h"
 #include "../table.h"
-#include "gpucache/gpucache_text.h"
+#include "gpucache_private.h"
 
 #include <stdlib.h>
 #include <string.h>
