@@ -129,6 +129,19 @@ gc_status gc_gltf_write_stream(gc_gltf* doc, void* file, const char* name, gc_er
  * non-zero when found, 0 for an unknown key (*value untouched). O(number of parameters). */
 int gc_memsys_machine_value(const gc_memsys* scenario, const char* key, double* value);
 
+/* The model rows of analyze and demo (src/pipeline/analyze_report.c; the table and string
+ * types are src/table.h's and src/strbuf.h's). The table's columns: [layout,] model,
+ * invocations, ACMR, ATVR, batches, with `seconds` (when >= 0) after the row. */
+struct gc_table;
+struct gc_strbuf;
+void gc_model_table_init(struct gc_table* t, int with_layout);
+void gc_model_table_add(struct gc_table* t, const char* layout, const gc_model* m, const gc_stats* s,
+                        double seconds);
+/* One model's analyze --json object: seconds < 0 is null; fetch (under fetch_spec) and
+ * trace (the inside of a JSON array) only when not NULL. */
+void gc_model_json(struct gc_strbuf* j, const gc_model* m, const gc_stats* s, double seconds,
+                   const char* fetch_spec, const gc_fetch_stats* fetch, const char* trace);
+
 #ifdef __cplusplus
 }
 #endif

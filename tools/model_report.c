@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Printing what models did with a draw (see model_report.h), for analyze and demo. */
+/* What analyze collects for each model beside the library's report (model_report.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "model_report.h"
 #include "gpucache/gpucache_validate.h"
@@ -58,82 +58,6 @@ gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyze_optio
     *seconds = repeat % 2 ? samples[repeat / 2] : 0.5 * (samples[repeat / 2 - 1] + samples[repeat / 2]);
     free(samples);
     return GC_OK;
-}
-
-static const table_column model_columns[] = {
-    {"layout", 10, 0}, {"model", 32, 0}, {"invocations", 12, 1}, {"ACMR", 9, 1}, {"ATVR", 9, 1}, {"batches", 9, 1},
-};
-
-void model_table_init(table* t, int with_layout)
-{
-    size_t n = sizeof model_columns / sizeof model_columns[0];
-    table_init(t, with_layout ? model_columns : model_columns + 1, with_layout ? n : n - 1, "");
-}
-
-void model_table_add(table* t, const char* layout, const model_result* r)
-{
-    char name[96]; /* a preset: what it stands for */
-    gc_model_label(&r->model, name, sizeof name);
-    char invocations[24], acmr[32], atvr[32], batches[24], tail[48];
-    snprintf(invocations, sizeof invocations, "%llu", (unsigned long long)r->stats.invocations);
-    snprintf(acmr, sizeof acmr, "%.4f", r->stats.acmr);
-    snprintf(atvr, sizeof atvr, "%.4f", r->stats.atvr);
-    if (r->stats.has_batches)
-        snprintf(batches, sizeof batches, "%llu", (unsigned long long)r->stats.batches);
-    else
-        snprintf(batches, sizeof batches, "-");
-    if (r->seconds >= 0)
-        snprintf(tail, sizeof tail, "  %.6f s", r->seconds);
-    const char* cells[] = {layout, name, invocations, acmr, atvr, batches};
-    table_row(t, layout ? cells : cells + 1, r->seconds >= 0 ? tail : NULL);
-}
-
-int print_model_table(FILE* f, const model_result* results, int count)
-{
-    table t;
-    model_table_init(&t, 0);
-    for (int i = 0; i < count; ++i)
-        model_table_add(&t, NULL, &results[i]);
-    int s = table_print(f, &t);
-    table_free(&t);
-    return s ? EXIT_DATA : 0;
-}
-
-void json_model(strbuf* j, const model_result* r)
-{
-    const gc_stats* s = &r->stats;
-    sb_printf(j, "{\"model\": ");
-    sb_json_string(j, r->model.name);
-    sb_printf(j, ", \"family\": \"%s\", \"invocations\": %llu, \"acmr\": " JSON_FLOAT ", \"atvr\": " JSON_FLOAT ", \"batches\": ",
-              gc_model_family_name(r->model.family), (unsigned long long)s->invocations, JF(s->acmr), JF(s->atvr));
-    if (s->has_batches)
-        sb_printf(j, "%llu", (unsigned long long)s->batches);
-    else
-        sb_printf(j, "null");
-    if (r->seconds >= 0)
-        sb_printf(j, ", \"seconds\": " JSON_FLOAT, JF(r->seconds));
-    else
-        sb_printf(j, ", \"seconds\": null");
-    gc_family_traits t;
-    gc_model_traits(&r->model, &t);
-    if (t.resets_field)
-        sb_printf(j, ", \"%s\": %llu", t.resets_field, (unsigned long long)s->resets);
-    if (t.fill_slots) {
-        double fill = s->batches ? (double)s->slots_filled / ((double)s->batches * t.fill_slots) : 0.0;
-        sb_printf(j, ", \"state_change_flushes\": %llu, \"map_mode_batches\": %llu, \"mean_fill\": " JSON_FLOAT,
-                  (unsigned long long)s->state_change_flushes, (unsigned long long)s->map_mode_batches, JF(fill));
-    }
-    if (r->fetch) {
-        sb_printf(j, ", \"fetch\": {\"spec\": ");
-        sb_json_string(j, r->fetch_spec);
-        sb_printf(j, ", \"bytes\": %llu, \"overfetch\": " JSON_FLOAT, (unsigned long long)r->fetch->bytes,
-                  JF(r->fetch->overfetch));
-        sb_printf(j, ", \"memory_bytes\": %llu", (unsigned long long)r->fetch->memory_bytes);
-        sb_printf(j, "}");
-    }
-    if (r->trace.data)
-        sb_printf(j, ", \"trace\": [%s]", r->trace.data);
-    sb_printf(j, "}");
 }
 
 /* Per-vertex CSV: index, then one column of invocation counts per model. */

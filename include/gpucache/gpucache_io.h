@@ -564,6 +564,28 @@ GC_API gc_status gc_gnuplot_draw(const char* script_path, const char* image_path
  * "vertex_fill", "triangle_fill"}, ...]'; else one line per preset after a heading line. */
 GC_API gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** text, gc_error* err);
 
+/* What `gpucache analyze` reports for one mesh file (gc_analyze_report_print). */
+typedef struct gc_analyze_report {
+    const char* input;                  /* the name printed */
+    const gc_mesh_analysis* analysis;   /* gc_mesh_analyze's or gc_mesh_analyze_with's */
+    int per_draw;                       /* a glTF: a row (JSON object) per draw and the sums;
+                                           else the first draw alone */
+    const gc_model* models;             /* the analysis's models, in its order */
+    size_t model_count;
+    const double* seconds;              /* per model, median seconds (< 0: not measured), or NULL */
+    const char* const* traces;          /* per model, the trace (gc_trace_fn lines as "N: [a, b]"
+                                           lines, or with json the inside of an array of arrays),
+                                           or NULL: no trace */
+    const gc_mesh_vertex_costs* costs;  /* overdraw and fetch (gc_mesh_vertex_costs_of), or NULL */
+    const char* fetch_text;             /* the fetch spec as given, with ... */
+    const gc_fetch_spec* fetch;         /* ... its parsed form (NULL without fetch) */
+} gc_analyze_report;
+
+/* analyze's report on `f`: a table (the draws of a glTF, the models' counts, the overdraw
+ * and fetch lines, the presets' meshlet rows and the traces) or, with `json`, analyze
+ * --json's document. GC_ERR_NOMEM when memory runs out (nothing of the JSON written). */
+GC_API gc_status gc_analyze_report_print(FILE* f, const gc_analyze_report* r, int json, gc_error* err);
+
 /* ------------------------------------------------------------ output files */
 
 /* Writes `size` bytes of `data` to `path` whole or not at all: a temporary beside it
