@@ -52,6 +52,26 @@ gc_parse_result gc_parse_double(const char* text, size_t length, double lo, doub
  * number", "is out of range" ("is a number" for GC_PARSE_OK). A static string, never NULL; O(1). */
 const char* gc_parse_result_text(gc_parse_result r);
 
+/* The command line's values (src/io/args.c), each 0 on success and -1 otherwise (the
+ * caller names the option); nothing wraps around, nothing out of range is clamped.
+ * gc_arg_count: a decimal count in [lo, hi] (a leading '-' allowed when lo < 0);
+ * gc_arg_u64: an unsigned number in [lo, hi] (flags: GC_PARSE_HEX, GC_PARSE_SUFFIX);
+ * gc_arg_grid_size: "WxH", each side in [1, max_side] and W x H at most max_quads;
+ * gc_arg_range: "A..B" with lo <= A <= B <= hi, or "A" (then B = A). */
+int gc_arg_count(const char* text, long lo, long hi, long* out);
+int gc_arg_u64(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out);
+int gc_arg_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h);
+int gc_arg_range(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b);
+/* A -m argument as a model: "@FILE" is the best model of a fit result (`gpucache fit
+ * --json`, gc_model_load_fitted), anything else a model spec or a preset (gc_model_parse). */
+gc_status gc_model_arg(const char* arg, gc_model* out, gc_error* err);
+/* The FILE of an "@FILE" model argument, else NULL. */
+const char* gc_model_arg_file(const char* arg);
+/* Seconds from a monotonic clock. */
+double gc_now_seconds(void);
+/* The machine's online cores, in [1, 64]. */
+long gc_default_threads(void);
+
 
 /* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
  * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
