@@ -161,6 +161,18 @@ void gc_model_table_add(struct gc_table* t, const char* layout, const gc_model* 
  * trace (the inside of a JSON array) only when not NULL. */
 void gc_model_json(struct gc_strbuf* j, const gc_model* m, const gc_stats* s, double seconds,
                    const char* fetch_spec, const gc_fetch_stats* fetch, const char* trace);
+/* analyze --trace: a gc_trace_fn whose user is a gc_trace_sink, collecting "N: [a, b, c]"
+ * lines, or with json the inside of a JSON array of arrays (first: set to 1 to start). */
+typedef struct gc_trace_sink {
+    struct gc_strbuf* out;
+    int json;
+    int first;
+} gc_trace_sink;
+void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, size_t count);
+/* analyze --repeat: the median seconds of `repeat` plain passes of gc_analyze (base's state
+ * changes; no per-vertex counts, no trace). */
+gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
+                                    long repeat, double* seconds, gc_error* err);
 
 #ifdef __cplusplus
 }

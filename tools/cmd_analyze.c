@@ -296,18 +296,18 @@ int cmd_analyze(int argc, char** argv)
         mo.draw.restart_given = 1;
         mo.draw.restart_value = (uint32_t)v;
     }
-    trace_sink sinks[MAX_MODELS];
+    gc_trace_sink sinks[MAX_MODELS];
     void* users[MAX_MODELS];
     const char* traces[MAX_MODELS];
     gc_per_vertex per_vertex[MAX_MODELS];
     memset(per_vertex, 0, sizeof per_vertex);
     for (int i = 0; i < model_count; ++i) {
-        sinks[i] = (trace_sink){&results[i].trace, json, 1};
+        sinks[i] = (gc_trace_sink){&results[i].trace, json, 1};
         users[i] = &sinks[i];
         if (trace)
             sb_printf(&results[i].trace, "%s", "");
     }
-    mo.trace = trace ? trace_line : NULL;
+    mo.trace = trace ? gc_trace_collect : NULL;
     mo.trace_users = users;
     mo.per_vertex = per_vertex_path ? per_vertex : NULL;
     double started = now_seconds();
@@ -335,7 +335,7 @@ int cmd_analyze(int argc, char** argv)
             status = EXIT_DATA;
             goto out_changes;
         }
-        if (repeat > 0 && time_model(&r->model, &draw, &options, repeat, &seconds[i], &err)) {
+        if (repeat > 0 && gc_analyze_median_seconds(&r->model, &draw, &options, repeat, &seconds[i], &err)) {
             status = fail_with(&err);
             goto out_changes;
         }

@@ -9,57 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------ trace */
-
-void trace_line(void* user, uint64_t primitive, const int64_t* entries, size_t count)
-{
-    trace_sink* t = user;
-    if (t->json) {
-        sb_printf(t->out, t->first ? "[" : ", [");
-        t->first = 0;
-    } else {
-        sb_printf(t->out, "%llu: [", (unsigned long long)primitive);
-    }
-    for (size_t i = 0; i < count; ++i)
-        sb_printf(t->out, i ? ", %lld" : "%lld", (long long)entries[i]);
-    sb_printf(t->out, t->json ? "]" : "]\n");
-}
-
-static int compare_double(const void* a, const void* b)
-{
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-/* Median seconds of `repeat` plain passes (no per-vertex counts, no trace). */
-gc_status time_model(const gc_model* m, const gc_draw* d, const gc_analyze_options* base, long repeat,
-                            double* seconds, gc_error* err)
-{
-    double* samples = malloc((size_t)repeat * sizeof *samples);
-    if (!samples) {
-        snprintf(err->message, sizeof err->message, "out of memory for %ld timing samples", repeat);
-        err->code = GC_ERR_NOMEM;
-        return GC_ERR_NOMEM;
-    }
-    gc_analyze_options o = {0};
-    o.state_changes = base->state_changes;
-    o.state_change_count = base->state_change_count;
-    for (long i = 0; i < repeat; ++i) {
-        gc_stats st;
-        double t0 = now_seconds();
-        gc_status s = gc_analyze(m, d, &o, &st, err);
-        samples[i] = now_seconds() - t0;
-        if (s) {
-            free(samples);
-            return s;
-        }
-    }
-    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
-    *seconds = repeat % 2 ? samples[repeat / 2] : 0.5 * (samples[repeat / 2 - 1] + samples[repeat / 2]);
-    free(samples);
-    return GC_OK;
-}
-
 /* Per-vertex CSV: index, then one column of invocation counts per model. */
 int write_per_vertex_csv(const char* path, const model_result* results, int count)
 {

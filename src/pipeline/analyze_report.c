@@ -78,6 +78,53 @@ void gc_model_json(struct gc_strbuf* j, const gc_model* m, const gc_stats* s, do
     gc_sb_printf(j, "}");
 }
 
+/* ------------------------------------------------------------------ trace and timing */
+
+void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, size_t count)
+{
+    gc_trace_sink* t = user;
+    if (t->json) {
+        gc_sb_printf(t->out, t->first ? "[" : ", [");
+        t->first = 0;
+    } else {
+        gc_sb_printf(t->out, "%llu: [", (unsigned long long)primitive);
+    }
+    for (size_t i = 0; i < count; ++i)
+        gc_sb_printf(t->out, i ? ", %lld" : "%lld", (long long)entries[i]);
+    gc_sb_printf(t->out, t->json ? "]" : "]\n");
+}
+
+static int compare_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
+                                    long repeat, double* seconds, gc_error* err)
+{
+    double* samples = malloc((size_t)repeat * sizeof *samples);
+    if (!samples)
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for %ld timing samples", repeat);
+    gc_analyze_options o = {0};
+    o.state_changes = base->state_changes;
+    o.state_change_count = base->state_change_count;
+    for (long i = 0; i < repeat; ++i) {
+        gc_stats st;
+        double t0 = gc_now_seconds();
+        gc_status s = gc_analyze(m, d, &o, &st, err);
+        samples[i] = gc_now_seconds() - t0;
+        if (s) {
+            free(samples);
+            return s;
+        }
+    }
+    qsort(samples, (size_t)repeat, sizeof *samples, compare_double);
+    *seconds = repeat % 2 ? samples[repeat / 2] : 0.5 * (samples[repeat / 2 - 1] + samples[repeat / 2]);
+    free(samples);
+    return GC_OK;
+}
+
 /* ------------------------------------------------------------------ the report */
 
 static const char* mode_name(int mode)
