@@ -124,7 +124,7 @@ TOOLS_FILE_MAX=400
 # the library and the help text became data (tools/cli-help.txt, text the build embeds:
 # counted here are the .c and .h files), 5,222 with --threads and the meshlet rows; the
 # limit is a ratchet: lower it as tools/ shrinks, down to 3500
-TOOLS_TOTAL_MAX=5222
+TOOLS_TOTAL_MAX=4388
 SRC_FILE_MAX=900
 # Exempt from SRC_FILE_MAX: none (gltf.c, ply.c and measurements.c were split by job).
 SRC_EXEMPT=""

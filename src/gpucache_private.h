@@ -56,6 +56,26 @@ gc_parse_result gc_parse_double(const char* text, size_t length, double lo, doub
  * number", "is out of range" ("is a number" for GC_PARSE_OK). A static string, never NULL; O(1). */
 const char* gc_parse_result_text(gc_parse_result r);
 
+/* The command line's values (src/io/args.c), each 0 on success and -1 otherwise (the
+ * caller names the option); nothing wraps around, nothing out of range is clamped.
+ * gc_arg_count: a decimal count in [lo, hi] (a leading '-' allowed when lo < 0);
+ * gc_arg_u64: an unsigned number in [lo, hi] (flags: GC_PARSE_HEX, GC_PARSE_SUFFIX);
+ * gc_arg_grid_size: "WxH", each side in [1, max_side] and W x H at most max_quads;
+ * gc_arg_range: "A..B" with lo <= A <= B <= hi, or "A" (then B = A). */
+int gc_arg_count(const char* text, long lo, long hi, long* out);
+int gc_arg_u64(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out);
+int gc_arg_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h);
+int gc_arg_range(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b);
+/* A -m argument as a model: "@FILE" is the best model of a fit result (`gpucache fit
+ * --json`, gc_model_load_fitted), anything else a model spec or a preset (gc_model_parse). */
+gc_status gc_model_arg(const char* arg, gc_model* out, gc_error* err);
+/* The FILE of an "@FILE" model argument, else NULL. */
+const char* gc_model_arg_file(const char* arg);
+/* Seconds from a monotonic clock. */
+double gc_now_seconds(void);
+/* The machine's online cores, in [1, 64]. */
+long gc_default_threads(void);
+
 
 /* Whether `path` names standard input for gc_mesh_load: "" for "-" (format from the
  * content), the format ("txt", "obj", "ply", "u16", "u32") for "FORMAT:-" ("idx:-" is
@@ -324,6 +344,68 @@ gc_status gc_validate_print(FILE* f, const gc_published_set* set, const char* da
 /* "amd-gcn (meshopt:14,64,128)" for a preset, its name otherwise, in out[size]. */
 void gc_model_label(const gc_model* model, char* out, size_t size);
 
+
+
+/* The model rows of analyze and demo (src/pipeline/analyze_report.c; the table and string
+ * types are src/table.h's and src/strbuf.h's). The table's columns: [layout,] model,
+ * invocations, ACMR, ATVR, batches, with `seconds` (when >= 0) after the row. */
+struct gc_table;
+struct gc_strbuf;
+void gc_model_table_init(struct gc_table* t, int with_layout);
+void gc_model_table_add(struct gc_table* t, const char* layout, const gc_model* m, const gc_stats* s,
+                        double seconds);
+/* One model's analyze --json object: seconds < 0 is null; fetch (under fetch_spec) and
+ * trace (the inside of a JSON array) only when not NULL. */
+void gc_model_json(struct gc_strbuf* j, const gc_model* m, const gc_stats* s, double seconds,
+                   const char* fetch_spec, const gc_fetch_stats* fetch, const char* trace);
+/* analyze --trace: a gc_trace_fn whose user is a gc_trace_sink, collecting "N: [a, b, c]"
+ * lines, or with json the inside of a JSON array of arrays (first: set to 1 to start). */
+typedef struct gc_trace_sink {
+    struct gc_strbuf* out;
+    int json;
+    int first;
+} gc_trace_sink;
+void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, size_t count);
+/* analyze --repeat: the median seconds of `repeat` plain passes of gc_analyze (base's state
+ * changes; no per-vertex counts, no trace). */
+gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
+                                    long repeat, double* seconds, gc_error* err);
+
+/* (analyze's and meshlets' reports) */
+/* What `gpucache analyze` reports for one mesh file (gc_analyze_report_print). */
+typedef struct gc_analyze_report {
+    const char* input;                  /* the name printed */
+    const gc_mesh_analysis* analysis;   /* gc_mesh_analyze's or gc_mesh_analyze_with's */
+    int per_draw;                       /* a glTF: a row (JSON object) per draw and the sums;
+                                           else the first draw alone */
+    const gc_model* models;             /* the analysis's models, in its order */
+    size_t model_count;
+    const double* seconds;              /* per model, median seconds (< 0: not measured), or NULL */
+    const char* const* traces;          /* per model, the trace (gc_trace_fn lines as "N: [a, b]"
+                                           lines, or with json the inside of an array of arrays),
+                                           or NULL: no trace */
+    const gc_mesh_vertex_costs* costs;  /* overdraw and fetch (gc_mesh_vertex_costs_of), or NULL */
+    const char* fetch_text;             /* the fetch spec as given, with ... */
+    const gc_fetch_spec* fetch;         /* ... its parsed form (NULL without fetch) */
+} gc_analyze_report;
+
+/* analyze's report on `f`: a table (the draws of a glTF, the models' counts, the overdraw
+ * and fetch lines, the presets' meshlet rows and the traces) or, with `json`, analyze
+ * --json's document. GC_ERR_NOMEM when memory runs out (nothing of the JSON written). */
+gc_status gc_analyze_report_print(FILE* f, const gc_analyze_report* r, int json, gc_error* err);
+
+/* `gpucache meshlets`' report of `m` (runs of them, cut from `in` into `out`, or NULL for
+ * a data file read back) on `f`: a table of the figures (meshlets, meshlet vertices,
+ * triangles, means, vertices per triangle, fill) or, with `json`, one JSON document. */
+gc_status gc_meshlets_report_print(FILE* f, const char* in, const char* out, const gc_meshlets* m,
+                                          size_t runs, double seconds, int json, gc_error* err);
+
+/* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
+ * them; a point or line topology: an empty string) under every preset, written to a new string
+ * *text (free()): with `json`, the member ', "meshlets": [{"preset", "max_vertices",
+ * "max_triangles", "meshlets", "meshlet_vertices", "triangles", "vertices_per_triangle",
+ * "vertex_fill", "triangle_fill"}, ...]'; else one line per preset after a heading line. */
+gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** text, gc_error* err);
 
 
 #ifdef __cplusplus

@@ -4,7 +4,6 @@
 #include "analyze_meshlets.h"
 
 #include "cli.h"
-#include "meshlets_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +20,7 @@ int analyze_meshlets(const char* data_path, const char* path, const gc_load_opti
     if (gc_mesh_load_triangles(path, lo, &tri, &n, NULL, &err) || gc_meshlets_cover(&m, tri, n, data_path, &err))
         status = fail_with(&err);
     if (!status)
-        status = meshlets_report(data_path, NULL, &m, 1, 0.0, json);
+        status = gc_meshlets_report_print(stdout, data_path, NULL, &m, 1, 0.0, json, &err) ? fail_with(&err) : 0;
     free(tri);
     gc_meshlets_free(&m);
     return status;

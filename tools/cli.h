@@ -29,16 +29,11 @@ int fail_with(const gc_error* err);
 int usage_error(const char* fmt, const char* arg);
 /* Every number on the command line goes through the library's checked parsers
  * (gc_parse_u64 and friends): nothing wraps around, nothing out of range is clamped.
- * Each returns 0 on success, -1 otherwise (the caller names the option). */
-/* A decimal count in [lo, hi] (a leading '-' allowed when lo < 0). */
-int parse_count(const char* text, long lo, long hi, long* out);
-/* An unsigned number in [lo, hi]; flags: GC_PARSE_HEX, GC_PARSE_SUFFIX. */
-int parse_u64_arg(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out);
-/* "WxH", each side in [1, max_side] and W x H at most max_quads. */
-int parse_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h);
-/* "A..B" with lo <= A <= B <= hi, or "A" (then B = A). */
-int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b);
-
+ * Each returns 0 on success, -1 otherwise (the caller names the option): src/io/args.c. */
+#define parse_count gc_arg_count
+#define parse_u64_arg gc_arg_u64
+#define parse_grid_size gc_arg_grid_size
+#define parse_range_arg gc_arg_range
 /* Generated grids (grid:WxH and the grid command): at most 20000 quads a side and 16M quads
  * in all (about 100 M indices, 400 MB), so that a few characters cannot ask for gigabytes. */
 #define GRID_MAX_SIDE GC_GRID_MAX_SIDE
@@ -73,10 +68,9 @@ void progress_init(progress_line* p, const char* label);
 void progress_report(void* user, uint64_t done, uint64_t total);
 /* Ends the line (if one was shown). */
 void progress_end(progress_line* p);
-/* Seconds from a monotonic clock. */
-double now_seconds(void);
-/* The machine's online cores, in [1, 64]: the default of --threads. */
-long default_threads(void);
+/* The clock, and the default of --threads (gpucache_private.h) */
+#define now_seconds gc_now_seconds
+#define default_threads gc_default_threads
 
 /* A loaded INPUT. */
 typedef struct input {
@@ -94,13 +88,9 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
 int load_draw(const char* path, const gc_load_options* lo, const char* topology_name, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
 
-/* A -m argument as a model: the one place where every command turns one into a gc_model.
- * "@FILE" is the best model of a fit result (`gpucache fit --json`, read with
- * gc_model_load_fitted), anything else a model spec or a preset (gc_model_parse). */
-gc_status model_arg(const char* arg, gc_model* out, gc_error* err);
-/* The FILE of an "@FILE" model argument, else NULL (outputs are checked against it). */
-const char* model_arg_file(const char* arg);
-
+/* -m arguments: a spec, a preset or "@FILE" (gpucache_private.h) */
+#define model_arg gc_model_arg
+#define model_arg_file gc_model_arg_file
 /* The one INPUT after the options: sets *path, or prints a usage error and returns EXIT_USAGE. */
 int one_input(int argc, char** argv, const char* command, const char** path);
 

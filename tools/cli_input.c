@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 int cli_verbosity;
@@ -101,47 +100,6 @@ int usage_error(const char* fmt, const char* arg)
     return EXIT_USAGE;
 }
 
-int parse_count(const char* text, long lo, long hi, long* out)
-{
-    int64_t v;
-    if (gc_parse_i64(text, strlen(text), lo, hi, &v) != GC_PARSE_OK)
-        return -1;
-    *out = (long)v;
-    return 0;
-}
-
-int parse_u64_arg(const char* text, unsigned flags, uint64_t lo, uint64_t hi, uint64_t* out)
-{
-    return gc_parse_u64(text, strlen(text), flags, lo, hi, out) == GC_PARSE_OK ? 0 : -1;
-}
-
-int parse_grid_size(const char* text, uint32_t max_side, uint64_t max_quads, uint32_t* w, uint32_t* h)
-{
-    const char* x = strchr(text, 'x');
-    uint64_t a, b;
-    if (!x || gc_parse_u64(text, (size_t)(x - text), 0, 1, max_side, &a) != GC_PARSE_OK ||
-        gc_parse_u64(x + 1, strlen(x + 1), 0, 1, max_side, &b) != GC_PARSE_OK || a * b > max_quads)
-        return -1;
-    *w = (uint32_t)a;
-    *h = (uint32_t)b;
-    return 0;
-}
-
-int parse_range_arg(const char* text, uint64_t lo, uint64_t hi, uint64_t* a, uint64_t* b)
-{
-    const char* dots = strstr(text, "..");
-    if (!dots) {
-        if (gc_parse_u64(text, strlen(text), 0, lo, hi, a) != GC_PARSE_OK)
-            return -1;
-        *b = *a;
-        return 0;
-    }
-    if (gc_parse_u64(text, (size_t)(dots - text), 0, lo, hi, a) != GC_PARSE_OK ||
-        gc_parse_u64(dots + 2, strlen(dots + 2), 0, lo, hi, b) != GC_PARSE_OK || *b < *a)
-        return -1;
-    return 0;
-}
-
 void progress_init(progress_line* p, const char* label)
 {
     memset(p, 0, sizeof *p);
@@ -176,35 +134,11 @@ void progress_end(progress_line* p)
     p->shown = 0;
 }
 
-long default_threads(void)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus < 1 ? 1 : cpus > 64 ? 64 : cpus;
-}
-
-double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err)
 {
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", path);
     return gc_mesh_load_input(path, lo, &in->mesh, err);
-}
-
-gc_status model_arg(const char* arg, gc_model* out, gc_error* err)
-{
-    const char* file = model_arg_file(arg);
-    return file ? gc_model_load_fitted(file, out, err) : gc_model_parse(arg, out, err);
-}
-
-const char* model_arg_file(const char* arg)
-{
-    return arg && arg[0] == '@' ? arg + 1 : NULL;
 }
 
 int one_input(int argc, char** argv, const char* command, const char** path)

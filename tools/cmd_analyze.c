@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* gpucache analyze: what each model's vertex cache does with one draw. The library
- * computes; this file parses arguments and prints tables and JSON (model_report.c). */
+ * computes and prints (gc_analyze_report_print); this file parses arguments. */
 #define _POSIX_C_SOURCE 200809L
 #include "gpucache/gpucache.h"
 
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "analyze_gltf.h"
 #include "model_report.h"
 #include "pictures.h"
-#include "vertex_costs.h"
 #include "analyze_meshlets.h"
 
 #include <getopt.h>
@@ -77,8 +75,9 @@ int cmd_analyze(int argc, char** argv)
     uint64_t plot_from = 0;
     long plot_count = TRACE_PLOT_DEFAULT_COUNT;
     const char* window_option = NULL;
-    vertex_costs vc;
-    memset(&vc, 0, sizeof vc);
+    int overdraw = 0;
+    const char* fetch_text = NULL; /* --fetch SPEC as given */
+    gc_fetch_spec fetch = {0};
     const char* meshlets_path = NULL;
     const char* overdraw_map_path = NULL;
 
@@ -132,14 +131,14 @@ int cmd_analyze(int argc, char** argv)
                 return usage_error("--count needs a count of primitives in [1, 5000], not '%s'", optarg);
             window_option = "--count";
             break;
-        case OPT_OVERDRAW: vc.overdraw = 1; break;
+        case OPT_OVERDRAW: overdraw = 1; break;
         case OPT_MESHLETS: meshlets_path = optarg; break;
         case OPT_OVERDRAW_MAP: overdraw_map_path = optarg; break;
         case OPT_FETCH: {
             gc_error ferr = {0};
-            if (gc_fetch_parse(optarg, &vc.fetch, &ferr))
+            if (gc_fetch_parse(optarg, &fetch, &ferr))
                 return usage_error("--fetch: %s", ferr.message);
-            vc.fetch_text = optarg;
+            fetch_text = optarg;
             break;
         }
         case 'h': print_command_help(stdout, argv[0]); return 0;
@@ -147,7 +146,7 @@ int cmd_analyze(int argc, char** argv)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
-    if ((vc.overdraw || vc.fetch_text) && (topology_name || restart || state_path))
+    if ((overdraw || fetch_text) && (topology_name || restart || state_path))
         return usage_error("--overdraw and --fetch count the file's own triangles: no -t, --restart or "
                            "--state-changes with them%s", "");
     if ((view_name && !heatmap_path && !overdraw_map_path) || (heatmap_max && !heatmap_path))
@@ -160,7 +159,7 @@ int cmd_analyze(int argc, char** argv)
         return input_status;
     if (meshlets_path) {
         if (model_count || topology_name || restart || state_path || per_vertex_path || trace || repeat ||
-            heatmap_path || trace_plot_path || overdraw_map_path || vc.overdraw || vc.fetch_text)
+            heatmap_path || trace_plot_path || overdraw_map_path || overdraw || fetch_text)
             return usage_error("--meshlets FILE checks a meshlet data file against INPUT: it takes only --json "
                                "and --positions%s", "");
         return analyze_meshlets(meshlets_path, path, &lo, json);
@@ -225,18 +224,37 @@ int cmd_analyze(int argc, char** argv)
         }
     }
     int status = 0;
+    gc_mesh_vertex_costs costs = {0};
+    gc_model models[MAX_MODELS];
+    double seconds[MAX_MODELS];
     for (int i = 0; i < model_count; ++i) {
         if (model_arg(model_specs[i], &results[i].model, &err)) {
             status = fail_with(&err);
             goto out_results;
         }
-        results[i].seconds = -1;
+        models[i] = results[i].model;
+        seconds[i] = results[i].seconds = -1;
     }
-    if ((status = vertex_costs_compute(&vc, path, &lo, results, model_count)) != 0 ||
-        (overdraw_map_path && (status = write_overdraw_map(overdraw_map_path, path, &lo, view)) != 0))
+    gc_analyze_report report = {path, NULL, is_gltf(path), models, (size_t)model_count, seconds, NULL,
+                                (overdraw || fetch_text) ? &costs : NULL, fetch_text, fetch_text ? &fetch : NULL};
+    if (report.costs && gc_mesh_vertex_costs_of(path, &lo, overdraw, report.fetch, models, (size_t)model_count,
+                                                &costs, &err)) {
+        status = fail_with(&err);
         goto out_results;
-    if (is_gltf(path)) {
-        status = analyze_gltf(path, &lo, results, model_count, (unsigned)threads, json, &vc);
+    }
+    if (overdraw_map_path && (status = write_overdraw_map(overdraw_map_path, path, &lo, view)) != 0)
+        goto out_results;
+    gc_mesh_analysis a;
+    if (report.per_draw) {
+        /* each mesh primitive its own draw (gc_mesh_analyze) */
+        if (gc_mesh_analyze(path, &lo, models, (size_t)model_count, (unsigned)threads, &a, &err)) {
+            status = fail_with(&err);
+            goto out_results;
+        }
+        report.analysis = &a;
+        if (gc_analyze_report_print(stdout, &report, json, &err))
+            status = fail_with(&err);
+        gc_mesh_analysis_free(&a);
         if (!status && heatmap_path) {
             /* the triangle primitives as gc_mesh_load gives them: one run each, each run
              * analyzed as its own draw as above */
@@ -278,22 +296,20 @@ int cmd_analyze(int argc, char** argv)
         mo.draw.restart_given = 1;
         mo.draw.restart_value = (uint32_t)v;
     }
-    gc_model models[MAX_MODELS];
-    trace_sink sinks[MAX_MODELS];
+    gc_trace_sink sinks[MAX_MODELS];
     void* users[MAX_MODELS];
+    const char* traces[MAX_MODELS];
     gc_per_vertex per_vertex[MAX_MODELS];
     memset(per_vertex, 0, sizeof per_vertex);
     for (int i = 0; i < model_count; ++i) {
-        models[i] = results[i].model;
-        sinks[i] = (trace_sink){&results[i].trace, json, 1};
+        sinks[i] = (gc_trace_sink){&results[i].trace, json, 1};
         users[i] = &sinks[i];
         if (trace)
             sb_printf(&results[i].trace, "%s", "");
     }
-    mo.trace = trace ? trace_line : NULL;
+    mo.trace = trace ? gc_trace_collect : NULL;
     mo.trace_users = users;
     mo.per_vertex = per_vertex_path ? per_vertex : NULL;
-    gc_mesh_analysis a;
     double started = now_seconds();
     if (gc_mesh_analyze_with(path, &mo, models, (size_t)model_count, &a, &err)) {
         for (int i = 0; i < model_count; ++i)
@@ -308,7 +324,6 @@ int cmd_analyze(int argc, char** argv)
     gc_analyze_options options = {0};
     options.state_changes = d->state_changes;
     options.state_change_count = d->state_change_count;
-    const uint64_t primitives = d->primitives, vertices = d->vertices;
     for (int i = 0; i < model_count; ++i) {
         results[i].stats = d->stats[i];
         results[i].per_vertex = per_vertex[i];
@@ -320,65 +335,26 @@ int cmd_analyze(int argc, char** argv)
             status = EXIT_DATA;
             goto out_changes;
         }
-        if (repeat > 0 && time_model(&r->model, &draw, &options, repeat, &r->seconds, &err)) {
+        if (repeat > 0 && gc_analyze_median_seconds(&r->model, &draw, &options, repeat, &seconds[i], &err)) {
             status = fail_with(&err);
             goto out_changes;
         }
+        traces[i] = r->trace.data;
     }
-    const char* name = path;
-
     if (per_vertex_path && (status = write_per_vertex_csv(per_vertex_path, results, model_count)) != 0)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, name, &results[0].model, &draw, NULL, 0, &options, view,
-                                   (uint32_t)heatmap_max)) != 0)
+        (status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &draw, NULL, 0, &options, view,
+                                (uint32_t)heatmap_max)) != 0)
         goto out_changes;
-    if (trace_plot_path && (status = write_trace_plot(trace_plot_path, name, &results[0].model, &draw, &options,
+    if (trace_plot_path && (status = write_trace_plot(trace_plot_path, path, &results[0].model, &draw, &options,
                                                       plot_from, (uint64_t)plot_count)) != 0)
         goto out_changes;
-
-    char* meshlet_rows = NULL; /* the presets' meshlet costs (issue 31 item 2) */
-    if (gc_draw_meshlet_report(&draw, json, &meshlet_rows, &err)) {
+    report.analysis = &a;
+    report.traces = trace ? traces : NULL;
+    if (gc_analyze_report_print(stdout, &report, json, &err))
         status = fail_with(&err);
-        goto out_changes;
-    }
-    if (json) {
-        strbuf j = {0};
-        sb_json_open(&j);
-        sb_printf(&j, "\"input\": ");
-        sb_json_string(&j, name);
-        sb_printf(&j, ", \"topology\": \"%s\", \"restart\": ", gc_topology_name(draw.topology));
-        if (draw.restart_enabled)
-            sb_printf(&j, "%u", draw.restart_value);
-        else
-            sb_printf(&j, "null");
-        sb_printf(&j, ", \"indices\": %zu, \"primitives\": %llu, \"vertices\": %llu, \"models\": [", draw.index_count,
-                  (unsigned long long)primitives, (unsigned long long)vertices);
-        for (int i = 0; i < model_count; ++i) {
-            if (i)
-                sb_printf(&j, ", ");
-            json_model(&j, &results[i]);
-        }
-        sb_printf(&j, "]");
-        vertex_costs_json(&j, &vc);
-        sb_printf(&j, "%s}\n", meshlet_rows);
-        status = print_json_document(&j);
-    } else {
-        printf("%s: %s, %zu indices, %llu primitives, %llu vertices%s\n", name, gc_topology_name(draw.topology),
-               draw.index_count, (unsigned long long)primitives, (unsigned long long)vertices,
-               draw.restart_enabled ? ", with restart" : "");
-        status = print_model_table(stdout, results, model_count);
-        if (!status)
-            vertex_costs_print(stdout, &vc, results, model_count);
-        fputs(meshlet_rows, stdout);
-        /* Traces last, so that the output ends with the final cache state. */
-        for (int i = 0; trace && i < model_count; ++i)
-            printf("# trace %s: cache after each primitive\n%s", results[i].model.name,
-                   results[i].trace.data ? results[i].trace.data : "");
-    }
-
-    free(meshlet_rows);
 out_changes:
     gc_mesh_analysis_free(&a);
 out_results:
@@ -387,6 +363,6 @@ out_results:
         free(results[i].trace.data);
     }
     free(results);
-    vertex_costs_free(&vc);
+    gc_mesh_vertex_costs_free(&costs);
     return status;
 }

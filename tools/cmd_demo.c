@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "model_report.h"
+#include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ int cmd_demo(int argc, char** argv)
         printf("striped and optimal layouts are built for a %u-entry cache (seed 002).\n\n", cache);
     }
     table t; /* the text table, printed once every row is in (table.h: widths) */
-    model_table_init(&t, 1);
+    gc_model_table_init(&t, 1);
     for (size_t o = 0; o < sizeof orders / sizeof orders[0]; ++o) {
         size_t n = gc_grid_index_count(w, h, orders[o].layout, cache);
         uint32_t* idx = malloc(n * sizeof *idx);
@@ -66,9 +66,9 @@ int cmd_demo(int argc, char** argv)
         for (size_t p = 0; p < gc_preset_count(); ++p) {
             const char *name, *spec, *source;
             gc_preset_get(p, &name, &spec, &source);
-            model_result r = {0};
-            r.seconds = -1;
-            if (gc_model_parse(name, &r.model, &err) || gc_analyze(&r.model, &draw, NULL, &r.stats, &err)) {
+            gc_model model;
+            gc_stats stats;
+            if (gc_model_parse(name, &model, &err) || gc_analyze(&model, &draw, NULL, &stats, &err)) {
                 free(idx);
                 free(j.data);
                 table_free(&t);
@@ -77,9 +77,9 @@ int cmd_demo(int argc, char** argv)
             if (json) {
                 if (p)
                     sb_printf(&j, ", ");
-                json_model(&j, &r);
+                gc_model_json(&j, &model, &stats, -1, NULL, NULL, NULL);
             } else {
-                model_table_add(&t, orders[o].name, &r);
+                gc_model_table_add(&t, orders[o].name, &model, &stats, -1);
             }
         }
         if (json)

@@ -7,29 +7,12 @@
 #include "cli.h"
 #include "commands.h"
 #include "help.h"
-#include "meshlets_cli.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Presets: only vendors that publish a recommendation (sources in docs/models/meshlets.md). */
-/* The triangle list renumbered in place to dense ids when its values are sparse
- * (gc_mesh_dense_triangles); *values then maps ids back (NULL when nothing changed). */
-static int dense_in_place(const char* what, uint32_t* tri, size_t n, uint32_t** values, uint32_t* bound)
-{
-    gc_draw d = {tri, n, GC_TRIANGLE_LIST, 0, 0};
-    uint32_t* dense = NULL;
-    size_t count = 0;
-    gc_error err = {0};
-    if (gc_mesh_dense_triangles(&d, what, &dense, &count, values, bound, &err))
-        return fail_with(&err);
-    memcpy(tri, dense, n * sizeof *tri);
-    free(dense);
-    return 0;
-}
 
 static const struct {
     const char* name;
@@ -38,135 +21,39 @@ static const struct {
     {"nvidia", 64, 126}, /* Kubisch, "Introduction to Turing Mesh Shaders", NVIDIA blog, 2018 */
 };
 
-/* Builds the meshlets of every run of `tri` (n indices, ids below vertex_count) into *m. */
-static int build_runs(const char* path, const uint32_t* tri, size_t n, uint32_t vertex_count, const size_t* runs,
-                      size_t run_count, const gc_meshlet_options* o, gc_meshlets* m)
+/* --data's file and the output, committed together (signals held), then the report. */
+static int write_outputs(const char* path, const char* out_path, const char* data_path, const gc_load_options* lo,
+                         const gc_meshlets_cut* c, double start, int json)
 {
     gc_error err = {0};
-    size_t at = 0;
-    for (size_t r = 0; r < run_count; ++r) {
-        size_t len = runs[r] * 3;
-        if (len > n - at) {
-            fprintf(stderr, "gpucache: %s: runs longer than the triangle list\n", path);
-            return EXIT_DATA;
-        }
-        if (gc_meshlets_build(tri + at, len, vertex_count, o, m, &err))
-            return fail_with(&err);
-        at += len;
-    }
-    return 0;
-}
-
-/* glTF: every indexed triangle list rewritten in place, each its own draw (its own set of
- * meshlets, summed in the report). --data needs exactly one such primitive. */
-static int meshlets_gltf(const char* path, const char* out_path, const gc_meshlet_options* o, int allow_external,
-                         const char* data_path, int bounds, int json)
-{
-    gc_error err = {0};
-    gc_gltf_options go = {0};
-    go.allow_external_uris = allow_external;
-    go.note = print_note;
-    gc_gltf* doc = NULL;
-    if (gc_gltf_load(path, &go, &doc, &err))
-        return fail_with(&err);
-    gc_meshlets sum = {0}, one = {0};
-    uint32_t* original = NULL; /* --bounds: the draw's index values as in the file */
-    size_t original_count = 0;
-    sum.max_vertices = o->max_vertices, sum.max_triangles = o->max_triangles;
-    int status = 0;
-    size_t runs = 0;
-    double start = now_seconds();
-    for (size_t i = 0; i < gc_gltf_primitive_count(doc) && !status; ++i) {
-        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        if (p->topology != GC_TRIANGLE_LIST || !p->index_bits || p->index_count == 0 || p->indices_kept ||
-            p->shares_indices_with != SIZE_MAX) {
-            if (p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN || p->indices_kept)
-                note("%s: meshes[%zu].primitives[%zu] left as it is (only indexed triangle lists are cut)", path,
-                     p->mesh, p->primitive);
-            continue;
-        }
-        size_t n = p->index_count;
-        uint32_t* tri = malloc(n * sizeof *tri);
-        uint32_t* out = malloc(n * sizeof *out);
-        uint32_t* values = NULL;
-        uint32_t vc = 0;
-        size_t written = 0;
-        gc_meshlets_free(&one);
-        if (!tri || !out) {
-            fprintf(stderr, "gpucache: %s: out of memory for %zu indices\n", path, n);
-            status = EXIT_DATA;
-        } else {
-            memcpy(tri, p->indices, n * sizeof *tri);
-            size_t whole = n / 3;
-            if (!(status = dense_in_place(path, tri, n, &values, &vc)) &&
-                !(status = build_runs(path, tri, n, vc, &whole, 1, o, &one))) {
-                if (gc_meshlets_expand(&one, out, n, &written, &err))
-                    status = fail_with(&err);
-            }
-        }
-        if (!status && bounds && !original) {
-            original = malloc(n * sizeof *original);
-            if (original)
-                memcpy(original, p->indices, n * sizeof *original), original_count = n;
-        }
-        if (!status && values) {
-            for (size_t k = 0; k < n; ++k)
-                out[k] = values[out[k]];
-            for (size_t k = 0; k < one.vertex_count; ++k)
-                one.vertices[k] = values[one.vertices[k]];
-        }
-        if (!status && gc_gltf_set_indices(doc, i, out, n, &err))
-            status = fail_with(&err);
-        free(values);
-        free(tri);
-        free(out);
-        if (status)
-            break;
-        runs++;
-        sum.meshlet_count += one.meshlet_count;
-        sum.vertex_count += one.vertex_count;
-        sum.triangle_count += one.triangle_count;
-    }
-    if (!status && data_path && runs != 1) {
-        fprintf(stderr, "gpucache: %s: --data writes one draw's meshlets; this file has %zu indexed triangle lists "
-                        "(split it, or leave out --data)\n", path, runs);
-        status = EXIT_USAGE;
-    }
-    if (!status && bounds) {
-        float* xyz = NULL;
-        size_t first = 0, count = 0;
-        if (!original)
-            fprintf(stderr, "gpucache: %s: out of memory for the draw's indices\n", path), status = EXIT_DATA;
-        else if (!(status = gltf_draw_positions(path, allow_external, original, original_count, &xyz, &first, &count)) &&
-                 gc_meshlets_compute_bounds(&one, xyz + 3 * first, count - first, 0, &err))
-            status = fail_with(&err);
-        free(xyz);
-    }
-    free(original);
     gc_atomic_file data = {0};
     uint8_t* bytes = NULL;
     size_t size = 0;
-    if (!status && data_path) {
-        if (gc_meshlet_data_encode(&one, &bytes, &size, &err) || gc_atomic_open(&data, data_path, &err))
-            status = fail_with(&err);
-        else
-            fwrite(bytes, 1, size, (FILE*)data.file);
+    if (data_path &&
+        (gc_meshlet_data_encode(&c->meshlets, &bytes, &size, &err) || gc_atomic_open(&data, data_path, &err))) {
+        free(bytes);
+        return fail_with(&err);
     }
-    if (!status) {
-        signals_hold();
-        if (gc_gltf_write(doc, out_path, &err))
-            status = fail_with(&err);
-        else if (data_path && gc_atomic_commit(&data, &err))
-            status = fail_with(&err);
-        signals_release();
-    }
-    if (status && data.file)
-        gc_atomic_abort(&data);
+    if (data_path)
+        fwrite(bytes, 1, size, (FILE*)data.file);
     free(bytes);
-    if (!status)
-        status = meshlets_report(path, out_path, &sum, runs, now_seconds() - start, json);
-    gc_meshlets_free(&one);
-    gc_gltf_free(doc);
+    if (!c->doc && gc_mesh_write_reencodes(path))
+        fprintf(stderr, "gpucache: warning: %s is written through assimp, which re-encodes the whole file\n",
+                out_path);
+    int status = 0;
+    signals_hold();
+    if (c->doc ? gc_gltf_write(c->doc, out_path, &err)
+               : gc_mesh_write(path, lo, c->indices, c->index_count, 0, out_path, &err)) {
+        if (data_path)
+            gc_atomic_abort(&data);
+        status = fail_with(&err);
+    } else if (data_path && gc_atomic_commit(&data, &err)) {
+        status = fail_with(&err);
+    }
+    signals_release();
+    if (!status && gc_meshlets_report_print(stdout, path, out_path, c->doc ? &c->sum : &c->meshlets, c->runs,
+                                            now_seconds() - start, json, &err))
+        status = fail_with(&err);
     return status;
 }
 
@@ -197,7 +84,7 @@ int cmd_meshlets(int argc, char** argv)
     const char* check_path = NULL;
     long v = 0, t = 0, effort = 0;
     uint64_t seed = 0;
-    int bounds = 0, json = 0, scan_only = 0, local = 1;
+    int bounds = 0, json = 0, scan_only = 0, local = 1, status = 0;
     gc_load_options lo = {0};
     opterr = 0;
     optind = 1;
@@ -237,7 +124,13 @@ int cmd_meshlets(int argc, char** argv)
     if (check_path) {
         if (optind != argc || out_path || data_path || target || v || t)
             return usage_error("--check %s reads one data file and takes nothing else", check_path);
-        return meshlets_check_file(check_path, json);
+        gc_meshlets m = {0};
+        gc_error err = {0};
+        if (gc_meshlet_data_load(check_path, &m, &err) ||
+            gc_meshlets_report_print(stdout, check_path, NULL, &m, 1, 0.0, json, &err))
+            status = fail_with(&err);
+        gc_meshlets_free(&m);
+        return status;
     }
     if (target) {
         if (v || t)
@@ -253,8 +146,7 @@ int cmd_meshlets(int argc, char** argv)
     if (!v || !t)
         return usage_error("meshlets needs --max-vertices V and --max-triangles T, or --target PRESET%s", "");
     const char* path;
-    int status = one_input(argc, argv, "meshlets", &path);
-    if (status)
+    if ((status = one_input(argc, argv, "meshlets", &path)) != 0)
         return status;
     if (!out_path)
         return usage_error("meshlets needs -o OUTPUT%s", "");
@@ -274,114 +166,27 @@ int cmd_meshlets(int argc, char** argv)
     gc_meshlet_options o = {0};
     o.max_vertices = (uint32_t)v, o.max_triangles = (uint32_t)t;
     o.keep_order = scan_only, o.local_order = local, o.seed = seed, o.effort = (unsigned)effort;
-    if (!strcmp(gc_mesh_format(path), "gltf")) {
-        return meshlets_gltf(path, out_path, &o, lo.allow_external_uris, data_path, bounds, json);
-    }
-    input in;
-    gc_draw draw;
-    uint64_t primitives = 0;
-    if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
-        return status;
-    if (draw.topology != GC_TRIANGLE_LIST || draw.restart_enabled) {
-        fprintf(stderr, "gpucache: %s: a %s: meshlets are cut from a triangle list; convert it first (gpucache "
-                        "optimize -a auto %s -o LIST writes its triangles as a list)\n",
-                path, gc_topology_name(draw.topology), path);
-        gc_mesh_free(&in.mesh);
-        return EXIT_USAGE;
-    }
-    size_t n = in.mesh.index_count;
-    uint32_t* tri = in.mesh.indices;
-    uint32_t* out = malloc((n ? n : 1) * sizeof *out);
-    uint32_t* values = NULL;
-    uint32_t vc = 0;
-    float* xyz = NULL;
-    size_t xyz_count = 0;
-    gc_meshlets m = {0};
-    m.max_vertices = o.max_vertices, m.max_triangles = o.max_triangles;
+    gc_meshlets_cut cut;
     double start = now_seconds();
-    size_t single = n / 3;
-    const size_t* runs = in.mesh.runs ? in.mesh.runs : &single;
-    size_t run_count = in.mesh.runs ? in.mesh.run_count : 1;
-    if (!out) {
-        fprintf(stderr, "gpucache: %s: out of memory for %zu indices\n", path, n);
-        status = EXIT_DATA;
-        goto done;
+    if (!strcmp(gc_mesh_format(path), "gltf")) {
+        gc_gltf_options go = {0};
+        go.allow_external_uris = lo.allow_external_uris;
+        go.note = print_note;
+        if (gc_meshlets_cut_gltf(path, &go, &o, bounds, data_path != NULL, &cut, &err))
+            return fail_with(&err);
+    } else {
+        input in;
+        gc_draw draw;
+        uint64_t primitives = 0;
+        if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
+            return status;
+        start = now_seconds();
+        gc_status s = gc_meshlets_cut_mesh(path, &lo, &in.mesh, &draw, &o, bounds, &cut, &err);
+        gc_mesh_free(&in.mesh);
+        if (s)
+            return fail_with(&err);
     }
-    if (bounds && gc_mesh_load_positions(path, &lo, &xyz, &xyz_count, &err)) {
-        status = fail_with(&err);
-        goto done;
-    }
-    if ((status = dense_in_place(path, tri, n, &values, &vc)) != 0 ||
-        (status = build_runs(path, tri, n, vc, runs, run_count, &o, &m)) != 0)
-        goto done;
-    size_t written = 0;
-    if (gc_meshlets_expand(&m, out, n, &written, &err)) {
-        status = fail_with(&err);
-        goto done;
-    }
-    if (values) { /* back to the input's own index values */
-        for (size_t k = 0; k < n; ++k)
-            out[k] = values[out[k]];
-        for (size_t k = 0; k < m.vertex_count; ++k)
-            m.vertices[k] = values[m.vertices[k]];
-    }
-    if (bounds && gc_meshlets_compute_bounds(&m, xyz, xyz_count, 0, &err)) {
-        status = fail_with(&err);
-        goto done;
-    }
-    const char* dot = strrchr(path, '.');
-    if (dot && strcasecmp(dot, ".obj") == 0 && m.vertex_count) {
-        /* an OBJ reader numbers the output's vertices by first use: the data file says so too */
-        uint32_t* renum = malloc(n * sizeof *renum);
-        uint32_t* remap = malloc(((size_t)vc ? vc : 1) * sizeof *remap);
-        uint32_t used = 0;
-        if (!renum || !remap) {
-            free(renum), free(remap);
-            fprintf(stderr, "gpucache: %s: out of memory renumbering the output\n", path);
-            status = EXIT_DATA;
-            goto done;
-        }
-        memcpy(renum, out, n * sizeof *renum);
-        if (values || gc_reorder_vertices(renum, n, vc, remap, &used, &err)) {
-            free(renum), free(remap);
-            fprintf(stderr, "gpucache: %s: cannot renumber the output's vertices\n", path);
-            status = EXIT_DATA;
-            goto done;
-        }
-        for (size_t k = 0; k < m.vertex_count; ++k)
-            m.vertices[k] = remap[m.vertices[k]];
-        free(renum), free(remap);
-    }
-    uint8_t* bytes = NULL;
-    size_t size = 0;
-    gc_atomic_file data = {0};
-    if (data_path && (gc_meshlet_data_encode(&m, &bytes, &size, &err) || gc_atomic_open(&data, data_path, &err))) {
-        free(bytes);
-        status = fail_with(&err);
-        goto done;
-    }
-    if (data_path)
-        fwrite(bytes, 1, size, (FILE*)data.file);
-    free(bytes);
-    if (gc_mesh_write_reencodes(path))
-        fprintf(stderr, "gpucache: warning: %s is written through assimp, which re-encodes the whole file\n",
-                out_path);
-    signals_hold();
-    if (gc_mesh_write(path, &lo, out, n, 0, out_path, &err)) {
-        if (data_path)
-            gc_atomic_abort(&data);
-        status = fail_with(&err);
-    } else if (data_path && gc_atomic_commit(&data, &err)) {
-        status = fail_with(&err);
-    }
-    signals_release();
-    if (!status)
-        status = meshlets_report(path, out_path, &m, run_count, now_seconds() - start, json);
-done:
-    free(values);
-    free(out);
-    free(xyz);
-    gc_meshlets_free(&m);
-    gc_mesh_free(&in.mesh);
+    status = write_outputs(path, out_path, data_path, &lo, &cut, start, json);
+    gc_meshlets_cut_free(&cut);
     return status;
 }

@@ -247,6 +247,36 @@ GC_API gc_status gc_meshlet_data_load(const char* path, gc_meshlets* out, gc_err
 /* Writes *m to `path` whole or not at all (gc_atomic_file). */
 GC_API gc_status gc_meshlet_data_save(const char* path, const gc_meshlets* m, gc_error* err);
 
+/* What `gpucache meshlets` cuts from a mesh file (gc_meshlets_cut_mesh, gc_meshlets_cut_gltf). */
+typedef struct gc_meshlets_cut {
+    gc_meshlets meshlets; /* the draw's meshlets (a glTF: the last list cut), with bounds when asked */
+    gc_meshlets sum;      /* a glTF: the counts summed over the lists cut (no arrays) */
+    size_t runs;          /* the runs (a glTF: the lists) cut, each its own set of meshlets */
+    uint32_t* indices;    /* not a glTF: the triangle list in meshlet order, in the file's values */
+    size_t index_count;
+    gc_gltf* doc;         /* a glTF: the document with its lists in meshlet order */
+} gc_meshlets_cut;
+
+/* The loaded triangle list `mesh` (with `draw`, as gc_mesh_load_draw gives them; its
+ * indices are renumbered in place) of the file `path` cut into meshlets under `o`, each
+ * run its own set (sparse values made dense, then put back); with `bounds` each meshlet's
+ * bounds from the file's positions (gc_mesh_load_positions with `lo`). An OBJ's meshlet
+ * vertices are numbered by first use, as the written file's reader numbers them. Another
+ * topology or restart: GC_ERR_USAGE. On success the caller frees *out with
+ * gc_meshlets_cut_free; on failure nothing is left to free. */
+GC_API gc_status gc_meshlets_cut_mesh(const char* path, const gc_load_options* lo, gc_mesh* mesh,
+                                      const gc_draw* draw, const gc_meshlet_options* o, int bounds,
+                                      gc_meshlets_cut* out, gc_error* err);
+/* The glTF `path` (read with `go`; strips, fans and kept indices left as they are, with a
+ * note) with every indexed triangle list cut into meshlets under `o` and rewritten in
+ * meshlet order in out->doc (gc_gltf_write writes it). `one_draw`: exactly one list
+ * (GC_ERR_USAGE otherwise), as a meshlet data file holds one draw; `bounds`: the last
+ * list's bounds from its POSITION data. Frees and failure as gc_meshlets_cut_mesh's. */
+GC_API gc_status gc_meshlets_cut_gltf(const char* path, const gc_gltf_options* go, const gc_meshlet_options* o,
+                                      int bounds, int one_draw, gc_meshlets_cut* out, gc_error* err);
+/* Releases what a cut allocated and zeroes *cut; safe on a zeroed one. */
+GC_API void gc_meshlets_cut_free(gc_meshlets_cut* cut);
+
 /* ------------------------------------------------------------ the mesh pipeline
  *
  * What the gpucache tool and the Python package do with a mesh file, in one place
@@ -470,13 +500,6 @@ GC_API gc_status gc_mesh_optimized_costs_of(const char* path, const gc_load_opti
                                             const gc_mesh_optimized* r, int reorder_vertices,
                                             const gc_fetch_spec* fetch, gc_mesh_optimized_costs* out,
                                             gc_error* err);
-
-/* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
- * them; a point or line topology: an empty string) under every preset, written to a new string
- * *text (free()): with `json`, the member ', "meshlets": [{"preset", "max_vertices",
- * "max_triangles", "meshlets", "meshlet_vertices", "triangles", "vertices_per_triangle",
- * "vertex_fill", "triangle_fill"}, ...]'; else one line per preset after a heading line. */
-GC_API gc_status gc_draw_meshlet_report(const gc_draw* draw, int json, char** text, gc_error* err);
 
 /* ------------------------------------------------------------ output files */
 

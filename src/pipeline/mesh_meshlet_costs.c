@@ -2,6 +2,7 @@
 /* analyze's meshlet rows (issue 31 item 2): a draw's meshlet costs under every preset
  * (gc_meshlet_costs_of on the draw's dense triangle list), as text or a JSON member. */
 #include "pipeline.h"
+#include "gpucache_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
