@@ -143,18 +143,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                 }
             }
         }
-        if (best < 0) {
-            while (dead_top > 0 && best < 0) {
-                uint32_t d = dead_end[--dead_top];
-                if (live[d] > 0)
-                    best = adjacent[first[d]];
-            }
-            while (best < 0) {
-                while (emitted[input_cursor])
-                    ++input_cursor;
-                best = (int64_t)input_cursor;
-            }
-        }
+        if (best < 0)
+            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
         uint32_t tri = (uint32_t)best;
         const uint32_t* tv = indices + 3 * (size_t)tri;
         emitted[tri] = 1;

@@ -253,4 +253,21 @@ static inline unsigned gc_corners_outside(const uint32_t* v, const uint32_t* mar
     return n;
 }
 
+/* The greedies' next triangle when no recent vertex offers one (auto.c, auto_fast.c): the
+ * first live triangle of the latest dead-end vertex that still has some (popped from
+ * dead_end), else the first triangle not yet emitted, in input order (*input_cursor moves
+ * past the emitted ones). Some triangle is left to emit when it is called. */
+static inline int64_t gc_greedy_restart(const gc_live_triangles* lists, const uint32_t* dead_end, size_t* dead_top,
+                                        const unsigned char* emitted, size_t* input_cursor)
+{
+    while (*dead_top > 0) {
+        uint32_t d = dead_end[--*dead_top];
+        if (lists->live[d] > 0)
+            return lists->adj.triangles[lists->adj.offsets[d]];
+    }
+    while (emitted[*input_cursor])
+        ++*input_cursor;
+    return (int64_t)*input_cursor;
+}
+
 #endif
