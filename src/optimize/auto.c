@@ -436,6 +436,7 @@ typedef struct budget_costs {
     size_t target_count;
     const stream_place* place;
     uint32_t* expanded;
+    const uint64_t* cap; /* each target's most invocations (NULL: none), else "over budget" */
 } budget_costs;
 
 static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs, gc_error* err)
@@ -449,8 +450,47 @@ static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs
                                  &costs[k], err);
         if (s)
             return s;
+        if (b->cap && costs[k] > b->cap[k])
+            costs[k] = UINT64_MAX / 2; /* above any threshold times the order's own */
     }
     return GC_OK;
+}
+
+/* One target's invocations (auto_balance.c's gc_target_cost_fn). */
+static gc_status one_target_cost(void* user, const uint32_t* order, bool expand, size_t k, uint64_t* cost,
+                                 gc_error* err)
+{
+    const budget_costs* b = user;
+    for (size_t t = 0; t < b->triangle_count && (expand || b->place->numbering); ++t)
+        memcpy(b->expanded + 3 * t, b->indices + 3 * (size_t)order[t], 3 * sizeof *b->expanded);
+    return order_cost(b->expanded, b->triangle_count * 3, b->vertex_count, &b->targets[k], 1, b->place, cost, err);
+}
+
+/* The balance's work: 2^21 target evaluations of a triangle (about 10 ms), run where that
+ * gives at least 32 evaluations of every target (4 targets: up to 16,384 triangles). */
+#define BALANCE_WORK ((uint64_t)1 << 21)
+static bool balance_fits(size_t triangle_count, size_t target_count)
+{
+    return (uint64_t)triangle_count * target_count * 32 <= BALANCE_WORK;
+}
+
+/* With several targets, the winner (fewest invocations summed) made to beat meshoptimizer's
+ * order (`reference`, gc_opt_score_table) on every target where it does not
+ * (gc_opt_balance_auto, auto_balance.c); the re-misses of the largest FIFO-like target
+ * propose moves. Where it does, `cap` (each target's reference less one) holds the overdraw
+ * pass to it: b->cap points there. */
+static gc_status balance_winner(budget_costs* b, const gc_family_traits* traits, const uint32_t* reference,
+                                uint32_t* order, uint64_t* cap, gc_error* err)
+{
+    uint32_t fifo = 0;
+    for (size_t k = 0; k < b->target_count; ++k)
+        if (traits[k].fifo_like && traits[k].order_cache > fifo)
+            fifo = traits[k].order_cache;
+    bool beats = false;
+    gc_status s = gc_opt_balance_auto(b->indices, b->triangle_count, b->vertex_count, b->target_count, reference,
+                                      fifo, BALANCE_WORK, one_target_cost, b, order, cap, &beats, err);
+    b->cap = !s && beats ? cap : NULL;
+    return s;
 }
 
 /* A worker of auto's candidate loop: its buffers (worker 0's are gc_opt_auto's own) and the
@@ -477,6 +517,8 @@ typedef struct candidate_jobs {
     candidate_worker* workers;
     auto_progress* progress;
     uint64_t units_total; /* reported so far (the calling thread's reports) */
+    uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
+    bool* have_reference;
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -550,6 +592,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
         if (s == GC_ERR_LIMIT) /* a hub: this candidate would not be linear */
             return GC_OK;
+        if (!s && J->reference) { /* one job: no other worker writes it */
+            memcpy(J->reference, candidate, triangle_count * sizeof *candidate);
+            *J->have_reference = true;
+        }
     } else {
         s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
     }
@@ -595,7 +641,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (s || !options->positions || threshold <= 1)
             return s;
         stream_place place = {placement->stream_position, placement->stream_length, NULL};
-        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, scratch};
+        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, scratch, NULL};
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
@@ -779,9 +825,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for thread %u's orders of %zu triangles", k + 1,
                         triangle_count);
     }
+    bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0};
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
+    /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
+    if (!s && target_count >= 2 && balance_fits(triangle_count, target_count) &&
+        !(jobs.reference = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     const uint64_t units_before = progress.done;
     if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
@@ -839,10 +890,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
+    budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, expanded, NULL};
+    uint64_t cap[MAX_TARGETS];
+    if (!s && have_reference)
+        s = balance_winner(&b, traits, jobs.reference, order, cap, err);
+    free(jobs.reference);
     /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the threshold. */
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     if (!s && options->positions && threshold > 1) {
-        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, expanded};
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
                                              target_costs, &b, order, candidate, err);

@@ -211,6 +211,27 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m);
 gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
+/* One target's invocations for a triangle order (auto_balance.c's cost function): `expand`
+ * on the first call for an order (the caller may expand it then and reuse it after). */
+typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
+                                       gc_error* err);
+/* auto's balance (auto_balance.c): block moves of `order` (costs: each target's, updated)
+ * until every target is strictly below `reference`, kept while the excess over it
+ * (sum_k max(0, cost_k + 1 - reference_k)) goes down, or stays and the sum goes down; the
+ * re-misses of a FIFO of fifo_entries (0: none) propose moves too; at most `work` target
+ * evaluations of a triangle each. */
+gc_status gc_opt_balance(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                         size_t target_count, const uint64_t* reference, uint32_t fifo_entries, uint64_t work,
+                         gc_target_cost_fn cost, void* user, uint32_t* order, uint64_t* costs, gc_error* err);
+/* The balance as auto runs it (auto_balance.c): where the winner `order` is not strictly below
+ * the order `reference` (meshoptimizer's) on every target, gc_opt_balance from the nearest of
+ * the winner, the reference and gc_opt_score_table with auto's tuned table; the result
+ * replaces `order` only if it is below the reference on every target (then `balanced`, and
+ * cap[k] = the reference's cost less one). */
+gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              size_t target_count, const uint32_t* reference, uint32_t fifo_entries, uint64_t work,
+                              gc_target_cost_fn cost, void* user, uint32_t* order, uint64_t* cap, bool* balanced,
+                              gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
                       uint32_t* scratch, gc_error* err);
