@@ -436,12 +436,20 @@ typedef struct budget_costs {
     size_t target_count;
     const stream_place* place;
     uint32_t* expanded;
-    const uint64_t* cap; /* each target's most invocations (NULL: none), else "over budget" */
+    /* the balance's cap: each target's most invocations (NULL: none), reported as over budget
+     * beyond it; `fit`: a candidate after the first order (the pass's own) was within
+     * threshold times that order's costs and the cap */
+    const uint64_t* cap;
+    double threshold;
+    uint64_t first[MAX_TARGETS];
+    unsigned calls;
+    bool fit;
 } budget_costs;
 
 static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs, gc_error* err)
 {
-    const budget_costs* b = user;
+    budget_costs* b = user;
+    bool fit = b->calls++ > 0;
     for (size_t k = 0; k < b->target_count; ++k) {
         /* expanded once, unless order_cost renumbers it in place (value-keyed targets) */
         for (size_t t = 0; t < b->triangle_count && (k == 0 || b->place->numbering); ++t)
@@ -450,9 +458,13 @@ static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs
                                  &costs[k], err);
         if (s)
             return s;
+        if (b->calls == 1)
+            b->first[k] = costs[k];
+        fit &= costs[k] <= (uint64_t)floor(b->threshold * (double)b->first[k]);
         if (b->cap && costs[k] > b->cap[k])
-            costs[k] = UINT64_MAX / 2; /* above any threshold times the order's own */
+            costs[k] = UINT64_MAX / 2, fit = false; /* above any threshold times the order's own */
     }
+    b->fit |= fit;
     return GC_OK;
 }
 
@@ -478,10 +490,11 @@ static bool balance_fits(size_t triangle_count, size_t target_count)
  * order (`reference`, gc_opt_score_table) on every target where it does not
  * (gc_opt_balance_auto, auto_balance.c); the re-misses of the largest FIFO-like target
  * propose moves. Where it does, `cap` (each target's reference less one) holds the overdraw
- * pass to it: b->cap points there. */
+ * pass to it: b->cap points there; `winner` keeps the order before. */
 static gc_status balance_winner(budget_costs* b, const gc_family_traits* traits, const uint32_t* reference,
-                                uint32_t* order, uint64_t* cap, gc_error* err)
+                                uint32_t* order, uint64_t* cap, uint32_t* winner, gc_error* err)
 {
+    memcpy(winner, order, b->triangle_count * sizeof *order);
     uint32_t fifo = 0;
     for (size_t k = 0; k < b->target_count; ++k)
         if (traits[k].fifo_like && traits[k].order_cache > fifo)
@@ -641,7 +654,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (s || !options->positions || threshold <= 1)
             return s;
         stream_place place = {placement->stream_position, placement->stream_length, NULL};
-        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, scratch, NULL};
+        budget_costs b = {indices, triangle_count, vertex_count, targets,    target_count, &place,
+                          scratch, NULL,           threshold,    {0},        0,            false};
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
@@ -831,7 +845,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && balance_fits(triangle_count, target_count) &&
-        !(jobs.reference = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
+        !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     const uint64_t units_before = progress.done;
     if (!s)
@@ -890,18 +904,25 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
-    budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place, expanded, NULL};
-    uint64_t cap[MAX_TARGETS];
-    if (!s && have_reference)
-        s = balance_winner(&b, traits, jobs.reference, order, cap, err);
-    free(jobs.reference);
-    /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the threshold. */
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
-    if (!s && options->positions && threshold > 1) {
+    budget_costs b = {indices, triangle_count, vertex_count, targets,    target_count, &place,
+                      expanded, NULL,           threshold,    {0},        0,            false};
+    uint64_t cap[MAX_TARGETS];
+    uint32_t* winner = have_reference ? jobs.reference + triangle_count : NULL;
+    if (!s && have_reference)
+        s = balance_winner(&b, traits, jobs.reference, order, cap, winner, err);
+    /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the
+     * threshold (and the balance's cap; where no rung fits under it, the winner as before). */
+    for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
                                              target_costs, &b, order, candidate, err);
+        if (!b.cap || b.fit || b.calls < 2) /* not capped, a rung fitted, or nothing was tried */
+            break;
+        memcpy(order, winner, triangle_count * sizeof *order);
+        b.cap = NULL, b.calls = 0;
     }
+    free(jobs.reference);
     free(candidate);
     free(place.numbering);
     return s;
