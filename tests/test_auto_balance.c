@@ -93,6 +93,7 @@ typedef struct hand {
     uint32_t idx[3 * TRIANGLES];
     uint32_t list[3 * TRIANGLES];
     gc_model targets[2];
+    gc_family_traits traits[2];
     unsigned calls;
 } hand;
 
@@ -131,6 +132,8 @@ static void grid(hand* h)
         }
     h->targets[0] = model_of("fifo:16");
     h->targets[1] = model_of("fifo:8");
+    gc_model_traits(&h->targets[0], &h->traits[0]);
+    gc_model_traits(&h->targets[1], &h->traits[1]);
 }
 
 static void test_balance_by_hand(void** state)
@@ -138,17 +141,19 @@ static void test_balance_by_hand(void** state)
     (void)state;
     static hand h;
     grid(&h);
-    static uint32_t reference[TRIANGLES], order[TRIANGLES], again[TRIANGLES];
+    static uint32_t reference[TRIANGLES], order[TRIANGLES], again[TRIANGLES], winner[TRIANGLES];
     /* the reference: row by row; the winner: every other triangle first (far worse) */
     for (uint32_t t = 0; t < TRIANGLES; ++t)
         reference[t] = t, order[t] = t < TRIANGLES / 2 ? 2 * t : 2 * (t - TRIANGLES / 2) + 1;
     memcpy(again, order, sizeof order);
+    memset(winner, 0xFF, sizeof winner);
     uint64_t cap[2] = {0, 0};
     bool balanced = false;
     gc_error err;
-    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), 2, reference, 16,
-                                         (uint64_t)1 << 22, hand_cost, &h, order, cap, &balanced, &err),
+    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference, hand_cost,
+                                         &h, order, winner, cap, &balanced, &err),
                      GC_OK);
+    assert_memory_equal(winner, again, sizeof again); /* the order as it came */
     /* a permutation */
     static unsigned char seen[TRIANGLES];
     memset(seen, 0, sizeof seen);
@@ -170,8 +175,8 @@ static void test_balance_by_hand(void** state)
     bool balanced2 = false;
     static uint32_t order2[TRIANGLES];
     memcpy(order2, again, sizeof again);
-    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), 2, reference, 16,
-                                         (uint64_t)1 << 22, hand_cost, &h, order2, cap2, &balanced2, &err),
+    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference, hand_cost,
+                                         &h, order2, winner, cap2, &balanced2, &err),
                      GC_OK);
     assert_int_equal(balanced, balanced2);
     assert_memory_equal(order, order2, sizeof order);
@@ -186,8 +191,8 @@ static void test_balance_by_hand(void** state)
     memcpy(before, good, sizeof good);
     h.calls = 0;
     balanced = true;
-    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), 2, reference, 16,
-                                         (uint64_t)1 << 22, hand_cost, &h, good, cap, &balanced, &err),
+    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference, hand_cost,
+                                         &h, good, winner, cap, &balanced, &err),
                      GC_OK);
     assert_false(balanced);
     assert_memory_equal(good, before, sizeof good);

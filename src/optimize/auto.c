@@ -436,10 +436,7 @@ typedef struct budget_costs {
     size_t target_count;
     const stream_place* place;
     uint32_t* expanded;
-    /* the balance's cap: each target's most invocations (NULL: none), reported as over budget
-     * beyond it; `fit`: a candidate after the first order (the pass's own) was within
-     * threshold times that order's costs and the cap */
-    const uint64_t* cap;
+    const uint64_t* cap; /* the balance's (NULL: none); fit: a candidate within the budget and it */
     double threshold;
     uint64_t first[MAX_TARGETS];
     unsigned calls;
@@ -476,35 +473,6 @@ static gc_status one_target_cost(void* user, const uint32_t* order, bool expand,
     for (size_t t = 0; t < b->triangle_count && (expand || b->place->numbering); ++t)
         memcpy(b->expanded + 3 * t, b->indices + 3 * (size_t)order[t], 3 * sizeof *b->expanded);
     return order_cost(b->expanded, b->triangle_count * 3, b->vertex_count, &b->targets[k], 1, b->place, cost, err);
-}
-
-/* The balance's work (auto_balance.c): at most 2^21 target evaluations of a triangle (10 to
- * 30 ms on this project's machine), run where that gives at least 64 evaluations of every
- * target (4 targets: up to 8,192 triangles; fandisk's 12,946 got 45 and never reached it). */
-#define BALANCE_WORK ((uint64_t)1 << 21)
-static bool balance_fits(size_t triangle_count, size_t target_count)
-{
-    return (uint64_t)triangle_count * target_count * 64 <= BALANCE_WORK;
-}
-
-/* With several targets, the winner (fewest invocations summed) made to beat meshoptimizer's
- * order (`reference`, gc_opt_score_table) on every target where it does not
- * (gc_opt_balance_auto, auto_balance.c); the re-misses of the largest FIFO-like target
- * propose moves. Where it does, `cap` (each target's reference less one) holds the overdraw
- * pass to it: b->cap points there; `winner` keeps the order before. */
-static gc_status balance_winner(budget_costs* b, const gc_family_traits* traits, const uint32_t* reference,
-                                uint32_t* order, uint64_t* cap, uint32_t* winner, gc_error* err)
-{
-    memcpy(winner, order, b->triangle_count * sizeof *order);
-    uint32_t fifo = 0;
-    for (size_t k = 0; k < b->target_count; ++k)
-        if (traits[k].fifo_like && traits[k].order_cache > fifo)
-            fifo = traits[k].order_cache;
-    bool beats = false;
-    gc_status s = gc_opt_balance_auto(b->indices, b->triangle_count, b->vertex_count, b->target_count, reference,
-                                      fifo, BALANCE_WORK, one_target_cost, b, order, cap, &beats, err);
-    b->cap = !s && beats ? cap : NULL;
-    return s;
 }
 
 /* A worker of auto's candidate loop: its buffers (worker 0's are gc_opt_auto's own) and the
@@ -606,10 +574,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
         if (s == GC_ERR_LIMIT) /* a hub: this candidate would not be linear */
             return GC_OK;
-        if (!s && J->reference) { /* one job: no other worker writes it */
-            memcpy(J->reference, candidate, triangle_count * sizeof *candidate);
-            *J->have_reference = true;
-        }
+        if (!s && J->reference) /* kept for the balance; one job: no other worker writes it */
+            memcpy(J->reference, candidate, triangle_count * sizeof *candidate), *J->have_reference = true;
     } else {
         s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
     }
@@ -845,7 +811,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
                            tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
-    if (!s && target_count >= 2 && balance_fits(triangle_count, target_count) &&
+    if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     const uint64_t units_before = progress.done;
@@ -908,10 +874,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     budget_costs b = {indices, triangle_count, vertex_count, targets,    target_count, &place,
                       expanded, NULL,           threshold,    {0},        0,            false};
-    uint64_t cap[MAX_TARGETS];
+    uint64_t cap[MAX_TARGETS]; /* the winner below meshoptimizer's order on every target, the pass capped */
+    bool balanced = false;
     uint32_t* winner = have_reference ? jobs.reference + triangle_count : NULL;
     if (!s && have_reference)
-        s = balance_winner(&b, traits, jobs.reference, order, cap, winner, err);
+        s = gc_opt_balance_auto(indices, triangle_count, vertex_count, traits, target_count, jobs.reference,
+                                one_target_cost, &b, order, winner, cap, &balanced, err);
+    b.cap = balanced ? cap : NULL;
     /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the
      * threshold (and the balance's cap; where no rung fits under it, the winner as before). */
     for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {

@@ -225,13 +225,16 @@ gc_status gc_opt_balance(const uint32_t* indices, size_t triangle_count, uint32_
                          gc_target_cost_fn cost, void* user, uint32_t* order, uint64_t* costs, gc_error* err);
 /* The balance as auto runs it (auto_balance.c): where the winner `order` is not strictly below
  * the order `reference` (meshoptimizer's) on every target, gc_opt_balance from the nearest of
- * the winner, the reference and gc_opt_score_table with auto's tuned table; the result
- * replaces `order` only if it is below the reference on every target (then `balanced`, and
- * cap[k] = the reference's cost less one). */
+ * the winner, the reference and gc_opt_score_table with auto's tuned table, the re-misses of
+ * the largest FIFO-like target (traits) proposing moves; the result replaces `order` only if
+ * it is below the reference on every target (then `balanced`, and cap[k] = the reference's
+ * cost less one). `winner`: a copy of the order as it came. gc_balance_fits: whether the
+ * step's work allows a mesh of that size (auto runs it only then). */
+bool gc_balance_fits(size_t triangle_count, size_t target_count);
 gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              size_t target_count, const uint32_t* reference, uint32_t fifo_entries, uint64_t work,
-                              gc_target_cost_fn cost, void* user, uint32_t* order, uint64_t* cap, bool* balanced,
-                              gc_error* err);
+                              const gc_family_traits* traits, size_t target_count, const uint32_t* reference,
+                              gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
+                              bool* balanced, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
                       uint32_t* scratch, gc_error* err);
