@@ -223,8 +223,8 @@ typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool e
 gc_status gc_opt_balance(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                          size_t target_count, const uint64_t* reference, uint32_t fifo_entries, uint64_t work,
                          gc_target_cost_fn cost, void* user, uint32_t* order, uint64_t* costs, gc_error* err);
-/* The balance as auto runs it (auto_balance.c): where the winner `order` is not strictly below
- * the order `reference` (meshoptimizer's) on every target, gc_opt_balance from the nearest of
+/* The balance as auto runs it (auto_balance.c): where the winner `order` is above the order
+ * `reference` (meshoptimizer's) on some target, gc_opt_balance from the nearest of
  * the winner, the reference and gc_opt_score_table with auto's tuned table, the re-misses of
  * the largest FIFO-like target (traits) proposing moves; the result replaces `order` only if
  * it is below the reference on every target (then `balanced`, and cap[k] = the reference's
