@@ -436,17 +436,18 @@ typedef struct budget_costs {
     size_t target_count;
     const stream_place* place;
     uint32_t* expanded;
-    const uint64_t* cap; /* the balance's (NULL: none); fit: a candidate within the budget and it */
+    const uint64_t* cap;  /* the balance's (NULL: none), over the order `start` of costs `first`: */
+    const uint32_t* start; /* tried, another order priced; fit, one within T x first and cap */
     double threshold;
     uint64_t first[MAX_TARGETS];
-    unsigned calls;
-    bool fit;
+    bool tried, fit;
 } budget_costs;
 
 static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs, gc_error* err)
 {
     budget_costs* b = user;
-    bool fit = b->calls++ > 0;
+    bool fit = b->cap && memcmp(order, b->start, b->triangle_count * sizeof *order) != 0;
+    b->tried |= fit;
     for (size_t k = 0; k < b->target_count; ++k) {
         /* expanded once, unless order_cost renumbers it in place (value-keyed targets) */
         for (size_t t = 0; t < b->triangle_count && (k == 0 || b->place->numbering); ++t)
@@ -455,11 +456,9 @@ static gc_status target_costs(void* user, const uint32_t* order, uint64_t* costs
                                  &costs[k], err);
         if (s)
             return s;
-        if (b->calls == 1)
-            b->first[k] = costs[k];
-        fit &= costs[k] <= (uint64_t)floor(b->threshold * (double)b->first[k]);
+        fit &= b->cap && costs[k] <= b->cap[k] && costs[k] <= (uint64_t)floor(b->threshold * (double)b->first[k]);
         if (b->cap && costs[k] > b->cap[k])
-            costs[k] = UINT64_MAX / 2, fit = false; /* above any threshold times the order's own */
+            costs[k] = UINT64_MAX / 2; /* above any threshold times the order's own */
     }
     b->fit |= fit;
     return GC_OK;
@@ -621,8 +620,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (s || !options->positions || threshold <= 1)
             return s;
         stream_place place = {placement->stream_position, placement->stream_length, NULL};
-        budget_costs b = {indices, triangle_count, vertex_count, targets,    target_count, &place,
-                          scratch, NULL,           threshold,    {0},        0,            false};
+        budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
+                          scratch, NULL,    NULL,           threshold, {0},     false,        false};
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
@@ -872,25 +871,27 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         }
     }
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
-    budget_costs b = {indices, triangle_count, vertex_count, targets,    target_count, &place,
-                      expanded, NULL,           threshold,    {0},        0,            false};
+    budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
+                      expanded, NULL,    NULL,           threshold, {0},     false,        false};
     uint64_t cap[MAX_TARGETS]; /* the winner below meshoptimizer's order on every target, the pass capped */
     bool balanced = false;
-    uint32_t* winner = have_reference ? jobs.reference + triangle_count : NULL;
+    uint32_t* winner = jobs.reference ? jobs.reference + triangle_count : NULL;
     if (!s && have_reference)
         s = gc_opt_balance_auto(indices, triangle_count, vertex_count, traits, target_count, jobs.reference,
                                 one_target_cost, &b, order, winner, cap, &balanced, err);
-    b.cap = balanced ? cap : NULL;
-    /* Overdraw (overdraw_graph.c): the winner's clusters reordered by occlusion, within the
-     * threshold (and the balance's cap; where no rung fits under it, the winner as before). */
+    if (!s && balanced) { /* the balanced order (the reference's copy is free now) and its costs */
+        memcpy(jobs.reference, order, triangle_count * sizeof *order), b.start = jobs.reference;
+        s = target_costs(&b, order, b.first, err);
+        b.cap = cap;
+    }
+    /* Overdraw (overdraw_graph.c), within T and the cap (where no rung fits under it: the winner, uncapped) */
     for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
                                              target_costs, &b, order, candidate, err);
-        if (!b.cap || b.fit || b.calls < 2) /* not capped, a rung fitted, or nothing was tried */
+        if (!b.cap || b.fit || !b.tried) /* not capped, a rung fitted, or nothing was tried */
             break;
-        memcpy(order, winner, triangle_count * sizeof *order);
-        b.cap = NULL, b.calls = 0;
+        memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;
     }
     free(jobs.reference);
     free(candidate);
