@@ -6,10 +6,9 @@
 #include "charts.h"
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "gpucache/gpucache_probe.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,43 +38,20 @@ static void fit_progress(void* user, uint64_t done, uint64_t total)
 
 int cmd_fit(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_TOP, OPT_THREADS, OPT_PLOT };
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, OPT_JSON},   {"top", required_argument, NULL, OPT_TOP},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"model", required_argument, NULL, 'm'},
-        {"plot", required_argument, NULL, OPT_PLOT}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int json = 0;
     const char* plot_path = NULL;
     long top = 5, threads = 0;
     const char* model_specs[MAX_FIT_MODELS];
     size_t model_count = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_TOP:
-            if (parse_count(optarg, 1, 1000, &top) != 0)
-                return usage_error("--top needs a count in [1, 1000], not '%s'", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, 256, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 256], not '%s'", optarg);
-            break;
-        case 'm':
-            if (model_count == MAX_FIT_MODELS)
-                return usage_error("at most %s models with -m", "256");
-            model_specs[model_count++] = optarg;
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_COUNT("--top", &top, 1, 1000, "--top needs a count in [1, 1000], not '%s'"),
+        OPT_COUNT("--threads", &threads, 1, 256, "--threads needs a count in [1, 256], not '%s'"),
+        OPT_LIST("--model", model_specs, &model_count, MAX_FIT_MODELS, "at most %s models with -m"),
+        OPT_FLAG("--json", &json),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind >= argc)
         return usage_error("fit needs a MEASUREMENTS.json (write one with 'gpucache probe --suite -o FILE')%s", "");
     if (optind + 1 < argc)

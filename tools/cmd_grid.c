@@ -5,10 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,33 +15,16 @@
 
 int cmd_grid(int argc, char** argv)
 {
-    enum { OPT_LAYOUT = 256, OPT_CACHE };
-    static const struct option long_options[] = {
-        {"layout", required_argument, NULL, OPT_LAYOUT},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char* layout_name = "rowmajor";
     const char* out_path = NULL;
     long cache = 16;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_LAYOUT: layout_name = optarg; break;
-        case OPT_CACHE:
-            if (parse_count(optarg, 3, 65536, &cache) != 0)
-                return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
-            break;
-        case 'o': out_path = optarg; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--layout", &layout_name),
+        OPT_COUNT("--cache", &cache, 3, 65536, "--cache needs a size in [3, 65536], not '%s'"),
+        OPT_TEXT("--output", &out_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind + 2 != argc)
         return usage_error("grid takes W and H (quads), e.g. 'grid 100 100 --layout optimal -o grid.txt'%s", "");
     long w, h;

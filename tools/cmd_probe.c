@@ -5,10 +5,9 @@
 #include "gpucache/gpucache_probe.h"
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,61 +93,26 @@ static int write_csv(const char* path, const gc_measurement* m)
 
 int cmd_probe(int argc, char** argv)
 {
-    enum { OPT_RESTART = 256, OPT_JSON, OPT_PER_VERTEX, OPT_OUTPUTS, OPT_LIST, OPT_DEVICE, OPT_MODEL, OPT_SUITE,
-           OPT_OVERDRAW };
-    static const struct option long_options[] = {
-        {"topology", required_argument, NULL, 't'},
-        {"restart", optional_argument, NULL, OPT_RESTART},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"per-vertex", required_argument, NULL, OPT_PER_VERTEX},
-        {"outputs", required_argument, NULL, OPT_OUTPUTS},
-        {"list", no_argument, NULL, OPT_LIST},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"suite", no_argument, NULL, OPT_SUITE},
-        {"overdraw", no_argument, NULL, OPT_OVERDRAW},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* topology_name = NULL;
-    int restart = 0, json = 0, list = 0, suite = 0, overdraw = 0;
-    const char* restart_text = NULL;
-    const char* per_vertex_path = NULL;
-    const char* model_spec = NULL;
-    const char* out_path = NULL;
+    const char *topology_name = NULL, *restart = NULL, *restart_text = NULL, *per_vertex_path = NULL;
+    const char *model_spec = NULL, *out_path = NULL;
+    int json = 0, list = 0, suite = 0, overdraw = 0;
     long outputs = 1, device = 0;
     gc_load_options lo = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":t:o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 't': topology_name = optarg; break;
-        case OPT_RESTART:
-            restart = 1;
-            restart_text = optarg;
-            break;
-        case OPT_JSON: json = 1; break;
-        case OPT_PER_VERTEX: per_vertex_path = optarg; break;
-        case OPT_OUTPUTS:
-            if (parse_count(optarg, 1, GC_PROBE_MAX_OUTPUTS, &outputs) != 0)
-                return usage_error("--outputs needs a count in [1, 32], not '%s'", optarg);
-            break;
-        case OPT_LIST: list = 1; break;
-        case OPT_DEVICE:
-            if (parse_count(optarg, 0, 1000, &device) != 0)
-                return usage_error("--device needs a device number (see probe --list), not '%s'", optarg);
-            break;
-        case OPT_MODEL: model_spec = optarg; break;
-        case OPT_SUITE: suite = 1; break;
-        case OPT_OVERDRAW: overdraw = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--topology", &topology_name),
+        OPT_TEXT("--restart", &restart_text, .given = &restart),
+        OPT_COUNT("--outputs", &outputs, 1, GC_PROBE_MAX_OUTPUTS, "--outputs needs a count in [1, 32], not '%s'"),
+        OPT_COUNT("--device", &device, 0, 1000, "--device needs a device number (see probe --list), not '%s'"),
+        OPT_TEXT("--model", &model_spec),
+        OPT_FLAG("--json", &json),
+        OPT_TEXT("--per-vertex", &per_vertex_path),
+        OPT_FLAG("--list", &list),
+        OPT_FLAG("--suite", &suite),
+        OPT_FLAG("--overdraw", &overdraw),
+        OPT_TEXT("--output", &out_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (list)
         return list_devices(json);
     /* --model @FILE: the fit result's best model, handed on as its spec once the outputs
@@ -193,7 +157,7 @@ int cmd_probe(int argc, char** argv)
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart != NULL, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     gc_backend b;

@@ -13,13 +13,12 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "pictures.h"
 #include "sweep.h"
 #include "gpucache/gpucache_pictures.h"
 #include "gpucache/gpucache_pictures.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,52 +45,30 @@ static void hold_signals(int on)
         signals_release();
 }
 
+static int one_model(const char* value, void* spec)
+{
+    if (*(const char**)spec)
+        return usage_error("report takes one -m (the heat maps' model and optimize's target), got also '%s'", value);
+    *(const char**)spec = value;
+    return 0;
+}
+
 int cmd_report(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_VIEW, OPT_THREADS, OPT_POSITIONS };
-    static const struct option long_options[] = {
-        {"model", required_argument, NULL, 'm'},
-        {"output", required_argument, NULL, 'o'},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"view", required_argument, NULL, OPT_VIEW},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"positions", no_argument, NULL, OPT_POSITIONS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* model_spec = NULL;
-    const char* out_path = NULL;
-    const char* cache_text = NULL;
+    const char *model_spec = NULL, *out_path = NULL, *cache_text = NULL;
     heatmap_view view = VIEW_FRONT;
     long threads = default_threads();
     gc_load_options lo = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (model_spec)
-                return usage_error("report takes one -m (the heat maps' model and optimize's target), got also '%s'",
-                                   optarg);
-            model_spec = optarg;
-            break;
-        case 'o': out_path = optarg; break;
-        case OPT_CACHE: cache_text = optarg; break;
-        case OPT_VIEW:
-            if (heatmap_view_parse(optarg, &view) != 0)
-                return usage_error("--view needs front, side or top, not '%s'", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
-            break;
-        case OPT_POSITIONS: lo.positions_only = 1; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--output", &out_path),
+        OPT_CALL("--model", &model_spec, one_model, NULL),
+        OPT_TEXT("--cache", &cache_text),
+        OPT_CALL("--view", &view, heatmap_view_parse, "--view needs front, side or top, not '%s'"),
+        OPT_FLAG("--positions", &lo.positions_only),
+        OPT_COUNT("--threads", &threads, 1, GC_MAX_THREADS, "--threads needs a count in [1, 64], not '%s'"),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     const char* path;
     int status = one_input(argc, argv, "report", &path);
     if (status)

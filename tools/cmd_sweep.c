@@ -11,11 +11,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "sweep.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,14 +67,6 @@ static int load_mesh(const char* spec, sweep_mesh* m)
 
 int cmd_sweep(int argc, char** argv)
 {
-    enum { OPT_MESH = 256, OPT_CACHE, OPT_CSV, OPT_PLOT, OPT_JSON, OPT_THREADS };
-    static const struct option long_options[] = {
-        {"mesh", required_argument, NULL, OPT_MESH},   {"algorithms", required_argument, NULL, 'a'},
-        {"cache", required_argument, NULL, OPT_CACHE}, {"model", required_argument, NULL, 'm'},
-        {"csv", required_argument, NULL, OPT_CSV},     {"plot", required_argument, NULL, OPT_PLOT},
-        {"json", no_argument, NULL, OPT_JSON},         {"threads", required_argument, NULL, OPT_THREADS},
-        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0},
-    };
     static sweep s;
     memset(&s, 0, sizeof s);
     const char* mesh_specs[MAX_MESHES];
@@ -83,39 +74,21 @@ int cmd_sweep(int argc, char** argv)
     const char* model_specs[MAX_SWEEP_MODELS];
     const char* layouts_text = "optimal,striped,tipsify,forsyth";
     const char* cache_text = "3..64";
-    const char* csv_path = NULL;
-    const char* plot_path = NULL;
+    const char *csv_path = NULL, *plot_path = NULL;
     int json = 0;
     long threads = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":a:m:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_MESH:
-            if (mesh_spec_count == MAX_MESHES)
-                return usage_error("at most %s meshes", "16");
-            mesh_specs[mesh_spec_count++] = optarg;
-            break;
-        case 'a': layouts_text = optarg; break;
-        case OPT_CACHE: cache_text = optarg; break;
-        case 'm':
-            if (s.model_count == MAX_SWEEP_MODELS)
-                return usage_error("at most %s models", "16");
-            model_specs[s.model_count++] = optarg;
-            break;
-        case OPT_CSV: csv_path = optarg; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, 256, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 256], not '%s'", optarg);
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_LIST("--mesh", mesh_specs, &mesh_spec_count, MAX_MESHES, "at most %s meshes"),
+        OPT_TEXT("--algorithms", &layouts_text),
+        OPT_TEXT("--cache", &cache_text),
+        OPT_LIST("--model", model_specs, &s.model_count, MAX_SWEEP_MODELS, "at most %s models"),
+        OPT_TEXT("--csv", &csv_path),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_FLAG("--json", &json),
+        OPT_COUNT("--threads", &threads, 1, 256, "--threads needs a count in [1, 256], not '%s'"),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind < argc)
         return usage_error("sweep takes its meshes with --mesh, not '%s'", argv[optind]);
     if (mesh_spec_count == 0)

@@ -7,11 +7,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "sweep.h"
 #include "gpucache/gpucache_validate.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,49 +88,32 @@ out:
     return status;
 }
 
+static int parse_vendor(const char* value, void* vendor)
+{
+    if (strcmp(value, "all") && strcmp(value, "amd") && strcmp(value, "nvidia") && strcmp(value, "intel"))
+        return -1;
+    *(const char**)vendor = value;
+    return 0;
+}
+
 int cmd_validate(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_MARKDOWN, OPT_DATA, OPT_VENDOR, OPT_TOLERANCE, OPT_PLOT };
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, OPT_JSON},           {"markdown", no_argument, NULL, OPT_MARKDOWN},
-        {"data", required_argument, NULL, OPT_DATA},     {"vendor", required_argument, NULL, OPT_VENDOR},
-        {"tolerance", required_argument, NULL, OPT_TOLERANCE}, {"plot", required_argument, NULL, OPT_PLOT},
-        {"model", required_argument, NULL, 'm'},          {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int json = 0, markdown = 0;
     const char *data = NULL, *vendor_arg = NULL, *plot_path = NULL;
     long tolerance_pct = 2;
     const char* specs[MAX_VALIDATE_MODELS];
     size_t spec_count = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_MARKDOWN: markdown = 1; break;
-        case OPT_DATA: data = optarg; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_VENDOR:
-            if (strcmp(optarg, "all") && strcmp(optarg, "amd") && strcmp(optarg, "nvidia") && strcmp(optarg, "intel"))
-                return usage_error("--vendor needs amd, nvidia, intel or all, not '%s'", optarg);
-            vendor_arg = optarg;
-            break;
-        case OPT_TOLERANCE:
-            if (parse_count(optarg, 0, 100, &tolerance_pct) != 0)
-                return usage_error("--tolerance needs a whole percentage in [0, 100], not '%s'", optarg);
-            break;
-        case 'm':
-            if (spec_count == MAX_VALIDATE_MODELS)
-                return usage_error("at most %s models with -m", "64");
-            specs[spec_count++] = optarg;
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_LIST("--model", specs, &spec_count, MAX_VALIDATE_MODELS, "at most %s models with -m"),
+        OPT_TEXT("--data", &data),
+        OPT_CALL("--vendor", &vendor_arg, parse_vendor, "--vendor needs amd, nvidia, intel or all, not '%s'"),
+        OPT_COUNT("--tolerance", &tolerance_pct, 0, 100, "--tolerance needs a whole percentage in [0, 100], not '%s'"),
+        OPT_FLAG("--json", &json),
+        OPT_FLAG("--markdown", &markdown),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind < argc)
         return usage_error("validate takes no INPUT (the measurements come from --data), got '%s'", argv[optind]);
     if (json + markdown > 1)

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-int heatmap_view_parse(const char* name, heatmap_view* out)
+int heatmap_view_parse(const char* name, void* out)
 {
     gc_error err = {0};
     return gc_heatmap_view_parse(name, out, &err) == GC_OK ? 0 : -1;

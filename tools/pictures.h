@@ -18,8 +18,8 @@ typedef gc_heatmap_view heatmap_view;
 #define VIEW_SIDE GC_VIEW_SIDE
 #define VIEW_TOP GC_VIEW_TOP
 
-/* The view named `name` ("front", "side", "top") into *out; -1 for another name. */
-int heatmap_view_parse(const char* name, heatmap_view* out);
+/* The view named `name` ("front", "side", "top") into *(heatmap_view*)out; -1 for another name (an ARG_CALL). */
+int heatmap_view_parse(const char* name, void* out);
 
 /* The most triangles the heat map draws: past it, every k-th triangle is drawn (the
  * counts are those of the whole draw) and the caption says so. */
