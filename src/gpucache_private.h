@@ -371,6 +371,11 @@ void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, si
 gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
                                     long repeat, double* seconds, gc_error* err);
 
+/* `gpucache demo`'s report on f: a 100x100 quad grid in four orders (row-major, striped,
+ * optimal, shuffled) under every preset, as a table or, with `json`, its JSON document
+ * (src/pipeline/demo_report.c). */
+gc_status gc_demo_print(FILE* f, int json, gc_error* err);
+
 /* (analyze's and meshlets' reports) */
 /* What `gpucache analyze` reports for one mesh file (gc_analyze_report_print). */
 typedef struct gc_analyze_report {

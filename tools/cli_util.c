@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
-#include "table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -193,12 +192,4 @@ int has_ext(const char* path, const char* ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
-
-int table_print(FILE* f, const table* t)
-{
-    if (gc_table_print(f, t) == 0)
-        return 0;
-    fprintf(stderr, "gpucache: out of memory for a table\n");
-    return -1;
 }

@@ -7,7 +7,6 @@
 #include "gpucache/gpucache.h"
 
 #include "cli.h"
-#include "table.h"
 
 #include <stdio.h>
 
