@@ -320,6 +320,13 @@ gc_status gc_sweep_print(FILE* f, const gc_sweep* sweep, const char* const* labe
 gc_status gc_probe_devices_print(FILE* f, const gc_probe_device* devices, uint32_t count, int json,
                                         gc_error* err);
 
+/* `gpucache probe --overdraw`: the mesh file's triangles and positions (loaded with `lo`)
+ * drawn by the overdraw model and rendered on device `device` (gc_probe_overdraw), the
+ * shaded counts side by side on f, as lines or, with `json`, a JSON document
+ * (src/probe/overdraw_report.c). */
+gc_status gc_probe_overdraw_print(FILE* f, const char* path, const gc_load_options* lo, uint32_t device, int json,
+                                  gc_error* err);
+
 /* `gpucache probe`'s report of one measurement `m` of `draw` (of the input named `input`,
  * `primitives` assembled by its topology, `outputs` shader outputs) on backend `b`, as
  * lines or JSON. */

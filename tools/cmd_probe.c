@@ -140,7 +140,8 @@ int cmd_probe(int argc, char** argv)
         if (model_spec || per_vertex_path || suite)
             return usage_error("probe --overdraw renders on a Vulkan device: no --model, --per-vertex or --suite%s",
                                "");
-        return probe_overdraw(path, (uint32_t)device, json, &lo);
+        gc_error err = {0};
+        return gc_probe_overdraw_print(stdout, path, &lo, (uint32_t)device, json, &err) ? fail_with(&err) : 0;
     }
     if (per_vertex_path) {
         const char* inputs[] = {strcmp(path, "-") ? path : NULL, model_file};
