@@ -102,14 +102,9 @@ int cmd_report(int argc, char** argv)
     uint64_t primitives = 0;
     if (!gltf && (status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
         return status;
-    sweep* progress = calloc(1, sizeof *progress); /* the sweep's progress line */
-    if (!progress) {
-        gc_mesh_free(&in.mesh);
-        return EXIT_DATA;
-    }
-    progress->start = now_seconds();
-    progress->progress = progress_wanted();
-    gc_report_sweep sweep = {model_spec, &target, (unsigned)threads, sweep_progress, progress, print_warning, NULL,
+    sweep_clock clock; /* the sweep's progress line */
+    sweep_clock_start(&clock);
+    gc_report_sweep sweep = {model_spec, &target, (unsigned)threads, sweep_progress, &clock, print_warning, NULL,
                              hold_signals};
     progress_line prog;
     progress_init(&prog, "report: optimize");
@@ -138,7 +133,6 @@ int cmd_report(int argc, char** argv)
     gc_status s = gc_report_html(path, &ro, &info, &page, &page_size, &err);
     progress_end(&prog);
     gc_mesh_free(&in.mesh);
-    free(progress);
     verbose_note("report: loaded, analyzed and optimized in %.3f s (optimize %.3f s)", info.prepare_seconds,
                  info.optimize_seconds);
     if (s)

@@ -39,51 +39,26 @@ static int draw_validation_plot(const char* path, const gc_model* models, size_t
     sweep* s = calloc(1, sizeof *s);
     if (!s)
         return EXIT_DATA;
-    snprintf(s->meshes[0].name, sizeof s->meshes[0].name, "grid:100x100");
-    sweep_mesh* m = &s->meshes[0];
-    m->is_grid = 1;
-    m->width = m->height = 100;
-    m->vertices = 101 * 101;
-    size_t n = gc_grid_index_count(100, 100, GC_GRID_ROWMAJOR, 0);
-    m->indices = malloc(n * sizeof *m->indices);
-    gc_error err = {0};
-    int status = 0;
-    if (!m->indices || gc_grid_generate(100, 100, GC_GRID_ROWMAJOR, 0, m->indices, &m->count, &err)) {
-        status = m->indices ? fail_with(&err) : EXIT_DATA;
-        goto out;
-    }
-    s->mesh_count = 1;
+    sweep_init(s);
+    int status = sweep_add_grid(s, "grid:100x100", 100, 100);
     s->layouts[0] = GC_LAYOUT_OPTIMAL;
     s->layouts[1] = GC_LAYOUT_STRIPED;
     s->layouts[2] = GC_LAYOUT_TIPSIFY;
-    s->layout_count = 3;
-    s->cache_lo = 3;
-    s->cache_hi = 64;
+    s->g.layout_count = 3;
+    s->g.cache_lo = 3;
+    s->g.cache_hi = 64;
     if (count > MAX_SWEEP_MODELS) {
         note("validate: the picture shows the first %d models", MAX_SWEEP_MODELS);
         count = MAX_SWEEP_MODELS;
     }
     for (size_t k = 0; k < count; ++k) {
-        s->models[k].model = models[k];
-        char label[sizeof s->models[k].label];
-        gc_model_label(&models[k], label, sizeof label);
-        memcpy(s->models[k].label, label, sizeof label);
+        s->models[k] = models[k];
+        gc_model_label(&models[k], s->label_text[k], sizeof s->label_text[k]);
     }
-    s->model_count = count;
-    s->job_count = s->mesh_count * s->layout_count * cache_count(s);
-    s->rows = calloc(s->job_count * s->model_count, sizeof *s->rows);
-    if (!s->rows) {
-        status = EXIT_DATA;
-        goto out;
-    }
-    if (sweep_run(s, 0)) {
-        status = fail_with(&s->err);
-        goto out;
-    }
-    status = draw_plot(s, path);
-out:
-    free(m->indices);
-    free(s->rows);
+    s->g.model_count = count;
+    if (!status && !(status = sweep_run(s, 0)))
+        status = draw_plot(s, path);
+    sweep_free(s);
     free(s);
     return status;
 }
