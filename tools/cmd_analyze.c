@@ -183,7 +183,7 @@ int cmd_analyze(int argc, char** argv)
             }
             gc_draw whole = {mesh.indices, mesh.index_count, GC_TRIANGLE_LIST, 0, 0};
             size_t one_run = mesh.index_count / 3;
-            status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &whole,
+            status = write_heatmap(heatmap_path, path, &lo, &results[0].model, &whole,
                                    mesh.runs ? mesh.runs : &one_run, mesh.runs ? mesh.run_count : 1, NULL, view,
                                    (uint32_t)heatmap_max);
             gc_mesh_free(&mesh);
@@ -263,7 +263,7 @@ int cmd_analyze(int argc, char** argv)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &draw, NULL, 0, &options, view,
+        (status = write_heatmap(heatmap_path, path, &lo, &results[0].model, &draw, NULL, 0, &options, view,
                                 (uint32_t)heatmap_max)) != 0)
         goto out_changes;
     if (trace_plot_path && (status = write_trace_plot(trace_plot_path, path, &results[0].model, &draw, &options,

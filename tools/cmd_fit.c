@@ -3,7 +3,7 @@
  * file probe --suite writes, searches every family (or the -m models given) and prints
  * the best candidates with the cases each gets wrong. */
 #define _POSIX_C_SOURCE 200809L
-#include "charts.h"
+#include "pictures.h"
 #include "cli.h"
 #include "commands.h"
 #include "cli_options.h"
@@ -114,8 +114,9 @@ int cmd_fit(int argc, char** argv)
     if (gc_fit_report_print(stdout, path, &in, best, found, searched, (unsigned)threads, seconds, json, &err))
         status = fail_with(&err);
     /* the picture of the ranking just printed (its first FIT_PLOT_MAX_MODELS) */
-    if (plot_path && !status)
-        status = write_fit_plot(plot_path, path, &in, best, found);
+    picture_file pf;
+    if (plot_path && !status && (status = picture_open(&pf, plot_path)) == 0)
+        status = picture_end(&pf, gc_fit_chart_write(pf.f, path, &in, best, found, &err), &err);
 out:
     free(best);
     gc_measurements_free(&in);

@@ -3,7 +3,7 @@
  * work, the bus traffic, the cost of invalidates and writebacks, and the hazards; or, with
  * --compare, replay it under every flush strategy and rank them. */
 #define _POSIX_C_SOURCE 200809L
-#include "charts.h"
+#include "pictures.h"
 #include "cli.h"
 #include "commands.h"
 #include "cli_options.h"
@@ -90,8 +90,10 @@ int cmd_memsys(int argc, char** argv)
     const char* ids[GC_MEMSYS_STRATEGY_COUNT];
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         ids[i] = gc_memsys_strategy_id((gc_memsys_strategy)i);
-    if (plot_path && !status)
-        status = write_memsys_plot(plot_path, path, reports, order, ids, GC_MEMSYS_STRATEGY_COUNT);
+    picture_file pf;
+    if (plot_path && !status && (status = picture_open(&pf, plot_path)) == 0)
+        status = picture_end(&pf, gc_memsys_chart_write(pf.f, path, reports, order, ids, GC_MEMSYS_STRATEGY_COUNT, &err),
+                             &err);
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         gc_memsys_report_free(&reports[i]);
     gc_memsys_free(m);
