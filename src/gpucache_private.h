@@ -412,6 +412,12 @@ gc_status gc_analyze_report_print(FILE* f, const gc_analyze_report* r, int json,
 gc_status gc_meshlets_report_print(FILE* f, const char* in, const char* out, const gc_meshlets* m,
                                           size_t runs, double seconds, int json, gc_error* err);
 
+/* `meshlets --check FILE` and `analyze --meshlets FILE INPUT`: the meshlet data file read
+ * back (gc_meshlet_data_load) and, with mesh_path, checked to draw exactly that mesh's
+ * triangles (loaded with `lo`; gc_meshlets_cover), then its report as above. */
+gc_status gc_meshlet_file_print(FILE* f, const char* data_path, const char* mesh_path, const gc_load_options* lo,
+                                int json, gc_error* err);
+
 /* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
  * them; a point or line topology: an empty string) under every preset, written to a new string
  * *text (free()): with `json`, the member ', "meshlets": [{"preset", "max_vertices",

@@ -9,7 +9,6 @@
 #include "cli_options.h"
 #include "model_report.h"
 #include "pictures.h"
-#include "analyze_meshlets.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +79,8 @@ int cmd_analyze(int argc, char** argv)
             heatmap_path || trace_plot_path || overdraw_map_path || overdraw || fetch.text)
             return usage_error("--meshlets FILE checks a meshlet data file against INPUT: it takes only --json "
                                "and --positions%s", "");
-        return analyze_meshlets(meshlets_path, path, &lo, json);
+        gc_error err = {0};
+        return gc_meshlet_file_print(stdout, meshlets_path, path, &lo, json, &err) ? fail_with(&err) : 0;
     }
     if (is_gltf(path)) {
         /* each primitive's mode is its topology; no restart in glTF */

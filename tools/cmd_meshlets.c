@@ -85,13 +85,8 @@ int cmd_meshlets(int argc, char** argv)
     if (check_path) {
         if (optind != argc || out_path || data_path || target || v || t)
             return usage_error("--check %s reads one data file and takes nothing else", check_path);
-        gc_meshlets m = {0};
         gc_error err = {0};
-        if (gc_meshlet_data_load(check_path, &m, &err) ||
-            gc_meshlets_report_print(stdout, check_path, NULL, &m, 1, 0.0, json, &err))
-            status = fail_with(&err);
-        gc_meshlets_free(&m);
-        return status;
+        return gc_meshlet_file_print(stdout, check_path, NULL, &lo, json, &err) ? fail_with(&err) : 0;
     }
     if (target) {
         if (v || t)
