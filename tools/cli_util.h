@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Small helpers of the command-line tool: a growable string and atomic file output. */
+/* Small helpers of the command-line tool: atomic file output, standard output. */
 #ifndef GPUCACHE_CLI_UTIL_H
 #define GPUCACHE_CLI_UTIL_H
 
 #include "gpucache_private.h"
-#include "../src/strbuf.h"
+#include "../src/strbuf.h" /* the library's growable string and JSON */
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* The growable string and the JSON format are the library's (src/strbuf.h). */
-typedef gc_strbuf strbuf;
-#define sb_printf gc_sb_printf
-#define sb_json_open gc_sb_json_open
-#define sb_json_string gc_sb_json_string
-#define json_float gc_json_float
 
 /* An output file (the library's gc_atomic_file: a mkstemp temporary beside the target,
  * renamed on success), with the termination signals held from open to commit or abort

@@ -31,7 +31,7 @@ int cmd_analyze(int argc, char** argv)
     const char *window_option = NULL, *meshlets_path = NULL, *overdraw_map_path = NULL;
     int json = 0, trace = 0, overdraw = 0;
     long repeat = 0, heatmap_max = 0, plot_count = TRACE_PLOT_DEFAULT_COUNT;
-    long threads = default_threads();
+    long threads = gc_default_threads();
     gc_load_options lo = {0};
     heatmap_view view = VIEW_FRONT;
     uint64_t plot_from = 0;
@@ -93,7 +93,7 @@ int cmd_analyze(int argc, char** argv)
     /* standard input can be read once: by the INPUT, the state changes or one fit result */
     int stdin_readers = (gc_stdin_format(path) != NULL) + (state_path && is_stdio_path(state_path));
     for (size_t i = 0; i < model_count; ++i)
-        stdin_readers += is_stdio_path(model_arg_file(model_specs[i]));
+        stdin_readers += is_stdio_path(gc_model_arg_file(model_specs[i]));
     if (stdin_readers > 1)
         return usage_error("'-' (standard input) can be given to only one of INPUT, --state-changes and -m @FILE%s",
                            "");
@@ -103,8 +103,8 @@ int cmd_analyze(int argc, char** argv)
         const char* inputs[2 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
         size_t input_count = 2;
         for (size_t i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
+            if (gc_model_arg_file(model_specs[i]))
+                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
         if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
             return input_status;
     }
@@ -122,8 +122,8 @@ int cmd_analyze(int argc, char** argv)
         const char* inputs[3 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path, per_vertex_path};
         size_t input_count = 3;
         for (size_t i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
+            if (gc_model_arg_file(model_specs[i]))
+                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
         for (int q = 0; q < k; ++q) /* the pictures before it are outputs already decided */
             inputs[input_count++] = pictures[q];
         if ((input_status = check_output(pictures[k], inputs, input_count)) != 0)
@@ -146,7 +146,7 @@ int cmd_analyze(int argc, char** argv)
     gc_model models[MAX_MODELS];
     double seconds[MAX_MODELS];
     for (size_t i = 0; i < model_count; ++i) {
-        if (model_arg(model_specs[i], &results[i].model, &err)) {
+        if (gc_model_arg(model_specs[i], &results[i].model, &err)) {
             status = fail_with(&err);
             goto out_results;
         }
@@ -207,7 +207,7 @@ int cmd_analyze(int argc, char** argv)
     }
     if (restart && restart_text) {
         uint64_t v;
-        if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0) {
+        if (gc_arg_u64(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0) {
             status = usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
             goto out_results;
         }
@@ -223,12 +223,12 @@ int cmd_analyze(int argc, char** argv)
         sinks[i] = (gc_trace_sink){&results[i].trace, json, 1};
         users[i] = &sinks[i];
         if (trace)
-            sb_printf(&results[i].trace, "%s", "");
+            gc_sb_printf(&results[i].trace, "%s", "");
     }
     mo.trace = trace ? gc_trace_collect : NULL;
     mo.trace_users = users;
     mo.per_vertex = per_vertex_path ? per_vertex : NULL;
-    double started = now_seconds();
+    double started = gc_now_seconds();
     if (gc_mesh_analyze_with(path, &mo, models, model_count, &a, &err)) {
         for (size_t i = 0; i < model_count; ++i)
             gc_per_vertex_free(&per_vertex[i]);
@@ -237,7 +237,7 @@ int cmd_analyze(int argc, char** argv)
     }
     const gc_mesh_draw* d = &a.draws[0];
     verbose_note("%s: %zu indices of %d bits read and counted in %.3f s", path, d->index_count, d->index_bits,
-                 now_seconds() - started);
+                 gc_now_seconds() - started);
     gc_draw draw = {d->indices, d->index_count, d->topology, d->restart_enabled, d->restart_value};
     gc_analyze_options options = {0};
     options.state_changes = d->state_changes;

@@ -24,7 +24,7 @@ typedef struct progress_state {
 static void fit_progress(void* user, uint64_t done, uint64_t total)
 {
     progress_state* p = user;
-    double now = now_seconds();
+    double now = gc_now_seconds();
     if (done != total && now - p->last < 0.25)
         return;
     p->last = now;
@@ -63,8 +63,8 @@ int cmd_fit(int argc, char** argv)
         const char* inputs[1 + MAX_FIT_MODELS] = {strcmp(path, "-") ? path : NULL};
         size_t input_count = 1;
         for (size_t i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
+            if (gc_model_arg_file(model_specs[i]))
+                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
         int output_status = check_output(plot_path, inputs, input_count);
         if (output_status)
             return output_status;
@@ -72,7 +72,7 @@ int cmd_fit(int argc, char** argv)
     gc_error err = {0};
     gc_model models[MAX_FIT_MODELS];
     for (size_t i = 0; i < model_count; ++i)
-        if (model_arg(model_specs[i], &models[i], &err))
+        if (gc_model_arg(model_specs[i], &models[i], &err))
             return fail_with(&err);
     if (threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -91,7 +91,7 @@ int cmd_fit(int argc, char** argv)
         gc_measurements_free(&in);
         return EXIT_DATA;
     }
-    progress_state ps = {now_seconds(), 0.0};
+    progress_state ps = {gc_now_seconds(), 0.0};
     gc_fit_options fo = {0};
     fo.threads = (unsigned)threads;
     if (model_count) {
@@ -109,7 +109,7 @@ int cmd_fit(int argc, char** argv)
         status = fail_with(&err);
         goto out;
     }
-    double seconds = now_seconds() - ps.start;
+    double seconds = gc_now_seconds() - ps.start;
 
     if (gc_fit_report_print(stdout, path, &in, best, found, searched, (unsigned)threads, seconds, json, &err))
         status = fail_with(&err);

@@ -28,13 +28,13 @@ int cmd_grid(int argc, char** argv)
     if (optind + 2 != argc)
         return usage_error("grid takes W and H (quads), e.g. 'grid 100 100 --layout optimal -o grid.txt'%s", "");
     long w, h;
-    if (parse_count(argv[optind], 1, GRID_MAX_SIDE, &w) != 0)
+    if (gc_arg_count(argv[optind], 1, GC_GRID_MAX_SIDE, &w) != 0)
         return usage_error("grid width '%s' is not in [1, 20000]", argv[optind]);
-    if (parse_count(argv[optind + 1], 1, GRID_MAX_SIDE, &h) != 0)
+    if (gc_arg_count(argv[optind + 1], 1, GC_GRID_MAX_SIDE, &h) != 0)
         return usage_error("grid height '%s' is not in [1, 20000]", argv[optind + 1]);
-    if ((uint64_t)w * (uint64_t)h > GRID_MAX_QUADS) {
+    if ((uint64_t)w * (uint64_t)h > GC_GRID_MAX_QUADS) {
         fprintf(stderr, "gpucache: grid %ld x %ld is %llu quads, more than the limit of %llu (see 'gpucache help')\n",
-                w, h, (unsigned long long)w * (unsigned long long)h, (unsigned long long)GRID_MAX_QUADS);
+                w, h, (unsigned long long)w * (unsigned long long)h, (unsigned long long)GC_GRID_MAX_QUADS);
         return EXIT_USAGE;
     }
     if (!out_path)

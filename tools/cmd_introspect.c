@@ -44,7 +44,7 @@ int cmd_introspect(int argc, char** argv)
     gc_error err = {0};
     gc_model model; /* -m @FILE: the fit result's best model, handed on as its spec */
     if (model_spec) {
-        if (model_arg(model_spec, &model, &err))
+        if (gc_model_arg(model_spec, &model, &err))
             return fail_with(&err);
         model_spec = model.name;
     }

@@ -51,7 +51,7 @@ static int write_outputs(const char* path, const char* out_path, const char* dat
     }
     signals_release();
     if (!status && gc_meshlets_report_print(stdout, path, out_path, c->doc ? &c->sum : &c->meshlets, c->runs,
-                                            now_seconds() - start, json, &err))
+                                            gc_now_seconds() - start, json, &err))
         status = fail_with(&err);
     return status;
 }
@@ -123,7 +123,7 @@ int cmd_meshlets(int argc, char** argv)
     o.max_vertices = (uint32_t)v, o.max_triangles = (uint32_t)t;
     o.keep_order = scan_only, o.local_order = !no_local, o.seed = seed, o.effort = (unsigned)effort;
     gc_meshlets_cut cut;
-    double start = now_seconds();
+    double start = gc_now_seconds();
     if (!strcmp(gc_mesh_format(path), "gltf")) {
         gc_gltf_options go = {0};
         go.allow_external_uris = lo.allow_external_uris;
@@ -136,7 +136,7 @@ int cmd_meshlets(int argc, char** argv)
         uint64_t primitives = 0;
         if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
             return status;
-        start = now_seconds();
+        start = gc_now_seconds();
         gc_status s = gc_meshlets_cut_mesh(path, &lo, &in.mesh, &draw, &o, bounds, &cut, &err);
         gc_mesh_free(&in.mesh);
         if (s)

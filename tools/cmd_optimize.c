@@ -41,10 +41,10 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
 {
     gc_error err = {0};
     gc_mesh_optimized r;
-    double start = now_seconds();
+    double start = gc_now_seconds();
     if (gc_mesh_optimize(path, NULL, NULL, 0, mo, &r, &err))
         return fail_with(&err);
-    double seconds = now_seconds() - start;
+    double seconds = gc_now_seconds() - start;
     signals_hold();
     /* the set's members never replace a -m @FILE fit result (gc_gltf_write_inputs) */
     gc_status written = is_stdio_path(out_path) ? gltf_to_stdout(r.gltf, &err)
@@ -170,8 +170,8 @@ int cmd_optimize(int argc, char** argv)
     const char* inputs[1 + MAX_TARGETS] = {strcmp(path, "-") ? path : NULL};
     size_t input_count = 1;
     for (size_t i = 0; i < target_count; ++i)
-        if (model_arg_file(target_specs[i]))
-            inputs[input_count++] = model_arg_file(target_specs[i]);
+        if (gc_model_arg_file(target_specs[i]))
+            inputs[input_count++] = gc_model_arg_file(target_specs[i]);
     if (!spool && input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
         return input_status;
     if (remap_path) {
@@ -193,7 +193,7 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
     gc_model targets[MAX_TARGETS];
     for (size_t i = 0; i < target_count; ++i)
-        if (model_arg(target_specs[i], &targets[i], &err))
+        if (gc_model_arg(target_specs[i], &targets[i], &err))
             return fail_with(&err);
 
     gc_model presets[MAX_REPORT_PRESETS + MAX_TARGETS];
@@ -234,7 +234,7 @@ int cmd_optimize(int argc, char** argv)
     mo.optimize.progress_user = &prog;
     gc_mesh_optimized r;
     gc_status s = gc_mesh_optimize(path, &draw, in.mesh.runs, in.mesh.run_count, &mo, &r, &err);
-    double seconds = now_seconds() - prog.start;
+    double seconds = gc_now_seconds() - prog.start;
     progress_end(&prog);
     if (s) {
         gc_mesh_free(&in.mesh);

@@ -117,7 +117,7 @@ int cmd_probe(int argc, char** argv)
         return list_devices(json);
     /* --model @FILE: the fit result's best model, handed on as its spec once the outputs
      * are checked (against the file too) */
-    const char* model_file = model_arg_file(model_spec);
+    const char* model_file = gc_model_arg_file(model_spec);
     gc_model model;
     gc_error merr = {0};
     if (suite) {
@@ -128,7 +128,7 @@ int cmd_probe(int argc, char** argv)
         int checked = check_output(out_path, &model_file, model_file ? 1 : 0); /* before any work */
         if (checked)
             return checked;
-        if (model_spec && model_arg(model_spec, &model, &merr))
+        if (model_spec && gc_model_arg(model_spec, &model, &merr))
             return fail_with(&merr);
         return run_suite((uint32_t)device, model_spec ? model.name : NULL, out_path);
     }
@@ -149,7 +149,7 @@ int cmd_probe(int argc, char** argv)
             return input_status;
     }
     if (model_spec) {
-        if (model_arg(model_spec, &model, &merr))
+        if (gc_model_arg(model_spec, &model, &merr))
             return fail_with(&merr);
         model_spec = model.name;
     }

@@ -57,7 +57,7 @@ int cmd_report(int argc, char** argv)
 {
     const char *model_spec = NULL, *out_path = NULL, *cache_text = NULL;
     heatmap_view view = VIEW_FRONT;
-    long threads = default_threads();
+    long threads = gc_default_threads();
     gc_load_options lo = {0};
     const cli_option options[] = {
         OPT_TEXT("--output", &out_path),
@@ -77,20 +77,20 @@ int cmd_report(int argc, char** argv)
         return usage_error("report needs -o OUT.html%s", "");
     if (!model_spec)
         model_spec = DEFAULT_MODEL;
-    if (is_stdio_path(model_arg_file(model_spec)) && gc_stdin_format(path))
+    if (is_stdio_path(gc_model_arg_file(model_spec)) && gc_stdin_format(path))
         return usage_error("'-' (standard input) can be given to only one of INPUT and -m @FILE%s", "");
     uint64_t cache_lo = 0, cache_hi = 0;
     /* two sizes at least: a curve of one point is no plot (gnuplot refuses an empty x range) */
-    if (cache_text && (parse_range_arg(cache_text, 3, 256, &cache_lo, &cache_hi) != 0 || cache_lo == cache_hi))
+    if (cache_text && (gc_arg_range(cache_text, 3, 256, &cache_lo, &cache_hi) != 0 || cache_lo == cache_hi))
         return usage_error("--cache %s: expected A..B with 3 <= A < B <= 256", cache_text);
     {
-        const char* inputs[2] = {strcmp(path, "-") ? path : NULL, model_arg_file(model_spec)};
+        const char* inputs[2] = {strcmp(path, "-") ? path : NULL, gc_model_arg_file(model_spec)};
         if ((status = check_output(out_path, inputs, 2)) != 0)
             return status;
     }
     gc_error err = {0};
     gc_model target;
-    if (model_arg(model_spec, &target, &err))
+    if (gc_model_arg(model_spec, &target, &err))
         return fail_with(&err);
 
     /* a glTF is read by the library (each mesh primitive a draw of its own); another input
@@ -129,7 +129,7 @@ int cmd_report(int argc, char** argv)
     gc_report_info info;
     char* page = NULL;
     size_t page_size = 0;
-    double t0 = now_seconds();
+    double t0 = gc_now_seconds();
     gc_status s = gc_report_html(path, &ro, &info, &page, &page_size, &err);
     progress_end(&prog);
     gc_mesh_free(&in.mesh);
@@ -148,6 +148,6 @@ int cmd_report(int argc, char** argv)
         fprintf(stderr, "gpucache: %s\n", af.err.message[0] ? af.err.message : out_path);
         return EXIT_DATA;
     }
-    verbose_note("report: %zu bytes in %.3f s", page_size, now_seconds() - t0);
+    verbose_note("report: %zu bytes in %.3f s", page_size, gc_now_seconds() - t0);
     return 0;
 }

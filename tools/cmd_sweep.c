@@ -28,7 +28,7 @@ static int add_mesh(sweep* s, const char* spec)
     gc_error err = {0};
     uint32_t w = 0, h = 0;
     if (strncmp(spec, "grid:", 5) == 0) {
-        if (parse_grid_size(spec + 5, 4000, (uint64_t)4000 * 4000, &w, &h) != 0)
+        if (gc_arg_grid_size(spec + 5, 4000, (uint64_t)4000 * 4000, &w, &h) != 0)
             return usage_error("--mesh %s: expected grid:WxH with W and H in [1, 4000]", spec);
         return sweep_add_grid(s, spec, w, h);
     }
@@ -62,13 +62,13 @@ static int add_model(sweep* s, size_t k, const char* spec)
 {
     gc_error err = {0};
     if (strcmp(spec, "device") && strncmp(spec, "device:", 7)) {
-        if (model_arg(spec, &s->models[k], &err))
+        if (gc_model_arg(spec, &s->models[k], &err))
             return fail_with(&err);
         gc_model_label(&s->models[k], s->label_text[k], sizeof s->label_text[k]);
         return 0;
     }
     long idx = 0;
-    if (spec[6] == ':' && parse_count(spec + 7, 0, 1000, &idx) != 0)
+    if (spec[6] == ':' && gc_arg_count(spec + 7, 0, 1000, &idx) != 0)
         return usage_error("-m %s: expected device or device:N", spec);
     s->on_device[k] = 1;
     if (!s->g.device) {
@@ -121,8 +121,8 @@ int cmd_sweep(int argc, char** argv)
     for (size_t i = 0; i < mesh_spec_count; ++i)
         inputs[input_count++] = mesh_specs[i];
     for (size_t k = 0; k < s.g.model_count; ++k)
-        if (model_arg_file(model_specs[k]))
-            inputs[input_count++] = model_arg_file(model_specs[k]);
+        if (gc_model_arg_file(model_specs[k]))
+            inputs[input_count++] = gc_model_arg_file(model_specs[k]);
     if (plot_path)
         script_path(plot_path, gp, sizeof gp);
     const char* outputs[3] = {csv_path, plot_path, plot_path ? gp : NULL};
@@ -133,7 +133,7 @@ int cmd_sweep(int argc, char** argv)
     }
     /* --cache A..B */
     uint64_t lo = 0, hi = 0;
-    if (parse_range_arg(cache_text, 3, 4096, &lo, &hi) != 0)
+    if (gc_arg_range(cache_text, 3, 4096, &lo, &hi) != 0)
         return usage_error("--cache %s: expected A..B (or one size) with 3 <= A <= B <= 4096", cache_text);
     s.g.cache_lo = (unsigned)lo;
     s.g.cache_hi = (unsigned)hi;

@@ -110,7 +110,7 @@ int cmd_validate(int argc, char** argv)
         const char *name = NULL, *spec, *source;
         if (!spec_count)
             gc_preset_get(i, &name, &spec, &source);
-        if ((spec_count ? model_arg(specs[i], &models[i], &err) : gc_model_parse(name, &models[i], &err)) != GC_OK)
+        if ((spec_count ? gc_model_arg(specs[i], &models[i], &err) : gc_model_parse(name, &models[i], &err)) != GC_OK)
             return fail_with(&err);
     }
     gc_published_set set;

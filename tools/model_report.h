@@ -15,7 +15,7 @@ typedef struct model_result {
     gc_stats stats;
     double seconds; /* < 0: not measured */
     gc_per_vertex per_vertex;
-    strbuf trace;
+    gc_strbuf trace;
 } model_result;
 
 /* Per-vertex CSV: index, then one column of invocation counts per model. */

@@ -14,7 +14,7 @@
 
 void sweep_clock_start(sweep_clock* c)
 {
-    c->start = now_seconds();
+    c->start = gc_now_seconds();
     c->last = 0;
     c->enabled = progress_wanted();
 }
@@ -23,7 +23,7 @@ void sweep_clock_start(sweep_clock* c)
 void sweep_progress(void* user, uint64_t done, uint64_t total)
 {
     sweep_clock* c = user;
-    double now = now_seconds();
+    double now = gc_now_seconds();
     if (!c->enabled || (now - c->last < 0.25 && done != total))
         return;
     c->last = now;
