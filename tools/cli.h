@@ -13,19 +13,14 @@
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
 
-/* Prints a finished JSON document (gc_sb_json_open ... ) on standard output and frees it; if
- * memory ran out while it was built, prints nothing of it, says so and returns EXIT_DATA,
- * else 0. */
-int print_json_document(gc_strbuf* j);
-/* 2 for usage errors, 1 for everything else. */
-int exit_status(gc_status s);
 /* Copies `in` into out[size] (truncated, always terminated) with every control character
  * and DEL replaced by '?': text that comes from a file (a mesh name, a URI) or a library
  * message quoting it reaches the terminal only this way, never as escape sequences. */
 void copy_printable(char* out, size_t size, const char* in);
 /* A gc_note_fn printing "gpucache: LINE" (through copy_printable) on standard error. */
 void print_note(void* user, const char* line);
-/* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err. */
+/* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err
+ * (2 for a usage error, 1 for anything else). */
 int fail_with(const gc_error* err);
 /* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
 int usage_error(const char* fmt, const char* arg);
@@ -65,9 +60,6 @@ typedef struct input {
     gc_mesh mesh;
     char name[1024];
 } input;
-
-/* Loads INPUT, including the generated "grid:WxH". */
-gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err);
 
 /* Loads INPUT and builds the draw the options describe: topology (a name from -t, NULL:
  * the file's or a triangle list), restart (restart_text NULL: the index width's default),

@@ -47,25 +47,6 @@ void verbose_note(const char* fmt, ...)
     va_end(args);
 }
 
-int exit_status(gc_status s)
-{
-    return s == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
-}
-
-int print_json_document(gc_strbuf* j)
-{
-    int failed = j->failed;
-    if (!failed)
-        fputs(j->data, stdout);
-    free(j->data);
-    j->data = NULL;
-    if (failed) {
-        fprintf(stderr, "gpucache: out of memory writing JSON\n");
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
 void copy_printable(char* out, size_t size, const char* in)
 {
     size_t k = 0;
@@ -89,7 +70,7 @@ int fail_with(const gc_error* err)
     char line[sizeof err->message];
     copy_printable(line, sizeof line, err->message);
     fprintf(stderr, "gpucache: %s\n", line);
-    return exit_status(err->code);
+    return err->code == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
 }
 
 int usage_error(const char* fmt, const char* arg)
@@ -132,13 +113,6 @@ void progress_end(progress_line* p)
     if (p->shown)
         fprintf(stderr, "\rgpucache: %s: done in %.1f s          \n", p->label, gc_now_seconds() - p->start);
     p->shown = 0;
-}
-
-gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err)
-{
-    memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", path);
-    return gc_mesh_load_input(path, lo, &in->mesh, err);
 }
 
 int one_input(int argc, char** argv, const char* command, const char** path)

@@ -21,17 +21,6 @@
 static int hold_depth;
 static sigset_t held_saved;
 
-void folder_of(const char* path, char* out, size_t size)
-{
-    const char* slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
-
 void signals_hold(void)
 {
     if (hold_depth++ == 0) {
@@ -47,13 +36,6 @@ void signals_hold(void)
 void signals_release(void)
 {
     if (hold_depth > 0 && --hold_depth == 0)
-        pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
-}
-
-void signals_child(void)
-{
-    /* a program started from a held window gets the signals the tool had before */
-    if (hold_depth > 0)
         pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
 }
 

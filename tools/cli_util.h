@@ -26,10 +26,6 @@ int is_stdio_path(const char* path);
 /* True when path ends in "." ext, case-insensitively. */
 int has_ext(const char* path, const char* ext);
 
-/* The folder part of path ("." when it has none, "/" for a file at the root), in out: where
- * a private temporary beside an output goes (plot.c, picture_file.c). */
-void folder_of(const char* path, char* out, size_t size);
-
 int atomic_open(atomic_file* af, const char* path);
 /* Checks every write, flushes, syncs, closes and renames; on any failure removes the
  * temporary file. Returns 0 on success, -1 on failure. */
@@ -37,11 +33,9 @@ int atomic_commit(atomic_file* af);
 /* Drops the temporary file. */
 void atomic_abort(atomic_file* af);
 
-/* Holds SIGINT, SIGTERM and SIGHUP (nesting) while temporaries exist; signals_child
- * restores the original mask in a child about to exec another program. */
+/* Holds SIGINT, SIGTERM and SIGHUP (nesting) while temporaries exist. */
 void signals_hold(void);
 void signals_release(void);
-void signals_child(void);
 
 /* gc_output_check before any work: prints the one error line and returns the exit status
  * (2 when the output is one of the inputs, 1 otherwise), 0 when the path is fine. For "-"
