@@ -378,6 +378,13 @@ void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, si
 gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
                                     long repeat, double* seconds, gc_error* err);
 
+/* `gpucache grid`'s file on f: the W x H grid in `layout` (gc_grid_generate with `cache`)
+ * as `format`: "txt" (a triangle a line), "u16" or "u32" (raw little-endian), "obj" or
+ * "ply" (ASCII, the grid's positions and a comment naming the layout `layout_name`).
+ * Sets *triangles. Write errors are the caller's to check (src/io/grid_file.c). */
+gc_status gc_grid_file_write(FILE* f, const char* format, uint32_t w, uint32_t h, gc_grid_layout layout,
+                             const char* layout_name, uint32_t cache, size_t* triangles, gc_error* err);
+
 /* `gpucache demo`'s report on f: a 100x100 quad grid in four orders (row-major, striped,
  * optimal, shuffled) under every preset, as a table or, with `json`, its JSON document
  * (src/pipeline/demo_report.c). */

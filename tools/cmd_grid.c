@@ -61,59 +61,24 @@ int cmd_grid(int argc, char** argv)
     if (checked)
         return checked;
 
-    size_t n = gc_grid_index_count((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache);
-    uint32_t* idx = malloc(n * sizeof *idx);
     gc_error err = {0};
-    size_t written = 0;
-    if (!idx) {
-        fprintf(stderr, "gpucache: out of memory for the grid's %zu indices\n", n);
-        return EXIT_DATA;
-    }
-    if (gc_grid_generate((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache, idx, &written, &err)) {
-        free(idx);
-        return fail_with(&err);
-    }
+    size_t triangles = 0;
     atomic_file af;
     if (atomic_open(&af, out_path) != 0) {
-        free(idx);
         fprintf(stderr, "gpucache: %s: cannot create: %s\n", out_path, strerror(errno));
         return EXIT_DATA;
     }
-    FILE* f = af.f;
-    if (text) {
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "%u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
-    } else if (u16 || u32) {
-        for (size_t i = 0; i < written; ++i) {
-            unsigned char b[4] = {(unsigned char)idx[i], (unsigned char)(idx[i] >> 8), (unsigned char)(idx[i] >> 16),
-                                  (unsigned char)(idx[i] >> 24)};
-            fwrite(b, 1, u16 ? 2 : 4, f);
-        }
-    } else if (obj) {
-        fprintf(f, "# gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name, cache);
-        for (long y = 0; y <= h; ++y)
-            for (long x = 0; x <= w; ++x)
-                fprintf(f, "v %ld %ld 0\n", x, y);
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "f %u %u %u\n", idx[i] + 1, idx[i + 1] + 1, idx[i + 2] + 1);
-    } else {
-        fprintf(f, "ply\nformat ascii 1.0\ncomment gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name,
-                cache);
-        fprintf(f, "element vertex %llu\nproperty float x\nproperty float y\nproperty float z\n",
-                (unsigned long long)vertices);
-        fprintf(f, "element face %zu\nproperty list uchar int vertex_indices\nend_header\n", written / 3);
-        for (long y = 0; y <= h; ++y)
-            for (long x = 0; x <= w; ++x)
-                fprintf(f, "%ld %ld 0\n", x, y);
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "3 %u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
+    const char* format = text ? "txt" : u16 ? "u16" : u32 ? "u32" : obj ? "obj" : "ply";
+    if (gc_grid_file_write(af.f, format, (uint32_t)w, (uint32_t)h, layout, layout_name, (uint32_t)cache, &triangles,
+                           &err)) {
+        atomic_abort(&af);
+        return fail_with(&err);
     }
-    free(idx);
     if (atomic_commit(&af) != 0) {
         fprintf(stderr, "gpucache: %s: write failed: %s\n", out_path, strerror(errno));
         return EXIT_DATA;
     }
     printf("%s: %ldx%ld grid, %s layout (cache %ld): %zu triangles, %llu vertices\n", out_path, w, h, layout_name, cache,
-           written / 3, (unsigned long long)vertices);
+           triangles, (unsigned long long)vertices);
     return 0;
 }
