@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #define _POSIX_C_SOURCE 200809L
-#include "cli_util.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -127,6 +127,22 @@ void atomic_abort(atomic_file* af)
         gc_atomic_abort(&af->file);
         signals_release();
     }
+}
+
+int output_open(atomic_file* af, const char* path)
+{
+    if (atomic_open(af, path) == 0)
+        return 0;
+    fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
+    return EXIT_DATA;
+}
+
+int output_commit(atomic_file* af, const char* path)
+{
+    if (atomic_commit(af) == 0)
+        return 0;
+    fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
+    return EXIT_DATA;
 }
 
 int check_output(const char* path, const char* const* inputs, size_t input_count)

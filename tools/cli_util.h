@@ -33,6 +33,11 @@ int atomic_commit(atomic_file* af);
 /* Drops the temporary file. */
 void atomic_abort(atomic_file* af);
 
+/* atomic_open and atomic_commit printing "gpucache: PATH: cannot create: REASON" or
+ * "...: write failed: REASON" and returning EXIT_DATA on failure, else 0. */
+int output_open(atomic_file* af, const char* path);
+int output_commit(atomic_file* af, const char* path);
+
 /* Holds SIGINT, SIGTERM and SIGHUP (nesting) while temporaries exist. */
 void signals_hold(void);
 void signals_release(void);

@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "cli_options.h"
-#include "model_report.h"
 #include "pictures.h"
 
 #include <stdio.h>
@@ -20,6 +19,34 @@
 static int is_gltf(const char* path)
 {
     return strcmp(gc_mesh_format(path), "gltf") == 0;
+}
+
+/* What analyze collects for each model beside the library's report. */
+typedef struct model_result {
+    gc_model model;
+    gc_stats stats;
+    double seconds; /* < 0: not measured */
+    gc_per_vertex per_vertex;
+    gc_strbuf trace;
+} model_result;
+
+/* --per-vertex: index, then one column of invocation counts per model. */
+static int write_per_vertex_csv(const char* path, const model_result* results, size_t count)
+{
+    atomic_file af;
+    if (output_open(&af, path) != 0)
+        return EXIT_DATA;
+    fprintf(af.f, "index");
+    for (size_t i = 0; i < count; ++i)
+        fprintf(af.f, ",%s", results[i].model.name);
+    fprintf(af.f, "\n");
+    for (size_t v = 0; count && v < results[0].per_vertex.count; ++v) {
+        fprintf(af.f, "%u", results[0].per_vertex.values[v]);
+        for (size_t i = 0; i < count; ++i)
+            fprintf(af.f, ",%u", results[i].per_vertex.counts[v]);
+        fprintf(af.f, "\n");
+    }
+    return output_commit(&af, path);
 }
 
 int cmd_analyze(int argc, char** argv)
@@ -259,7 +286,7 @@ int cmd_analyze(int argc, char** argv)
         }
         traces[i] = r->trace.data;
     }
-    if (per_vertex_path && (status = write_per_vertex_csv(per_vertex_path, results, (int)model_count)) != 0)
+    if (per_vertex_path && (status = write_per_vertex_csv(per_vertex_path, results, model_count)) != 0)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&

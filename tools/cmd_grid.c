@@ -64,20 +64,16 @@ int cmd_grid(int argc, char** argv)
     gc_error err = {0};
     size_t triangles = 0;
     atomic_file af;
-    if (atomic_open(&af, out_path) != 0) {
-        fprintf(stderr, "gpucache: %s: cannot create: %s\n", out_path, strerror(errno));
-        return EXIT_DATA;
-    }
+    if ((checked = output_open(&af, out_path)) != 0)
+        return checked;
     const char* format = text ? "txt" : u16 ? "u16" : u32 ? "u32" : obj ? "obj" : "ply";
     if (gc_grid_file_write(af.f, format, (uint32_t)w, (uint32_t)h, layout, layout_name, (uint32_t)cache, &triangles,
                            &err)) {
         atomic_abort(&af);
         return fail_with(&err);
     }
-    if (atomic_commit(&af) != 0) {
-        fprintf(stderr, "gpucache: %s: write failed: %s\n", out_path, strerror(errno));
-        return EXIT_DATA;
-    }
+    if ((checked = output_commit(&af, out_path)) != 0)
+        return checked;
     printf("%s: %ldx%ld grid, %s layout (cache %ld): %zu triangles, %llu vertices\n", out_path, w, h, layout_name, cache,
            triangles, (unsigned long long)vertices);
     return 0;

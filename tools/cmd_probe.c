@@ -76,21 +76,6 @@ static int list_devices(int json)
     return gc_probe_devices_print(stdout, devices, n < 16 ? n : 16, json, &err) ? fail_with(&err) : 0;
 }
 
-static int write_csv(const char* path, const gc_measurement* m)
-{
-    atomic_file af;
-    if (atomic_open(&af, path) != 0) {
-        fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
-        return EXIT_DATA;
-    }
-    gc_measurement_csv(af.f, m);
-    if (atomic_commit(&af) != 0) {
-        fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
 int cmd_probe(int argc, char** argv)
 {
     const char *topology_name = NULL, *restart = NULL, *restart_text = NULL, *per_vertex_path = NULL;
@@ -170,7 +155,12 @@ int cmd_probe(int argc, char** argv)
     }
     const uint64_t expected = primitives; /* what the topology gives (gc_draw_validate counted them) */
     int agree = m.invocations == m.per_vertex_sum;
-    if (per_vertex_path && (status = write_csv(per_vertex_path, &m)) != 0)
+    atomic_file csv;
+    if (per_vertex_path && (status = output_open(&csv, per_vertex_path)) != 0)
+        goto out;
+    if (per_vertex_path)
+        gc_measurement_csv(csv.f, &m);
+    if (per_vertex_path && (status = output_commit(&csv, per_vertex_path)) != 0)
         goto out;
     if (gc_measurement_print(stdout, &b, in.name, &draw, expected, (uint32_t)outputs, &m, json, &err))
         status = fail_with(&err);

@@ -166,18 +166,10 @@ int cmd_sweep(int argc, char** argv)
                      s.g.mesh_count * s.g.layout_count * (size_t)(hi - lo + 1), s.g.model_count);
     if (!status)
         status = sweep_run(&s, threads);
-    if (!status && csv_path) {
-        atomic_file af;
-        if (atomic_open(&af, csv_path) != 0) {
-            fprintf(stderr, "gpucache: %s: cannot create: %s\n", csv_path, strerror(errno));
-            status = EXIT_DATA;
-        } else {
-            gc_sweep_csv(af.f, &s.g, s.rows);
-            if (atomic_commit(&af) != 0) {
-                fprintf(stderr, "gpucache: %s: write failed: %s\n", csv_path, strerror(errno));
-                status = EXIT_DATA;
-            }
-        }
+    atomic_file af;
+    if (!status && csv_path && (status = output_open(&af, csv_path)) == 0) {
+        gc_sweep_csv(af.f, &s.g, s.rows);
+        status = output_commit(&af, csv_path);
     }
     gc_error perr = {0};
     if (!status && gc_sweep_print(stdout, &s.g, s.labels, s.rows, json, &perr))

@@ -88,15 +88,12 @@ int draw_plot(const sweep* s, const char* plot_path)
     char gp[4200];
     script_path(plot_path, gp, sizeof gp);
     atomic_file af;
-    if (atomic_open(&af, gp) != 0) {
-        fprintf(stderr, "gpucache: %s: cannot create: %s\n", gp, strerror(errno));
-        return EXIT_DATA;
-    }
+    int status = output_open(&af, gp);
+    if (status)
+        return status;
     gc_sweep_plot_script(af.f, &s->g, s->labels, s->rows, plot_path);
-    if (atomic_commit(&af) != 0) {
-        fprintf(stderr, "gpucache: %s: write failed: %s\n", gp, strerror(errno));
-        return EXIT_DATA;
-    }
+    if ((status = output_commit(&af, gp)) != 0)
+        return status;
     /* termination signals wait until gnuplot's private folder is gone */
     gc_error err = {0};
     signals_hold();
