@@ -124,37 +124,23 @@ int cmd_analyze(int argc, char** argv)
     if (stdin_readers > 1)
         return usage_error("'-' (standard input) can be given to only one of INPUT, --state-changes and -m @FILE%s",
                            "");
-    if (per_vertex_path) {
-        /* before any work: the CSV's folder, and not over the mesh, the state file or a
-         * fit result given with -m @FILE */
-        const char* inputs[2 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
-        size_t input_count = 2;
-        for (size_t i = 0; i < model_count; ++i)
-            if (gc_model_arg_file(model_specs[i]))
-                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
-        if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
-            return input_status;
-    }
-    const char* pictures[3] = {heatmap_path, trace_plot_path, overdraw_map_path};
-    /* two outputs never one file (a name not yet there has no inode to compare) */
+    /* before any work: each output's folder, and none over the mesh, the state file, a fit
+     * result given with -m @FILE or an output before it; two outputs never one file (a name
+     * not yet there has no inode to compare) */
     const char* outputs[4] = {per_vertex_path, heatmap_path, trace_plot_path, overdraw_map_path};
-    for (int i = 0; i < 4; ++i)
-        for (int k = i + 1; k < 4; ++k)
-            if (outputs[i] && outputs[k] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[k]) == 0)
-                return usage_error("'%s' is given for two outputs", outputs[i]);
-    for (int k = 0; k < 3; ++k) {
-        if (!pictures[k])
-            continue;
-        /* the same checks as --per-vertex's, and two outputs never one file */
-        const char* inputs[3 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path, per_vertex_path};
-        size_t input_count = 3;
-        for (size_t i = 0; i < model_count; ++i)
-            if (gc_model_arg_file(model_specs[i]))
-                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
-        for (int q = 0; q < k; ++q) /* the pictures before it are outputs already decided */
-            inputs[input_count++] = pictures[q];
-        if ((input_status = check_output(pictures[k], inputs, input_count)) != 0)
+    const char* inputs[6 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
+    size_t input_count = 2;
+    for (size_t i = 0; i < model_count; ++i)
+        if (gc_model_arg_file(model_specs[i]))
+            inputs[input_count++] = gc_model_arg_file(model_specs[i]);
+    for (int k = 0; k < 4; ++k) {
+        for (int i = 0; k == 1 && i < 4; ++i)
+            for (int q = i + 1; q < 4; ++q)
+                if (outputs[i] && outputs[q] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[q]) == 0)
+                    return usage_error("'%s' is given for two outputs", outputs[i]);
+        if (outputs[k] && (input_status = check_output(outputs[k], inputs, input_count)) != 0)
             return input_status;
+        inputs[input_count++] = outputs[k];
     }
 
     gc_error err = {0};

@@ -55,9 +55,9 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
         char line[160];
         snprintf(line, sizeof line, "(%zu indexed triangle-list primitives reordered in place%s)", r.runs,
                  r.left ? "; strips, fans, non-indexed lists and shared index data left as they are" : "");
-        report rep = {path, out_path, mo->algorithm, r.triangles, r.runs, seconds, mo->reorder_vertices, line,
+        gc_optimize_report rep = {path, out_path, mo->algorithm, r.triangles, r.runs, seconds, mo->reorder_vertices, line,
                       mo->report, r.before, r.after, preset_count, target_count, NULL};
-        status = print_report(&rep, json);
+        status = gc_optimize_report_print(stdout, &rep, json, &err) ? fail_with(&err) : 0;
     }
     gc_mesh_optimized_free(&r);
     return status;
@@ -305,10 +305,10 @@ int cmd_optimize(int argc, char** argv)
         status = fail_with(&err);
         goto out;
     }
-    report rep = {in.name, out_path, algorithm, n / 3, r.runs, seconds, reorder,
+    gc_optimize_report rep = {in.name, out_path, algorithm, n / 3, r.runs, seconds, reorder,
                   draw.topology != GC_TRIANGLE_LIST ? converted : NULL, presets, r.before, r.after, preset_count,
                   target_count, &costs};
-    status = print_report(&rep, json);
+    status = gc_optimize_report_print(stdout, &rep, json, &err) ? fail_with(&err) : 0;
 out:
     gc_mesh_optimized_free(&r);
     gc_mesh_free(&in.mesh);
