@@ -255,6 +255,9 @@ void gc_gnuplot_set_output(FILE* f, const char* image_path);
  * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
  * names the package), nothing left behind. The caller installs any signal handling. */
 gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
+/* Whether the executable `name` is in a folder of PATH, as execvp would find it; its path
+ * in found[size] when found is not NULL (src/pictures/gnuplot.c). */
+int gc_find_program(const char* name, char* found, size_t size);
 
 
 

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "help.h"
-#include "help_table.h"
 
 #include <getopt.h>
 #include <stdio.h>
