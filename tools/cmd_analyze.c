@@ -57,10 +57,10 @@ int cmd_analyze(int argc, char** argv)
     const char *per_vertex_path = NULL, *heatmap_path = NULL, *view_name = NULL, *trace_plot_path = NULL;
     const char *window_option = NULL, *meshlets_path = NULL, *overdraw_map_path = NULL;
     int json = 0, trace = 0, overdraw = 0;
-    long repeat = 0, heatmap_max = 0, plot_count = TRACE_PLOT_DEFAULT_COUNT;
+    long repeat = 0, heatmap_max = 0, plot_count = GC_TIMELINE_DEFAULT_COUNT;
     long threads = gc_default_threads();
     gc_load_options lo = {0};
-    heatmap_view view = VIEW_FRONT;
+    gc_heatmap_view view = GC_VIEW_FRONT;
     uint64_t plot_from = 0;
     fetch_arg fetch = {0}; /* --fetch SPEC, and as given */
     const cli_option rows[] = {
@@ -76,12 +76,13 @@ int cmd_analyze(int argc, char** argv)
         OPT_FLAG("--allow-external-uris", &lo.allow_external_uris),
         OPT_COUNT("--threads", &threads, 1, GC_MAX_THREADS, "--threads needs a count in [1, 64], not '%s'"),
         OPT_TEXT("--heatmap", &heatmap_path),
-        OPT_CALL("--view", &view, heatmap_view_parse, "--view needs front, side or top, not '%s'", .given = &view_name),
+        OPT_CALL("--view", &view, heatmap_view_parse, "--view needs front, side or top, not '%s'",
+                 .given = &view_name),
         OPT_COUNT("--heatmap-max", &heatmap_max, 1, 1000000, "--heatmap-max needs a count in [1, 1000000], not '%s'"),
         OPT_TEXT("--trace-plot", &trace_plot_path),
         OPT_U64("--from", &plot_from, 0, UINT64_MAX - 1, 0,
             "--from needs a primitive number, not '%s'", .given = &window_option),
-        OPT_COUNT("--count", &plot_count, 1, TRACE_PLOT_MAX_COUNT,
+        OPT_COUNT("--count", &plot_count, 1, GC_TIMELINE_MAX_COUNT,
             "--count needs a count of primitives in [1, 5000], not '%s'", .given = &window_option),
         OPT_FLAG("--overdraw", &overdraw),
         OPT_CALL("--fetch", &fetch, parse_fetch_arg, NULL),

@@ -13,13 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-    const char* name;
-    uint32_t v, t;
-} presets[] = {
-    {"nvidia", 64, 126}, /* Kubisch, "Introduction to Turing Mesh Shaders", NVIDIA blog, 2018 */
-};
-
 /* --data's file and the output, committed together (signals held), then the report. */
 static int write_outputs(const char* path, const char* out_path, const char* data_path, const gc_load_options* lo,
                          const gc_meshlets_cut* c, double start, int json)
@@ -91,13 +84,14 @@ int cmd_meshlets(int argc, char** argv)
     if (target) {
         if (v || t)
             return usage_error("--target %s sets both limits: give it or --max-vertices/--max-triangles", target);
-        size_t k = 0;
-        while (k < sizeof presets / sizeof presets[0] && strcmp(presets[k].name, target) != 0)
-            ++k;
-        if (k == sizeof presets / sizeof presets[0])
+        const gc_meshlet_preset* p = NULL; /* the library's (docs/models/meshlets.md) */
+        for (size_t k = 0; k < gc_meshlet_preset_count(); ++k)
+            if (!strcmp(gc_meshlet_preset_at(k)->name, target))
+                p = gc_meshlet_preset_at(k);
+        if (!p)
             return usage_error("--target %s: unknown (presets: nvidia; AMD and Intel publish none, see "
                                "docs/models/meshlets.md)", target);
-        v = presets[k].v, t = presets[k].t;
+        v = p->max_vertices, t = p->max_triangles;
     }
     if (!v || !t)
         return usage_error("meshlets needs --max-vertices V and --max-triangles T, or --target PRESET%s", "");

@@ -17,16 +17,10 @@
 #include "pictures.h"
 #include "sweep.h"
 #include "gpucache/gpucache_pictures.h"
-#include "gpucache/gpucache_pictures.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The model the heat maps show and `optimize -a auto` targets when no -m is given: the
- * generic 16-entry FIFO, the README's heat-map model (and no value-keyed rule, so the
- * picture does not depend on how a writer numbers the vertices). */
-#define DEFAULT_MODEL GC_REPORT_DEFAULT_MODEL
 
 /* The sweep figure's warnings: shown even with -q. */
 static void print_warning(void* user, const char* line)
@@ -56,7 +50,7 @@ static int one_model(const char* value, void* spec)
 int cmd_report(int argc, char** argv)
 {
     const char *model_spec = NULL, *out_path = NULL, *cache_text = NULL;
-    heatmap_view view = VIEW_FRONT;
+    gc_heatmap_view view = GC_VIEW_FRONT;
     long threads = gc_default_threads();
     gc_load_options lo = {0};
     const cli_option options[] = {
@@ -76,7 +70,7 @@ int cmd_report(int argc, char** argv)
     if (!out_path)
         return usage_error("report needs -o OUT.html%s", "");
     if (!model_spec)
-        model_spec = DEFAULT_MODEL;
+        model_spec = GC_REPORT_DEFAULT_MODEL;
     if (is_stdio_path(gc_model_arg_file(model_spec)) && gc_stdin_format(path))
         return usage_error("'-' (standard input) can be given to only one of INPUT and -m @FILE%s", "");
     uint64_t cache_lo = 0, cache_hi = 0;

@@ -74,7 +74,7 @@ int heatmap_view_parse(const char* name, void* out)
 
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const gc_model* model,
                   const gc_draw* draw, const size_t* runs, size_t run_count, const gc_analyze_options* base,
-                  heatmap_view view, uint32_t scale_max)
+                  gc_heatmap_view view, uint32_t scale_max)
 {
     gc_error err = {0};
     float* xyz = NULL;
@@ -125,7 +125,8 @@ int write_trace_plot(const char* out_path, const char* name, const gc_model* mod
     return fail_with(&err);
 }
 
-int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo, heatmap_view view)
+int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo,
+                       gc_heatmap_view view)
 {
     gc_error err = {0};
     float* xyz = NULL;

@@ -9,11 +9,6 @@
 #include "cli_util.h"
 #include "gpucache/gpucache_pictures.h"
 
-typedef gc_heatmap_view heatmap_view;
-#define VIEW_FRONT GC_VIEW_FRONT
-/* The timeline's default window and its largest: primitives drawn. */
-#define TRACE_PLOT_DEFAULT_COUNT GC_TIMELINE_DEFAULT_COUNT
-#define TRACE_PLOT_MAX_COUNT GC_TIMELINE_MAX_COUNT
 
 typedef struct picture_file {
     FILE* f;        /* the SVG is written here */
@@ -33,7 +28,7 @@ void picture_abort(picture_file* p);
 /* picture_commit when s is GC_OK, else picture_abort and fail_with(err). */
 int picture_end(picture_file* p, gc_status s, const gc_error* err);
 
-/* The view named `name` ("front", "side", "top") into *(heatmap_view*)out; -1 for another
+/* The view named `name` ("front", "side", "top") into *(gc_heatmap_view*)out; -1 for another
  * name (an ARG_CALL). */
 int heatmap_view_parse(const char* name, void* out);
 
@@ -42,12 +37,13 @@ int heatmap_view_parse(const char* name, void* out);
  * `runs`, `base`, a scale up to `scale_max`, 0: the largest count). */
 int write_heatmap(const char* out_path, const char* mesh_path, const gc_load_options* lo, const gc_model* model,
                   const gc_draw* draw, const size_t* runs, size_t run_count, const gc_analyze_options* base,
-                  heatmap_view view, uint32_t scale_max);
+                  gc_heatmap_view view, uint32_t scale_max);
 /* analyze --trace-plot: the cache contents after primitives [from, from + count) of `draw`
  * under `model` (gc_timeline_write). */
 int write_trace_plot(const char* out_path, const char* name, const gc_model* model, const gc_draw* draw,
                      const gc_analyze_options* base, uint64_t from, uint64_t count);
 /* analyze --overdraw-map: the overdraw model's view of the mesh file (gc_overdraw_map_write). */
-int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo, heatmap_view view);
+int write_overdraw_map(const char* out_path, const char* mesh_path, const gc_load_options* lo,
+                       gc_heatmap_view view);
 
 #endif
