@@ -122,9 +122,12 @@ TOOLS_FILE_MAX=400
 # came and at 7,289 once issue 30's and 31's commands and the table printer were merged, and
 # at 5,189 once the reports, the gnuplot and PNG output and the input handling moved into
 # the library and the help text became data (tools/cli-help.txt, text the build embeds:
-# counted here are the .c and .h files), 5,222 with --threads and the meshlet rows; the
-# limit is a ratchet: lower it as tools/ shrinks, down to 3500
-TOOLS_TOTAL_MAX=4388
+# counted here are the .c and .h files), 5,222 with --threads and the meshlet rows, 4,388
+# once the value parsers and analyze's reports moved, and at 3,490 once every command's
+# options became a table read by one parser (tools/cli_options.c), the sweep the library's
+# gc_sweep and demo's, probe --overdraw's, grid's and the meshlet files' reports the
+# library's; the limit is a ratchet: lower it as tools/ shrinks (the goal, 3500, is met)
+TOOLS_TOTAL_MAX=3490
 SRC_FILE_MAX=900
 # Exempt from SRC_FILE_MAX: none (gltf.c, ply.c and measurements.c were split by job).
 SRC_EXEMPT=""

@@ -255,6 +255,9 @@ void gc_gnuplot_set_output(FILE* f, const char* image_path);
  * of a file it replaces) and removes the folder. GC_ERR_IO on failure (a missing gnuplot
  * names the package), nothing left behind. The caller installs any signal handling. */
 gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_error* err);
+/* Whether the executable `name` is in a folder of PATH, as execvp would find it; its path
+ * in found[size] when found is not NULL (src/pictures/gnuplot.c). */
+int gc_find_program(const char* name, char* found, size_t size);
 
 
 
@@ -320,6 +323,13 @@ gc_status gc_sweep_print(FILE* f, const gc_sweep* sweep, const char* const* labe
 gc_status gc_probe_devices_print(FILE* f, const gc_probe_device* devices, uint32_t count, int json,
                                         gc_error* err);
 
+/* `gpucache probe --overdraw`: the mesh file's triangles and positions (loaded with `lo`)
+ * drawn by the overdraw model and rendered on device `device` (gc_probe_overdraw), the
+ * shaded counts side by side on f, as lines or, with `json`, a JSON document
+ * (src/probe/overdraw_report.c). */
+gc_status gc_probe_overdraw_print(FILE* f, const char* path, const gc_load_options* lo, uint32_t device, int json,
+                                  gc_error* err);
+
 /* `gpucache probe`'s report of one measurement `m` of `draw` (of the input named `input`,
  * `primitives` assembled by its topology, `outputs` shader outputs) on backend `b`, as
  * lines or JSON. */
@@ -371,6 +381,18 @@ void gc_trace_collect(void* user, uint64_t primitive, const int64_t* entries, si
 gc_status gc_analyze_median_seconds(const gc_model* m, const gc_draw* d, const gc_analyze_options* base,
                                     long repeat, double* seconds, gc_error* err);
 
+/* `gpucache grid`'s file on f: the W x H grid in `layout` (gc_grid_generate with `cache`)
+ * as `format`: "txt" (a triangle a line), "u16" or "u32" (raw little-endian), "obj" or
+ * "ply" (ASCII, the grid's positions and a comment naming the layout `layout_name`).
+ * Sets *triangles. Write errors are the caller's to check (src/io/grid_file.c). */
+gc_status gc_grid_file_write(FILE* f, const char* format, uint32_t w, uint32_t h, gc_grid_layout layout,
+                             const char* layout_name, uint32_t cache, size_t* triangles, gc_error* err);
+
+/* `gpucache demo`'s report on f: a 100x100 quad grid in four orders (row-major, striped,
+ * optimal, shuffled) under every preset, as a table or, with `json`, its JSON document
+ * (src/pipeline/demo_report.c). */
+gc_status gc_demo_print(FILE* f, int json, gc_error* err);
+
 /* (analyze's and meshlets' reports) */
 /* What `gpucache analyze` reports for one mesh file (gc_analyze_report_print). */
 typedef struct gc_analyze_report {
@@ -399,6 +421,12 @@ gc_status gc_analyze_report_print(FILE* f, const gc_analyze_report* r, int json,
  * triangles, means, vertices per triangle, fill) or, with `json`, one JSON document. */
 gc_status gc_meshlets_report_print(FILE* f, const char* in, const char* out, const gc_meshlets* m,
                                           size_t runs, double seconds, int json, gc_error* err);
+
+/* `meshlets --check FILE` and `analyze --meshlets FILE INPUT`: the meshlet data file read
+ * back (gc_meshlet_data_load) and, with mesh_path, checked to draw exactly that mesh's
+ * triangles (loaded with `lo`; gc_meshlets_cover), then its report as above. */
+gc_status gc_meshlet_file_print(FILE* f, const char* data_path, const char* mesh_path, const gc_load_options* lo,
+                                int json, gc_error* err);
 
 /* analyze's meshlet rows: the costs of `draw` (its triangles as the rasterizer assembles
  * them; a point or line topology: an empty string) under every preset, written to a new string

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Shared pieces of the command-line tool: exit statuses, error printing, and
- * loading an INPUT into a validated draw. Each command lives in its own file. */
+ * loading an INPUT into a validated draw. Each command lives in its own file. The values
+ * of the command line go through the library's checked parsers (gc_arg_count and friends,
+ * gc_model_arg: gpucache_private.h). */
 #ifndef GPUCACHE_CLI_H
 #define GPUCACHE_CLI_H
 
@@ -11,33 +13,17 @@
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
 
-/* Prints a finished JSON document (sb_json_open ... ) on standard output and frees it; if
- * memory ran out while it was built, prints nothing of it, says so and returns EXIT_DATA,
- * else 0. */
-int print_json_document(strbuf* j);
-/* 2 for usage errors, 1 for everything else. */
-int exit_status(gc_status s);
 /* Copies `in` into out[size] (truncated, always terminated) with every control character
  * and DEL replaced by '?': text that comes from a file (a mesh name, a URI) or a library
  * message quoting it reaches the terminal only this way, never as escape sequences. */
 void copy_printable(char* out, size_t size, const char* in);
 /* A gc_note_fn printing "gpucache: LINE" (through copy_printable) on standard error. */
 void print_note(void* user, const char* line);
-/* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err. */
+/* Prints "gpucache: MESSAGE" (through copy_printable) and returns the exit status for err
+ * (2 for a usage error, 1 for anything else). */
 int fail_with(const gc_error* err);
 /* Prints "gpucache: " fmt(arg) " (see 'gpucache help')" and returns EXIT_USAGE. */
 int usage_error(const char* fmt, const char* arg);
-/* Every number on the command line goes through the library's checked parsers
- * (gc_parse_u64 and friends): nothing wraps around, nothing out of range is clamped.
- * Each returns 0 on success, -1 otherwise (the caller names the option): src/io/args.c. */
-#define parse_count gc_arg_count
-#define parse_u64_arg gc_arg_u64
-#define parse_grid_size gc_arg_grid_size
-#define parse_range_arg gc_arg_range
-/* Generated grids (grid:WxH and the grid command): at most 20000 quads a side and 16M quads
- * in all (about 100 M indices, 400 MB), so that a few characters cannot ask for gigabytes. */
-#define GRID_MAX_SIDE GC_GRID_MAX_SIDE
-#define GRID_MAX_QUADS GC_GRID_MAX_QUADS
 
 /* -q/--quiet (-1), neither (0), -v/--verbose (1): set by main before the command runs. */
 extern int cli_verbosity;
@@ -68,18 +54,12 @@ void progress_init(progress_line* p, const char* label);
 void progress_report(void* user, uint64_t done, uint64_t total);
 /* Ends the line (if one was shown). */
 void progress_end(progress_line* p);
-/* The clock, and the default of --threads (gpucache_private.h) */
-#define now_seconds gc_now_seconds
-#define default_threads gc_default_threads
 
 /* A loaded INPUT. */
 typedef struct input {
     gc_mesh mesh;
     char name[1024];
 } input;
-
-/* Loads INPUT, including the generated "grid:WxH". */
-gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err);
 
 /* Loads INPUT and builds the draw the options describe: topology (a name from -t, NULL:
  * the file's or a triangle list), restart (restart_text NULL: the index width's default),
@@ -88,11 +68,7 @@ gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_
 int load_draw(const char* path, const gc_load_options* lo, const char* topology_name, int restart,
               const char* restart_text, input* in, gc_draw* draw, uint64_t* primitives);
 
-/* -m arguments: a spec, a preset or "@FILE" (gpucache_private.h) */
-#define model_arg gc_model_arg
-#define model_arg_file gc_model_arg_file
 /* The one INPUT after the options: sets *path, or prints a usage error and returns EXIT_USAGE. */
 int one_input(int argc, char** argv, const char* command, const char** path);
-
 
 #endif

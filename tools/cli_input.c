@@ -47,25 +47,6 @@ void verbose_note(const char* fmt, ...)
     va_end(args);
 }
 
-int exit_status(gc_status s)
-{
-    return s == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
-}
-
-int print_json_document(strbuf* j)
-{
-    int failed = j->failed;
-    if (!failed)
-        fputs(j->data, stdout);
-    free(j->data);
-    j->data = NULL;
-    if (failed) {
-        fprintf(stderr, "gpucache: out of memory writing JSON\n");
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
 void copy_printable(char* out, size_t size, const char* in)
 {
     size_t k = 0;
@@ -89,7 +70,7 @@ int fail_with(const gc_error* err)
     char line[sizeof err->message];
     copy_printable(line, sizeof line, err->message);
     fprintf(stderr, "gpucache: %s\n", line);
-    return exit_status(err->code);
+    return err->code == GC_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
 }
 
 int usage_error(const char* fmt, const char* arg)
@@ -104,7 +85,7 @@ void progress_init(progress_line* p, const char* label)
 {
     memset(p, 0, sizeof *p);
     p->label = label;
-    p->start = now_seconds();
+    p->start = gc_now_seconds();
     p->enabled = progress_wanted();
 }
 
@@ -113,7 +94,7 @@ void progress_report(void* user, uint64_t done, uint64_t total)
     progress_line* p = user;
     if (!p->enabled)
         return;
-    double now = now_seconds();
+    double now = gc_now_seconds();
     /* Quiet for the first second, then at most four lines a second. */
     if (now - p->start < 1.0 || now - p->last < 0.25)
         return;
@@ -130,15 +111,8 @@ void progress_report(void* user, uint64_t done, uint64_t total)
 void progress_end(progress_line* p)
 {
     if (p->shown)
-        fprintf(stderr, "\rgpucache: %s: done in %.1f s          \n", p->label, now_seconds() - p->start);
+        fprintf(stderr, "\rgpucache: %s: done in %.1f s          \n", p->label, gc_now_seconds() - p->start);
     p->shown = 0;
-}
-
-gc_status load_input(const char* path, const gc_load_options* lo, input* in, gc_error* err)
-{
-    memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", path);
-    return gc_mesh_load_input(path, lo, &in->mesh, err);
 }
 
 int one_input(int argc, char** argv, const char* command, const char** path)
@@ -169,18 +143,18 @@ int load_draw(const char* path, const gc_load_options* lo, const char* topology_
     }
     if (restart && restart_text) {
         uint64_t v;
-        if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0)
+        if (gc_arg_u64(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0)
             return usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
         o.restart_value = (uint32_t)v;
         o.restart_given = 1;
     }
     o.restart = restart;
-    double started = now_seconds();
+    double started = gc_now_seconds();
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", path);
     if (gc_mesh_load_draw(path, lo, &o, &in->mesh, draw, primitives, &err))
         return fail_with(&err);
     verbose_note("%s: %zu indices of %d bits read in %.3f s", path, in->mesh.index_count, in->mesh.index_bits,
-                 now_seconds() - started);
+                 gc_now_seconds() - started);
     return 0;
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #define _POSIX_C_SOURCE 200809L
-#include "cli_util.h"
-#include "table.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,17 +21,6 @@
 static int hold_depth;
 static sigset_t held_saved;
 
-void folder_of(const char* path, char* out, size_t size)
-{
-    const char* slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
-
 void signals_hold(void)
 {
     if (hold_depth++ == 0) {
@@ -48,13 +36,6 @@ void signals_hold(void)
 void signals_release(void)
 {
     if (hold_depth > 0 && --hold_depth == 0)
-        pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
-}
-
-void signals_child(void)
-{
-    /* a program started from a held window gets the signals the tool had before */
-    if (hold_depth > 0)
         pthread_sigmask(SIG_SETMASK, &held_saved, NULL);
 }
 
@@ -148,6 +129,22 @@ void atomic_abort(atomic_file* af)
     }
 }
 
+int output_open(atomic_file* af, const char* path)
+{
+    if (atomic_open(af, path) == 0)
+        return 0;
+    fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
+    return EXIT_DATA;
+}
+
+int output_commit(atomic_file* af, const char* path)
+{
+    if (atomic_commit(af) == 0)
+        return 0;
+    fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
+    return EXIT_DATA;
+}
+
 int check_output(const char* path, const char* const* inputs, size_t input_count)
 {
     if (is_stdio_path(path))
@@ -193,12 +190,4 @@ int has_ext(const char* path, const char* ext)
 {
     size_t n = strlen(path), e = strlen(ext);
     return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
-
-int table_print(FILE* f, const table* t)
-{
-    if (gc_table_print(f, t) == 0)
-        return 0;
-    fprintf(stderr, "gpucache: out of memory for a table\n");
-    return -1;
 }

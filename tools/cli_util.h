@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* Small helpers of the command-line tool: a growable string and atomic file output. */
+/* Small helpers of the command-line tool: atomic file output, standard output. */
 #ifndef GPUCACHE_CLI_UTIL_H
 #define GPUCACHE_CLI_UTIL_H
 
 #include "gpucache_private.h"
-#include "../src/strbuf.h"
+#include "../src/strbuf.h" /* the library's growable string and JSON */
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* The growable string and the JSON format are the library's (src/strbuf.h). */
-typedef gc_strbuf strbuf;
-#define sb_printf gc_sb_printf
-#define sb_json_open gc_sb_json_open
-#define sb_json_string gc_sb_json_string
-#define json_float gc_json_float
 
 /* An output file (the library's gc_atomic_file: a mkstemp temporary beside the target,
  * renamed on success), with the termination signals held from open to commit or abort
@@ -33,10 +26,6 @@ int is_stdio_path(const char* path);
 /* True when path ends in "." ext, case-insensitively. */
 int has_ext(const char* path, const char* ext);
 
-/* The folder part of path ("." when it has none, "/" for a file at the root), in out: where
- * a private temporary beside an output goes (plot.c, picture_file.c). */
-void folder_of(const char* path, char* out, size_t size);
-
 int atomic_open(atomic_file* af, const char* path);
 /* Checks every write, flushes, syncs, closes and renames; on any failure removes the
  * temporary file. Returns 0 on success, -1 on failure. */
@@ -44,11 +33,14 @@ int atomic_commit(atomic_file* af);
 /* Drops the temporary file. */
 void atomic_abort(atomic_file* af);
 
-/* Holds SIGINT, SIGTERM and SIGHUP (nesting) while temporaries exist; signals_child
- * restores the original mask in a child about to exec another program. */
+/* atomic_open and atomic_commit printing "gpucache: PATH: cannot create: REASON" or
+ * "...: write failed: REASON" and returning EXIT_DATA on failure, else 0. */
+int output_open(atomic_file* af, const char* path);
+int output_commit(atomic_file* af, const char* path);
+
+/* Holds SIGINT, SIGTERM and SIGHUP (nesting) while temporaries exist. */
 void signals_hold(void);
 void signals_release(void);
-void signals_child(void);
 
 /* gc_output_check before any work: prints the one error line and returns the exit status
  * (2 when the output is one of the inputs, 1 otherwise), 0 when the path is fine. For "-"

@@ -6,12 +6,9 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
-#include "model_report.h"
+#include "cli_options.h"
 #include "pictures.h"
-#include "analyze_meshlets.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,129 +21,77 @@ static int is_gltf(const char* path)
     return strcmp(gc_mesh_format(path), "gltf") == 0;
 }
 
+/* What analyze collects for each model beside the library's report. */
+typedef struct model_result {
+    gc_model model;
+    gc_stats stats;
+    double seconds; /* < 0: not measured */
+    gc_per_vertex per_vertex;
+    gc_strbuf trace;
+} model_result;
+
+/* --per-vertex: index, then one column of invocation counts per model. */
+static int write_per_vertex_csv(const char* path, const model_result* results, size_t count)
+{
+    atomic_file af;
+    if (output_open(&af, path) != 0)
+        return EXIT_DATA;
+    fprintf(af.f, "index");
+    for (size_t i = 0; i < count; ++i)
+        fprintf(af.f, ",%s", results[i].model.name);
+    fprintf(af.f, "\n");
+    for (size_t v = 0; count && v < results[0].per_vertex.count; ++v) {
+        fprintf(af.f, "%u", results[0].per_vertex.values[v]);
+        for (size_t i = 0; i < count; ++i)
+            fprintf(af.f, ",%u", results[i].per_vertex.counts[v]);
+        fprintf(af.f, "\n");
+    }
+    return output_commit(&af, path);
+}
+
 int cmd_analyze(int argc, char** argv)
 {
-    enum {
-        OPT_RESTART = 256, OPT_STATE, OPT_JSON, OPT_PER_VERTEX, OPT_TRACE, OPT_REPEAT, OPT_POSITIONS, OPT_EXTERNAL,
-        OPT_THREADS, OPT_HEATMAP, OPT_VIEW, OPT_TRACE_PLOT, OPT_FROM, OPT_COUNT, OPT_HEATMAP_MAX, OPT_OVERDRAW, OPT_FETCH,
-        OPT_MESHLETS, OPT_OVERDRAW_MAP
-    };
-    static const struct option long_options[] = {
-        {"model", required_argument, NULL, 'm'},
-        {"topology", required_argument, NULL, 't'},
-        {"restart", optional_argument, NULL, OPT_RESTART},
-        {"state-changes", required_argument, NULL, OPT_STATE},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"per-vertex", required_argument, NULL, OPT_PER_VERTEX},
-        {"trace", no_argument, NULL, OPT_TRACE},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"positions", no_argument, NULL, OPT_POSITIONS},
-        {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"heatmap", required_argument, NULL, OPT_HEATMAP},
-        {"view", required_argument, NULL, OPT_VIEW},
-        {"heatmap-max", required_argument, NULL, OPT_HEATMAP_MAX},
-        {"trace-plot", required_argument, NULL, OPT_TRACE_PLOT},
-        {"from", required_argument, NULL, OPT_FROM},
-        {"count", required_argument, NULL, OPT_COUNT},
-        {"overdraw", no_argument, NULL, OPT_OVERDRAW},
-        {"fetch", required_argument, NULL, OPT_FETCH},
-        {"meshlets", required_argument, NULL, OPT_MESHLETS},
-        {"overdraw-map", required_argument, NULL, OPT_OVERDRAW_MAP},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char* model_specs[MAX_MODELS];
-    int model_count = 0;
-    const char* topology_name = NULL;
-    int restart = 0;
-    const char* restart_text = NULL;
-    const char* state_path = NULL;
-    const char* per_vertex_path = NULL;
-    int json = 0, trace = 0;
-    long repeat = 0;
-    long threads = default_threads();
+    size_t model_count = 0;
+    const char *topology_name = NULL, *restart = NULL, *restart_text = NULL, *state_path = NULL;
+    const char *per_vertex_path = NULL, *heatmap_path = NULL, *view_name = NULL, *trace_plot_path = NULL;
+    const char *window_option = NULL, *meshlets_path = NULL, *overdraw_map_path = NULL;
+    int json = 0, trace = 0, overdraw = 0;
+    long repeat = 0, heatmap_max = 0, plot_count = GC_TIMELINE_DEFAULT_COUNT;
+    long threads = gc_default_threads();
     gc_load_options lo = {0};
-    const char* heatmap_path = NULL;
-    const char* view_name = NULL;
-    long heatmap_max = 0;
-    heatmap_view view = VIEW_FRONT;
-    const char* trace_plot_path = NULL;
+    gc_heatmap_view view = GC_VIEW_FRONT;
     uint64_t plot_from = 0;
-    long plot_count = TRACE_PLOT_DEFAULT_COUNT;
-    const char* window_option = NULL;
-    int overdraw = 0;
-    const char* fetch_text = NULL; /* --fetch SPEC as given */
-    gc_fetch_spec fetch = {0};
-    const char* meshlets_path = NULL;
-    const char* overdraw_map_path = NULL;
-
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:t:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (model_count == MAX_MODELS)
-                return usage_error("at most %s models in one run", "64");
-            model_specs[model_count++] = optarg;
-            break;
-        case 't': topology_name = optarg; break;
-        case OPT_RESTART:
-            restart = 1;
-            restart_text = optarg;
-            break;
-        case OPT_STATE: state_path = optarg; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_PER_VERTEX: per_vertex_path = optarg; break;
-        case OPT_TRACE: trace = 1; break;
-        case OPT_REPEAT:
-            if (parse_count(optarg, 1, 1000000, &repeat) != 0)
-                return usage_error("--repeat needs a count in [1, 1000000], not '%s'", optarg);
-            break;
-        case OPT_POSITIONS: lo.positions_only = 1; break;
-        case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
-            break;
-        case OPT_HEATMAP: heatmap_path = optarg; break;
-        case OPT_VIEW:
-            if (heatmap_view_parse(optarg, &view) != 0)
-                return usage_error("--view needs front, side or top, not '%s'", optarg);
-            view_name = optarg;
-            break;
-        case OPT_HEATMAP_MAX:
-            if (parse_count(optarg, 1, 1000000, &heatmap_max) != 0)
-                return usage_error("--heatmap-max needs a count in [1, 1000000], not '%s'", optarg);
-            break;
-        case OPT_TRACE_PLOT: trace_plot_path = optarg; break;
-        case OPT_FROM:
-            if (parse_u64_arg(optarg, 0, 0, UINT64_MAX - 1, &plot_from) != 0)
-                return usage_error("--from needs a primitive number, not '%s'", optarg);
-            window_option = "--from";
-            break;
-        case OPT_COUNT:
-            if (parse_count(optarg, 1, TRACE_PLOT_MAX_COUNT, &plot_count) != 0)
-                return usage_error("--count needs a count of primitives in [1, 5000], not '%s'", optarg);
-            window_option = "--count";
-            break;
-        case OPT_OVERDRAW: overdraw = 1; break;
-        case OPT_MESHLETS: meshlets_path = optarg; break;
-        case OPT_OVERDRAW_MAP: overdraw_map_path = optarg; break;
-        case OPT_FETCH: {
-            gc_error ferr = {0};
-            if (gc_fetch_parse(optarg, &fetch, &ferr))
-                return usage_error("--fetch: %s", ferr.message);
-            fetch_text = optarg;
-            break;
-        }
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if ((overdraw || fetch_text) && (topology_name || restart || state_path))
+    fetch_arg fetch = {0}; /* --fetch SPEC, and as given */
+    const cli_option rows[] = {
+        OPT_LIST("--model", model_specs, &model_count, MAX_MODELS, "at most %s models in one run"),
+        OPT_TEXT("--topology", &topology_name),
+        OPT_TEXT("--restart", &restart_text, .given = &restart),
+        OPT_TEXT("--state-changes", &state_path),
+        OPT_FLAG("--json", &json),
+        OPT_TEXT("--per-vertex", &per_vertex_path),
+        OPT_FLAG("--trace", &trace),
+        OPT_COUNT("--repeat", &repeat, 1, 1000000, "--repeat needs a count in [1, 1000000], not '%s'"),
+        OPT_FLAG("--positions", &lo.positions_only),
+        OPT_FLAG("--allow-external-uris", &lo.allow_external_uris),
+        OPT_COUNT("--threads", &threads, 1, GC_MAX_THREADS, "--threads needs a count in [1, 64], not '%s'"),
+        OPT_TEXT("--heatmap", &heatmap_path),
+        OPT_CALL("--view", &view, heatmap_view_parse, "--view needs front, side or top, not '%s'",
+                 .given = &view_name),
+        OPT_COUNT("--heatmap-max", &heatmap_max, 1, 1000000, "--heatmap-max needs a count in [1, 1000000], not '%s'"),
+        OPT_TEXT("--trace-plot", &trace_plot_path),
+        OPT_U64("--from", &plot_from, 0, UINT64_MAX - 1, 0,
+            "--from needs a primitive number, not '%s'", .given = &window_option),
+        OPT_COUNT("--count", &plot_count, 1, GC_TIMELINE_MAX_COUNT,
+            "--count needs a count of primitives in [1, 5000], not '%s'", .given = &window_option),
+        OPT_FLAG("--overdraw", &overdraw),
+        OPT_CALL("--fetch", &fetch, parse_fetch_arg, NULL),
+        OPT_TEXT("--meshlets", &meshlets_path),
+        OPT_TEXT("--overdraw-map", &overdraw_map_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(rows);
+    if ((overdraw || fetch.text) && (topology_name || restart || state_path))
         return usage_error("--overdraw and --fetch count the file's own triangles: no -t, --restart or "
                            "--state-changes with them%s", "");
     if ((view_name && !heatmap_path && !overdraw_map_path) || (heatmap_max && !heatmap_path))
@@ -159,10 +104,11 @@ int cmd_analyze(int argc, char** argv)
         return input_status;
     if (meshlets_path) {
         if (model_count || topology_name || restart || state_path || per_vertex_path || trace || repeat ||
-            heatmap_path || trace_plot_path || overdraw_map_path || overdraw || fetch_text)
+            heatmap_path || trace_plot_path || overdraw_map_path || overdraw || fetch.text)
             return usage_error("--meshlets FILE checks a meshlet data file against INPUT: it takes only --json "
                                "and --positions%s", "");
-        return analyze_meshlets(meshlets_path, path, &lo, json);
+        gc_error err = {0};
+        return gc_meshlet_file_print(stdout, meshlets_path, path, &lo, json, &err) ? fail_with(&err) : 0;
     }
     if (is_gltf(path)) {
         /* each primitive's mode is its topology; no restart in glTF */
@@ -174,42 +120,28 @@ int cmd_analyze(int argc, char** argv)
     }
     /* standard input can be read once: by the INPUT, the state changes or one fit result */
     int stdin_readers = (gc_stdin_format(path) != NULL) + (state_path && is_stdio_path(state_path));
-    for (int i = 0; i < model_count; ++i)
-        stdin_readers += is_stdio_path(model_arg_file(model_specs[i]));
+    for (size_t i = 0; i < model_count; ++i)
+        stdin_readers += is_stdio_path(gc_model_arg_file(model_specs[i]));
     if (stdin_readers > 1)
         return usage_error("'-' (standard input) can be given to only one of INPUT, --state-changes and -m @FILE%s",
                            "");
-    if (per_vertex_path) {
-        /* before any work: the CSV's folder, and not over the mesh, the state file or a
-         * fit result given with -m @FILE */
-        const char* inputs[2 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
-        size_t input_count = 2;
-        for (int i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
-        if ((input_status = check_output(per_vertex_path, inputs, input_count)) != 0)
-            return input_status;
-    }
-    const char* pictures[3] = {heatmap_path, trace_plot_path, overdraw_map_path};
-    /* two outputs never one file (a name not yet there has no inode to compare) */
+    /* before any work: each output's folder, and none over the mesh, the state file, a fit
+     * result given with -m @FILE or an output before it; two outputs never one file (a name
+     * not yet there has no inode to compare) */
     const char* outputs[4] = {per_vertex_path, heatmap_path, trace_plot_path, overdraw_map_path};
-    for (int i = 0; i < 4; ++i)
-        for (int k = i + 1; k < 4; ++k)
-            if (outputs[i] && outputs[k] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[k]) == 0)
-                return usage_error("'%s' is given for two outputs", outputs[i]);
-    for (int k = 0; k < 3; ++k) {
-        if (!pictures[k])
-            continue;
-        /* the same checks as --per-vertex's, and two outputs never one file */
-        const char* inputs[3 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path, per_vertex_path};
-        size_t input_count = 3;
-        for (int i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
-        for (int q = 0; q < k; ++q) /* the pictures before it are outputs already decided */
-            inputs[input_count++] = pictures[q];
-        if ((input_status = check_output(pictures[k], inputs, input_count)) != 0)
+    const char* inputs[6 + MAX_MODELS] = {strcmp(path, "-") ? path : NULL, state_path};
+    size_t input_count = 2;
+    for (size_t i = 0; i < model_count; ++i)
+        if (gc_model_arg_file(model_specs[i]))
+            inputs[input_count++] = gc_model_arg_file(model_specs[i]);
+    for (int k = 0; k < 4; ++k) {
+        for (int i = 0; k == 1 && i < 4; ++i)
+            for (int q = i + 1; q < 4; ++q)
+                if (outputs[i] && outputs[q] && strcmp(outputs[i], "-") != 0 && strcmp(outputs[i], outputs[q]) == 0)
+                    return usage_error("'%s' is given for two outputs", outputs[i]);
+        if (outputs[k] && (input_status = check_output(outputs[k], inputs, input_count)) != 0)
             return input_status;
+        inputs[input_count++] = outputs[k];
     }
 
     gc_error err = {0};
@@ -227,17 +159,17 @@ int cmd_analyze(int argc, char** argv)
     gc_mesh_vertex_costs costs = {0};
     gc_model models[MAX_MODELS];
     double seconds[MAX_MODELS];
-    for (int i = 0; i < model_count; ++i) {
-        if (model_arg(model_specs[i], &results[i].model, &err)) {
+    for (size_t i = 0; i < model_count; ++i) {
+        if (gc_model_arg(model_specs[i], &results[i].model, &err)) {
             status = fail_with(&err);
             goto out_results;
         }
         models[i] = results[i].model;
         seconds[i] = results[i].seconds = -1;
     }
-    gc_analyze_report report = {path, NULL, is_gltf(path), models, (size_t)model_count, seconds, NULL,
-                                (overdraw || fetch_text) ? &costs : NULL, fetch_text, fetch_text ? &fetch : NULL};
-    if (report.costs && gc_mesh_vertex_costs_of(path, &lo, overdraw, report.fetch, models, (size_t)model_count,
+    gc_analyze_report report = {path, NULL, is_gltf(path), models, model_count, seconds, NULL,
+                                (overdraw || fetch.text) ? &costs : NULL, fetch.text, fetch.text ? &fetch.spec : NULL};
+    if (report.costs && gc_mesh_vertex_costs_of(path, &lo, overdraw, report.fetch, models, model_count,
                                                 &costs, &err)) {
         status = fail_with(&err);
         goto out_results;
@@ -247,7 +179,7 @@ int cmd_analyze(int argc, char** argv)
     gc_mesh_analysis a;
     if (report.per_draw) {
         /* each mesh primitive its own draw (gc_mesh_analyze) */
-        if (gc_mesh_analyze(path, &lo, models, (size_t)model_count, (unsigned)threads, &a, &err)) {
+        if (gc_mesh_analyze(path, &lo, models, model_count, (unsigned)threads, &a, &err)) {
             status = fail_with(&err);
             goto out_results;
         }
@@ -265,7 +197,7 @@ int cmd_analyze(int argc, char** argv)
             }
             gc_draw whole = {mesh.indices, mesh.index_count, GC_TRIANGLE_LIST, 0, 0};
             size_t one_run = mesh.index_count / 3;
-            status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &whole,
+            status = write_heatmap(heatmap_path, path, &lo, &results[0].model, &whole,
                                    mesh.runs ? mesh.runs : &one_run, mesh.runs ? mesh.run_count : 1, NULL, view,
                                    (uint32_t)heatmap_max);
             gc_mesh_free(&mesh);
@@ -279,7 +211,7 @@ int cmd_analyze(int argc, char** argv)
     mo.load = &lo;
     mo.threads = (unsigned)threads;
     mo.state_changes = state_path;
-    mo.draw.restart = restart;
+    mo.draw.restart = restart != NULL;
     if (topology_name) {
         if (gc_topology_parse(topology_name, &parsed, &err)) {
             status = fail_with(&err);
@@ -289,7 +221,7 @@ int cmd_analyze(int argc, char** argv)
     }
     if (restart && restart_text) {
         uint64_t v;
-        if (parse_u64_arg(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0) {
+        if (gc_arg_u64(restart_text, GC_PARSE_HEX, 0, UINT32_MAX, &v) != 0) {
             status = usage_error("--restart value '%s' is not a 32-bit unsigned number", restart_text);
             goto out_results;
         }
@@ -301,34 +233,34 @@ int cmd_analyze(int argc, char** argv)
     const char* traces[MAX_MODELS];
     gc_per_vertex per_vertex[MAX_MODELS];
     memset(per_vertex, 0, sizeof per_vertex);
-    for (int i = 0; i < model_count; ++i) {
+    for (size_t i = 0; i < model_count; ++i) {
         sinks[i] = (gc_trace_sink){&results[i].trace, json, 1};
         users[i] = &sinks[i];
         if (trace)
-            sb_printf(&results[i].trace, "%s", "");
+            gc_sb_printf(&results[i].trace, "%s", "");
     }
     mo.trace = trace ? gc_trace_collect : NULL;
     mo.trace_users = users;
     mo.per_vertex = per_vertex_path ? per_vertex : NULL;
-    double started = now_seconds();
-    if (gc_mesh_analyze_with(path, &mo, models, (size_t)model_count, &a, &err)) {
-        for (int i = 0; i < model_count; ++i)
+    double started = gc_now_seconds();
+    if (gc_mesh_analyze_with(path, &mo, models, model_count, &a, &err)) {
+        for (size_t i = 0; i < model_count; ++i)
             gc_per_vertex_free(&per_vertex[i]);
         status = fail_with(&err);
         goto out_results;
     }
     const gc_mesh_draw* d = &a.draws[0];
     verbose_note("%s: %zu indices of %d bits read and counted in %.3f s", path, d->index_count, d->index_bits,
-                 now_seconds() - started);
+                 gc_now_seconds() - started);
     gc_draw draw = {d->indices, d->index_count, d->topology, d->restart_enabled, d->restart_value};
     gc_analyze_options options = {0};
     options.state_changes = d->state_changes;
     options.state_change_count = d->state_change_count;
-    for (int i = 0; i < model_count; ++i) {
+    for (size_t i = 0; i < model_count; ++i) {
         results[i].stats = d->stats[i];
         results[i].per_vertex = per_vertex[i];
     }
-    for (int i = 0; i < model_count; ++i) {
+    for (size_t i = 0; i < model_count; ++i) {
         model_result* r = &results[i];
         if (r->trace.failed) {
             fprintf(stderr, "gpucache: out of memory collecting the trace\n");
@@ -345,7 +277,7 @@ int cmd_analyze(int argc, char** argv)
         goto out_changes;
     /* the pictures show the first model (the first -m, else the first preset) */
     if (heatmap_path &&
-        (status = write_heatmap(heatmap_path, path, &lo, path, &results[0].model, &draw, NULL, 0, &options, view,
+        (status = write_heatmap(heatmap_path, path, &lo, &results[0].model, &draw, NULL, 0, &options, view,
                                 (uint32_t)heatmap_max)) != 0)
         goto out_changes;
     if (trace_plot_path && (status = write_trace_plot(trace_plot_path, path, &results[0].model, &draw, &options,

@@ -3,13 +3,12 @@
  * file probe --suite writes, searches every family (or the -m models given) and prints
  * the best candidates with the cases each gets wrong. */
 #define _POSIX_C_SOURCE 200809L
-#include "charts.h"
+#include "pictures.h"
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "gpucache/gpucache_probe.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,7 @@ typedef struct progress_state {
 static void fit_progress(void* user, uint64_t done, uint64_t total)
 {
     progress_state* p = user;
-    double now = now_seconds();
+    double now = gc_now_seconds();
     if (done != total && now - p->last < 0.25)
         return;
     p->last = now;
@@ -39,43 +38,20 @@ static void fit_progress(void* user, uint64_t done, uint64_t total)
 
 int cmd_fit(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_TOP, OPT_THREADS, OPT_PLOT };
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, OPT_JSON},   {"top", required_argument, NULL, OPT_TOP},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"model", required_argument, NULL, 'm'},
-        {"plot", required_argument, NULL, OPT_PLOT}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int json = 0;
     const char* plot_path = NULL;
     long top = 5, threads = 0;
     const char* model_specs[MAX_FIT_MODELS];
     size_t model_count = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_TOP:
-            if (parse_count(optarg, 1, 1000, &top) != 0)
-                return usage_error("--top needs a count in [1, 1000], not '%s'", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, 256, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 256], not '%s'", optarg);
-            break;
-        case 'm':
-            if (model_count == MAX_FIT_MODELS)
-                return usage_error("at most %s models with -m", "256");
-            model_specs[model_count++] = optarg;
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_COUNT("--top", &top, 1, 1000, "--top needs a count in [1, 1000], not '%s'"),
+        OPT_COUNT("--threads", &threads, 1, 256, "--threads needs a count in [1, 256], not '%s'"),
+        OPT_LIST("--model", model_specs, &model_count, MAX_FIT_MODELS, "at most %s models with -m"),
+        OPT_FLAG("--json", &json),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind >= argc)
         return usage_error("fit needs a MEASUREMENTS.json (write one with 'gpucache probe --suite -o FILE')%s", "");
     if (optind + 1 < argc)
@@ -87,8 +63,8 @@ int cmd_fit(int argc, char** argv)
         const char* inputs[1 + MAX_FIT_MODELS] = {strcmp(path, "-") ? path : NULL};
         size_t input_count = 1;
         for (size_t i = 0; i < model_count; ++i)
-            if (model_arg_file(model_specs[i]))
-                inputs[input_count++] = model_arg_file(model_specs[i]);
+            if (gc_model_arg_file(model_specs[i]))
+                inputs[input_count++] = gc_model_arg_file(model_specs[i]);
         int output_status = check_output(plot_path, inputs, input_count);
         if (output_status)
             return output_status;
@@ -96,7 +72,7 @@ int cmd_fit(int argc, char** argv)
     gc_error err = {0};
     gc_model models[MAX_FIT_MODELS];
     for (size_t i = 0; i < model_count; ++i)
-        if (model_arg(model_specs[i], &models[i], &err))
+        if (gc_model_arg(model_specs[i], &models[i], &err))
             return fail_with(&err);
     if (threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -115,7 +91,7 @@ int cmd_fit(int argc, char** argv)
         gc_measurements_free(&in);
         return EXIT_DATA;
     }
-    progress_state ps = {now_seconds(), 0.0};
+    progress_state ps = {gc_now_seconds(), 0.0};
     gc_fit_options fo = {0};
     fo.threads = (unsigned)threads;
     if (model_count) {
@@ -133,13 +109,14 @@ int cmd_fit(int argc, char** argv)
         status = fail_with(&err);
         goto out;
     }
-    double seconds = now_seconds() - ps.start;
+    double seconds = gc_now_seconds() - ps.start;
 
     if (gc_fit_report_print(stdout, path, &in, best, found, searched, (unsigned)threads, seconds, json, &err))
         status = fail_with(&err);
     /* the picture of the ranking just printed (its first FIT_PLOT_MAX_MODELS) */
-    if (plot_path && !status)
-        status = write_fit_plot(plot_path, path, &in, best, found);
+    picture_file pf;
+    if (plot_path && !status && (status = picture_open(&pf, plot_path)) == 0)
+        status = picture_end(&pf, gc_fit_chart_write(pf.f, path, &in, best, found, &err), &err);
 out:
     free(best);
     gc_measurements_free(&in);

@@ -5,10 +5,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,43 +15,26 @@
 
 int cmd_grid(int argc, char** argv)
 {
-    enum { OPT_LAYOUT = 256, OPT_CACHE };
-    static const struct option long_options[] = {
-        {"layout", required_argument, NULL, OPT_LAYOUT},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char* layout_name = "rowmajor";
     const char* out_path = NULL;
     long cache = 16;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_LAYOUT: layout_name = optarg; break;
-        case OPT_CACHE:
-            if (parse_count(optarg, 3, 65536, &cache) != 0)
-                return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
-            break;
-        case 'o': out_path = optarg; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--layout", &layout_name),
+        OPT_COUNT("--cache", &cache, 3, 65536, "--cache needs a size in [3, 65536], not '%s'"),
+        OPT_TEXT("--output", &out_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind + 2 != argc)
         return usage_error("grid takes W and H (quads), e.g. 'grid 100 100 --layout optimal -o grid.txt'%s", "");
     long w, h;
-    if (parse_count(argv[optind], 1, GRID_MAX_SIDE, &w) != 0)
+    if (gc_arg_count(argv[optind], 1, GC_GRID_MAX_SIDE, &w) != 0)
         return usage_error("grid width '%s' is not in [1, 20000]", argv[optind]);
-    if (parse_count(argv[optind + 1], 1, GRID_MAX_SIDE, &h) != 0)
+    if (gc_arg_count(argv[optind + 1], 1, GC_GRID_MAX_SIDE, &h) != 0)
         return usage_error("grid height '%s' is not in [1, 20000]", argv[optind + 1]);
-    if ((uint64_t)w * (uint64_t)h > GRID_MAX_QUADS) {
+    if ((uint64_t)w * (uint64_t)h > GC_GRID_MAX_QUADS) {
         fprintf(stderr, "gpucache: grid %ld x %ld is %llu quads, more than the limit of %llu (see 'gpucache help')\n",
-                w, h, (unsigned long long)w * (unsigned long long)h, (unsigned long long)GRID_MAX_QUADS);
+                w, h, (unsigned long long)w * (unsigned long long)h, (unsigned long long)GC_GRID_MAX_QUADS);
         return EXIT_USAGE;
     }
     if (!out_path)
@@ -79,59 +61,20 @@ int cmd_grid(int argc, char** argv)
     if (checked)
         return checked;
 
-    size_t n = gc_grid_index_count((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache);
-    uint32_t* idx = malloc(n * sizeof *idx);
     gc_error err = {0};
-    size_t written = 0;
-    if (!idx) {
-        fprintf(stderr, "gpucache: out of memory for the grid's %zu indices\n", n);
-        return EXIT_DATA;
-    }
-    if (gc_grid_generate((uint32_t)w, (uint32_t)h, layout, (uint32_t)cache, idx, &written, &err)) {
-        free(idx);
+    size_t triangles = 0;
+    atomic_file af;
+    if ((checked = output_open(&af, out_path)) != 0)
+        return checked;
+    const char* format = text ? "txt" : u16 ? "u16" : u32 ? "u32" : obj ? "obj" : "ply";
+    if (gc_grid_file_write(af.f, format, (uint32_t)w, (uint32_t)h, layout, layout_name, (uint32_t)cache, &triangles,
+                           &err)) {
+        atomic_abort(&af);
         return fail_with(&err);
     }
-    atomic_file af;
-    if (atomic_open(&af, out_path) != 0) {
-        free(idx);
-        fprintf(stderr, "gpucache: %s: cannot create: %s\n", out_path, strerror(errno));
-        return EXIT_DATA;
-    }
-    FILE* f = af.f;
-    if (text) {
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "%u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
-    } else if (u16 || u32) {
-        for (size_t i = 0; i < written; ++i) {
-            unsigned char b[4] = {(unsigned char)idx[i], (unsigned char)(idx[i] >> 8), (unsigned char)(idx[i] >> 16),
-                                  (unsigned char)(idx[i] >> 24)};
-            fwrite(b, 1, u16 ? 2 : 4, f);
-        }
-    } else if (obj) {
-        fprintf(f, "# gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name, cache);
-        for (long y = 0; y <= h; ++y)
-            for (long x = 0; x <= w; ++x)
-                fprintf(f, "v %ld %ld 0\n", x, y);
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "f %u %u %u\n", idx[i] + 1, idx[i + 1] + 1, idx[i + 2] + 1);
-    } else {
-        fprintf(f, "ply\nformat ascii 1.0\ncomment gpucache grid %ld %ld --layout %s --cache %ld\n", w, h, layout_name,
-                cache);
-        fprintf(f, "element vertex %llu\nproperty float x\nproperty float y\nproperty float z\n",
-                (unsigned long long)vertices);
-        fprintf(f, "element face %zu\nproperty list uchar int vertex_indices\nend_header\n", written / 3);
-        for (long y = 0; y <= h; ++y)
-            for (long x = 0; x <= w; ++x)
-                fprintf(f, "%ld %ld 0\n", x, y);
-        for (size_t i = 0; i < written; i += 3)
-            fprintf(f, "3 %u %u %u\n", idx[i], idx[i + 1], idx[i + 2]);
-    }
-    free(idx);
-    if (atomic_commit(&af) != 0) {
-        fprintf(stderr, "gpucache: %s: write failed: %s\n", out_path, strerror(errno));
-        return EXIT_DATA;
-    }
+    if ((checked = output_commit(&af, out_path)) != 0)
+        return checked;
     printf("%s: %ldx%ld grid, %s layout (cache %ld): %zu triangles, %llu vertices\n", out_path, w, h, layout_name, cache,
-           written / 3, (unsigned long long)vertices);
+           triangles, (unsigned long long)vertices);
     return 0;
 }

@@ -3,56 +3,38 @@
  * work, the bus traffic, the cost of invalidates and writebacks, and the hazards; or, with
  * --compare, replay it under every flush strategy and rank them. */
 #define _POSIX_C_SOURCE 200809L
-#include "charts.h"
+#include "pictures.h"
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "gpucache_private.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int parse_strategy(const char* value, void* strategy)
+{
+    gc_error err = {0};
+    return gc_memsys_strategy_parse(value, strategy, &err) ? usage_error("%s", err.message) : 0;
+}
+
 int cmd_memsys(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_COMPARE, OPT_STRATEGY, OPT_MAX_ACCESSES, OPT_PLOT };
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, OPT_JSON},
-        {"compare", no_argument, NULL, OPT_COMPARE},
-        {"strategy", required_argument, NULL, OPT_STRATEGY},
-        {"max-accesses", required_argument, NULL, OPT_MAX_ACCESSES},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int json = 0, compare = 0;
     const char* plot_path = NULL;
     uint64_t max_work = GC_MEMSYS_DEFAULT_MAX_WORK;
     gc_memsys_strategy strategy = GC_MEMSYS_AS_WRITTEN;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_COMPARE: compare = 1; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_STRATEGY: {
-            gc_error serr = {0};
-            if (gc_memsys_strategy_parse(optarg, &strategy, &serr))
-                return usage_error("%s", serr.message);
-            break;
-        }
-        case OPT_MAX_ACCESSES:
-            if (parse_u64_arg(optarg, GC_PARSE_SUFFIX, 1, UINT64_MAX, &max_work) != 0)
-                return usage_error("--max-accesses needs a positive count (K, M, G suffixes), not '%s'", optarg);
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_FLAG("--json", &json),
+        OPT_FLAG("--compare", &compare),
+        OPT_CALL("--strategy", &strategy, parse_strategy, NULL),
+        OPT_U64("--max-accesses", &max_work, 1, UINT64_MAX, GC_PARSE_SUFFIX,
+            "--max-accesses needs a positive count (K, M, G suffixes), not '%s'"),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind + 1 != argc)
         return usage_error("memsys takes one SCENARIO file (see docs/memsys.md)%s", "");
     const char* path = argv[optind];
@@ -108,8 +90,10 @@ int cmd_memsys(int argc, char** argv)
     const char* ids[GC_MEMSYS_STRATEGY_COUNT];
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         ids[i] = gc_memsys_strategy_id((gc_memsys_strategy)i);
-    if (plot_path && !status)
-        status = write_memsys_plot(plot_path, path, reports, order, ids, GC_MEMSYS_STRATEGY_COUNT);
+    picture_file pf;
+    if (plot_path && !status && (status = picture_open(&pf, plot_path)) == 0)
+        status = picture_end(&pf, gc_memsys_chart_write(pf.f, path, reports, order, ids, GC_MEMSYS_STRATEGY_COUNT, &err),
+                             &err);
     for (int i = 0; i < GC_MEMSYS_STRATEGY_COUNT; ++i)
         gc_memsys_report_free(&reports[i]);
     gc_memsys_free(m);

@@ -6,20 +6,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const struct {
-    const char* name;
-    uint32_t v, t;
-} presets[] = {
-    {"nvidia", 64, 126}, /* Kubisch, "Introduction to Turing Mesh Shaders", NVIDIA blog, 2018 */
-};
 
 /* --data's file and the output, committed together (signals held), then the report. */
 static int write_outputs(const char* path, const char* out_path, const char* data_path, const gc_load_options* lo,
@@ -52,96 +44,54 @@ static int write_outputs(const char* path, const char* out_path, const char* dat
     }
     signals_release();
     if (!status && gc_meshlets_report_print(stdout, path, out_path, c->doc ? &c->sum : &c->meshlets, c->runs,
-                                            now_seconds() - start, json, &err))
+                                            gc_now_seconds() - start, json, &err))
         status = fail_with(&err);
     return status;
 }
 
 int cmd_meshlets(int argc, char** argv)
 {
-    enum { OPT_V = 256, OPT_T, OPT_TARGET, OPT_DATA, OPT_BOUNDS, OPT_JSON, OPT_SEED, OPT_EFFORT, OPT_SCAN,
-           OPT_NO_LOCAL, OPT_EXTERNAL, OPT_CHECK };
-    static const struct option long_options[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"max-vertices", required_argument, NULL, OPT_V},
-        {"max-triangles", required_argument, NULL, OPT_T},
-        {"target", required_argument, NULL, OPT_TARGET},
-        {"data", required_argument, NULL, OPT_DATA},
-        {"bounds", no_argument, NULL, OPT_BOUNDS},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"effort", required_argument, NULL, OPT_EFFORT},
-        {"scan", no_argument, NULL, OPT_SCAN},
-        {"no-local-order", no_argument, NULL, OPT_NO_LOCAL},
-        {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
-        {"check", required_argument, NULL, OPT_CHECK},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* out_path = NULL;
-    const char* data_path = NULL;
-    const char* target = NULL;
-    const char* check_path = NULL;
+    const char *out_path = NULL, *data_path = NULL, *target = NULL, *check_path = NULL;
     long v = 0, t = 0, effort = 0;
     uint64_t seed = 0;
-    int bounds = 0, json = 0, scan_only = 0, local = 1, status = 0;
+    int bounds = 0, json = 0, scan_only = 0, no_local = 0, status = 0;
     gc_load_options lo = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'o': out_path = optarg; break;
-        case OPT_V:
-            if (parse_count(optarg, 0, 1000000, &v) || v < 3 || v > GC_MESHLET_MAX_VERTICES)
-                return usage_error("--max-vertices %s: not a whole number from 3 to 256", optarg);
-            break;
-        case OPT_T:
-            if (parse_count(optarg, 0, 1000000, &t) || t < 1 || t > GC_MESHLET_MAX_TRIANGLES)
-                return usage_error("--max-triangles %s: not a whole number from 1 to 512", optarg);
-            break;
-        case OPT_TARGET: target = optarg; break;
-        case OPT_DATA: data_path = optarg; break;
-        case OPT_BOUNDS: bounds = 1; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_SEED:
-            if (parse_u64_arg(optarg, GC_PARSE_HEX, 0, UINT64_MAX, &seed))
-                return usage_error("--seed %s: not a number", optarg);
-            break;
-        case OPT_EFFORT:
-            if (parse_count(optarg, 1, 4, &effort))
-                return usage_error("--effort %s: not 1 to 4", optarg);
-            break;
-        case OPT_SCAN: scan_only = 1; break;
-        case OPT_NO_LOCAL: local = 0; break;
-        case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
-        case OPT_CHECK: check_path = optarg; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--check", &check_path),
+        OPT_TEXT("--output", &out_path),
+        OPT_COUNT("--max-vertices", &v, 3, GC_MESHLET_MAX_VERTICES,
+            "--max-vertices %s: not a whole number from 3 to 256"),
+        OPT_COUNT("--max-triangles", &t, 1, GC_MESHLET_MAX_TRIANGLES,
+            "--max-triangles %s: not a whole number from 1 to 512"),
+        OPT_TEXT("--target", &target),
+        OPT_TEXT("--data", &data_path),
+        OPT_FLAG("--bounds", &bounds),
+        OPT_FLAG("--scan", &scan_only),
+        OPT_FLAG("--no-local-order", &no_local),
+        OPT_U64("--seed", &seed, 0, UINT64_MAX, GC_PARSE_HEX, "--seed %s: not a number"),
+        OPT_COUNT("--effort", &effort, 1, 4, "--effort %s: not 1 to 4"),
+        OPT_FLAG("--allow-external-uris", &lo.allow_external_uris),
+        OPT_FLAG("--json", &json),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (check_path) {
         if (optind != argc || out_path || data_path || target || v || t)
             return usage_error("--check %s reads one data file and takes nothing else", check_path);
-        gc_meshlets m = {0};
         gc_error err = {0};
-        if (gc_meshlet_data_load(check_path, &m, &err) ||
-            gc_meshlets_report_print(stdout, check_path, NULL, &m, 1, 0.0, json, &err))
-            status = fail_with(&err);
-        gc_meshlets_free(&m);
-        return status;
+        return gc_meshlet_file_print(stdout, check_path, NULL, &lo, json, &err) ? fail_with(&err) : 0;
     }
     if (target) {
         if (v || t)
             return usage_error("--target %s sets both limits: give it or --max-vertices/--max-triangles", target);
-        size_t k = 0;
-        while (k < sizeof presets / sizeof presets[0] && strcmp(presets[k].name, target) != 0)
-            ++k;
-        if (k == sizeof presets / sizeof presets[0])
+        const gc_meshlet_preset* p = NULL; /* the library's (docs/models/meshlets.md) */
+        for (size_t k = 0; k < gc_meshlet_preset_count(); ++k)
+            if (!strcmp(gc_meshlet_preset_at(k)->name, target))
+                p = gc_meshlet_preset_at(k);
+        if (!p)
             return usage_error("--target %s: unknown (presets: nvidia; AMD and Intel publish none, see "
                                "docs/models/meshlets.md)", target);
-        v = presets[k].v, t = presets[k].t;
+        v = p->max_vertices, t = p->max_triangles;
     }
     if (!v || !t)
         return usage_error("meshlets needs --max-vertices V and --max-triangles T, or --target PRESET%s", "");
@@ -165,9 +115,9 @@ int cmd_meshlets(int argc, char** argv)
     }
     gc_meshlet_options o = {0};
     o.max_vertices = (uint32_t)v, o.max_triangles = (uint32_t)t;
-    o.keep_order = scan_only, o.local_order = local, o.seed = seed, o.effort = (unsigned)effort;
+    o.keep_order = scan_only, o.local_order = !no_local, o.seed = seed, o.effort = (unsigned)effort;
     gc_meshlets_cut cut;
-    double start = now_seconds();
+    double start = gc_now_seconds();
     if (!strcmp(gc_mesh_format(path), "gltf")) {
         gc_gltf_options go = {0};
         go.allow_external_uris = lo.allow_external_uris;
@@ -180,7 +130,7 @@ int cmd_meshlets(int argc, char** argv)
         uint64_t primitives = 0;
         if ((status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
             return status;
-        start = now_seconds();
+        start = gc_now_seconds();
         gc_status s = gc_meshlets_cut_mesh(path, &lo, &in.mesh, &draw, &o, bounds, &cut, &err);
         gc_mesh_free(&in.mesh);
         if (s)

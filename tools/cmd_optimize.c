@@ -4,11 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "optimize_report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,10 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
 {
     gc_error err = {0};
     gc_mesh_optimized r;
-    double start = now_seconds();
+    double start = gc_now_seconds();
     if (gc_mesh_optimize(path, NULL, NULL, 0, mo, &r, &err))
         return fail_with(&err);
-    double seconds = now_seconds() - start;
+    double seconds = gc_now_seconds() - start;
     signals_hold();
     /* the set's members never replace a -m @FILE fit result (gc_gltf_write_inputs) */
     gc_status written = is_stdio_path(out_path) ? gltf_to_stdout(r.gltf, &err)
@@ -56,122 +55,62 @@ static int optimize_gltf(const char* path, const char* out_path, const gc_mesh_o
         char line[160];
         snprintf(line, sizeof line, "(%zu indexed triangle-list primitives reordered in place%s)", r.runs,
                  r.left ? "; strips, fans, non-indexed lists and shared index data left as they are" : "");
-        report rep = {path, out_path, mo->algorithm, r.triangles, r.runs, seconds, mo->reorder_vertices, line,
+        gc_optimize_report rep = {path, out_path, mo->algorithm, r.triangles, r.runs, seconds, mo->reorder_vertices, line,
                       mo->report, r.before, r.after, preset_count, target_count, NULL};
-        status = print_report(&rep, json);
+        status = gc_optimize_report_print(stdout, &rep, json, &err) ? fail_with(&err) : 0;
     }
     gc_mesh_optimized_free(&r);
     return status;
 }
 
+/* --fetch: optimize reports fetch in meshopt:BYTES mode only */
+static int parse_fetch(const char* value, void* dest)
+{
+    int status = parse_fetch_arg(value, dest);
+    if (!status && !((fetch_arg*)dest)->spec.every_reference)
+        return usage_error("--fetch %s: optimize reports fetch in meshopt:BYTES mode; analyze the output "
+                           "with --fetch for a model's", value);
+    return status;
+}
+
 int cmd_optimize(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_SEED, OPT_EFFORT, OPT_REORDER, OPT_JSON, OPT_RESTART, OPT_POSITIONS, OPT_REMAP, OPT_EXTERNAL,
-           OPT_OD_THRESHOLD, OPT_OD_LAMBDA, OPT_FETCH, OPT_THREADS };
-    static const struct option long_options[] = {
-        {"algorithm", required_argument, NULL, 'a'},
-        {"model", required_argument, NULL, 'm'},
-        {"output", required_argument, NULL, 'o'},
-        {"topology", required_argument, NULL, 't'},
-        {"restart", optional_argument, NULL, OPT_RESTART},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"effort", required_argument, NULL, OPT_EFFORT},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"reorder-vertices", no_argument, NULL, OPT_REORDER},
-        {"remap", required_argument, NULL, OPT_REMAP},
-        {"positions", no_argument, NULL, OPT_POSITIONS},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"allow-external-uris", no_argument, NULL, OPT_EXTERNAL},
-        {"overdraw-threshold", required_argument, NULL, OPT_OD_THRESHOLD},
-        {"overdraw-lambda", required_argument, NULL, OPT_OD_LAMBDA},
-        {"fetch", required_argument, NULL, OPT_FETCH},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* algorithm_name = NULL;
-    const char* out_path = NULL;
-    const char* topology_name = NULL;
-    const char* restart_text = NULL;
-    const char* remap_path = NULL;
+    const char *algorithm_name = NULL, *out_path = NULL, *topology_name = NULL, *restart_text = NULL;
+    const char *remap_path = NULL, *restart = NULL, *od_option = NULL;
     const char* target_specs[MAX_TARGETS];
     size_t target_count = 0;
     long cache = 0, effort = 0, threads = 0;
     uint64_t seed = 0;
-    int restart = 0, reorder = 0, json = 0;
+    int reorder = 0, json = 0;
     double od_threshold = 1.05, od_lambda = 0; /* the overdraw pass (docs/optimizers/tipsify.md) */
-    const char* od_option = NULL;
-    char* end = NULL;
     gc_load_options lo = {0};
     /* the fetch optimize reports before and after: meshoptimizer's model, 32-byte vertices */
-    const char* fetch_text = "meshopt:32";
-    gc_fetch_spec fetch;
+    fetch_arg fetch = {.text = "meshopt:32"};
     gc_error fetch_err = {0};
-    gc_fetch_parse(fetch_text, &fetch, &fetch_err);
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":a:m:o:t:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'a': algorithm_name = optarg; break;
-        case 'm':
-            if (target_count == MAX_TARGETS)
-                return usage_error("at most %s targets", "16");
-            target_specs[target_count++] = optarg;
-            break;
-        case 'o': out_path = optarg; break;
-        case 't': topology_name = optarg; break;
-        case OPT_RESTART:
-            restart = 1;
-            restart_text = optarg;
-            break;
-        case OPT_CACHE:
-            if (parse_count(optarg, 3, 65536, &cache) != 0)
-                return usage_error("--cache needs a size in [3, 65536], not '%s'", optarg);
-            break;
-        case OPT_SEED:
-            if (parse_u64_arg(optarg, GC_PARSE_HEX, 0, UINT64_MAX, &seed) != 0)
-                return usage_error("--seed needs an unsigned 64-bit number, not '%s'", optarg);
-            break;
-        case OPT_EFFORT:
-            if (parse_count(optarg, 1, 4, &effort) != 0)
-                return usage_error("--effort needs a level in [1, 4], not '%s'", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, 64, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
-            break;
-        case OPT_REORDER: reorder = 1; break;
-        case OPT_REMAP: remap_path = optarg; break;
-        case OPT_POSITIONS: lo.positions_only = 1; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_EXTERNAL: lo.allow_external_uris = 1; break;
-        case OPT_OD_THRESHOLD:
-            od_threshold = strtod(optarg, &end), od_option = "--overdraw-threshold";
-            if (end == optarg || *end || !(od_threshold >= 1 && od_threshold <= 1000))
-                return usage_error("--overdraw-threshold needs a number in [1, 1000] (1: no overdraw pass), not '%s'",
-                                   optarg);
-            break;
-        case OPT_OD_LAMBDA:
-            od_lambda = strtod(optarg, &end), od_option = "--overdraw-lambda";
-            if (end == optarg || *end || !(od_lambda >= 0 && od_lambda <= 3))
-                return usage_error("--overdraw-lambda needs misses per triangle in [0, 3], not '%s'", optarg);
-            break;
-        case OPT_FETCH: {
-            gc_error ferr = {0};
-            if (gc_fetch_parse(optarg, &fetch, &ferr))
-                return usage_error("--fetch: %s", ferr.message);
-            if (!fetch.every_reference)
-                return usage_error("--fetch %s: optimize reports fetch in meshopt:BYTES mode; analyze the output "
-                                   "with --fetch for a model's", optarg);
-            fetch_text = optarg;
-            break;
-        }
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    gc_fetch_parse(fetch.text, &fetch.spec, &fetch_err);
+    const cli_option options[] = {
+        OPT_TEXT("--algorithm", &algorithm_name),
+        OPT_LIST("--model", target_specs, &target_count, MAX_TARGETS, "at most %s targets"),
+        OPT_TEXT("--output", &out_path),
+        OPT_TEXT("--topology", &topology_name),
+        OPT_TEXT("--restart", &restart_text, .given = &restart),
+        OPT_COUNT("--cache", &cache, 3, 65536, "--cache needs a size in [3, 65536], not '%s'"),
+        OPT_U64("--seed", &seed, 0, UINT64_MAX, GC_PARSE_HEX, "--seed needs an unsigned 64-bit number, not '%s'"),
+        OPT_COUNT("--effort", &effort, 1, 4, "--effort needs a level in [1, 4], not '%s'"),
+        OPT_COUNT("--threads", &threads, 1, 64, "--threads needs a count in [1, 64], not '%s'"),
+        OPT_FLAG("--reorder-vertices", &reorder),
+        OPT_TEXT("--remap", &remap_path),
+        OPT_FLAG("--positions", &lo.positions_only),
+        OPT_FLAG("--json", &json),
+        OPT_FLAG("--allow-external-uris", &lo.allow_external_uris),
+        OPT_REAL("--overdraw-threshold", &od_threshold, 1, 1000,
+            "--overdraw-threshold needs a number in [1, 1000] (1: no overdraw pass), not '%s'", .given = &od_option),
+        OPT_REAL("--overdraw-lambda", &od_lambda, 0, 3,
+            "--overdraw-lambda needs misses per triangle in [0, 3], not '%s'", .given = &od_option),
+        OPT_CALL("--fetch", &fetch, parse_fetch, NULL),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (!algorithm_name)
         return usage_error("optimize needs -a tipsify|forsyth|auto%s", "");
     const char* path;
@@ -231,8 +170,8 @@ int cmd_optimize(int argc, char** argv)
     const char* inputs[1 + MAX_TARGETS] = {strcmp(path, "-") ? path : NULL};
     size_t input_count = 1;
     for (size_t i = 0; i < target_count; ++i)
-        if (model_arg_file(target_specs[i]))
-            inputs[input_count++] = model_arg_file(target_specs[i]);
+        if (gc_model_arg_file(target_specs[i]))
+            inputs[input_count++] = gc_model_arg_file(target_specs[i]);
     if (!spool && input_count > 1 && (input_status = check_output(out_path, inputs + 1, input_count - 1)) != 0)
         return input_status;
     if (remap_path) {
@@ -254,7 +193,7 @@ int cmd_optimize(int argc, char** argv)
         return usage_error("-m targets are for -a auto; %s has its own cache model (--cache)", algorithm_name);
     gc_model targets[MAX_TARGETS];
     for (size_t i = 0; i < target_count; ++i)
-        if (model_arg(target_specs[i], &targets[i], &err))
+        if (gc_model_arg(target_specs[i], &targets[i], &err))
             return fail_with(&err);
 
     gc_model presets[MAX_REPORT_PRESETS + MAX_TARGETS];
@@ -285,7 +224,7 @@ int cmd_optimize(int argc, char** argv)
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart != NULL, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     snprintf(in.name, sizeof in.name, "%s", display_path);
@@ -295,7 +234,7 @@ int cmd_optimize(int argc, char** argv)
     mo.optimize.progress_user = &prog;
     gc_mesh_optimized r;
     gc_status s = gc_mesh_optimize(path, &draw, in.mesh.runs, in.mesh.run_count, &mo, &r, &err);
-    double seconds = now_seconds() - prog.start;
+    double seconds = gc_now_seconds() - prog.start;
     progress_end(&prog);
     if (s) {
         gc_mesh_free(&in.mesh);
@@ -361,14 +300,15 @@ int cmd_optimize(int argc, char** argv)
     snprintf(converted, sizeof converted, "(the %s input was converted to a triangle list)",
              gc_topology_name(draw.topology));
     gc_optimize_costs costs;
-    if (gc_optimize_costs_of(strcmp(path, "-") ? path : NULL, &lo, &r, reorder, fetch_text, &fetch, &costs, &err)) {
+    if (gc_optimize_costs_of(strcmp(path, "-") ? path : NULL, &lo, &r, reorder, fetch.text, &fetch.spec, &costs,
+                             &err)) {
         status = fail_with(&err);
         goto out;
     }
-    report rep = {in.name, out_path, algorithm, n / 3, r.runs, seconds, reorder,
+    gc_optimize_report rep = {in.name, out_path, algorithm, n / 3, r.runs, seconds, reorder,
                   draw.topology != GC_TRIANGLE_LIST ? converted : NULL, presets, r.before, r.after, preset_count,
                   target_count, &costs};
-    status = print_report(&rep, json);
+    status = gc_optimize_report_print(stdout, &rep, json, &err) ? fail_with(&err) : 0;
 out:
     gc_mesh_optimized_free(&r);
     gc_mesh_free(&in.mesh);

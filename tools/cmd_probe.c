@@ -5,10 +5,9 @@
 #include "gpucache/gpucache_probe.h"
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,83 +76,33 @@ static int list_devices(int json)
     return gc_probe_devices_print(stdout, devices, n < 16 ? n : 16, json, &err) ? fail_with(&err) : 0;
 }
 
-static int write_csv(const char* path, const gc_measurement* m)
-{
-    atomic_file af;
-    if (atomic_open(&af, path) != 0) {
-        fprintf(stderr, "gpucache: %s: cannot create: %s\n", path, strerror(errno));
-        return EXIT_DATA;
-    }
-    gc_measurement_csv(af.f, m);
-    if (atomic_commit(&af) != 0) {
-        fprintf(stderr, "gpucache: %s: write failed: %s\n", path, strerror(errno));
-        return EXIT_DATA;
-    }
-    return 0;
-}
-
 int cmd_probe(int argc, char** argv)
 {
-    enum { OPT_RESTART = 256, OPT_JSON, OPT_PER_VERTEX, OPT_OUTPUTS, OPT_LIST, OPT_DEVICE, OPT_MODEL, OPT_SUITE,
-           OPT_OVERDRAW };
-    static const struct option long_options[] = {
-        {"topology", required_argument, NULL, 't'},
-        {"restart", optional_argument, NULL, OPT_RESTART},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"per-vertex", required_argument, NULL, OPT_PER_VERTEX},
-        {"outputs", required_argument, NULL, OPT_OUTPUTS},
-        {"list", no_argument, NULL, OPT_LIST},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"suite", no_argument, NULL, OPT_SUITE},
-        {"overdraw", no_argument, NULL, OPT_OVERDRAW},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* topology_name = NULL;
-    int restart = 0, json = 0, list = 0, suite = 0, overdraw = 0;
-    const char* restart_text = NULL;
-    const char* per_vertex_path = NULL;
-    const char* model_spec = NULL;
-    const char* out_path = NULL;
+    const char *topology_name = NULL, *restart = NULL, *restart_text = NULL, *per_vertex_path = NULL;
+    const char *model_spec = NULL, *out_path = NULL;
+    int json = 0, list = 0, suite = 0, overdraw = 0;
     long outputs = 1, device = 0;
     gc_load_options lo = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":t:o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 't': topology_name = optarg; break;
-        case OPT_RESTART:
-            restart = 1;
-            restart_text = optarg;
-            break;
-        case OPT_JSON: json = 1; break;
-        case OPT_PER_VERTEX: per_vertex_path = optarg; break;
-        case OPT_OUTPUTS:
-            if (parse_count(optarg, 1, GC_PROBE_MAX_OUTPUTS, &outputs) != 0)
-                return usage_error("--outputs needs a count in [1, 32], not '%s'", optarg);
-            break;
-        case OPT_LIST: list = 1; break;
-        case OPT_DEVICE:
-            if (parse_count(optarg, 0, 1000, &device) != 0)
-                return usage_error("--device needs a device number (see probe --list), not '%s'", optarg);
-            break;
-        case OPT_MODEL: model_spec = optarg; break;
-        case OPT_SUITE: suite = 1; break;
-        case OPT_OVERDRAW: overdraw = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--topology", &topology_name),
+        OPT_TEXT("--restart", &restart_text, .given = &restart),
+        OPT_COUNT("--outputs", &outputs, 1, GC_PROBE_MAX_OUTPUTS, "--outputs needs a count in [1, 32], not '%s'"),
+        OPT_COUNT("--device", &device, 0, 1000, "--device needs a device number (see probe --list), not '%s'"),
+        OPT_TEXT("--model", &model_spec),
+        OPT_FLAG("--json", &json),
+        OPT_TEXT("--per-vertex", &per_vertex_path),
+        OPT_FLAG("--list", &list),
+        OPT_FLAG("--suite", &suite),
+        OPT_FLAG("--overdraw", &overdraw),
+        OPT_TEXT("--output", &out_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (list)
         return list_devices(json);
     /* --model @FILE: the fit result's best model, handed on as its spec once the outputs
      * are checked (against the file too) */
-    const char* model_file = model_arg_file(model_spec);
+    const char* model_file = gc_model_arg_file(model_spec);
     gc_model model;
     gc_error merr = {0};
     if (suite) {
@@ -164,7 +113,7 @@ int cmd_probe(int argc, char** argv)
         int checked = check_output(out_path, &model_file, model_file ? 1 : 0); /* before any work */
         if (checked)
             return checked;
-        if (model_spec && model_arg(model_spec, &model, &merr))
+        if (model_spec && gc_model_arg(model_spec, &model, &merr))
             return fail_with(&merr);
         return run_suite((uint32_t)device, model_spec ? model.name : NULL, out_path);
     }
@@ -176,7 +125,8 @@ int cmd_probe(int argc, char** argv)
         if (model_spec || per_vertex_path || suite)
             return usage_error("probe --overdraw renders on a Vulkan device: no --model, --per-vertex or --suite%s",
                                "");
-        return probe_overdraw(path, (uint32_t)device, json, &lo);
+        gc_error err = {0};
+        return gc_probe_overdraw_print(stdout, path, &lo, (uint32_t)device, json, &err) ? fail_with(&err) : 0;
     }
     if (per_vertex_path) {
         const char* inputs[] = {strcmp(path, "-") ? path : NULL, model_file};
@@ -184,7 +134,7 @@ int cmd_probe(int argc, char** argv)
             return input_status;
     }
     if (model_spec) {
-        if (model_arg(model_spec, &model, &merr))
+        if (gc_model_arg(model_spec, &model, &merr))
             return fail_with(&merr);
         model_spec = model.name;
     }
@@ -193,7 +143,7 @@ int cmd_probe(int argc, char** argv)
     input in;
     gc_draw draw;
     uint64_t primitives = 0;
-    int status = load_draw(path, &lo, topology_name, restart, restart_text, &in, &draw, &primitives);
+    int status = load_draw(path, &lo, topology_name, restart != NULL, restart_text, &in, &draw, &primitives);
     if (status)
         return status;
     gc_backend b;
@@ -205,7 +155,12 @@ int cmd_probe(int argc, char** argv)
     }
     const uint64_t expected = primitives; /* what the topology gives (gc_draw_validate counted them) */
     int agree = m.invocations == m.per_vertex_sum;
-    if (per_vertex_path && (status = write_csv(per_vertex_path, &m)) != 0)
+    atomic_file csv;
+    if (per_vertex_path && (status = output_open(&csv, per_vertex_path)) != 0)
+        goto out;
+    if (per_vertex_path)
+        gc_measurement_csv(csv.f, &m);
+    if (per_vertex_path && (status = output_commit(&csv, per_vertex_path)) != 0)
         goto out;
     if (gc_measurement_print(stdout, &b, in.name, &draw, expected, (uint32_t)outputs, &m, json, &err))
         status = fail_with(&err);

@@ -13,21 +13,14 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "pictures.h"
 #include "sweep.h"
 #include "gpucache/gpucache_pictures.h"
-#include "gpucache/gpucache_pictures.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The model the heat maps show and `optimize -a auto` targets when no -m is given: the
- * generic 16-entry FIFO, the README's heat-map model (and no value-keyed rule, so the
- * picture does not depend on how a writer numbers the vertices). */
-#define DEFAULT_MODEL GC_REPORT_DEFAULT_MODEL
 
 /* The sweep figure's warnings: shown even with -q. */
 static void print_warning(void* user, const char* line)
@@ -46,52 +39,30 @@ static void hold_signals(int on)
         signals_release();
 }
 
+static int one_model(const char* value, void* spec)
+{
+    if (*(const char**)spec)
+        return usage_error("report takes one -m (the heat maps' model and optimize's target), got also '%s'", value);
+    *(const char**)spec = value;
+    return 0;
+}
+
 int cmd_report(int argc, char** argv)
 {
-    enum { OPT_CACHE = 256, OPT_VIEW, OPT_THREADS, OPT_POSITIONS };
-    static const struct option long_options[] = {
-        {"model", required_argument, NULL, 'm'},
-        {"output", required_argument, NULL, 'o'},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"view", required_argument, NULL, OPT_VIEW},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"positions", no_argument, NULL, OPT_POSITIONS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char* model_spec = NULL;
-    const char* out_path = NULL;
-    const char* cache_text = NULL;
-    heatmap_view view = VIEW_FRONT;
-    long threads = default_threads();
+    const char *model_spec = NULL, *out_path = NULL, *cache_text = NULL;
+    gc_heatmap_view view = GC_VIEW_FRONT;
+    long threads = gc_default_threads();
     gc_load_options lo = {0};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:o:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (model_spec)
-                return usage_error("report takes one -m (the heat maps' model and optimize's target), got also '%s'",
-                                   optarg);
-            model_spec = optarg;
-            break;
-        case 'o': out_path = optarg; break;
-        case OPT_CACHE: cache_text = optarg; break;
-        case OPT_VIEW:
-            if (heatmap_view_parse(optarg, &view) != 0)
-                return usage_error("--view needs front, side or top, not '%s'", optarg);
-            break;
-        case OPT_THREADS:
-            if (parse_count(optarg, 1, GC_MAX_THREADS, &threads) != 0)
-                return usage_error("--threads needs a count in [1, 64], not '%s'", optarg);
-            break;
-        case OPT_POSITIONS: lo.positions_only = 1; break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_TEXT("--output", &out_path),
+        OPT_CALL("--model", &model_spec, one_model, NULL),
+        OPT_TEXT("--cache", &cache_text),
+        OPT_CALL("--view", &view, heatmap_view_parse, "--view needs front, side or top, not '%s'"),
+        OPT_FLAG("--positions", &lo.positions_only),
+        OPT_COUNT("--threads", &threads, 1, GC_MAX_THREADS, "--threads needs a count in [1, 64], not '%s'"),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     const char* path;
     int status = one_input(argc, argv, "report", &path);
     if (status)
@@ -99,21 +70,21 @@ int cmd_report(int argc, char** argv)
     if (!out_path)
         return usage_error("report needs -o OUT.html%s", "");
     if (!model_spec)
-        model_spec = DEFAULT_MODEL;
-    if (is_stdio_path(model_arg_file(model_spec)) && gc_stdin_format(path))
+        model_spec = GC_REPORT_DEFAULT_MODEL;
+    if (is_stdio_path(gc_model_arg_file(model_spec)) && gc_stdin_format(path))
         return usage_error("'-' (standard input) can be given to only one of INPUT and -m @FILE%s", "");
     uint64_t cache_lo = 0, cache_hi = 0;
     /* two sizes at least: a curve of one point is no plot (gnuplot refuses an empty x range) */
-    if (cache_text && (parse_range_arg(cache_text, 3, 256, &cache_lo, &cache_hi) != 0 || cache_lo == cache_hi))
+    if (cache_text && (gc_arg_range(cache_text, 3, 256, &cache_lo, &cache_hi) != 0 || cache_lo == cache_hi))
         return usage_error("--cache %s: expected A..B with 3 <= A < B <= 256", cache_text);
     {
-        const char* inputs[2] = {strcmp(path, "-") ? path : NULL, model_arg_file(model_spec)};
+        const char* inputs[2] = {strcmp(path, "-") ? path : NULL, gc_model_arg_file(model_spec)};
         if ((status = check_output(out_path, inputs, 2)) != 0)
             return status;
     }
     gc_error err = {0};
     gc_model target;
-    if (model_arg(model_spec, &target, &err))
+    if (gc_model_arg(model_spec, &target, &err))
         return fail_with(&err);
 
     /* a glTF is read by the library (each mesh primitive a draw of its own); another input
@@ -125,14 +96,9 @@ int cmd_report(int argc, char** argv)
     uint64_t primitives = 0;
     if (!gltf && (status = load_draw(path, &lo, NULL, 0, NULL, &in, &draw, &primitives)) != 0)
         return status;
-    sweep* progress = calloc(1, sizeof *progress); /* the sweep's progress line */
-    if (!progress) {
-        gc_mesh_free(&in.mesh);
-        return EXIT_DATA;
-    }
-    progress->start = now_seconds();
-    progress->progress = progress_wanted();
-    gc_report_sweep sweep = {model_spec, &target, (unsigned)threads, sweep_progress, progress, print_warning, NULL,
+    sweep_clock clock; /* the sweep's progress line */
+    sweep_clock_start(&clock);
+    gc_report_sweep sweep = {model_spec, &target, (unsigned)threads, sweep_progress, &clock, print_warning, NULL,
                              hold_signals};
     progress_line prog;
     progress_init(&prog, "report: optimize");
@@ -157,11 +123,10 @@ int cmd_report(int argc, char** argv)
     gc_report_info info;
     char* page = NULL;
     size_t page_size = 0;
-    double t0 = now_seconds();
+    double t0 = gc_now_seconds();
     gc_status s = gc_report_html(path, &ro, &info, &page, &page_size, &err);
     progress_end(&prog);
     gc_mesh_free(&in.mesh);
-    free(progress);
     verbose_note("report: loaded, analyzed and optimized in %.3f s (optimize %.3f s)", info.prepare_seconds,
                  info.optimize_seconds);
     if (s)
@@ -177,6 +142,6 @@ int cmd_report(int argc, char** argv)
         fprintf(stderr, "gpucache: %s\n", af.err.message[0] ? af.err.message : out_path);
         return EXIT_DATA;
     }
-    verbose_note("report: %zu bytes in %.3f s", page_size, now_seconds() - t0);
+    verbose_note("report: %zu bytes in %.3f s", page_size, gc_now_seconds() - t0);
     return 0;
 }

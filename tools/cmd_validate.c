@@ -7,11 +7,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "commands.h"
-#include "help.h"
+#include "cli_options.h"
 #include "sweep.h"
 #include "gpucache/gpucache_validate.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,98 +39,56 @@ static int draw_validation_plot(const char* path, const gc_model* models, size_t
     sweep* s = calloc(1, sizeof *s);
     if (!s)
         return EXIT_DATA;
-    snprintf(s->meshes[0].name, sizeof s->meshes[0].name, "grid:100x100");
-    sweep_mesh* m = &s->meshes[0];
-    m->is_grid = 1;
-    m->width = m->height = 100;
-    m->vertices = 101 * 101;
-    size_t n = gc_grid_index_count(100, 100, GC_GRID_ROWMAJOR, 0);
-    m->indices = malloc(n * sizeof *m->indices);
-    gc_error err = {0};
-    int status = 0;
-    if (!m->indices || gc_grid_generate(100, 100, GC_GRID_ROWMAJOR, 0, m->indices, &m->count, &err)) {
-        status = m->indices ? fail_with(&err) : EXIT_DATA;
-        goto out;
-    }
-    s->mesh_count = 1;
+    sweep_init(s);
+    int status = sweep_add_grid(s, "grid:100x100", 100, 100);
     s->layouts[0] = GC_LAYOUT_OPTIMAL;
     s->layouts[1] = GC_LAYOUT_STRIPED;
     s->layouts[2] = GC_LAYOUT_TIPSIFY;
-    s->layout_count = 3;
-    s->cache_lo = 3;
-    s->cache_hi = 64;
+    s->g.layout_count = 3;
+    s->g.cache_lo = 3;
+    s->g.cache_hi = 64;
     if (count > MAX_SWEEP_MODELS) {
         note("validate: the picture shows the first %d models", MAX_SWEEP_MODELS);
         count = MAX_SWEEP_MODELS;
     }
     for (size_t k = 0; k < count; ++k) {
-        s->models[k].model = models[k];
-        char label[sizeof s->models[k].label];
-        gc_model_label(&models[k], label, sizeof label);
-        memcpy(s->models[k].label, label, sizeof label);
+        s->models[k] = models[k];
+        gc_model_label(&models[k], s->label_text[k], sizeof s->label_text[k]);
     }
-    s->model_count = count;
-    s->job_count = s->mesh_count * s->layout_count * cache_count(s);
-    s->rows = calloc(s->job_count * s->model_count, sizeof *s->rows);
-    if (!s->rows) {
-        status = EXIT_DATA;
-        goto out;
-    }
-    if (sweep_run(s, 0)) {
-        status = fail_with(&s->err);
-        goto out;
-    }
-    status = draw_plot(s, path);
-out:
-    free(m->indices);
-    free(s->rows);
+    s->g.model_count = count;
+    if (!status && !(status = sweep_run(s, 0)))
+        status = draw_plot(s, path);
+    sweep_free(s);
     free(s);
     return status;
 }
 
+static int parse_vendor(const char* value, void* vendor)
+{
+    if (strcmp(value, "all") && strcmp(value, "amd") && strcmp(value, "nvidia") && strcmp(value, "intel"))
+        return -1;
+    *(const char**)vendor = value;
+    return 0;
+}
+
 int cmd_validate(int argc, char** argv)
 {
-    enum { OPT_JSON = 256, OPT_MARKDOWN, OPT_DATA, OPT_VENDOR, OPT_TOLERANCE, OPT_PLOT };
-    static const struct option long_options[] = {
-        {"json", no_argument, NULL, OPT_JSON},           {"markdown", no_argument, NULL, OPT_MARKDOWN},
-        {"data", required_argument, NULL, OPT_DATA},     {"vendor", required_argument, NULL, OPT_VENDOR},
-        {"tolerance", required_argument, NULL, OPT_TOLERANCE}, {"plot", required_argument, NULL, OPT_PLOT},
-        {"model", required_argument, NULL, 'm'},          {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int json = 0, markdown = 0;
     const char *data = NULL, *vendor_arg = NULL, *plot_path = NULL;
     long tolerance_pct = 2;
     const char* specs[MAX_VALIDATE_MODELS];
     size_t spec_count = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":m:h", long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_MARKDOWN: markdown = 1; break;
-        case OPT_DATA: data = optarg; break;
-        case OPT_PLOT: plot_path = optarg; break;
-        case OPT_VENDOR:
-            if (strcmp(optarg, "all") && strcmp(optarg, "amd") && strcmp(optarg, "nvidia") && strcmp(optarg, "intel"))
-                return usage_error("--vendor needs amd, nvidia, intel or all, not '%s'", optarg);
-            vendor_arg = optarg;
-            break;
-        case OPT_TOLERANCE:
-            if (parse_count(optarg, 0, 100, &tolerance_pct) != 0)
-                return usage_error("--tolerance needs a whole percentage in [0, 100], not '%s'", optarg);
-            break;
-        case 'm':
-            if (spec_count == MAX_VALIDATE_MODELS)
-                return usage_error("at most %s models with -m", "64");
-            specs[spec_count++] = optarg;
-            break;
-        case 'h': print_command_help(stdout, argv[0]); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
+    const cli_option options[] = {
+        OPT_LIST("--model", specs, &spec_count, MAX_VALIDATE_MODELS, "at most %s models with -m"),
+        OPT_TEXT("--data", &data),
+        OPT_CALL("--vendor", &vendor_arg, parse_vendor, "--vendor needs amd, nvidia, intel or all, not '%s'"),
+        OPT_COUNT("--tolerance", &tolerance_pct, 0, 100, "--tolerance needs a whole percentage in [0, 100], not '%s'"),
+        OPT_FLAG("--json", &json),
+        OPT_FLAG("--markdown", &markdown),
+        OPT_TEXT("--plot", &plot_path),
+        OPT_END,
+    };
+    PARSE_OPTIONS(options);
     if (optind < argc)
         return usage_error("validate takes no INPUT (the measurements come from --data), got '%s'", argv[optind]);
     if (json + markdown > 1)
@@ -153,7 +110,7 @@ int cmd_validate(int argc, char** argv)
         const char *name = NULL, *spec, *source;
         if (!spec_count)
             gc_preset_get(i, &name, &spec, &source);
-        if ((spec_count ? model_arg(specs[i], &models[i], &err) : gc_model_parse(name, &models[i], &err)) != GC_OK)
+        if ((spec_count ? gc_model_arg(specs[i], &models[i], &err) : gc_model_parse(name, &models[i], &err)) != GC_OK)
             return fail_with(&err);
     }
     gc_published_set set;

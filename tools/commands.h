@@ -9,8 +9,6 @@ int cmd_analyze(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_models(int argc, char** argv);
 int cmd_probe(int argc, char** argv);
-/* probe --overdraw (probe_overdraw.c): the overdraw views on device `device`. */
-int probe_overdraw(const char* path, uint32_t device, int json, const gc_load_options* lo);
 int cmd_introspect(int argc, char** argv);
 int cmd_fit(int argc, char** argv);
 int cmd_optimize(int argc, char** argv);

@@ -40,6 +40,16 @@ static int take_verbosity(int argc, char** argv)
     return kept;
 }
 
+static const struct {
+    const char* name;
+    int (*run)(int argc, char** argv);
+} commands[] = {
+    {"analyze", cmd_analyze}, {"demo", cmd_demo}, {"probe", cmd_probe}, {"introspect", cmd_introspect},
+    {"fit", cmd_fit}, {"optimize", cmd_optimize}, {"meshlets", cmd_meshlets}, {"grid", cmd_grid},
+    {"sweep", cmd_sweep}, {"validate", cmd_validate}, {"report", cmd_report}, {"memsys", cmd_memsys},
+    {"models", cmd_models},
+};
+
 static int run_command(int argc, char** argv)
 {
     argc = take_verbosity(argc, argv);
@@ -48,32 +58,9 @@ static int run_command(int argc, char** argv)
         return EXIT_USAGE;
     }
     const char* cmd = argv[1];
-    if (strcmp(cmd, "analyze") == 0)
-        return cmd_analyze(argc - 1, argv + 1);
-    if (strcmp(cmd, "demo") == 0)
-        return cmd_demo(argc - 1, argv + 1);
-    if (strcmp(cmd, "probe") == 0)
-        return cmd_probe(argc - 1, argv + 1);
-    if (strcmp(cmd, "introspect") == 0)
-        return cmd_introspect(argc - 1, argv + 1);
-    if (strcmp(cmd, "fit") == 0)
-        return cmd_fit(argc - 1, argv + 1);
-    if (strcmp(cmd, "optimize") == 0)
-        return cmd_optimize(argc - 1, argv + 1);
-    if (strcmp(cmd, "meshlets") == 0)
-        return cmd_meshlets(argc - 1, argv + 1);
-    if (strcmp(cmd, "grid") == 0)
-        return cmd_grid(argc - 1, argv + 1);
-    if (strcmp(cmd, "sweep") == 0)
-        return cmd_sweep(argc - 1, argv + 1);
-    if (strcmp(cmd, "validate") == 0)
-        return cmd_validate(argc - 1, argv + 1);
-    if (strcmp(cmd, "report") == 0)
-        return cmd_report(argc - 1, argv + 1);
-    if (strcmp(cmd, "memsys") == 0)
-        return cmd_memsys(argc - 1, argv + 1);
-    if (strcmp(cmd, "models") == 0)
-        return cmd_models(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || is_flag(cmd, "-h", "--help")) {
         if (argc > 3)
             return usage_error("help takes one COMMAND, got also '%s'", argv[3]);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The help text's tables (help_table.h), read once from tools/cli-help.txt, which the build
+/* The help text's tables (help.h), read once from tools/cli-help.txt, which the build
  * embeds (gpucache_help_text): `gpucache help`, every `gpucache COMMAND --help`, the man
  * page and the command names are printed from that one file (help_print.c). */
 #include "help.h"
-#include "help_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The help's printing: the overview, each command's help, the man page gpucache(1), the
- * version and the command names, all from help.c's tables (help_table.h). */
+ * version and the command names, all from help.c's tables (help.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "gpucache/gpucache.h"
+#include "gpucache_private.h"
 
 #include "help.h"
-#include "help_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +93,6 @@ int print_command_help(FILE* f, const char* name)
     fprintf(f, "\nexample:\n  %s\n\nSee 'gpucache help' for INPUT, MODEL, TOPOLOGY, OUTPUT and the exit statuses.\n",
             c->example);
     return 0;
-}
-
-int help_has_command(const char* name)
-{
-    return find_command(name) != NULL;
 }
 
 void print_command_names(FILE* f)
@@ -192,26 +186,6 @@ void print_man(FILE* f)
     fputs(".SH SEE ALSO\nThe documents in the source tree's docs/ folder; docs/json.md for the JSON output.\n", f);
 }
 
-/* The first executable `name` in a folder of PATH, as execvp would find it, in found;
- * 0 when there is none. */
-static int find_on_path(const char* name, char* found, size_t size)
-{
-    const char* path = getenv("PATH");
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        char candidate[4096];
-        if (n > 0 && n + strlen(name) + 2 < sizeof candidate) {
-            snprintf(candidate, sizeof candidate, "%.*s/%s", (int)n, path, name);
-            if (access(candidate, X_OK) == 0) {
-                snprintf(found, size, "%s", candidate);
-                return 1;
-            }
-        }
-        path += n + (path[n] == ':');
-    }
-    return 0;
-}
-
 void print_version(FILE* f)
 {
     fprintf(f, "gpucache %s\n", GPUCACHE_VERSION_STRING);
@@ -228,11 +202,11 @@ void print_version(FILE* f)
     /* gnuplot and rsvg-convert are run from PATH when a plot or a PNG needs them: look
      * for them there now */
     char found[4096];
-    if (find_on_path("gnuplot", found, sizeof found))
+    if (gc_find_program("gnuplot", found, sizeof found))
         fprintf(f, "gnuplot: %s (sweep --plot)\n", found);
     else
         fprintf(f, "gnuplot: not found on PATH (sweep --plot needs it: gnuplot-nox)\n");
-    if (find_on_path("rsvg-convert", found, sizeof found))
+    if (gc_find_program("rsvg-convert", found, sizeof found))
         fprintf(f, "rsvg-convert: %s (PNG pictures)\n", found);
     else
         fprintf(f, "rsvg-convert: not found on PATH (PNG pictures need it: librsvg2-bin; SVG needs nothing)\n");

@@ -27,12 +27,6 @@ int same_output(const char* a, const char* b)
     return stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int print_report(const report* r, int json)
-{
-    gc_error err = {0};
-    return gc_optimize_report_print(stdout, r, json, &err) ? fail_with(&err) : 0;
-}
-
 /* Sets err to "WHAT: MESSAGE: strerror(errno)" and returns code. */
 gc_status fail_message(gc_error* err, gc_status code, const char* message, const char* what)
 {

@@ -10,12 +10,6 @@
 /* the presets optimize reports before and after (gc_preset_count() must not exceed it) */
 #define MAX_REPORT_PRESETS 32
 
-/* What optimize prints: the before/after table (or JSON) under every preset and target. */
-typedef gc_optimize_report report;
-
-/* Prints the report (a table, or with `json` optimize --json). Returns 0, or EXIT_DATA when
- * the JSON could not be built (print_json_document). */
-int print_report(const report* r, int json);
 /* Whether two output paths name one file, existing or not: the same file by device and
  * inode, or the same name in the same folder (compared by device and inode). */
 int same_output(const char* a, const char* b);

@@ -96,3 +96,22 @@ gc_status gc_gnuplot_draw(const char* script_path, const char* image_path, gc_er
                          strerror(errno));
     return status;
 }
+
+int gc_find_program(const char* name, char* found, size_t size)
+{
+    const char* path = getenv("PATH");
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        char candidate[4096];
+        if (n > 0 && n + strlen(name) + 2 < sizeof candidate) {
+            snprintf(candidate, sizeof candidate, "%.*s/%s", (int)n, path, name);
+            if (access(candidate, X_OK) == 0) {
+                if (found)
+                    snprintf(found, size, "%s", candidate);
+                return 1;
+            }
+        }
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}

@@ -287,3 +287,19 @@ gc_status gc_meshlets_report_print(FILE* f, const char* in, const char* out, con
     fprintf(f, "  %-22s %11.1f%%\n", "triangle fill", fill);
     return GC_OK;
 }
+
+gc_status gc_meshlet_file_print(FILE* f, const char* data_path, const char* mesh_path, const gc_load_options* lo,
+                                int json, gc_error* err)
+{
+    gc_meshlets m = {0};
+    uint32_t* tri = NULL;
+    size_t n = 0;
+    gc_status s = gc_meshlet_data_load(data_path, &m, err);
+    if (!s && mesh_path && (s = gc_mesh_load_triangles(mesh_path, lo, &tri, &n, NULL, err)) == GC_OK)
+        s = gc_meshlets_cover(&m, tri, n, data_path, err);
+    if (!s)
+        s = gc_meshlets_report_print(f, data_path, NULL, &m, 1, 0.0, json, err);
+    free(tri);
+    gc_meshlets_free(&m);
+    return s;
+}

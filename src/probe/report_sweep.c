@@ -17,23 +17,6 @@ static void warn(const gc_report_sweep* r, const char* line)
         r->note(r->note_user, line);
 }
 
-/* Whether gnuplot is on PATH, as gc_gnuplot_draw will run it (execlp). */
-static int gnuplot_on_path(void)
-{
-    const char* path = getenv("PATH");
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        char candidate[4096];
-        if (n > 0 && n < sizeof candidate - sizeof "/gnuplot") {
-            snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)n, path);
-            if (access(candidate, X_OK) == 0)
-                return 1;
-        }
-        path += n + (path[n] == ':');
-    }
-    return 0;
-}
-
 /* Reads a whole small file into a NUL-terminated buffer (NULL on failure). */
 static char* read_all(const char* path, size_t limit)
 {
@@ -113,7 +96,7 @@ gc_status gc_report_sweep_figure(void* user, FILE* f, const char* name, const ui
                                  uint32_t vertex_count, uint32_t lo, uint32_t hi, gc_error* err)
 {
     const gc_report_sweep* r = user;
-    if (!gnuplot_on_path()) {
+    if (!gc_find_program("gnuplot", NULL, 0)) {
         warn(r, "warning: gnuplot not found (install gnuplot-nox): the report has no sweep figure");
         fputs("<p class=\"note\">No sweep figure: gnuplot was not found when this report was written.</p>\n", f);
         return GC_OK;
