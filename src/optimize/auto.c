@@ -590,7 +590,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* --effort 1: one order per target family, nothing scored (auto_fast.c), then the
      * overdraw pass as below (the values scored as they are) */
     if (options->effort == 1) {
-        gc_status s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
+        bool served = false; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
+        gc_status s = gc_opt_auto_machine(indices, triangle_count, vertex_count, targets, target_count, options,
+                                          placement, order, &served, err);
+        if (!s && !served)
+            s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         if (s || !options->positions || threshold <= 1)
             return s;

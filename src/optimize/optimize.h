@@ -211,6 +211,16 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m);
 gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
+/* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
+ * machine driven alongside the order, candidates priced with gc_sim_peek. */
+gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length, float beta,
+                                uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
+ * nothing is done (*served false). */
+gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, const gc_optimize_options* options,
+                              const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
                       uint32_t* scratch, gc_error* err);

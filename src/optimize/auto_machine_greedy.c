@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/* auto at --effort 1 for the families whose gain comes from the target's own machine
+ * (issue 33): one greedy pass that drives the target's state machine (gc_sim, its rule
+ * stated once in src/models/) alongside the order, instead of candidates scored whole.
+ *
+ * The candidates of a step are the remaining triangles (at most SCAN of each) of the
+ * `recent_limit` most recently used vertices, each scored once a step: the invocations the
+ * machine says it would cost now (gc_sim_peek), less beta times its corners' valence bonus
+ * 1/sqrt(remaining triangles) (Forsyth's); the lowest wins, the lower triangle number among
+ * equals. The winner is fed to the machine. Dead ends go back to the most recent vertex with
+ * triangles left, then to input order (gc_greedy_restart). It is auto.c's greedy with one
+ * target, no age bonus, fewer recent vertices and each candidate priced once: a third of its
+ * time. */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECENT_MAX 16
+#define SCAN 8
+
+gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length, float beta,
+                                uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    if (recent_limit == 0 || recent_limit > RECENT_MAX)
+        return gc_fail(err, GC_ERR_USAGE, "machine greedy: 1 to %d recent vertices", RECENT_MAX);
+    gc_live_triangles lists;
+    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
+    if (s)
+        return s;
+    gc_sim* sim = NULL;
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    if (!dead_end || !emitted) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+        goto done;
+    }
+    if ((s = gc_sim_create(target, vertex_count, NULL, &sim, err)))
+        goto done;
+    gc_sim_begin_run(sim, 0, stream_length ? stream_length : 3 * (uint64_t)triangle_count);
+    const uint32_t* live = lists.live;
+    const uint32_t* first = lists.adj.offsets;
+    const uint32_t* adjacent = lists.adj.triangles;
+
+    float boost[64];
+    boost[0] = 0.0f;
+    for (int n = 1; n < 64; ++n)
+        boost[n] = 1.0f / sqrtf((float)n);
+
+    uint32_t recent[RECENT_MAX];
+    uint32_t recent_count = 0;
+    /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
+    uint32_t seen_tri[256], seen_step[256];
+    memset(seen_step, 0, sizeof seen_step);
+    size_t dead_top = 0, input_cursor = 0;
+    gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
+    for (size_t step = 0; step < triangle_count; ++step) {
+        int64_t best = -1;
+        float best_score = 0.0f;
+        const uint32_t mark = (uint32_t)step + 1;
+        p.number = first_number + step;
+        p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
+        for (uint32_t r = 0; r < recent_count; ++r) {
+            uint32_t v = recent[r];
+            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+                uint32_t tri = adjacent[a];
+                uint32_t h = (tri * 2654435761u) >> 24;
+                while (seen_step[h] == mark && seen_tri[h] != tri)
+                    h = (h + 1) & 255;
+                if (seen_step[h] == mark)
+                    continue;
+                seen_step[h] = mark, seen_tri[h] = tri;
+                const uint32_t* tv = indices + 3 * (size_t)tri;
+                float valence = 0.0f;
+                for (int c = 0; c < 3; ++c) {
+                    uint32_t l = live[tv[c]];
+                    valence += l < 64 ? boost[l] : 0.0f;
+                }
+                p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+                float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
+                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                    best = tri;
+                    best_score = score;
+                }
+            }
+        }
+        if (best < 0)
+            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
+        uint32_t tri = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * (size_t)tri;
+        emitted[tri] = 1;
+        p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+        gc_sim_feed(sim, &p, NULL);
+        order[step] = tri;
+        gc_live_triangles_remove(&lists, indices, tri);
+        for (int c = 0; c < 3; ++c)
+            dead_end[dead_top++] = tv[c];
+        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+    }
+done:
+    gc_sim_destroy(sim);
+    free(dead_end);
+    free(emitted);
+    gc_live_triangles_free(&lists);
+    return s;
+}
+
+/* --effort 1 for one target whose gain over meshoptimizer comes from its own machine (the
+ * family's traits say which, below): the greedy above, with the settings chosen on the
+ * corpus (docs/PERFORMANCE.md, issue 33). *served: false when the target is not one of them
+ * (or its values will be renumbered afterwards): auto_fast.c's choice then applies. */
+gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, const gc_optimize_options* options,
+                              const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err)
+{
+    *served = false;
+    if (target_count != 1)
+        return GC_OK;
+    gc_family_traits t;
+    gc_model_traits(&targets[0], &t);
+    if (t.value_keyed && placement->first_use_numbering)
+        return GC_OK; /* scored with the values as they are: not those the output will have */
+    float beta = 0.0f;
+    uint32_t recent = 0;
+    switch (targets[0].family) {
+    case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
+        beta = 1.0f, recent = 3;
+        break;
+    default:
+        return GC_OK;
+    }
+    *served = true;
+    gc_status s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0],
+                                        placement->stream_position / 3, placement->stream_length, beta, recent, order,
+                                        err);
+    if (!s && options->progress)
+        options->progress(options->progress_user, 1, 1);
+    return s;
+}
