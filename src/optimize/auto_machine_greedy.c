@@ -19,6 +19,7 @@
 
 #define RECENT_MAX 16
 #define SCAN 8
+#define LIGHT_VALENCE 64
 
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length, float beta,
@@ -28,10 +29,32 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
         return GC_OK;
     if (recent_limit == 0 || recent_limit > RECENT_MAX)
         return gc_fail(err, GC_ERR_USAGE, "machine greedy: 1 to %d recent vertices", RECENT_MAX);
+    /* The remaining triangles of each vertex. Where every vertex has at most LIGHT_VALENCE
+     * triangles, a triangle leaves a list by a search of it (a few entries in a row) instead of
+     * through gc_live_triangles' slots, whose upkeep reads a scattered triangle per corner;
+     * both move the list's last entry into the hole, so the lists are the same. */
     gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
+    memset(&lists, 0, sizeof lists);
+    bool light = true;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lists.adj, err);
     if (s)
         return s;
+    for (uint32_t v = 0; v < vertex_count && light; ++v)
+        light = lists.adj.offsets[v + 1] - lists.adj.offsets[v] <= LIGHT_VALENCE;
+    if (light) {
+        lists.live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
+        if (!lists.live) {
+            gc_adjacency_free(&lists.adj);
+            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices",
+                           vertex_count);
+        }
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            lists.live[v] = lists.adj.offsets[v + 1] - lists.adj.offsets[v];
+    } else {
+        gc_adjacency_free(&lists.adj);
+        if ((s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err)))
+            return s;
+    }
     gc_sim* sim = NULL;
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
@@ -65,6 +88,10 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
         const uint32_t mark = (uint32_t)step + 1;
         p.number = first_number + step;
         p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
+        /* the step's candidates, each once, their corners fetched ahead: the reads of
+         * scattered triangles overlap instead of waiting one after the other */
+        uint32_t candidates[RECENT_MAX * SCAN];
+        uint32_t count = 0;
         for (uint32_t r = 0; r < recent_count; ++r) {
             uint32_t v = recent[r];
             uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
@@ -76,18 +103,27 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
                 if (seen_step[h] == mark)
                     continue;
                 seen_step[h] = mark, seen_tri[h] = tri;
-                const uint32_t* tv = indices + 3 * (size_t)tri;
-                float valence = 0.0f;
-                for (int c = 0; c < 3; ++c) {
-                    uint32_t l = live[tv[c]];
-                    valence += l < 64 ? boost[l] : 0.0f;
-                }
-                p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
-                float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
-                    best = tri;
-                    best_score = score;
-                }
+                __builtin_prefetch(indices + 3 * (size_t)tri);
+                candidates[count++] = tri;
+            }
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t tri = candidates[i];
+            const uint32_t* tv = indices + 3 * (size_t)tri;
+            float valence = 0.0f;
+            for (int c = 0; c < 3; ++c) {
+                uint32_t l = live[tv[c]];
+                valence += l < 64 ? boost[l] : 0.0f;
+            }
+            /* no invocation at all could not beat the best: not priced (the same order) */
+            float bound = 0.0f - beta * valence;
+            if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
+                continue;
+            p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+            float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
+            if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                best = tri;
+                best_score = score;
             }
         }
         if (best < 0)
@@ -98,7 +134,17 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         gc_sim_feed(sim, &p, NULL);
         order[step] = tri;
-        gc_live_triangles_remove(&lists, indices, tri);
+        if (light) {
+            for (int c = 0; c < 3; ++c) {
+                uint32_t* list = lists.adj.triangles + first[tv[c]];
+                uint32_t last = --lists.live[tv[c]], k = 0;
+                while (list[k] != tri)
+                    ++k;
+                list[k] = list[last];
+            }
+        } else {
+            gc_live_triangles_remove(&lists, indices, tri);
+        }
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
@@ -130,6 +176,9 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     uint32_t recent = 0;
     switch (targets[0].family) {
     case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
+        beta = 1.0f, recent = 3;
+        break;
+    case GC_MODEL_LLVMPIPE: /* segments of the stream with a table keyed by the value each */
         beta = 1.0f, recent = 3;
         break;
     default:
