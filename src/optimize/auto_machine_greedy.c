@@ -21,9 +21,20 @@
 #define SCAN 8
 #define LIGHT_VALENCE 64
 
+/* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
+ * corner order, a vertex repeated in it once; the next free number. */
+static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
+{
+    uint32_t at = next;
+    for (int c = 0; c < 3; ++c)
+        if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
+            values[tv[c]] = at++;
+    return at;
+}
+
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_model* target, uint64_t first_number, uint64_t stream_length, float beta,
-                                uint32_t recent_limit, uint32_t* order, gc_error* err)
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -58,12 +69,20 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
     gc_sim* sim = NULL;
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!dead_end || !emitted) {
+    /* first_use: the values the machine keys by are the numbers the vertices will have, in
+     * order of first use: below `next` those of the vertices drawn, from `next` on the ones a
+     * priced triangle would give its new vertices (UINT32_MAX: none yet) */
+    uint32_t* values = first_use ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false) : NULL;
+    uint32_t next = 0;
+    if (!dead_end || !emitted || (first_use && !values)) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
     }
-    if ((s = gc_sim_create(target, vertex_count, NULL, &sim, err)))
+    if (values)
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            values[v] = UINT32_MAX;
+    if ((s = gc_sim_create(target, vertex_count, values, &sim, err)))
         goto done;
     gc_sim_begin_run(sim, 0, stream_length ? stream_length : 3 * (uint64_t)triangle_count);
     const uint32_t* live = lists.live;
@@ -120,7 +139,12 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+            if (values)
+                number_new_corners(values, next, tv);
             float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
+            for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
+                if (values[tv[c]] >= next)
+                    values[tv[c]] = UINT32_MAX;
             if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
                 best = tri;
                 best_score = score;
@@ -132,6 +156,8 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
         const uint32_t* tv = indices + 3 * (size_t)tri;
         emitted[tri] = 1;
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+        if (values)
+            next = number_new_corners(values, next, tv);
         gc_sim_feed(sim, &p, NULL);
         order[step] = tri;
         if (light) {
@@ -151,6 +177,7 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
     }
 done:
     gc_sim_destroy(sim);
+    free(values);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
@@ -159,8 +186,9 @@ done:
 
 /* --effort 1 for one target whose gain over meshoptimizer comes from its own machine (the
  * family's traits say which, below): the greedy above, with the settings chosen on the
- * corpus (docs/PERFORMANCE.md, issue 33). *served: false when the target is not one of them
- * (or its values will be renumbered afterwards): auto_fast.c's choice then applies. */
+ * corpus (docs/PERFORMANCE.md, issue 33); a value-keyed target whose vertices will be
+ * numbered in order of first use is driven with those numbers. *served: false when the target
+ * is not one of them: auto_fast.c's choice then applies. */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                               const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err)
@@ -170,8 +198,6 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         return GC_OK;
     gc_family_traits t;
     gc_model_traits(&targets[0], &t);
-    if (t.value_keyed && placement->first_use_numbering)
-        return GC_OK; /* scored with the values as they are: not those the output will have */
     float beta = 0.0f;
     uint32_t recent = 0;
     switch (targets[0].family) {
@@ -186,8 +212,8 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     }
     *served = true;
     gc_status s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0],
-                                        placement->stream_position / 3, placement->stream_length, beta, recent, order,
-                                        err);
+                                        placement->stream_position / 3, placement->stream_length,
+                                        t.value_keyed && placement->first_use_numbering, beta, recent, order, err);
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);
     return s;

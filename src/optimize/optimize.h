@@ -212,10 +212,12 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
 /* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
- * machine driven alongside the order, candidates priced with gc_sim_peek. */
+ * machine driven alongside the order, candidates priced with gc_sim_peek. first_number: the
+ * list's first triangle's number in the draw; stream_length: the draw's indices (0: the list
+ * alone); first_use: the machine keyed by the numbers of first use the output will have. */
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_model* target, uint64_t first_number, uint64_t stream_length, float beta,
-                                uint32_t recent_limit, uint32_t* order, gc_error* err);
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
