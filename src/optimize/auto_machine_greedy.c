@@ -202,7 +202,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     uint32_t recent = 0;
     switch (targets[0].family) {
     case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
-        beta = 1.0f, recent = 3;
+        beta = 1.5f, recent = 3;
         break;
     case GC_MODEL_LLVMPIPE: /* segments of the stream with a table keyed by the value each */
         beta = 1.0f, recent = 3;
