@@ -130,12 +130,15 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
             float valence = 0.0f;
+            uint32_t fresh = 0; /* corners whose vertex no triangle drawn had: no machine holds it */
             for (int c = 0; c < 3; ++c) {
                 uint32_t l = live[tv[c]];
                 valence += l < 64 ? boost[l] : 0.0f;
+                fresh += l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
+                         !(c > 1 && tv[c] == tv[1]);
             }
-            /* no invocation at all could not beat the best: not priced (the same order) */
-            float bound = 0.0f - beta * valence;
+            /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
+            float bound = (float)fresh - beta * valence;
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
