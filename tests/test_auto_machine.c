@@ -13,7 +13,7 @@
  *    use, effort 1's order renumbered costs direct-value:64 fewer invocations over the meshes
  *    than the order it gives when not told (then its keys are the file's numbers).
  *  - A hand-made case: direct-value:2 over a strip of four triangles whose vertices 0..5
- *    alternate slots; see direct_value_by_hand. */
+ *    alternate slots (direct_value_by_hand); a hub of 300 triangles (hub). */
 #include "test_util.h"
 
 #include <meshoptimizer.h>
@@ -173,10 +173,37 @@ static void direct_value_by_hand(void** state)
     assert_int_equal(cost(&m, out, 12, 6, 0), 6);
 }
 
+/* A hub: a closed fan of 300 triangles around vertex 0 (valence 300, where the greedy keeps
+ * its lists through gc_live_triangles' slots). Under direct-value:1024 no two of its 301
+ * vertices share a slot, so any order shades each once: 301 invocations, every triangle
+ * kept. */
+static void hub(void** state)
+{
+    (void)state;
+    enum { FAN = 300 };
+    uint32_t idx[3 * FAN], out[3 * FAN];
+    for (uint32_t t = 0; t < FAN; ++t) {
+        idx[3 * t] = 0;
+        idx[3 * t + 1] = 1 + (t * 7) % FAN; /* the fan's triangles listed out of order */
+        idx[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
+    }
+    gc_model m = model_of("direct-value:1024");
+    effort_one(&m, idx, 3 * FAN, FAN + 1, 0, out);
+    assert_int_equal(cost(&m, out, 3 * FAN, FAN + 1, 0), FAN + 1);
+    unsigned char seen[FAN] = {0};
+    for (uint32_t t = 0; t < FAN; ++t) {
+        assert_int_equal(out[3 * t], 0);
+        uint32_t k = out[3 * t + 1] - 1;
+        assert_true(k < FAN && !seen[k] && out[3 * t + 2] == 1 + (k + 1) % FAN);
+        seen[k] = 1;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(direct_value_by_hand),
+        cmocka_unit_test(hub),
         cmocka_unit_test(against_meshopt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
