@@ -9,8 +9,9 @@
  * 1/sqrt(remaining triangles) (Forsyth's); the lowest wins, the lower triangle number among
  * equals. The winner is fed to the machine. Dead ends go back to the most recent vertex with
  * triangles left, then to input order (gc_greedy_restart). It is auto.c's greedy with one
- * target, no age bonus, fewer recent vertices and each candidate priced once: a third of its
- * time. */
+ * target, no age bonus, 3 recent vertices instead of 5 to 10, each candidate priced once and
+ * only when it could win: on the corpus 1.1 to 1.2 times meshopt_optimizeVertexCache's time
+ * where that greedy takes 4 to 7 (docs/PERFORMANCE.md, issue 33). */
 #include "optimize.h"
 
 #include <math.h>
@@ -187,11 +188,28 @@ done:
     return s;
 }
 
-/* --effort 1 for one target whose gain over meshoptimizer comes from its own machine (the
- * family's traits say which, below): the greedy above, with the settings chosen on the
- * corpus (docs/PERFORMANCE.md, issue 33); a value-keyed target whose vertices will be
- * numbered in order of first use is driven with those numbers. *served: false when the target
- * is not one of them: auto_fast.c's choice then applies. */
+/* The greedy's settings for a target it serves (direct-value, llvmpipe), chosen on the corpus
+ * (docs/PERFORMANCE.md, issue 33): true, with its valence weight and recent vertices. */
+bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent)
+{
+    switch (target->family) {
+    case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
+        *beta = 1.5f, *recent = 3;
+        return true;
+    case GC_MODEL_LLVMPIPE: /* segments of the stream with a table keyed by the value each */
+        *beta = 1.0f, *recent = 3;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* --effort 1 for one target whose gain over meshoptimizer comes from its own machine
+ * (direct-value and llvmpipe, below; direct-position gets meshoptimizer's order): the
+ * greedy above, with the settings chosen on the corpus (docs/PERFORMANCE.md, issue 33); a
+ * value-keyed target whose vertices will be numbered in order of first use is driven with
+ * those numbers. *served: false when the target is not one of them: auto_fast.c's choice
+ * then applies. */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                               const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err)
@@ -203,18 +221,23 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     gc_model_traits(&targets[0], &t);
     float beta = 0.0f;
     uint32_t recent = 0;
-    switch (targets[0].family) {
-    case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
-        beta = 1.5f, recent = 3;
-        break;
-    case GC_MODEL_LLVMPIPE: /* segments of the stream with a table keyed by the value each */
-        beta = 1.0f, recent = 3;
-        break;
-    default:
-        return GC_OK;
+    gc_status s = GC_OK;
+    if (targets[0].family == GC_MODEL_DIRECT_POSITION) {
+        /* Not a greedy's: meshoptimizer's own order (its table, score_table.c), which the tuned
+         * Forsyth order was above on 11 of the 28 corpus rows (+0.29% on the mean) and no
+         * greedy within the time beat (docs/PERFORMANCE.md, issue 33); a hub: auto_fast.c's. */
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+        if (s == GC_ERR_LIMIT)
+            return GC_OK;
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
     }
+    if (!gc_machine_greedy_settings(&targets[0], &beta, &recent))
+        return GC_OK;
     *served = true;
-    gc_status s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0],
+    s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0],
                                         placement->stream_position / 3, placement->stream_length,
                                         t.value_keyed && placement->first_use_numbering, beta, recent, order, err);
     if (!s && options->progress)

@@ -218,6 +218,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                 bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* That greedy's settings for a target it serves (direct-value, llvmpipe): true. */
+bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
