@@ -109,7 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                     if (gc_check_permutation(tri, out, tn, vertices, &err) != GC_OK)
                         abort();
                 }
-            /* auto for a lone target of any family (patches, llvmpipe's polish, numbering) */
+            /* auto for a lone target of any family (patches, llvmpipe's polish, numbering), at the
+             * default effort or effort 1 */
             if (vertices <= 1u << 20) {
                 gc_model target;
                 if (gc_model_parse(spec_at(data[0] % spec_count), &target, &err) != GC_OK)
@@ -117,6 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 gc_optimize_options oo = {0};
                 oo.targets = &target;
                 oo.target_count = 1;
+                oo.effort = (data[1] >> 3) & 1; /* half at --effort 1 (its greedy driving the machine) */
                 gc_optimize_placement place = {0};
                 place.first_use_numbering = data[1] & 2;
                 place.stream_position = 3 * (size_t)(data[1] % 5);

@@ -55,15 +55,20 @@ static size_t direct_value_extra(const void* params)
     return ((const gc_model*)params)->p[0];
 }
 
-static uint32_t direct_value_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+/* One primitive, on the machine (`commit`) or only priced (gc_sim_peek: an overlay instead
+ * of the writes, which later corners of the primitive see). */
+static uint32_t direct_value_step(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, bool commit)
 {
     const uint32_t n = ((const gc_model*)c->params)->p[0];
+    gc_sim_overlay o; /* only its first `count` entries are read */
+    o.count = 0, o.commit = commit;
     uint32_t misses = 0;
     for (unsigned j = 0; j < p->count; ++j) {
         uint32_t id = p->vertices[j];
-        uint32_t slot = gc_sim_value(c, id) % n;
-        if (c->words[slot] != id + 1) {
-            gc_sim_write(c, slot, id + 1);
+        uint32_t value = gc_sim_value(c, id);
+        uint32_t slot = n & (n - 1) ? value % n : value & (n - 1); /* the same slot, without a division */
+        if (gc_sim_read(c, &o, slot) != id + 1) {
+            gc_sim_put(c, &o, slot, id + 1);
             *shaded += GC_SIM_SHADE(j);
             misses++;
         }
@@ -71,6 +76,16 @@ static uint32_t direct_value_feed(gc_sim_context* c, const gc_sim_primitive* p, 
     return misses;
 }
 
+static uint32_t direct_value_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return direct_value_step(c, p, shaded, true);
+}
+
+static uint32_t direct_value_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
+{
+    return direct_value_step(c, p, shaded, false);
+}
+
 const gc_sim_rule gc_rule_direct_value = {
-    "direct-value", 0, 0, direct_value_extra, NULL, NULL, direct_value_feed, NULL, NULL, NULL, NULL,
+    "direct-value", 0, 0, direct_value_extra, NULL, NULL, direct_value_feed, NULL, NULL, NULL, direct_value_peek,
 };

@@ -196,6 +196,8 @@ typedef struct llvmpipe_sim {
     uint64_t current;                /* segment of the last primitive, + 1 (0: none yet) */
     uint64_t last_fetched;           /* position of the last element fetched in the segment */
     uint64_t segments;
+    uint64_t memo_at, memo_segment;  /* the last primitive number divided, and its segment (a
+                                        search prices many primitives at the same number) */
 } llvmpipe_sim;
 
 static size_t llvmpipe_extra(const void* params)
@@ -222,6 +224,7 @@ static void llvmpipe_begin_run(gc_sim_context* c, uint64_t first_position, uint6
     s->current = 0;
     s->per_segment = 0;
     s->loop_lines = 0;
+    s->memo_at = s->memo_segment = 0; /* 0 is in segment 0 */
     if (count < first || count <= s->segment)
         return;
     uint64_t seg_max;
@@ -248,7 +251,13 @@ static uint32_t llvmpipe_step(gc_sim_context* c, const gc_sim_primitive* p, unsi
     llvmpipe_sim* s = c->state;
     const uint64_t k = s->in_run;
     const bool closing = s->loop_lines && k == s->loop_lines;
-    uint64_t segment = s->per_segment ? (closing ? k - 1 : k) / s->per_segment : 0;
+    uint64_t segment = 0;
+    if (s->per_segment) {
+        const uint64_t at = closing ? k - 1 : k;
+        if (at != s->memo_at)
+            s->memo_at = at, s->memo_segment = at / s->per_segment;
+        segment = s->memo_segment;
+    }
     bool fresh = s->current != segment + 1;
     if (commit) {
         s->in_run++;

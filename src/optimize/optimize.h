@@ -235,6 +235,20 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
                               const gc_family_traits* traits, size_t target_count, const uint32_t* reference,
                               gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
                               bool* balanced, gc_error* err);
+/* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
+ * machine driven alongside the order, candidates priced with gc_sim_peek. first_number: the
+ * list's first triangle's number in the draw; stream_length: the draw's indices (0: the list
+ * alone); first_use: the machine keyed by the numbers of first use the output will have. */
+gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* That greedy's settings for a target it serves (direct-value, llvmpipe): true. */
+bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
+/* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
+ * nothing is done (*served false). */
+gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, const gc_optimize_options* options,
+                              const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
                       uint32_t* scratch, gc_error* err);

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/* auto at --effort 1 for the families whose gain comes from the target's own machine
+ * (issue 33): one greedy pass that drives the target's state machine (gc_sim, its rule
+ * stated once in src/models/) alongside the order, instead of candidates scored whole.
+ *
+ * The candidates of a step are the remaining triangles (at most SCAN of each) of the
+ * `recent_limit` most recently used vertices, each scored once a step: the invocations the
+ * machine says it would cost now (gc_sim_peek), less beta times its corners' valence bonus
+ * 1/sqrt(remaining triangles) (Forsyth's); the lowest wins, the lower triangle number among
+ * equals. The winner is fed to the machine. Dead ends go back to the most recent vertex with
+ * triangles left, then to input order (gc_greedy_restart). It is auto.c's greedy with one
+ * target, no age bonus, 3 recent vertices instead of 5 to 10, each candidate priced once and
+ * only when it could win: on the corpus 1.1 to 1.2 times meshopt_optimizeVertexCache's time
+ * where that greedy takes 4 to 7 (docs/PERFORMANCE.md, issue 33). */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECENT_MAX 16
+#define SCAN 8
+#define LIGHT_VALENCE 64
+
+/* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
+ * corner order, a vertex repeated in it once; the next free number. */
+static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
+{
+    uint32_t at = next;
+    for (int c = 0; c < 3; ++c)
+        if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
+            values[tv[c]] = at++;
+    return at;
+}
+
+gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    if (recent_limit == 0 || recent_limit > RECENT_MAX)
+        return gc_fail(err, GC_ERR_USAGE, "machine greedy: 1 to %d recent vertices", RECENT_MAX);
+    /* The remaining triangles of each vertex. Where every vertex has at most LIGHT_VALENCE
+     * triangles, a triangle leaves a list by a search of it (a few entries in a row) instead of
+     * through gc_live_triangles' slots, whose upkeep reads a scattered triangle per corner;
+     * both move the list's last entry into the hole, so the lists are the same. */
+    gc_live_triangles lists;
+    memset(&lists, 0, sizeof lists);
+    bool light = true;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lists.adj, err);
+    if (s)
+        return s;
+    for (uint32_t v = 0; v < vertex_count && light; ++v)
+        light = lists.adj.offsets[v + 1] - lists.adj.offsets[v] <= LIGHT_VALENCE;
+    if (light) {
+        lists.live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
+        if (!lists.live) {
+            gc_adjacency_free(&lists.adj);
+            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices",
+                           vertex_count);
+        }
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            lists.live[v] = lists.adj.offsets[v + 1] - lists.adj.offsets[v];
+    } else {
+        gc_adjacency_free(&lists.adj);
+        if ((s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err)))
+            return s;
+    }
+    gc_sim* sim = NULL;
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    /* first_use: the values the machine keys by are the numbers the vertices will have, in
+     * order of first use: below `next` those of the vertices drawn, from `next` on the ones a
+     * priced triangle would give its new vertices (UINT32_MAX: none yet) */
+    uint32_t* values = first_use ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false) : NULL;
+    uint32_t next = 0;
+    if (!dead_end || !emitted || (first_use && !values)) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+        goto done;
+    }
+    if (values)
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            values[v] = UINT32_MAX;
+    if ((s = gc_sim_create(target, vertex_count, values, &sim, err)))
+        goto done;
+    gc_sim_begin_run(sim, 0, stream_length ? stream_length : 3 * (uint64_t)triangle_count);
+    const uint32_t* live = lists.live;
+    const uint32_t* first = lists.adj.offsets;
+    const uint32_t* adjacent = lists.adj.triangles;
+
+    float boost[64];
+    boost[0] = 0.0f;
+    for (int n = 1; n < 64; ++n)
+        boost[n] = 1.0f / sqrtf((float)n);
+
+    uint32_t recent[RECENT_MAX];
+    uint32_t recent_count = 0;
+    /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
+    uint32_t seen_tri[256], seen_step[256];
+    memset(seen_step, 0, sizeof seen_step);
+    size_t dead_top = 0, input_cursor = 0;
+    gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
+    for (size_t step = 0; step < triangle_count; ++step) {
+        int64_t best = -1;
+        float best_score = 0.0f;
+        const uint32_t mark = (uint32_t)step + 1;
+        p.number = first_number + step;
+        p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
+        /* the step's candidates, each once, their corners fetched ahead: the reads of
+         * scattered triangles overlap instead of waiting one after the other */
+        uint32_t candidates[RECENT_MAX * SCAN];
+        uint32_t count = 0;
+        for (uint32_t r = 0; r < recent_count; ++r) {
+            uint32_t v = recent[r];
+            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+                uint32_t tri = adjacent[a];
+                uint32_t h = (tri * 2654435761u) >> 24;
+                while (seen_step[h] == mark && seen_tri[h] != tri)
+                    h = (h + 1) & 255;
+                if (seen_step[h] == mark)
+                    continue;
+                seen_step[h] = mark, seen_tri[h] = tri;
+                __builtin_prefetch(indices + 3 * (size_t)tri);
+                candidates[count++] = tri;
+            }
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+            uint32_t tri = candidates[i];
+            const uint32_t* tv = indices + 3 * (size_t)tri;
+            float valence = 0.0f;
+            uint32_t fresh = 0; /* corners whose vertex no triangle drawn had: no machine holds it */
+            for (int c = 0; c < 3; ++c) {
+                uint32_t l = live[tv[c]];
+                valence += l < 64 ? boost[l] : 0.0f;
+                fresh += l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
+                         !(c > 1 && tv[c] == tv[1]);
+            }
+            /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
+            float bound = (float)fresh - beta * valence;
+            if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
+                continue;
+            p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+            if (values)
+                number_new_corners(values, next, tv);
+            float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
+            for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
+                if (values[tv[c]] >= next)
+                    values[tv[c]] = UINT32_MAX;
+            if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                best = tri;
+                best_score = score;
+            }
+        }
+        if (best < 0)
+            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
+        uint32_t tri = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * (size_t)tri;
+        emitted[tri] = 1;
+        p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
+        if (values)
+            next = number_new_corners(values, next, tv);
+        gc_sim_feed(sim, &p, NULL);
+        order[step] = tri;
+        if (light) {
+            for (int c = 0; c < 3; ++c) {
+                uint32_t* list = lists.adj.triangles + first[tv[c]];
+                uint32_t last = --lists.live[tv[c]], k = 0;
+                while (list[k] != tri)
+                    ++k;
+                list[k] = list[last];
+            }
+        } else {
+            gc_live_triangles_remove(&lists, indices, tri);
+        }
+        for (int c = 0; c < 3; ++c)
+            dead_end[dead_top++] = tv[c];
+        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+    }
+done:
+    gc_sim_destroy(sim);
+    free(values);
+    free(dead_end);
+    free(emitted);
+    gc_live_triangles_free(&lists);
+    return s;
+}
+
+/* The greedy's settings for a target it serves (direct-value, llvmpipe), chosen on the corpus
+ * (docs/PERFORMANCE.md, issue 33): true, with its valence weight and recent vertices. */
+bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent)
+{
+    switch (target->family) {
+    case GC_MODEL_DIRECT_VALUE: /* a table keyed by the index value: Forsyth's orders never see its conflicts */
+        *beta = 1.5f, *recent = 3;
+        return true;
+    case GC_MODEL_LLVMPIPE: /* segments of the stream with a table keyed by the value each */
+        *beta = 1.0f, *recent = 3;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* --effort 1 for one target whose gain over meshoptimizer comes from its own machine
+ * (direct-value and llvmpipe, below; direct-position gets meshoptimizer's order): the
+ * greedy above, with the settings chosen on the corpus (docs/PERFORMANCE.md, issue 33); a
+ * value-keyed target whose vertices will be numbered in order of first use is driven with
+ * those numbers. *served: false when the target is not one of them: auto_fast.c's choice
+ * then applies. */
+gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* targets, size_t target_count, const gc_optimize_options* options,
+                              const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err)
+{
+    *served = false;
+    if (target_count != 1)
+        return GC_OK;
+    gc_family_traits t;
+    gc_model_traits(&targets[0], &t);
+    float beta = 0.0f;
+    uint32_t recent = 0;
+    gc_status s = GC_OK;
+    if (targets[0].family == GC_MODEL_DIRECT_POSITION) {
+        /* Not a greedy's: meshoptimizer's own order (its table, score_table.c), which the tuned
+         * Forsyth order was above on 11 of the 28 corpus rows (+0.29% on the mean) and no
+         * greedy within the time beat (docs/PERFORMANCE.md, issue 33); a hub: auto_fast.c's. */
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+        if (s == GC_ERR_LIMIT)
+            return GC_OK;
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
+    }
+    if (!gc_machine_greedy_settings(&targets[0], &beta, &recent))
+        return GC_OK;
+    *served = true;
+    s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0],
+                                        placement->stream_position / 3, placement->stream_length,
+                                        t.value_keyed && placement->first_use_numbering, beta, recent, order, err);
+    if (!s && options->progress)
+        options->progress(options->progress_user, 1, 1);
+    return s;
+}
