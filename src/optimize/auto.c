@@ -18,215 +18,15 @@
  *    the order with the fewest invocations summed over the targets wins. For llvmpipe the
  *    candidates and the winner are polished for its segments and its table.
  * 3. With more effort, a local search over short windows, replayed and rolled back
- *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps. */
+ *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps.
+ * The machines side by side, the greedy and the local search are in target_sims.c. */
 #include "optimize.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RECENT_MAX 16 /* recently used vertices whose triangles are candidates: at most */
-#define SCAN 8         /* remaining triangles scanned per recent vertex */
-#define MAX_TARGETS 16
-
-/* ------------------------------------------------------------- emulators */
-
-/* The targets' own state machines (gc_sim, src/models/): auto states no rule itself. */
-typedef struct sims {
-    gc_sim* sim[MAX_TARGETS];
-    size_t count;
-    uint64_t base; /* the number of the list's first triangle in the draw */
-} sims;
-
-/* Where the list sits in the draw (gc_optimize_placement.stream_position, stream_length). */
-typedef struct stream_place {
-    uint64_t position, length;
-    uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
-} stream_place;
-
-static void sims_free(sims* t)
-{
-    for (size_t k = 0; k < t->count; ++k)
-        gc_sim_destroy(t->sim[k]);
-    t->count = 0;
-}
-
-/* One fresh machine per target, each told of one triangle list of `triangle_count`. */
-static gc_status sims_init(sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
-                           size_t triangle_count, const stream_place* place, const uint32_t* values, gc_error* err)
-{
-    t->count = 0;
-    t->base = place->position / 3;
-    uint64_t length = place->length ? place->length : 3 * (uint64_t)triangle_count;
-    for (size_t k = 0; k < target_count; ++k) {
-        gc_status s = gc_sim_create(&targets[k], vertex_count, values, &t->sim[k], err);
-        if (s) {
-            sims_free(t);
-            return s;
-        }
-        t->count++;
-        gc_sim_begin_run(t->sim[k], 0, length);
-    }
-    return GC_OK;
-}
-
-/* Triangle (a, b, c) as the list's primitive `step`. */
-static inline gc_sim_primitive triangle_at(const sims* t, const uint32_t* tv, uint64_t step)
-{
-    const uint64_t number = t->base + step;
-    gc_sim_primitive p = {{tv[0], tv[1], tv[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
-    return p;
-}
-
-/* Feeds a triangle to every target; the invocations, summed. */
-static uint32_t sims_feed(sims* t, const gc_sim_primitive* p)
-{
-    uint32_t cost = 0;
-    for (size_t k = 0; k < t->count; ++k)
-        cost += gc_sim_feed(t->sim[k], p, NULL);
-    return cost;
-}
-
-static void sims_save(sims* t)
-{
-    for (size_t k = 0; k < t->count; ++k)
-        gc_sim_save(t->sim[k]);
-}
-
-static gc_status sims_restore(sims* t, gc_error* err)
-{
-    for (size_t k = 0; k < t->count; ++k) {
-        gc_status s = gc_sim_restore(t->sim[k], err);
-        if (s)
-            return s;
-    }
-    return GC_OK;
-}
-
-static void sims_release(sims* t)
-{
-    for (size_t k = 0; k < t->count; ++k)
-        gc_sim_release(t->sim[k]);
-}
-
-/* ---------------------------------------------------------------- greedy */
-
-static gc_status greedy_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, const stream_place* place, float beta,
-                              float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
-{
-    gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
-    if (s)
-        return s;
-    sims t = {0};
-    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!dead_end || !emitted) {
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
-                    triangle_count, vertex_count);
-        goto done;
-    }
-    if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
-        goto done;
-    const uint32_t* live = lists.live;
-    const uint32_t* first = lists.adj.offsets;
-    /* which targets' rules say how old a cached vertex is (fifo, meshopt) */
-    bool has_age[MAX_TARGETS];
-    for (size_t k = 0; k < t.count; ++k)
-        has_age[k] = gc_sim_keeps_age(t.sim[k]);
-
-    float boost[64];
-    boost[0] = 0.0f;
-    for (int n = 1; n < 64; ++n)
-        boost[n] = 1.0f / sqrtf((float)n);
-
-    uint32_t recent[RECENT_MAX];
-    uint32_t recent_count = 0;
-    size_t dead_top = 0, written = 0, input_cursor = 0;
-    for (size_t step = 0; step < triangle_count && !s; ++step) {
-        int64_t best = -1;
-        float best_score = 0.0f;
-        for (uint32_t r = 0; r < recent_count && !s; ++r) {
-            uint32_t v = recent[r];
-            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan && !s; ++a) {
-                uint32_t tri = lists.adj.triangles[a];
-                const uint32_t* tv = indices + 3 * tri;
-                float valence = 0.0f, age = 0.0f;
-                for (int c = 0; c < 3; ++c) {
-                    uint32_t l = live[tv[c]];
-                    valence += l < 64 ? boost[l] : 0.0f;
-                }
-                /* Each target's cost, and the ages of the corners it had cached whose vertex
-                 * has more triangles left (read before the feed changes them). */
-                gc_sim_primitive p = triangle_at(&t, tv, step);
-                uint32_t misses = 0;
-                for (size_t k = 0; k < t.count; ++k) {
-                    float ages[3] = {0.0f, 0.0f, 0.0f};
-                    if (gamma != 0.0f && has_age[k])
-                        for (int c = 0; c < 3; ++c)
-                            ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
-                    unsigned shaded;
-                    misses += gc_sim_peek(t.sim[k], &p, &shaded);
-                    for (int c = 0; c < 3; ++c)
-                        age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
-                }
-                float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
-                    best = tri;
-                    best_score = score;
-                }
-            }
-        }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        uint32_t tri = (uint32_t)best;
-        const uint32_t* tv = indices + 3 * tri;
-        emitted[tri] = 1;
-        gc_sim_primitive p = triangle_at(&t, tv, step);
-        sims_feed(&t, &p);
-        order[written++] = tri;
-        gc_live_triangles_remove(&lists, indices, tri);
-        for (int c = 0; c < 3; ++c)
-            dead_end[dead_top++] = tv[c];
-        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
-    }
-done:
-    sims_free(&t);
-    free(dead_end);
-    free(emitted);
-    gc_live_triangles_free(&lists);
-    return s;
-}
-
-gc_status gc_opt_sim_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            const gc_model* targets, size_t target_count, float beta, float gamma,
-                            uint32_t recent_limit, uint32_t* order, gc_error* err)
-{
-    const stream_place place = {0, 0, NULL};
-    return greedy_order(indices, triangle_count, vertex_count, targets, target_count, &place, beta, gamma,
-                        recent_limit, order, err);
-}
-
-/* ------------------------------------------------------------ local search */
-
-/* The cost of the window order[i .. end) with order[i + d] brought to the front (d = 0: as
- * it is), replayed from the machines' state at i and stopped once it reaches `limit`. */
-static uint32_t window_cost(sims* t, const uint32_t* indices, const uint32_t* order, size_t i, size_t end,
-                            size_t d, uint32_t limit)
-{
-    gc_sim_primitive p = triangle_at(t, indices + 3 * (size_t)order[i + d], i);
-    uint32_t cost = sims_feed(t, &p);
-    size_t at = i + 1;
-    for (size_t j = i; j < end && cost < limit; ++j) {
-        if (j == i + d)
-            continue;
-        p = triangle_at(t, indices + 3 * (size_t)order[j], at++);
-        cost += sims_feed(t, &p);
-    }
-    return cost;
-}
+#define MAX_TARGETS GC_TARGET_SIMS_MAX
 
 /* Progress in work units, so that the fraction reported follows the time: measured at
  * --effort 3 on the corpus (stanford-bunny: the presets, nvidia-pascal, fifo:16), a greedy
@@ -234,7 +34,13 @@ static uint32_t window_cost(sims* t, const uint32_t* indices, const uint32_t* or
  * search 4 to 7 greedy variants, the swaps between warps about two candidates. Before,
  * every candidate counted one and the work after them none, so that the line reached 100%
  * with 60-75% of the time still ahead. */
-enum { UNIT = 64, GREEDY_UNITS = 8 * UNIT, OTHER_UNITS = UNIT, REFINE_UNITS = 2 * UNIT, SEARCH_PASS_UNITS = 40 * UNIT };
+enum {
+    UNIT = 64,
+    GREEDY_UNITS = 8 * UNIT,
+    OTHER_UNITS = UNIT,
+    REFINE_UNITS = 2 * UNIT,
+    SEARCH_PASS_UNITS = GC_WINDOW_SEARCH_TICKS * UNIT
+};
 typedef struct auto_progress {
     const gc_optimize_options* options;
     uint64_t done, total;
@@ -249,52 +55,10 @@ static void progress_add(auto_progress* p, uint64_t units)
         p->options->progress(p->options->progress_user, p->done, p->total);
 }
 
-/* Move descent: at each position, bringing forward one of the next REACH triangles is kept
- * when the invocations of the next WINDOW triangles, replayed from the machines' state
- * before the position, go down. Linear: a bounded window per position. */
-static gc_status window_local_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
-                                     uint32_t vertex_count, const gc_model* targets, size_t target_count,
-                                     const stream_place* place, unsigned passes, auto_progress* progress,
-                                     gc_error* err)
+/* The local search's ticks (GC_WINDOW_SEARCH_TICKS a pass), UNIT each. */
+static void progress_ticks(void* user, uint32_t ticks)
 {
-    enum { WINDOW = 32, REACH = 8 };
-    gc_status s = GC_OK;
-    /* SEARCH_PASS_UNITS a pass, given out in UNIT steps along the positions */
-    const size_t step = triangle_count / (SEARCH_PASS_UNITS / UNIT) + 1;
-    for (unsigned pass = 0; pass < passes && !s; ++pass) {
-        sims t;
-        if ((s = sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
-            break;
-        uint64_t given = 0;
-        for (size_t i = 0; i + 1 < triangle_count && !s; ++i) {
-            if (i % step == step - 1 && given + UNIT <= SEARCH_PASS_UNITS) {
-                given += UNIT;
-                progress_add(progress, UNIT);
-            }
-            size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
-            sims_save(&t);
-            uint32_t best = window_cost(&t, indices, order, i, end, 0, UINT32_MAX);
-            s = sims_restore(&t, err);
-            size_t best_d = 0;
-            for (size_t d = 1; d <= REACH && i + d < end && !s; ++d) {
-                uint32_t cost = window_cost(&t, indices, order, i, end, d, best);
-                s = sims_restore(&t, err);
-                if (cost < best)
-                    best = cost, best_d = d;
-            }
-            sims_release(&t);
-            if (best_d) {
-                uint32_t moved = order[i + best_d];
-                memmove(order + i + 1, order + i, best_d * sizeof *order);
-                order[i] = moved;
-            }
-            gc_sim_primitive p = triangle_at(&t, indices + 3 * (size_t)order[i], i);
-            sims_feed(&t, &p);
-        }
-        sims_free(&t);
-        progress_add(progress, SEARCH_PASS_UNITS - given);
-    }
-    return s;
+    progress_add(user, (uint64_t)ticks * UNIT);
 }
 
 /* ------------------------------------------------------------- selection */
@@ -303,7 +67,7 @@ static gc_status window_local_search(const uint32_t* indices, uint32_t* order, s
  * it may be renumbered): gc_analyze's fast loops for a list drawn alone, the state
  * machines fed at the list's place in its draw otherwise. */
 static gc_status order_cost(uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
-                            size_t target_count, const stream_place* place, uint64_t* cost, gc_error* err)
+                            size_t target_count, const gc_stream_place* place, uint64_t* cost, gc_error* err)
 {
     gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
     *cost = 0;
@@ -329,13 +93,13 @@ static gc_status order_cost(uint32_t* order, size_t index_count, uint32_t vertex
         values = NULL;
     }
     if (values || place->position != 0 || (place->length != 0 && place->length != index_count)) {
-        sims t;
-        gc_status s = sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, values, err);
+        gc_target_sims t;
+        gc_status s = gc_target_sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, values, err);
         for (size_t i = 0; !s && i < index_count / 3; ++i) {
-            gc_sim_primitive p = triangle_at(&t, order + 3 * i, i);
-            *cost += sims_feed(&t, &p);
+            gc_sim_primitive p = gc_target_sims_triangle(&t, order + 3 * i, i);
+            *cost += gc_target_sims_feed(&t, &p);
         }
-        sims_free(&t);
+        gc_target_sims_free(&t);
         return s;
     }
     for (size_t i = 0; i < target_count; ++i) {
@@ -351,7 +115,7 @@ static gc_status order_cost(uint32_t* order, size_t index_count, uint32_t vertex
 /* Scores `candidate` with the exact emulators and makes it the order if it costs less. */
 static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const uint32_t* candidate, uint32_t* expanded, const gc_model* targets,
-                                size_t target_count, const stream_place* place, uint64_t* best_cost, uint32_t* order,
+                                size_t target_count, const gc_stream_place* place, uint64_t* best_cost, uint32_t* order,
                                 gc_error* err)
 {
     for (size_t t = 0; t < triangle_count; ++t)
@@ -386,7 +150,7 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
 
 /* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
 static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, const stream_place* place,
+                              const gc_model* targets, size_t target_count, const gc_stream_place* place,
                               unsigned passes, uint32_t* candidate, uint32_t* expanded, uint64_t* best_cost,
                               uint32_t* order, gc_error* err)
 {
@@ -413,7 +177,7 @@ static uint32_t target_cache_size(const gc_family_traits* t)
  * with `refine`: it takes most of the time, so only the winner gets it), then within each segment the earlier vertices first, and with first-use numbering the
  * order with the fewest table conflicts (patches.c). */
 static gc_status polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const uint32_t* l, const stream_place* place, unsigned effort, bool refine,
+                                 const uint32_t* l, const gc_stream_place* place, unsigned effort, bool refine,
                                  uint32_t* candidate, gc_error* err)
 {
     gc_status s = GC_OK;
@@ -434,7 +198,7 @@ typedef struct budget_costs {
     uint32_t vertex_count;
     const gc_model* targets;
     size_t target_count;
-    const stream_place* place;
+    const gc_stream_place* place;
     uint32_t* expanded;
     const uint64_t* cap;  /* the balance's (NULL: none), over the order `start` of costs `first`: */
     const uint32_t* start; /* tried, another order priced; fit, one within T x first and cap */
@@ -478,7 +242,7 @@ static gc_status one_target_cost(void* user, const uint32_t* order, bool expand,
  * best order it has scored, with its key (candidate number, then which of its orders). */
 typedef struct candidate_worker {
     uint32_t *candidate, *expanded, *best;
-    stream_place place; /* its own numbering scratch */
+    gc_stream_place place; /* its own numbering scratch */
     uint64_t best_cost, best_key;
 } candidate_worker;
 
@@ -534,7 +298,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const uint32_t* indices = J->indices;
     const size_t triangle_count = J->triangle_count;
     const uint32_t vertex_count = J->vertex_count;
-    const stream_place* place = &w->place;
+    const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
@@ -545,8 +309,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         if (J->target_count == 1 && gc_fifo_machine_of(&J->targets[0], &fm)) /* the same order, faster */
             s = gc_opt_fifo_greedy(indices, triangle_count, vertex_count, &fm, beta, gamma, recent, candidate, err);
         else
-            s = greedy_order(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta, gamma,
-                             recent, candidate, err);
+            s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
+                                     gamma, recent, candidate, err);
     } else if (v < J->greedy_variants + J->tipsify_count) {
         s = gc_opt_tipsify(indices, triangle_count, vertex_count, J->tipsify_sizes[v - J->greedy_variants], candidate,
                            NULL, err);
@@ -623,7 +387,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         if (s || !options->positions || threshold <= 1)
             return s;
-        stream_place place = {placement->stream_position, placement->stream_length, NULL};
+        gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                           scratch, NULL,    NULL,           threshold, {0},     false,        false};
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
@@ -694,7 +458,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * slots, warps. One per such target. */
     uint32_t patch_limits[MAX_TARGETS][4]; /* triangles, first piece, vertices, llvmpipe's map */
     size_t patch_count = 0;
-    stream_place place = {placement->stream_position, placement->stream_length, NULL};
+    gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};
     bool value_keyed = false;
     for (size_t i = 0; i < target_count; ++i)
         value_keyed |= traits[i].value_keyed != 0;
@@ -877,8 +641,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     if (!s && ls_passes) {
         memcpy(candidate, order, triangle_count * sizeof *order);
-        s = window_local_search(indices, candidate, triangle_count, vertex_count, targets, target_count, &place,
-                                ls_passes, &progress, err);
+        s = gc_opt_window_search(indices, candidate, triangle_count, vertex_count, targets, target_count, &place,
+                                 ls_passes, progress_ticks, &progress, err);
         if (!s)
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);

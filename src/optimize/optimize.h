@@ -308,4 +308,54 @@ static inline int64_t gc_greedy_restart(const gc_live_triangles* lists, const ui
     return (int64_t)*input_cursor;
 }
 
+/* ---- the targets' machines side by side (target_sims.c) ---- */
+
+#define GC_TARGET_SIMS_MAX 16     /* targets auto drives at once */
+#define GC_WINDOW_SEARCH_TICKS 40 /* progress ticks of a pass of gc_opt_window_search */
+
+/* One machine per target (gc_sim), fed the same triangles. */
+typedef struct gc_target_sims {
+    gc_sim* sim[GC_TARGET_SIMS_MAX];
+    size_t count;
+    uint64_t base; /* the number of the list's first triangle in the draw */
+} gc_target_sims;
+
+/* Where the list sits in the draw (gc_optimize_placement.stream_position, stream_length). */
+typedef struct gc_stream_place {
+    uint64_t position, length;
+    uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
+} gc_stream_place;
+
+/* One fresh machine per target, each told of one triangle list of `triangle_count` placed at
+ * `place`; `values` as gc_sim_create's. Freed by gc_target_sims_free (also after a failure). */
+gc_status gc_target_sims_init(gc_target_sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
+                              size_t triangle_count, const gc_stream_place* place, const uint32_t* values,
+                              gc_error* err);
+void gc_target_sims_free(gc_target_sims* t);
+/* Feeds a triangle to every target; the invocations, summed. */
+uint32_t gc_target_sims_feed(gc_target_sims* t, const gc_sim_primitive* p);
+
+/* Triangle tv[0..2] as the list's primitive `step`. */
+static inline gc_sim_primitive gc_target_sims_triangle(const gc_target_sims* t, const uint32_t* tv, uint64_t step)
+{
+    const uint64_t number = t->base + step;
+    gc_sim_primitive p = {{tv[0], tv[1], tv[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
+    return p;
+}
+
+/* auto's target-aware greedy (auto.c, step 1): the next triangle among the remaining ones of
+ * the `recent_limit` most recent vertices, priced by the targets' machines (gc_sim_peek), less
+ * `beta` times Forsyth's valence boost and `gamma` times the ages of cached corners still in
+ * use. O(triangles x recent_limit x 8 x targets) prices. */
+gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                               float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* auto's local search (step 3): `passes` passes of move descent over windows of 32 triangles,
+ * bringing one of the next 8 forward where the window's invocations go down; `tick` told of
+ * GC_WINDOW_SEARCH_TICKS ticks a pass. */
+gc_status gc_opt_window_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* targets, size_t target_count,
+                               const gc_stream_place* place, unsigned passes, void (*tick)(void* user, uint32_t ticks),
+                               void* user, gc_error* err);
+
 #endif

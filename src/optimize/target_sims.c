@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/* The targets' own state machines (gc_sim, src/models/) run side by side, and the two orders
+ * auto makes by driving them (auto.c, step 1 and 3): the target-aware greedy and the local
+ * search over short windows, replayed and rolled back (gc_sim_save / gc_sim_restore). No rule
+ * is stated here: every price is a machine's. */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECENT_MAX 16 /* recently used vertices whose triangles are candidates: at most */
+#define SCAN 8         /* remaining triangles scanned per recent vertex */
+
+/* ------------------------------------------------------------- emulators */
+
+void gc_target_sims_free(gc_target_sims* t)
+{
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_destroy(t->sim[k]);
+    t->count = 0;
+}
+
+/* One fresh machine per target, each told of one triangle list of `triangle_count`. */
+gc_status gc_target_sims_init(gc_target_sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
+                              size_t triangle_count, const gc_stream_place* place, const uint32_t* values,
+                              gc_error* err)
+{
+    t->count = 0;
+    t->base = place->position / 3;
+    uint64_t length = place->length ? place->length : 3 * (uint64_t)triangle_count;
+    for (size_t k = 0; k < target_count; ++k) {
+        gc_status s = gc_sim_create(&targets[k], vertex_count, values, &t->sim[k], err);
+        if (s) {
+            gc_target_sims_free(t);
+            return s;
+        }
+        t->count++;
+        gc_sim_begin_run(t->sim[k], 0, length);
+    }
+    return GC_OK;
+}
+
+/* Feeds a triangle to every target; the invocations, summed. */
+uint32_t gc_target_sims_feed(gc_target_sims* t, const gc_sim_primitive* p)
+{
+    uint32_t cost = 0;
+    for (size_t k = 0; k < t->count; ++k)
+        cost += gc_sim_feed(t->sim[k], p, NULL);
+    return cost;
+}
+
+static void target_sims_save(gc_target_sims* t)
+{
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_save(t->sim[k]);
+}
+
+static gc_status target_sims_restore(gc_target_sims* t, gc_error* err)
+{
+    for (size_t k = 0; k < t->count; ++k) {
+        gc_status s = gc_sim_restore(t->sim[k], err);
+        if (s)
+            return s;
+    }
+    return GC_OK;
+}
+
+static void target_sims_release(gc_target_sims* t)
+{
+    for (size_t k = 0; k < t->count; ++k)
+        gc_sim_release(t->sim[k]);
+}
+
+/* ---------------------------------------------------------------- greedy */
+
+gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                               float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    gc_live_triangles lists;
+    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
+    if (s)
+        return s;
+    gc_target_sims t = {0};
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    if (!dead_end || !emitted) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+        goto done;
+    }
+    if ((s = gc_target_sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
+        goto done;
+    const uint32_t* live = lists.live;
+    const uint32_t* first = lists.adj.offsets;
+    /* which targets' rules say how old a cached vertex is (fifo, meshopt) */
+    bool has_age[GC_TARGET_SIMS_MAX];
+    for (size_t k = 0; k < t.count; ++k)
+        has_age[k] = gc_sim_keeps_age(t.sim[k]);
+
+    float boost[64];
+    boost[0] = 0.0f;
+    for (int n = 1; n < 64; ++n)
+        boost[n] = 1.0f / sqrtf((float)n);
+
+    uint32_t recent[RECENT_MAX];
+    uint32_t recent_count = 0;
+    size_t dead_top = 0, written = 0, input_cursor = 0;
+    for (size_t step = 0; step < triangle_count && !s; ++step) {
+        int64_t best = -1;
+        float best_score = 0.0f;
+        for (uint32_t r = 0; r < recent_count && !s; ++r) {
+            uint32_t v = recent[r];
+            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+            for (uint32_t a = first[v]; a < first[v] + scan && !s; ++a) {
+                uint32_t tri = lists.adj.triangles[a];
+                const uint32_t* tv = indices + 3 * tri;
+                float valence = 0.0f, age = 0.0f;
+                for (int c = 0; c < 3; ++c) {
+                    uint32_t l = live[tv[c]];
+                    valence += l < 64 ? boost[l] : 0.0f;
+                }
+                /* Each target's cost, and the ages of the corners it had cached whose vertex
+                 * has more triangles left (read before the feed changes them). */
+                gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
+                uint32_t misses = 0;
+                for (size_t k = 0; k < t.count; ++k) {
+                    float ages[3] = {0.0f, 0.0f, 0.0f};
+                    if (gamma != 0.0f && has_age[k])
+                        for (int c = 0; c < 3; ++c)
+                            ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
+                    unsigned shaded;
+                    misses += gc_sim_peek(t.sim[k], &p, &shaded);
+                    for (int c = 0; c < 3; ++c)
+                        age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
+                }
+                float score = (float)misses - beta * valence - gamma * age;
+                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                    best = tri;
+                    best_score = score;
+                }
+            }
+        }
+        if (best < 0)
+            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
+        uint32_t tri = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * tri;
+        emitted[tri] = 1;
+        gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
+        gc_target_sims_feed(&t, &p);
+        order[written++] = tri;
+        gc_live_triangles_remove(&lists, indices, tri);
+        for (int c = 0; c < 3; ++c)
+            dead_end[dead_top++] = tv[c];
+        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+    }
+done:
+    gc_target_sims_free(&t);
+    free(dead_end);
+    free(emitted);
+    gc_live_triangles_free(&lists);
+    return s;
+}
+
+gc_status gc_opt_sim_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* targets, size_t target_count, float beta, float gamma,
+                            uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    const gc_stream_place place = {0, 0, NULL};
+    return gc_opt_target_greedy(indices, triangle_count, vertex_count, targets, target_count, &place, beta, gamma,
+                        recent_limit, order, err);
+}
+
+/* ------------------------------------------------------------ local search */
+
+/* The cost of the window order[i .. end) with order[i + d] brought to the front (d = 0: as
+ * it is), replayed from the machines' state at i and stopped once it reaches `limit`. */
+static uint32_t window_cost(gc_target_sims* t, const uint32_t* indices, const uint32_t* order, size_t i, size_t end,
+                            size_t d, uint32_t limit)
+{
+    gc_sim_primitive p = gc_target_sims_triangle(t, indices + 3 * (size_t)order[i + d], i);
+    uint32_t cost = gc_target_sims_feed(t, &p);
+    size_t at = i + 1;
+    for (size_t j = i; j < end && cost < limit; ++j) {
+        if (j == i + d)
+            continue;
+        p = gc_target_sims_triangle(t, indices + 3 * (size_t)order[j], at++);
+        cost += gc_target_sims_feed(t, &p);
+    }
+    return cost;
+}
+
+/* Move descent: at each position, bringing forward one of the next REACH triangles is kept
+ * when the invocations of the next WINDOW triangles, replayed from the machines' state
+ * before the position, go down. Linear: a bounded window per position. */
+gc_status gc_opt_window_search(const uint32_t* indices, uint32_t* order, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* targets, size_t target_count,
+                               const gc_stream_place* place, unsigned passes, void (*tick)(void* user, uint32_t ticks),
+                               void* user, gc_error* err)
+{
+    enum { WINDOW = 32, REACH = 8 };
+    gc_status s = GC_OK;
+    /* GC_WINDOW_SEARCH_TICKS a pass, given out along the positions */
+    const size_t step = triangle_count / GC_WINDOW_SEARCH_TICKS + 1;
+    for (unsigned pass = 0; pass < passes && !s; ++pass) {
+        gc_target_sims t;
+        if ((s = gc_target_sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, err)))
+            break;
+        uint64_t given = 0;
+        for (size_t i = 0; i + 1 < triangle_count && !s; ++i) {
+            if (i % step == step - 1 && given < GC_WINDOW_SEARCH_TICKS) {
+                given++;
+                tick(user, 1);
+            }
+            size_t end = i + WINDOW < triangle_count ? i + WINDOW : triangle_count;
+            target_sims_save(&t);
+            uint32_t best = window_cost(&t, indices, order, i, end, 0, UINT32_MAX);
+            s = target_sims_restore(&t, err);
+            size_t best_d = 0;
+            for (size_t d = 1; d <= REACH && i + d < end && !s; ++d) {
+                uint32_t cost = window_cost(&t, indices, order, i, end, d, best);
+                s = target_sims_restore(&t, err);
+                if (cost < best)
+                    best = cost, best_d = d;
+            }
+            target_sims_release(&t);
+            if (best_d) {
+                uint32_t moved = order[i + best_d];
+                memmove(order + i + 1, order + i, best_d * sizeof *order);
+                order[i] = moved;
+            }
+            gc_sim_primitive p = gc_target_sims_triangle(&t, indices + 3 * (size_t)order[i], i);
+            gc_target_sims_feed(&t, &p);
+        }
+        gc_target_sims_free(&t);
+        tick(user, GC_WINDOW_SEARCH_TICKS - given);
+    }
+    return s;
+}
