@@ -512,6 +512,44 @@ static gc_status within_budget(gc_order_costs_fn costs, void* user, size_t targe
     return s;
 }
 
+/* What scoring one more rung needs: the pass's input, its scratch and the targets' budget. */
+typedef struct rung_pass {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count, cache_size;
+    const gc_occlusion* pairs;
+    const uint32_t* order;
+    uint32_t *ends, *candidate, *position, *scratch;
+    gc_order_costs_fn costs;
+    void* user;
+    size_t target_count;
+    const uint64_t* budget;
+} rung_pass;
+
+/* The rung `relative` in one direction, kept (into `kept`) when it is better on both counts
+ * than the order kept, fewer broken pairs and fewer bytes fetched (meshoptimizer's fetch
+ * model), and fits the budget. */
+static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint32_t* kept,
+                                uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
+{
+    gc_status s = build_rung(p->indices, p->triangle_count, p->vertex_count, p->cache_size, relative, reverse,
+                             p->pairs, p->order, p->ends, p->candidate, err);
+    if (s)
+        return s;
+    uint64_t broken = broken_pairs(p->pairs, p->triangle_count, p->candidate, p->position);
+    uint64_t fetch = first_use_fetch(p->indices, p->triangle_count, p->vertex_count, p->candidate, p->scratch,
+                                     p->scratch + p->vertex_count);
+    if (broken >= *kept_broken || fetch >= *kept_fetch)
+        return GC_OK;
+    bool fits = false;
+    s = within_budget(p->costs, p->user, p->target_count, p->budget, p->candidate, &fits, err);
+    if (!s && fits) {
+        memcpy(kept, p->candidate, p->triangle_count * sizeof *kept);
+        *kept_broken = broken, *kept_fetch = fetch;
+    }
+    return s;
+}
+
 /* A rung's relative ACMR: 1 + s (T - 1); s < 0, the flushes alone (0). */
 static double rung(double step, double threshold)
 {
@@ -574,31 +612,23 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             memcpy(kept, candidate, triangle_count * sizeof *kept);
         /* The next coarser rung, each direction: kept if it fits and is better on both counts,
          * fewer broken pairs and fewer bytes fetched (meshoptimizer's fetch model). */
-        uint32_t* scratch =
-            found + 1 < RUNGS && !s ? gc_alloc_array((size_t)vertex_count + 2048, sizeof *scratch, false) : NULL;
-        if (found + 1 < RUNGS && !s && !scratch)
+        uint32_t* scratch = !s ? gc_alloc_array((size_t)vertex_count + 2048, sizeof *scratch, false) : NULL;
+        if (!s && !scratch)
             s = gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %u vertices", vertex_count);
         if (scratch) {
+            const rung_pass pass = {indices, triangle_count, vertex_count, cache_size, &pairs, order, ends,
+                                    candidate, position, scratch, costs, user, target_count, budget};
             uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
                                                   scratch + vertex_count);
-            for (int reverse = 0; reverse < 2 && !s; ++reverse) {
-                s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[found + 1], threshold),
-                               reverse, &pairs, order, ends, candidate, err);
-                if (s)
-                    break;
-                uint64_t broken = broken_pairs(&pairs, triangle_count, candidate, position);
-                uint64_t fetch = first_use_fetch(indices, triangle_count, vertex_count, candidate, scratch,
-                                                 scratch + vertex_count);
-                if (broken >= kept_broken || fetch >= kept_fetch)
-                    continue;
-                fits = false;
-                s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
-                if (!s && fits) {
-                    memcpy(kept, candidate, triangle_count * sizeof *kept);
-                    kept_broken = broken, kept_fetch = fetch;
-                }
-            }
+            for (int reverse = 0; reverse < 2 && !s && found + 1 < RUNGS; ++reverse)
+                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept, &kept_broken, &kept_fetch,
+                                   err);
+            /* Half way between the rung found and the finer one that did not fit, each
+             * direction: kept on the same terms. */
+            for (int reverse = 0; reverse < 2 && !s && found > 0 && steps[found] > 0; ++reverse)
+                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse, kept,
+                                   &kept_broken, &kept_fetch, err);
             free(scratch);
         }
         if (!s)
