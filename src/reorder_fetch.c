@@ -110,7 +110,8 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
     set_cache f = {gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false),
                    gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false), ways}; /* first use's */
     gc_status s = GC_OK;
-    if (!next || !later || !quota || !open || !open_at || !filled || !free_sets || !c.line || !c.next || !f.line || !f.next) {
+    if (!next || !later || !quota || !open || !open_at || !filled || !free_sets || !c.line || !c.next || !f.line ||
+        !f.next) {
         s = gc_fail(err, GC_ERR_NOMEM, "reorder vertices: out of memory for %zu indices", n);
         goto done;
     }
@@ -177,8 +178,8 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
     for (uint32_t f = 0; f < used; ++f)
         number[f] = line_number[div_by(f, by_line)] * per_line + mod_by(f, by_line);
 done:
-    free(next), free(later), free(quota), free(open), free(open_at), free(filled), free(free_sets), free(c.line), free(c.next), free(f.line),
-        free(f.next);
+    free(next), free(later), free(quota), free(open), free(open_at), free(filled), free(free_sets);
+    free(c.line), free(c.next), free(f.line), free(f.next);
     return s;
 }
 

@@ -488,13 +488,14 @@ static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, c
 /* `order`'s clusters at a rung (cut where the ACMR comes down to `relative` times the
  * flush-bounded cluster's, 0: the flushes alone) into `candidate`, ordered by occlusion. */
 static gc_status build_rung(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            uint32_t cache_size, double relative, bool reverse, const gc_occlusion* pairs,
-                            const uint32_t* order, uint32_t* ends, uint32_t* candidate, gc_error* err)
+                            uint32_t cache_size, const float* flush_acmr, double relative, bool reverse,
+                            const gc_occlusion* pairs, const uint32_t* order, uint32_t* ends, uint32_t* candidate,
+                            gc_error* err)
 {
     size_t count = 0;
     memcpy(candidate, order, triangle_count * sizeof *order);
-    gc_status s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, cache_size, relative, candidate,
-                                           ends, &count, err);
+    gc_status s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, cache_size, relative, flush_acmr,
+                                           candidate, ends, &count, err);
     if (!s)
         s = gc_opt_occlusion_order(triangle_count, pairs, ends, count, 1, reverse, candidate, err);
     return s;
@@ -517,6 +518,7 @@ typedef struct rung_pass {
     const uint32_t* indices;
     size_t triangle_count;
     uint32_t vertex_count, cache_size;
+    const float* flush; /* the flush-bounded clusters' ACMR at each position of `order` */
     const gc_occlusion* pairs;
     const uint32_t* order;
     uint32_t *ends, *candidate, *position, *scratch;
@@ -532,8 +534,8 @@ typedef struct rung_pass {
 static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint32_t* kept,
                                 uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
 {
-    gc_status s = build_rung(p->indices, p->triangle_count, p->vertex_count, p->cache_size, relative, reverse,
-                             p->pairs, p->order, p->ends, p->candidate, err);
+    gc_status s = build_rung(p->indices, p->triangle_count, p->vertex_count, p->cache_size, p->flush, relative,
+                             reverse, p->pairs, p->order, p->ends, p->candidate, err);
     if (s)
         return s;
     uint64_t broken = broken_pairs(p->pairs, p->triangle_count, p->candidate, p->position);
@@ -578,17 +580,19 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
     uint32_t* position = gc_alloc_array(triangle_count, sizeof *position, false);
-    if (!kept || !ends || !position) {
-        free(kept), free(ends), free(position), gc_occlusion_free(&pairs);
+    float* flush = gc_alloc_array(triangle_count, sizeof *flush, false); /* the same for every rung */
+    if (!kept || !ends || !position || !flush) {
+        free(kept), free(ends), free(position), free(flush), gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
+    s = gc_opt_overdraw_flush_acmr(indices, triangle_count, vertex_count, cache_size, order, flush, err);
     /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
     size_t lo = 0, hi = RUNGS, found = RUNGS;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
         bool fits = false;
-        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[mid], threshold), false, &pairs,
-                       order, ends, candidate, err);
+        s = build_rung(indices, triangle_count, vertex_count, cache_size, flush, rung(steps[mid], threshold), false,
+                       &pairs, order, ends, candidate, err);
         if (!s)
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
         if (!s && fits) {
@@ -603,8 +607,8 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
      * breaks fewer pairs. */
     if (!s && found < RUNGS) {
         bool fits = false;
-        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[found], threshold), true, &pairs,
-                       order, ends, candidate, err);
+        s = build_rung(indices, triangle_count, vertex_count, cache_size, flush, rung(steps[found], threshold), true,
+                       &pairs, order, ends, candidate, err);
         if (!s && broken_pairs(&pairs, triangle_count, candidate, position) <
                       broken_pairs(&pairs, triangle_count, kept, position))
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
@@ -616,7 +620,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         if (!s && !scratch)
             s = gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %u vertices", vertex_count);
         if (scratch) {
-            const rung_pass pass = {indices, triangle_count, vertex_count, cache_size, &pairs, order, ends,
+            const rung_pass pass = {indices, triangle_count, vertex_count, cache_size, flush, &pairs, order, ends,
                                     candidate, position, scratch, costs, user, target_count, budget};
             uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
@@ -634,7 +638,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
-    free(kept), free(ends), free(position);
+    free(kept), free(ends), free(position), free(flush);
     gc_occlusion_free(&pairs);
     return s;
 }
