@@ -9,7 +9,7 @@
  * (Belady's choice, made once per line instead of once per miss); the sets still receive the
  * same number of lines each, so the numbers stay 0 .. used - 1. The numbering is kept only
  * when the fetch model, evaluated exactly, reads fewer bytes than with first use. */
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,13 +104,14 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
     uint32_t* open = gc_alloc_array(sets, sizeof *open, false);     /* the sets whose quota is left */
     uint32_t* open_at = gc_alloc_array(sets, sizeof *open_at, false); /* each set's place there */
     uint32_t* filled = gc_alloc_array(sets, sizeof *filled, true);  /* lines each set has taken */
-    uint32_t* free_sets = gc_alloc_array((size_t)sets + n, sizeof *free_sets, false); /* a queue */
+    uint32_t* free_sets = gc_alloc_array(sets, sizeof *free_sets, false); /* a ring: each set once at most */
+    uint8_t* queued = gc_alloc_array(sets, 1, true);
     set_cache c = {gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false),
                    gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false), ways};
     set_cache f = {gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false),
                    gc_alloc_array((size_t)sets * ways, sizeof(uint32_t), false), ways}; /* first use's */
     gc_status s = GC_OK;
-    if (!next || !later || !quota || !open || !open_at || !filled || !free_sets || !c.line || !c.next || !f.line ||
+    if (!next || !later || !quota || !open || !open_at || !filled || !free_sets || !queued || !c.line || !c.next || !f.line ||
         !f.next) {
         s = gc_fail(err, GC_ERR_NOMEM, "reorder vertices: out of memory for %zu indices", n);
         goto done;
@@ -137,9 +138,9 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
     for (uint32_t k = 0; k < sets; ++k)
         if (quota[k])
             open_at[k] = open_count, open[open_count++] = k;
-    size_t top = 0, bottom = 0;
+    size_t top = 0, bottom = 0; /* pushed and popped so far; the ring holds top - bottom */
     for (uint32_t k = 0; k < sets; ++k) /* with no conflict, first use's sets */
-        free_sets[top++] = k;
+        free_sets[top++ % sets] = k, queued[k] = 1;
     for (size_t i = 0; i < n; ++i) {
         uint32_t l = div_by(indices[i], by_line), set;
         if (line_number[l] == NEVER) { /* lines open in first-use order: l is the next line */
@@ -148,7 +149,8 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
             } else {
                 set = NEVER;
                 while (top > bottom && set == NEVER) {
-                    uint32_t k = free_sets[bottom++];
+                    uint32_t k = free_sets[bottom++ % sets];
+                    queued[k] = 0;
                     if (quota[k] && victim_next(&c, k) == NEVER)
                         set = k;
                 }
@@ -173,12 +175,13 @@ static gc_status choose_sets(const uint32_t* indices, size_t n, uint32_t used, u
         *misses += !set_access(&c, set, l, next[i]);
         *first_use_misses += !set_access(&f, mod_by(l, by_set), l, 0);
         if (victim_next(&c, set) == NEVER)
-            free_sets[top++] = set;
+            if (!queued[set])
+                free_sets[top++ % sets] = set, queued[set] = 1;
     }
     for (uint32_t f = 0; f < used; ++f)
         number[f] = line_number[div_by(f, by_line)] * per_line + mod_by(f, by_line);
 done:
-    free(next), free(later), free(quota), free(open), free(open_at), free(filled), free(free_sets);
+    free(next), free(later), free(quota), free(open), free(open_at), free(filled), free(free_sets), free(queued);
     free(c.line), free(c.next), free(f.line), free(f.next);
     return s;
 }
