@@ -4,7 +4,9 @@
  * (meshopt_optimizeVertexCache, meshopt_optimizeOverdraw with threshold 1.05,
  * meshopt_optimizeVertexFetch on 32-byte vertices) against gpucache's default
  * `optimize -a auto --reorder-vertices` (gc_optimize with the positions, overdraw threshold
- * 1.05, then gc_reorder_vertices), and auto with threshold 1 (no overdraw pass). The judge is
+ * 1.05, then gc_reorder_vertices_fetch, the numbering chosen for meshoptimizer's fetch model;
+ * --first-use: gc_reorder_vertices, as an OBJ output is read back), and auto with threshold 1
+ * (no overdraw pass). The judge is
  * meshoptimizer's own: meshopt_analyzeOverdraw, meshopt_analyzeVertexFetch (32-byte vertices),
  * and the invocations of auto's four default presets (gc_analyze). A row "dominates" when
  * gpucache's overdraw and bytes fetched are at most the pipeline's and its invocations below
@@ -14,7 +16,7 @@
  * Links the meshoptimizer named by -DGPUCACHE_PEER_MESHOPT (an install prefix: build
  * meshoptimizer 1.2 with its own CMake and point this at its install prefix).
  *
- *   bench_vpipe [--reps N] [--threshold T] MESH...
+ *   bench_vpipe [--reps N] [--threshold T] [--first-use] MESH...
  */
 #define _POSIX_C_SOURCE 200809L
 #include <gpucache/gpucache.h>
