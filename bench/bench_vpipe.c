@@ -4,7 +4,9 @@
  * (meshopt_optimizeVertexCache, meshopt_optimizeOverdraw with threshold 1.05,
  * meshopt_optimizeVertexFetch on 32-byte vertices) against gpucache's default
  * `optimize -a auto --reorder-vertices` (gc_optimize with the positions, overdraw threshold
- * 1.05, then gc_reorder_vertices), and auto with threshold 1 (no overdraw pass). The judge is
+ * 1.05, then gc_reorder_vertices_fetch, the numbering chosen for meshoptimizer's fetch model;
+ * --first-use: gc_reorder_vertices, as an OBJ output is read back), and auto with threshold 1
+ * (no overdraw pass). The judge is
  * meshoptimizer's own: meshopt_analyzeOverdraw, meshopt_analyzeVertexFetch (32-byte vertices),
  * and the invocations of auto's four default presets (gc_analyze). A row "dominates" when
  * gpucache's overdraw and bytes fetched are at most the pipeline's and its invocations below
@@ -14,7 +16,7 @@
  * Links the meshoptimizer named by -DGPUCACHE_PEER_MESHOPT (an install prefix: build
  * meshoptimizer 1.2 with its own CMake and point this at its install prefix).
  *
- *   bench_vpipe [--reps N] [--threshold T] MESH...
+ *   bench_vpipe [--reps N] [--threshold T] [--first-use] MESH...
  */
 #define _POSIX_C_SOURCE 200809L
 #include <gpucache/gpucache.h>
@@ -65,6 +67,8 @@ static void peer_pipeline(const uint32_t* idx, size_t n, const float* xyz, uint3
     free(tmp);
 }
 
+static int first_use_numbering; /* --first-use: gc_reorder_vertices, as an OBJ output is numbered */
+
 static int ours(const uint32_t* idx, size_t n, const float* xyz, uint32_t vertices, float threshold, uint32_t* out,
                 float* out_xyz, uint32_t* remap)
 {
@@ -75,7 +79,8 @@ static int ours(const uint32_t* idx, size_t n, const float* xyz, uint32_t vertic
     gc_error err;
     uint32_t used = 0;
     if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &first_use, out, &err) ||
-        gc_reorder_vertices(out, n, vertices, remap, &used, &err)) {
+        (first_use_numbering ? gc_reorder_vertices(out, n, vertices, remap, &used, &err)
+                             : gc_reorder_vertices_fetch(out, n, vertices, NULL, NULL, remap, &used, &err))) {
         fprintf(stderr, "gpucache: %s\n", err.message);
         return -1;
     }
@@ -134,13 +139,15 @@ int main(int argc, char** argv)
     while (first < argc && argv[first][0] == '-') {
         if (!strcmp(argv[first], "--reps") && first + 1 < argc)
             reps = atoi(argv[first + 1]), first += 2;
+        else if (!strcmp(argv[first], "--first-use"))
+            first_use_numbering = 1, first += 1;
         else if (!strcmp(argv[first], "--threshold") && first + 1 < argc)
             threshold = (float)atof(argv[first + 1]), first += 2;
         else
             break;
     }
     if (first >= argc || reps < 1 || reps > 99) {
-        fprintf(stderr, "usage: bench_vpipe [--reps N] [--threshold T] MESH...\n");
+        fprintf(stderr, "usage: bench_vpipe [--reps N] [--threshold T] [--first-use] MESH...\n");
         return 2;
     }
     printf("| mesh | order | triangles | overdraw: pipeline / auto T=1 / auto | bytes fetched: pipeline / auto | "

@@ -926,6 +926,21 @@ GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* mod
                                   size_t index_count, uint32_t vertex_count, const gc_fetch_stream* streams,
                                   size_t stream_count, gc_fetch_stats* out, gc_error* err);
 
+/* Renumbers vertices for the fetch model `spec` (NULL: "meshopt:32"): as gc_reorder_vertices
+ * (same arguments, same checks, numbers 0 .. *used - 1 in remap), but the lines of first-use
+ * vertices are spread over the first level's sets so that a line still to be read again is
+ * not evicted by one opened later, where first use would (docs/models/fetch.md, "The
+ * numbering"). Kept only when `spec` (with `model` when it fetches a model's misses; NULL
+ * otherwise) reads fewer bytes than with first use, which it gives otherwise: never more
+ * bytes than gc_reorder_vertices. Vertices that do not divide the line size, or a mesh whose
+ * lines fit one per set, keep first use. Invocations of position-keyed models (FIFO, LRU,
+ * the presets) do not depend on the numbering; value-keyed ones (direct-value, llvmpipe) do.
+ * Time O(index_count x ways), and two gc_analyze_fetch for a spec that fetches a model's
+ * misses; memory about 8 bytes an index and 8 a vertex. */
+GC_API gc_status gc_reorder_vertices_fetch(uint32_t* indices, size_t index_count, uint32_t vertex_count,
+                                           const gc_fetch_spec* spec, const gc_model* model, uint32_t* remap,
+                                           uint32_t* used, gc_error* err);
+
 /* ------------------------------------------------------------------ fitting */
 
 /* One measured draw to fit a model to (seeds 001 and 002: measure, then search the

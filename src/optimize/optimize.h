@@ -142,10 +142,14 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
 typedef gc_status (*gc_order_costs_fn)(void* user, const uint32_t* order, uint64_t* costs, gc_error* err);
 /* The clusters gc_opt_overdraw_sort cuts from `order` (relative as there; no merge, no sort):
  * cluster c is order[ends[c - 1] .. ends[c]) (from 0 for c = 0); ends holds triangle_count
- * entries (overdraw_sort.c). */
+ * entries (overdraw_sort.c). flush_acmr: gc_opt_overdraw_flush_acmr of the same order, or
+ * NULL to compute it here (the same for every rung: a pass over several rungs gives it once). */
 gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
-                                   size_t* count, gc_error* err);
+                                   uint32_t cache_size, double relative, const float* flush_acmr,
+                                   const uint32_t* order, uint32_t* ends, size_t* count, gc_error* err);
+/* The ACMR of the flush-bounded cluster at each position of `order` (triangle_count floats). */
+gc_status gc_opt_overdraw_flush_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     uint32_t cache_size, const uint32_t* order, float* acmr, gc_error* err);
 /* Occlusion (overdraw_graph.c): for each pixel of overdraw's six views (docs/models/overdraw.md)
  * on a grid of `resolution` (0: 256) over the box's longest side, the nearest triangle and each
  * triangle behind it there, as pairs (front[i], back[i]) counted weight[i] pixels (a pair may

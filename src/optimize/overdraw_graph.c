@@ -485,18 +485,30 @@ static uint64_t broken_pairs(const gc_occlusion* pairs, size_t triangle_count, c
     return broken;
 }
 
+/* What every rung is cut from: auto's order, and its triangles' corners in that order (read
+ * in sequence by the cuts, where the order jumps around the index buffer). */
+typedef struct rung_input {
+    size_t triangle_count;
+    uint32_t vertex_count, cache_size;
+    const uint32_t* order;    /* auto's order: triangle ids */
+    const uint32_t* ordered;  /* the corners of order[i] at 3i: the cuts' input */
+    const uint32_t* identity; /* 0 .. triangle_count - 1: the cuts' order over `ordered` */
+    const float* flush;       /* the flush-bounded clusters' ACMR at each position */
+    const gc_occlusion* pairs;
+} rung_input;
+
 /* `order`'s clusters at a rung (cut where the ACMR comes down to `relative` times the
  * flush-bounded cluster's, 0: the flushes alone) into `candidate`, ordered by occlusion. */
-static gc_status build_rung(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            uint32_t cache_size, double relative, bool reverse, const gc_occlusion* pairs,
-                            const uint32_t* order, uint32_t* ends, uint32_t* candidate, gc_error* err)
+static gc_status build_rung(const rung_input* in, double relative, bool reverse, uint32_t* ends,
+                            uint32_t* candidate, gc_error* err)
 {
     size_t count = 0;
-    memcpy(candidate, order, triangle_count * sizeof *order);
-    gc_status s = gc_opt_overdraw_clusters(indices, triangle_count, vertex_count, cache_size, relative, candidate,
-                                           ends, &count, err);
+    const size_t triangle_count = in->triangle_count;
+    memcpy(candidate, in->order, triangle_count * sizeof *candidate);
+    gc_status s = gc_opt_overdraw_clusters(in->ordered, triangle_count, in->vertex_count, in->cache_size, relative,
+                                           in->flush, in->identity, ends, &count, err);
     if (!s)
-        s = gc_opt_occlusion_order(triangle_count, pairs, ends, count, 1, reverse, candidate, err);
+        s = gc_opt_occlusion_order(triangle_count, in->pairs, ends, count, 1, reverse, candidate, err);
     return s;
 }
 
@@ -509,6 +521,43 @@ static gc_status within_budget(gc_order_costs_fn costs, void* user, size_t targe
     *fits = true;
     for (size_t k = 0; k < target_count && !s; ++k)
         *fits &= got[k] <= budget[k];
+    return s;
+}
+
+/* What scoring one more rung needs: the pass's input, its scratch and the targets' budget. */
+typedef struct rung_pass {
+    const rung_input* in;
+    const uint32_t* indices;
+    uint32_t *ends, *candidate, *position, *scratch;
+    gc_order_costs_fn costs;
+    void* user;
+    size_t target_count;
+    const uint64_t* budget;
+} rung_pass;
+
+/* The rung `relative` in one direction, kept (into `kept`) when it is better on both counts
+ * than the order kept, fewer broken pairs and fewer bytes fetched (meshoptimizer's fetch
+ * model), and fits the budget. */
+static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint32_t* kept,
+                                uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
+{
+    gc_status s = build_rung(p->in, relative, reverse, p->ends, p->candidate, err);
+    if (s)
+        return s;
+    const size_t triangle_count = p->in->triangle_count;
+    uint64_t broken = broken_pairs(p->in->pairs, triangle_count, p->candidate, p->position);
+    if (broken >= *kept_broken)
+        return GC_OK;
+    uint64_t fetch = first_use_fetch(p->indices, triangle_count, p->in->vertex_count, p->candidate, p->scratch,
+                                     p->scratch + p->in->vertex_count);
+    if (fetch >= *kept_fetch)
+        return GC_OK;
+    bool fits = false;
+    s = within_budget(p->costs, p->user, p->target_count, p->budget, p->candidate, &fits, err);
+    if (!s && fits) {
+        memcpy(kept, p->candidate, triangle_count * sizeof *kept);
+        *kept_broken = broken, *kept_fetch = fetch;
+    }
     return s;
 }
 
@@ -540,17 +589,26 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
     uint32_t* position = gc_alloc_array(triangle_count, sizeof *position, false);
-    if (!kept || !ends || !position) {
-        free(kept), free(ends), free(position), gc_occlusion_free(&pairs);
+    float* flush = gc_alloc_array(triangle_count, sizeof *flush, false); /* the same for every rung */
+    uint32_t* ordered = gc_alloc_array(triangle_count, 3 * sizeof *ordered, false);
+    uint32_t* identity = gc_alloc_array(triangle_count, sizeof *identity, false);
+    if (!kept || !ends || !position || !flush || !ordered || !identity) {
+        free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
+        gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
+    for (size_t i = 0; i < triangle_count; ++i) {
+        identity[i] = (uint32_t)i;
+        memcpy(ordered + 3 * i, indices + 3 * (size_t)order[i], 3 * sizeof *ordered);
+    }
+    const rung_input in = {triangle_count, vertex_count, cache_size, order, ordered, identity, flush, &pairs};
+    s = gc_opt_overdraw_flush_acmr(ordered, triangle_count, vertex_count, cache_size, identity, flush, err);
     /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
     size_t lo = 0, hi = RUNGS, found = RUNGS;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
         bool fits = false;
-        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[mid], threshold), false, &pairs,
-                       order, ends, candidate, err);
+        s = build_rung(&in, rung(steps[mid], threshold), false, ends, candidate, err);
         if (!s)
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
         if (!s && fits) {
@@ -565,8 +623,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
      * breaks fewer pairs. */
     if (!s && found < RUNGS) {
         bool fits = false;
-        s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[found], threshold), true, &pairs,
-                       order, ends, candidate, err);
+        s = build_rung(&in, rung(steps[found], threshold), true, ends, candidate, err);
         if (!s && broken_pairs(&pairs, triangle_count, candidate, position) <
                       broken_pairs(&pairs, triangle_count, kept, position))
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
@@ -574,37 +631,29 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             memcpy(kept, candidate, triangle_count * sizeof *kept);
         /* The next coarser rung, each direction: kept if it fits and is better on both counts,
          * fewer broken pairs and fewer bytes fetched (meshoptimizer's fetch model). */
-        uint32_t* scratch =
-            found + 1 < RUNGS && !s ? gc_alloc_array((size_t)vertex_count + 2048, sizeof *scratch, false) : NULL;
-        if (found + 1 < RUNGS && !s && !scratch)
+        uint32_t* scratch = !s ? gc_alloc_array((size_t)vertex_count + 2048, sizeof *scratch, false) : NULL;
+        if (!s && !scratch)
             s = gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %u vertices", vertex_count);
         if (scratch) {
+            const rung_pass pass = {&in, indices, ends, candidate, position, scratch, costs, user, target_count,
+                                    budget};
             uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
                                                   scratch + vertex_count);
-            for (int reverse = 0; reverse < 2 && !s; ++reverse) {
-                s = build_rung(indices, triangle_count, vertex_count, cache_size, rung(steps[found + 1], threshold),
-                               reverse, &pairs, order, ends, candidate, err);
-                if (s)
-                    break;
-                uint64_t broken = broken_pairs(&pairs, triangle_count, candidate, position);
-                uint64_t fetch = first_use_fetch(indices, triangle_count, vertex_count, candidate, scratch,
-                                                 scratch + vertex_count);
-                if (broken >= kept_broken || fetch >= kept_fetch)
-                    continue;
-                fits = false;
-                s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
-                if (!s && fits) {
-                    memcpy(kept, candidate, triangle_count * sizeof *kept);
-                    kept_broken = broken, kept_fetch = fetch;
-                }
-            }
+            for (int reverse = 0; reverse < 2 && !s && found + 1 < RUNGS; ++reverse)
+                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept, &kept_broken, &kept_fetch,
+                                   err);
+            /* Half way between the rung found and the finer one that did not fit, each
+             * direction: kept on the same terms. */
+            for (int reverse = 0; reverse < 2 && !s && found > 0 && steps[found] > 0; ++reverse)
+                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse, kept,
+                                   &kept_broken, &kept_fetch, err);
             free(scratch);
         }
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
-    free(kept), free(ends), free(position);
+    free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
     gc_occlusion_free(&pairs);
     return s;
 }

@@ -198,11 +198,31 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
     return GC_OK;
 }
 
+/* The ACMR of the flush-bounded cluster each position of `order` lies in (what the rungs of
+ * gc_opt_overdraw_clusters are relative to) into acmr[0 .. triangle_count). */
+gc_status gc_opt_overdraw_flush_acmr(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     uint32_t cache_size, const uint32_t* order, float* acmr, gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    const uint32_t k = cache_size ? cache_size : 16;
+    uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
+    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
+    if (!stamp || !clusters) {
+        free(stamp), free(clusters);
+        return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
+    }
+    const double mesh[3] = {0, 0, 0};
+    cut_clusters(indices, triangle_count, NULL, 3 * sizeof(float), k, 0, 0, NULL, mesh, order, stamp, acmr, clusters);
+    free(stamp), free(clusters);
+    return GC_OK;
+}
+
 /* The clusters gc_opt_overdraw_sort would cut (`relative` as there, no merge), not sorted:
  * cluster c is order[ends[c - 1] .. ends[c]) (ends[-1] = 0). No geometry: the cuts alone. */
 gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                   uint32_t cache_size, double relative, const uint32_t* order, uint32_t* ends,
-                                   size_t* count, gc_error* err)
+                                   uint32_t cache_size, double relative, const float* flush_acmr,
+                                   const uint32_t* order, uint32_t* ends, size_t* count, gc_error* err)
 {
     *count = 0;
     if (triangle_count == 0)
@@ -211,17 +231,19 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
     const uint32_t k = cache_size ? cache_size : 16;
     uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
     cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
-    float* hard = relative > 0 ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
-    if (!stamp || !clusters || (relative > 0 && !hard)) {
+    float* hard = relative > 0 && !flush_acmr ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
+    if (!stamp || !clusters || (relative > 0 && !flush_acmr && !hard)) {
         free(stamp), free(clusters), free(hard);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
     }
     const double mesh[3] = {0, 0, 0};
-    if (relative > 0)
+    if (hard) {
         cut_clusters(indices, triangle_count, NULL, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
-    memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
-    size_t n = cut_clusters(indices, triangle_count, NULL, stride, k, 0, relative, hard, mesh, order, stamp, NULL,
-                            clusters);
+        memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
+        flush_acmr = hard;
+    }
+    size_t n = cut_clusters(indices, triangle_count, NULL, stride, k, 0, relative, flush_acmr, mesh, order, stamp,
+                            NULL, clusters);
     for (size_t c = 0; c < n; ++c)
         ends[c] = clusters[c].end;
     *count = n;
