@@ -24,11 +24,149 @@
 #define RECENT_MAX 16
 #define SCAN 8
 
-/* Per vertex, what a candidate reads, side by side: its stamp in the FIFO and its
- * remaining triangles (the live lists' count, kept in step). */
+/* Per vertex, what a candidate reads, side by side: its stamp in the FIFO, its remaining
+ * triangles and their valence bonus (1/sqrt(live) below 64, else 0). */
 typedef struct vertex_state {
     uint32_t stamp, live;
+    float boost;
 } vertex_state;
+
+/* The live-triangle lists of gc_live_triangles (the same lists, in the same order: each
+ * vertex's triangles in input order, corner by corner, an emitted triangle's entry replaced
+ * by its list's last), laid out for this loop: an entry is a corner (3 t + c), so that the
+ * corner moved into a removed one's place is known without a search, and the count of a
+ * vertex's list is vertex_state.live. */
+typedef struct corner_lists {
+    uint32_t* first;  /* per vertex: its list's start */
+    uint32_t* corner; /* the lists' entries */
+    uint32_t* slot;   /* per corner: its entry */
+} corner_lists;
+
+static void corner_lists_remove(corner_lists* l, vertex_state* vs, const float* boost, const uint32_t* tv,
+                                uint32_t t)
+{
+    for (uint32_t c = 0; c < 3; ++c) {
+        const uint32_t v = tv[c];
+        const uint32_t at = l->slot[3 * t + c];
+        const uint32_t moved = l->corner[l->first[v] + --vs[v].live];
+        l->corner[at] = moved;
+        l->slot[moved] = at;
+        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+    }
+}
+
+/* The machine's state and the weights, as a candidate reads them. */
+typedef struct greedy_state {
+    const vertex_state* vs;
+    uint32_t size, age_shift, age_limit, clock, warp, warp_fill;
+    bool group_full;
+    float age_scale, beta, gamma;
+} greedy_state;
+
+/* A step's candidates, a field an array (so that the scoring loop is vectorised): the
+ * triangle, its corners, and their stamps, remaining triangles and valence bonuses. */
+#define CANDIDATES_MAX (RECENT_MAX * SCAN)
+typedef struct candidates {
+    uint32_t tri[CANDIDATES_MAX], v0[CANDIDATES_MAX], v1[CANDIDATES_MAX], v2[CANDIDATES_MAX];
+    uint32_t s0[CANDIDATES_MAX], s1[CANDIDATES_MAX], s2[CANDIDATES_MAX];
+    uint32_t l0[CANDIDATES_MAX], l1[CANDIDATES_MAX], l2[CANDIDATES_MAX];
+    float b0[CANDIDATES_MAX], b1[CANDIDATES_MAX], b2[CANDIDATES_MAX], score[CANDIDATES_MAX];
+} candidates;
+
+/* The candidates' scores: their misses counted corner by corner as the FIFO counts them (a
+ * miss inserts the vertex at once, which can push a later corner out), less beta times the
+ * valence bonus and gamma times the ages of the cached corners they hit that have more
+ * triangles left (gc_sim_age, before the feed); the floating-point operations of
+ * greedy_order, in its order (each lane of a vector rounds as the scalar would). Without
+ * branches: whether a corner hits is what the data says. */
+static inline __attribute__((always_inline)) void score_candidates(const greedy_state* g, candidates* c, uint32_t n, const bool warp_rule)
+{
+    const uint32_t size = g->size, clock = g->clock, shift = clock - g->age_shift, limit = g->age_limit;
+    const uint32_t flush_at = clock + size + 1, warp = g->warp, warp_fill = g->warp_fill;
+    const uint32_t group_full = g->group_full ? ~0u : 0u, warp_on = warp != 0 ? ~0u : 0u;
+    const float scale = g->age_scale, beta = g->beta, gamma = g->gamma;
+    /* (selects written as masks, all-ones or zero, so that the loop has no branch) */
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t s0 = c->s0[i], s1 = c->s1[i], s2 = c->s2[i];
+        uint32_t at = clock;
+        if (warp_rule) {
+            /* meshopt: a new warp (a flush) when the group is full or the corners' misses,
+             * each counted, would take the warp past its vertices */
+            const uint32_t corner_misses = (uint32_t)(clock - s0 > size) + (uint32_t)(clock - s1 > size) +
+                                           (uint32_t)(clock - s2 > size);
+            const uint32_t flush = group_full | (warp_on & (0u - (uint32_t)(warp_fill + corner_misses > warp)));
+            at = (flush_at & flush) | (clock & ~flush);
+        }
+        /* corner by corner: a miss stamps its vertex at once (later corners see it) */
+        const uint32_t e01 = 0u - (uint32_t)(c->v1[i] == c->v0[i]), e02 = 0u - (uint32_t)(c->v2[i] == c->v0[i]),
+                       e12 = 0u - (uint32_t)(c->v2[i] == c->v1[i]);
+        uint32_t w0 = s0, w1 = s1, w2 = s2;
+        const uint32_t miss0 = (uint32_t)(at - w0 > size), m0 = 0u - miss0;
+        w0 = (at & m0) | (w0 & ~m0);
+        w1 = (w0 & e01) | (w1 & ~e01);
+        w2 = (w0 & e02) | (w2 & ~e02);
+        at += miss0;
+        const uint32_t miss1 = (uint32_t)(at - w1 > size), m1 = 0u - miss1;
+        w1 = (at & m1) | (w1 & ~m1);
+        w2 = (w1 & e12) | (w2 & ~e12);
+        at += miss1;
+        const uint32_t miss2 = (uint32_t)(at - w2 > size);
+        /* the ages (shift - stamp) / scale of the corners that hit, below the limit, whose
+         * vertex has more triangles left; 0 for the others (0 / scale) */
+        uint32_t o0 = shift - s0, o1 = shift - s1, o2 = shift - s2;
+        o0 &= 0u - ((miss0 ^ 1u) & (uint32_t)(c->l0[i] > 1) & (uint32_t)(o0 < limit));
+        o1 &= 0u - ((miss1 ^ 1u) & (uint32_t)(c->l1[i] > 1) & (uint32_t)(o1 < limit));
+        o2 &= 0u - ((miss2 ^ 1u) & (uint32_t)(c->l2[i] > 1) & (uint32_t)(o2 < limit));
+        const float a0 = (float)(int32_t)o0 / scale, a1 = (float)(int32_t)o1 / scale,
+                    a2 = (float)(int32_t)o2 / scale;
+        /* (greedy_order adds these to 0.0f first: a0 is not -0, so that changes nothing) */
+        const float age = (a0 + a1) + a2;
+        const float valence = (c->b0[i] + c->b1[i]) + c->b2[i];
+        c->score[i] = (float)(int32_t)(miss0 + miss1 + miss2) - beta * valence - gamma * age;
+    }
+}
+
+/* The best candidate of a step: the remaining triangles (at most SCAN of each) of the
+ * recent vertices, gathered first (SCAN entries copied from each list, so that the copy
+ * does not branch on the count; the lists are padded by SCAN), then scored together; the
+ * lowest score wins, the lower triangle number among equals. UINT32_MAX when there is none.
+ * A triangle met through two recent vertices is scored twice, to the same score. */
+static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices, const corner_lists* l,
+                                      const uint32_t* recent, uint32_t recent_count, candidates* c,
+                                      const bool warp_rule)
+{
+    uint32_t cand[CANDIDATES_MAX + SCAN];
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        const uint32_t v = recent[r];
+        const uint32_t live = g->vs[v].live;
+        memcpy(cand + n, l->corner + l->first[v], SCAN * sizeof *cand);
+        n += live < SCAN ? live : SCAN;
+    }
+    if (n == 0)
+        return UINT32_MAX;
+    const vertex_state* vs = g->vs;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t tri = cand[i] / 3;
+        const uint32_t* tv = indices + 3 * (size_t)tri;
+        const uint32_t v0 = tv[0], v1 = tv[1], v2 = tv[2];
+        c->tri[i] = tri, c->v0[i] = v0, c->v1[i] = v1, c->v2[i] = v2;
+        c->s0[i] = vs[v0].stamp, c->s1[i] = vs[v1].stamp, c->s2[i] = vs[v2].stamp;
+        c->l0[i] = vs[v0].live, c->l1[i] = vs[v1].live, c->l2[i] = vs[v2].live;
+        c->b0[i] = vs[v0].boost, c->b1[i] = vs[v1].boost, c->b2[i] = vs[v2].boost;
+    }
+    score_candidates(g, c, n, warp_rule);
+    uint32_t best = c->tri[0];
+    float best_score = c->score[0];
+    for (uint32_t i = 1; i < n; ++i) {
+        const uint32_t tri = c->tri[i];
+        const float score = c->score[i];
+        const bool better = score < best_score || (score == best_score && tri < best);
+        best = better ? tri : best;
+        best_score = better ? score : best_score;
+    }
+    return best;
+}
 
 gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
@@ -39,143 +177,104 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     if (m->cache == 0 || recent_limit > RECENT_MAX)
         return gc_fail(err, GC_ERR_USAGE, "fifo greedy: a FIFO of at least one entry and at most %d recent vertices",
                        RECENT_MAX);
-    gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
-    if (s)
-        return s;
-    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!dead_end || !vs || !emitted) {
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
-                    triangle_count, vertex_count);
-        goto done;
-    }
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        vs[v].live = lists.live[v];
-    const uint32_t* live = lists.live;
-    const uint32_t* first = lists.adj.offsets;
-    const uint32_t* adjacent = lists.adj.triangles;
+    if (triangle_count > (UINT32_MAX - 3) / 3 || m->cache > UINT32_MAX / 4)
+        return gc_fail(err, GC_ERR_LIMIT, "fifo greedy: %zu triangles or a FIFO of %u entries is too many",
+                       triangle_count, m->cache);
+    gc_status s = GC_OK;
+    const size_t corners = 3 * triangle_count;
     const uint32_t size = m->cache, warp = m->warp, group = m->group;
     /* gc_sim_age: fifo (stamp - 1 - w) / size below size; meshopt (stamp - w) / (size + 1) up to size */
     const uint32_t age_shift = m->warp_rule ? 0 : 1, age_limit = m->warp_rule ? size + 1 : size;
     const float age_scale = m->warp_rule ? (float)(size + 1) : (float)size;
-    uint32_t clock = size + 1; /* the next stamp: v is cached when clock - stamp <= size */
-    uint32_t warp_fill = 0, group_fill = 0;
-
-    float boost[64];
+    corner_lists l;
+    l.first = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), true);
+    l.corner = gc_alloc_array(corners + SCAN, sizeof(uint32_t), true);
+    l.slot = gc_alloc_array(corners, sizeof(uint32_t), false);
+    uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
+    vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
+    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !cands) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+        goto done;
+    }
+    /* the lists: counted, then filled in input order, corner by corner */
+    for (size_t i = 0; i < corners; ++i)
+        vs[indices[i]].live++;
+    for (uint32_t v = 0, start = 0; v < vertex_count; ++v) {
+        l.first[v] = start;
+        start += vs[v].live;
+        vs[v].live = 0;
+    }
+    for (size_t i = 0; i < corners; ++i) {
+        const uint32_t v = indices[i];
+        const uint32_t at = l.first[v] + vs[v].live++;
+        l.corner[at] = (uint32_t)i;
+        l.slot[i] = at;
+    }
+    float boost[65];
     boost[0] = 0.0f;
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
+    boost[64] = 0.0f;
 
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+    greedy_state g = {vs, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
+    /* g.clock: the next stamp; v is cached when clock - stamp <= size */
+    uint32_t group_fill = 0;
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
-    /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
-    uint32_t seen_tri[256], seen_step[256];
-    memset(seen_step, 0, sizeof seen_step);
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
-        int64_t best = -1;
-        float best_score = 0.0f;
-        const uint32_t mark = (uint32_t)step + 1;
-        const bool group_full = m->warp_rule && group && group_fill == group;
-        for (uint32_t r = 0; r < recent_count; ++r) {
-            uint32_t v = recent[r];
-            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-                uint32_t tri = adjacent[a];
-                /* scored already this step? (a small table, in the first-level cache) */
-                uint32_t h = (tri * 2654435761u) >> 24;
-                while (seen_step[h] == mark && seen_tri[h] != tri)
-                    h = (h + 1) & 255;
-                if (seen_step[h] == mark)
-                    continue;
-                seen_step[h] = mark, seen_tri[h] = tri;
-                const uint32_t* tv = indices + 3 * (size_t)tri;
-                const vertex_state x[3] = {vs[tv[0]], vs[tv[1]], vs[tv[2]]};
-                float valence = 0.0f, age = 0.0f;
-                for (int c = 0; c < 3; ++c)
-                    valence += x[c].live < 64 ? boost[x[c].live] : 0.0f;
-                uint32_t at = clock;
-                if (m->warp_rule) {
-                    /* meshopt: a new warp (a flush) when the group is full or the corners'
-                     * misses, each counted, would take the warp past its vertices */
-                    uint32_t corner_misses = (at - x[0].stamp > size) + (at - x[1].stamp > size) +
-                                             (at - x[2].stamp > size);
-                    if (group_full || (warp && warp_fill + corner_misses > warp))
-                        at += size + 1;
-                }
-                /* corner by corner: a miss stamps its vertex at once (later corners see it) */
-                uint32_t w[3] = {x[0].stamp, x[1].stamp, x[2].stamp};
-                uint32_t misses = 0;
-                /* without branches: whether a corner hits is what the data says */
-                w[1] = tv[1] == tv[0] ? w[0] : w[1];
-                uint32_t miss = at - w[0] > size;
-                w[0] = miss ? at : w[0];
-                w[1] = tv[1] == tv[0] ? w[0] : w[1];
-                w[2] = tv[2] == tv[0] ? w[0] : w[2];
-                at += miss, misses += miss;
-                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f; /* the ages of the corners that hit (gc_sim_age, before the feed) */
-                {
-                    uint32_t old = clock - age_shift - x[0].stamp;
-                    a0 = !miss && x[0].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                miss = at - w[1] > size;
-                w[1] = miss ? at : w[1];
-                w[2] = tv[2] == tv[1] ? w[1] : w[2];
-                at += miss, misses += miss;
-                {
-                    uint32_t old = clock - age_shift - x[1].stamp;
-                    a1 = !miss && x[1].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                miss = at - w[2] > size;
-                misses += miss;
-                {
-                    uint32_t old = clock - age_shift - x[2].stamp;
-                    a2 = !miss && x[2].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                if (gamma != 0.0f)
-                    age = ((age + a0) + a1) + a2;
-                float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
-                    best = tri;
-                    best_score = score;
-                }
+        g.group_full = m->warp_rule && group && group_fill == group;
+        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, cands, true)
+                                    : best_candidate(&g, indices, &l, recent, recent_count, cands, false);
+        if (tri == UINT32_MAX) {
+            /* the restart of gc_greedy_restart, on these lists */
+            while (dead_top > 0 && tri == UINT32_MAX) {
+                const uint32_t d = dead_end[--dead_top];
+                if (vs[d].live > 0)
+                    tri = l.corner[l.first[d]] / 3;
+            }
+            if (tri == UINT32_MAX) {
+                while (emitted[input_cursor])
+                    ++input_cursor;
+                tri = (uint32_t)input_cursor;
             }
         }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        uint32_t tri = (uint32_t)best;
         const uint32_t* tv = indices + 3 * (size_t)tri;
         emitted[tri] = 1;
         if (m->warp_rule) {
             uint32_t corner_misses = 0;
             for (int c = 0; c < 3; ++c)
-                corner_misses += clock - vs[tv[c]].stamp > size;
-            if ((group && group_fill == group) || (warp && warp_fill + corner_misses > warp)) {
-                warp_fill = group_fill = 0;
-                clock += size + 1;
+                corner_misses += g.clock - vs[tv[c]].stamp > size;
+            if ((group && group_fill == group) || (warp && g.warp_fill + corner_misses > warp)) {
+                g.warp_fill = group_fill = 0;
+                g.clock += size + 1;
             }
         }
         for (int c = 0; c < 3; ++c)
-            if (clock - vs[tv[c]].stamp > size) {
-                vs[tv[c]].stamp = clock++;
-                warp_fill++;
+            if (g.clock - vs[tv[c]].stamp > size) {
+                vs[tv[c]].stamp = g.clock++;
+                g.warp_fill++;
             }
         group_fill++;
         order[step] = tri;
-        gc_live_triangles_remove(&lists, indices, tri);
-        for (int c = 0; c < 3; ++c) {
-            vs[tv[c]].live--;
+        corner_lists_remove(&l, vs, boost, tv, tri);
+        for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        }
-        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        gc_recent_after_strided(recent, &recent_count, recent_limit, tv, &vs[0].live, sizeof *vs);
     }
 done:
+    free(l.first);
+    free(l.corner);
+    free(l.slot);
     free(dead_end);
     free(vs);
     free(emitted);
-    gc_live_triangles_free(&lists);
+    free(cands);
     return s;
 }
 

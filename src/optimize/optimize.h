@@ -217,9 +217,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
 
 /* The greedies' recent vertices (auto.c, auto_fast.c) once the triangle tv is drawn: its
  * corners that still have triangles left, each once, then the previous recent ones that
- * do, at most `limit` of them (at most 16). */
-static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uint32_t limit, const uint32_t* tv,
-                                   const uint32_t* live)
+ * do, at most `limit` of them (at most 16). The remaining triangles of vertex v: the
+ * uint32_t `stride * v` bytes after `live` (gc_recent_after: an array, stride 4). */
+static inline void gc_recent_after_strided(uint32_t* recent, uint32_t* recent_count, uint32_t limit,
+                                           const uint32_t* tv, const uint32_t* live, size_t stride)
 {
     uint32_t next[16];
     uint32_t n = 0;
@@ -227,16 +228,21 @@ static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uin
         bool dup = false;
         for (uint32_t k = 0; k < n; ++k)
             dup |= next[k] == tv[c];
-        if (!dup && live[tv[c]] > 0)
+        if (!dup && *(const uint32_t*)((const char*)live + stride * tv[c]) > 0)
             next[n++] = tv[c];
     }
     for (uint32_t k = 0; k < *recent_count && n < limit; ++k) {
         uint32_t v = recent[k];
-        if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
+        if (v != tv[0] && v != tv[1] && v != tv[2] && *(const uint32_t*)((const char*)live + stride * v) > 0)
             next[n++] = v;
     }
     memcpy(recent, next, n * sizeof *recent);
     *recent_count = n;
+}
+static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uint32_t limit, const uint32_t* tv,
+                                   const uint32_t* live)
+{
+    gc_recent_after_strided(recent, recent_count, limit, tv, live, sizeof *live);
 }
 
 /* The distinct corners of triangle v (3 indices) not marked `group` in `mark`, into
