@@ -24,11 +24,13 @@
 #define RECENT_MAX 16
 #define SCAN 8
 
-/* Per vertex, what a candidate reads, side by side: its stamp in the FIFO, its remaining
- * triangles and their valence bonus (1/sqrt(live) below 64, else 0). */
+/* Per vertex, what a candidate reads, side by side (16 bytes, copied whole): its stamp in
+ * the FIFO, its remaining triangles, their valence bonus (1/sqrt(live) below 64, else 0)
+ * and its number. */
 typedef struct vertex_state {
     uint32_t stamp, live;
     float boost;
+    uint32_t id;
 } vertex_state;
 
 /* The live-triangle lists of gc_live_triangles (the same lists, in the same order: each
@@ -64,13 +66,12 @@ typedef struct greedy_state {
 } greedy_state;
 
 /* A step's candidates, a field an array (so that the scoring loop is vectorised): the
- * triangle, its corners, and their stamps, remaining triangles and valence bonuses. */
+ * triangle and its corners' vertex states. */
 #define CANDIDATES_MAX (RECENT_MAX * SCAN)
 typedef struct candidates {
-    uint32_t tri[CANDIDATES_MAX], v0[CANDIDATES_MAX], v1[CANDIDATES_MAX], v2[CANDIDATES_MAX];
-    uint32_t s0[CANDIDATES_MAX], s1[CANDIDATES_MAX], s2[CANDIDATES_MAX];
-    uint32_t l0[CANDIDATES_MAX], l1[CANDIDATES_MAX], l2[CANDIDATES_MAX];
-    float b0[CANDIDATES_MAX], b1[CANDIDATES_MAX], b2[CANDIDATES_MAX], score[CANDIDATES_MAX];
+    uint32_t tri[CANDIDATES_MAX];
+    vertex_state x0[CANDIDATES_MAX], x1[CANDIDATES_MAX], x2[CANDIDATES_MAX];
+    int32_t key[CANDIDATES_MAX]; /* the score, as an integer that orders as it does */
 } candidates;
 
 /* The candidates' scores: their misses counted corner by corner as the FIFO counts them (a
@@ -79,15 +80,17 @@ typedef struct candidates {
  * triangles left (gc_sim_age, before the feed); the floating-point operations of
  * greedy_order, in its order (each lane of a vector rounds as the scalar would). Without
  * branches: whether a corner hits is what the data says. */
-static inline __attribute__((always_inline)) void score_candidates(const greedy_state* g, candidates* c, uint32_t n, const bool warp_rule)
+static inline __attribute__((always_inline)) int32_t score_candidates(const greedy_state* g, candidates* c, uint32_t n,
+                                                                      const bool warp_rule)
 {
+    int32_t low = INT32_MAX;
     const uint32_t size = g->size, clock = g->clock, shift = clock - g->age_shift, limit = g->age_limit;
     const uint32_t flush_at = clock + size + 1, warp = g->warp, warp_fill = g->warp_fill;
     const uint32_t group_full = g->group_full ? ~0u : 0u, warp_on = warp != 0 ? ~0u : 0u;
     const float scale = g->age_scale, beta = g->beta, gamma = g->gamma;
     /* (selects written as masks, all-ones or zero, so that the loop has no branch) */
     for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t s0 = c->s0[i], s1 = c->s1[i], s2 = c->s2[i];
+        const uint32_t s0 = c->x0[i].stamp, s1 = c->x1[i].stamp, s2 = c->x2[i].stamp;
         uint32_t at = clock;
         if (warp_rule) {
             /* meshopt: a new warp (a flush) when the group is full or the corners' misses,
@@ -98,8 +101,8 @@ static inline __attribute__((always_inline)) void score_candidates(const greedy_
             at = (flush_at & flush) | (clock & ~flush);
         }
         /* corner by corner: a miss stamps its vertex at once (later corners see it) */
-        const uint32_t e01 = 0u - (uint32_t)(c->v1[i] == c->v0[i]), e02 = 0u - (uint32_t)(c->v2[i] == c->v0[i]),
-                       e12 = 0u - (uint32_t)(c->v2[i] == c->v1[i]);
+        const uint32_t v0 = c->x0[i].id, v1 = c->x1[i].id, v2 = c->x2[i].id;
+        const uint32_t e01 = 0u - (uint32_t)(v1 == v0), e02 = 0u - (uint32_t)(v2 == v0), e12 = 0u - (uint32_t)(v2 == v1);
         uint32_t w0 = s0, w1 = s1, w2 = s2;
         const uint32_t miss0 = (uint32_t)(at - w0 > size), m0 = 0u - miss0;
         w0 = (at & m0) | (w0 & ~m0);
@@ -114,16 +117,24 @@ static inline __attribute__((always_inline)) void score_candidates(const greedy_
         /* the ages (shift - stamp) / scale of the corners that hit, below the limit, whose
          * vertex has more triangles left; 0 for the others (0 / scale) */
         uint32_t o0 = shift - s0, o1 = shift - s1, o2 = shift - s2;
-        o0 &= 0u - ((miss0 ^ 1u) & (uint32_t)(c->l0[i] > 1) & (uint32_t)(o0 < limit));
-        o1 &= 0u - ((miss1 ^ 1u) & (uint32_t)(c->l1[i] > 1) & (uint32_t)(o1 < limit));
-        o2 &= 0u - ((miss2 ^ 1u) & (uint32_t)(c->l2[i] > 1) & (uint32_t)(o2 < limit));
+        o0 &= 0u - ((miss0 ^ 1u) & (uint32_t)(c->x0[i].live > 1) & (uint32_t)(o0 < limit));
+        o1 &= 0u - ((miss1 ^ 1u) & (uint32_t)(c->x1[i].live > 1) & (uint32_t)(o1 < limit));
+        o2 &= 0u - ((miss2 ^ 1u) & (uint32_t)(c->x2[i].live > 1) & (uint32_t)(o2 < limit));
         const float a0 = (float)(int32_t)o0 / scale, a1 = (float)(int32_t)o1 / scale,
                     a2 = (float)(int32_t)o2 / scale;
         /* (greedy_order adds these to 0.0f first: a0 is not -0, so that changes nothing) */
         const float age = (a0 + a1) + a2;
-        const float valence = (c->b0[i] + c->b1[i]) + c->b2[i];
-        c->score[i] = (float)(int32_t)(miss0 + miss1 + miss2) - beta * valence - gamma * age;
+        const float valence = (c->x0[i].boost + c->x1[i].boost) + c->x2[i].boost;
+        const float score = (float)(int32_t)(miss0 + miss1 + miss2) - beta * valence - gamma * age + 0.0f;
+        /* its bits, the others than the sign's flipped when it is negative: then the integers
+         * order as the floats do (+ 0.0f: -0 would come below +0, which it equals) */
+        uint32_t bits;
+        memcpy(&bits, &score, sizeof bits);
+        const int32_t key = (int32_t)(bits ^ ((0u - (bits >> 31)) >> 1));
+        c->key[i] = key;
+        low = key < low ? key : low;
     }
+    return low;
 }
 
 /* The best candidate of a step: the remaining triangles (at most SCAN of each) of the
@@ -149,21 +160,15 @@ static inline __attribute__((always_inline)) uint32_t best_candidate(const greed
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t tri = cand[i] / 3;
         const uint32_t* tv = indices + 3 * (size_t)tri;
-        const uint32_t v0 = tv[0], v1 = tv[1], v2 = tv[2];
-        c->tri[i] = tri, c->v0[i] = v0, c->v1[i] = v1, c->v2[i] = v2;
-        c->s0[i] = vs[v0].stamp, c->s1[i] = vs[v1].stamp, c->s2[i] = vs[v2].stamp;
-        c->l0[i] = vs[v0].live, c->l1[i] = vs[v1].live, c->l2[i] = vs[v2].live;
-        c->b0[i] = vs[v0].boost, c->b1[i] = vs[v1].boost, c->b2[i] = vs[v2].boost;
+        c->tri[i] = tri;
+        c->x0[i] = vs[tv[0]], c->x1[i] = vs[tv[1]], c->x2[i] = vs[tv[2]];
     }
-    score_candidates(g, c, n, warp_rule);
-    uint32_t best = c->tri[0];
-    float best_score = c->score[0];
-    for (uint32_t i = 1; i < n; ++i) {
-        const uint32_t tri = c->tri[i];
-        const float score = c->score[i];
-        const bool better = score < best_score || (score == best_score && tri < best);
-        best = better ? tri : best;
-        best_score = better ? score : best_score;
+    /* the lowest score, then the lowest triangle with it */
+    const int32_t low = score_candidates(g, c, n, warp_rule);
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t tri = c->tri[i] | (0u - (uint32_t)(c->key[i] != low));
+        best = tri < best ? tri : best;
     }
     return best;
 }
@@ -219,8 +224,10 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
         boost[n] = 1.0f / sqrtf((float)n);
     boost[64] = 0.0f;
 
-    for (uint32_t v = 0; v < vertex_count; ++v)
+    for (uint32_t v = 0; v < vertex_count; ++v) {
         vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+        vs[v].id = v;
+    }
     greedy_state g = {vs, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
     /* g.clock: the next stamp; v is cached when clock - stamp <= size */
     uint32_t group_fill = 0;
