@@ -35,13 +35,13 @@ typedef struct vertex_state {
 
 /* The live-triangle lists of gc_live_triangles (the same lists, in the same order: each
  * vertex's triangles in input order, corner by corner, an emitted triangle's entry replaced
- * by its list's last), laid out for this loop: an entry is a corner (3 t + c), so that the
+ * by its list's last), laid out for this loop: an entry is a corner, 4 t + c, so that the
  * corner moved into a removed one's place is known without a search, and the count of a
  * vertex's list is vertex_state.live. */
 typedef struct corner_lists {
     uint32_t* first;  /* per vertex: its list's start */
     uint32_t* corner; /* the lists' entries */
-    uint32_t* slot;   /* per corner: its entry */
+    uint32_t* slot;   /* per corner (3 t + c): its entry */
 } corner_lists;
 
 static void corner_lists_remove(corner_lists* l, vertex_state* vs, const float* boost, const uint32_t* tv,
@@ -52,7 +52,7 @@ static void corner_lists_remove(corner_lists* l, vertex_state* vs, const float* 
         const uint32_t at = l->slot[3 * t + c];
         const uint32_t moved = l->corner[l->first[v] + --vs[v].live];
         l->corner[at] = moved;
-        l->slot[moved] = at;
+        l->slot[3 * (moved >> 2) + (moved & 3)] = at;
         vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
     }
 }
@@ -141,10 +141,12 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
  * recent vertices, gathered first (SCAN entries copied from each list, so that the copy
  * does not branch on the count; the lists are padded by SCAN), then scored together; the
  * lowest score wins, the lower triangle number among equals. UINT32_MAX when there is none.
- * A triangle met through two recent vertices is scored twice, to the same score. */
-static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices, const corner_lists* l,
-                                      const uint32_t* recent, uint32_t recent_count, candidates* c,
-                                      const bool warp_rule)
+ * A triangle met through two recent vertices is scored once: seen[t] holds the last step
+ * (`step`) that met it. */
+static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices,
+                                                                     const corner_lists* l, const uint32_t* recent,
+                                                                     uint32_t recent_count, uint32_t* seen,
+                                                                     uint32_t step, candidates* c, const bool warp_rule)
 {
     uint32_t cand[CANDIDATES_MAX + SCAN];
     uint32_t n = 0;
@@ -157,12 +159,17 @@ static inline __attribute__((always_inline)) uint32_t best_candidate(const greed
     if (n == 0)
         return UINT32_MAX;
     const vertex_state* vs = g->vs;
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t tri = cand[i] / 3;
+        /* written in any case, kept (counted) the first time this step meets it */
+        const uint32_t tri = cand[i] >> 2;
         const uint32_t* tv = indices + 3 * (size_t)tri;
-        c->tri[i] = tri;
-        c->x0[i] = vs[tv[0]], c->x1[i] = vs[tv[1]], c->x2[i] = vs[tv[2]];
+        c->tri[kept] = tri;
+        c->x0[kept] = vs[tv[0]], c->x1[kept] = vs[tv[1]], c->x2[kept] = vs[tv[2]];
+        kept += seen[tri] != step;
+        seen[tri] = step;
     }
+    n = kept;
     /* the lowest score, then the lowest triangle with it */
     const int32_t low = score_candidates(g, c, n, warp_rule);
     uint32_t best = UINT32_MAX;
@@ -198,8 +205,9 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
     vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    uint32_t* seen = gc_alloc_array(triangle_count, sizeof(uint32_t), true);
     candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
-    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !cands) {
+    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !seen || !cands) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -215,7 +223,7 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     for (size_t i = 0; i < corners; ++i) {
         const uint32_t v = indices[i];
         const uint32_t at = l.first[v] + vs[v].live++;
-        l.corner[at] = (uint32_t)i;
+        l.corner[at] = (uint32_t)(i / 3) << 2 | (uint32_t)(i % 3);
         l.slot[i] = at;
     }
     float boost[65];
@@ -236,14 +244,14 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         g.group_full = m->warp_rule && group && group_fill == group;
-        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, cands, true)
-                                    : best_candidate(&g, indices, &l, recent, recent_count, cands, false);
+        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, seen, (uint32_t)step + 1, cands, true)
+                                    : best_candidate(&g, indices, &l, recent, recent_count, seen, (uint32_t)step + 1, cands, false);
         if (tri == UINT32_MAX) {
             /* the restart of gc_greedy_restart, on these lists */
             while (dead_top > 0 && tri == UINT32_MAX) {
                 const uint32_t d = dead_end[--dead_top];
                 if (vs[d].live > 0)
-                    tri = l.corner[l.first[d]] / 3;
+                    tri = l.corner[l.first[d]] >> 2;
             }
             if (tri == UINT32_MAX) {
                 while (emitted[input_cursor])
@@ -281,6 +289,7 @@ done:
     free(dead_end);
     free(vs);
     free(emitted);
+    free(seen);
     free(cands);
     return s;
 }
