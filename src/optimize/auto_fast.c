@@ -141,12 +141,12 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
  * recent vertices, gathered first (SCAN entries copied from each list, so that the copy
  * does not branch on the count; the lists are padded by SCAN), then scored together; the
  * lowest score wins, the lower triangle number among equals. UINT32_MAX when there is none.
- * A triangle met through two recent vertices is scored once: seen[t] holds the last step
- * (`step`) that met it. */
+ * A triangle met through two recent vertices is scored twice, to the same score (a mark
+ * per triangle to score it once took as long, and 4 bytes a triangle: issue 16's budget). */
 static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices,
                                                                      const corner_lists* l, const uint32_t* recent,
-                                                                     uint32_t recent_count, uint32_t* seen,
-                                                                     uint32_t step, candidates* c, const bool warp_rule)
+                                                                     uint32_t recent_count, candidates* c,
+                                                                     const bool warp_rule)
 {
     uint32_t cand[CANDIDATES_MAX + SCAN];
     uint32_t n = 0;
@@ -159,17 +159,12 @@ static inline __attribute__((always_inline)) uint32_t best_candidate(const greed
     if (n == 0)
         return UINT32_MAX;
     const vertex_state* vs = g->vs;
-    uint32_t kept = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        /* written in any case, kept (counted) the first time this step meets it */
         const uint32_t tri = cand[i] >> 2;
         const uint32_t* tv = indices + 3 * (size_t)tri;
-        c->tri[kept] = tri;
-        c->x0[kept] = vs[tv[0]], c->x1[kept] = vs[tv[1]], c->x2[kept] = vs[tv[2]];
-        kept += seen[tri] != step;
-        seen[tri] = step;
+        c->tri[i] = tri;
+        c->x0[i] = vs[tv[0]], c->x1[i] = vs[tv[1]], c->x2[i] = vs[tv[2]];
     }
-    n = kept;
     /* the lowest score, then the lowest triangle with it */
     const int32_t low = score_candidates(g, c, n, warp_rule);
     uint32_t best = UINT32_MAX;
@@ -180,10 +175,13 @@ static inline __attribute__((always_inline)) uint32_t best_candidate(const greed
     return best;
 }
 
+/* Cloned for AVX2 where the CPU has it (an ifunc picks at load time; static, so that the
+ * library exports no resolver): the scoring loop on 8 lanes, each rounding as the scalar
+ * does (that target has no fused multiply-add), so the same orders. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err)
 {
@@ -208,9 +206,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
     vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    uint32_t* seen = gc_alloc_array(triangle_count, sizeof(uint32_t), true);
     candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
-    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !seen || !cands) {
+    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !cands) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -247,8 +244,8 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         g.group_full = m->warp_rule && group && group_fill == group;
-        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, seen, (uint32_t)step + 1, cands, true)
-                                    : best_candidate(&g, indices, &l, recent, recent_count, seen, (uint32_t)step + 1, cands, false);
+        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, cands, true)
+                                    : best_candidate(&g, indices, &l, recent, recent_count, cands, false);
         if (tri == UINT32_MAX) {
             /* the restart of gc_greedy_restart, on these lists */
             while (dead_top > 0 && tri == UINT32_MAX) {
@@ -292,9 +289,15 @@ done:
     free(dead_end);
     free(vs);
     free(emitted);
-    free(seen);
     free(cands);
     return s;
+}
+
+gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
+                             uint32_t* order, gc_error* err)
+{
+    return fifo_greedy(indices, triangle_count, vertex_count, m, beta, gamma, recent_limit, order, err);
 }
 
 /* The machine for a target, when the greedy above can run it (fifo, meshopt): true. */
