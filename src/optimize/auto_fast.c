@@ -13,8 +13,10 @@
  * lowest score wins, the lower triangle number among equals; dead ends go back to the most
  * recent vertex with triangles left, then to input order. The floating-point operations are
  * those of greedy_order, in its order, so that for a lone fifo target both give the same
- * order (tests/test_auto_fast.c checks it on the corpus). A triangle met through two of the
- * recent vertices is scored once per step (its score is the same both times). */
+ * order (tests/test_auto_threads.c checks it on the corpus). A triangle met through two of
+ * the recent vertices is scored twice (to the same score). For speed (docs/PERFORMANCE.md,
+ * issue 33): lists of corners, the vertex states side by side, and a step's candidates
+ * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
 
 #include <math.h>
