@@ -13,8 +13,10 @@
  * lowest score wins, the lower triangle number among equals; dead ends go back to the most
  * recent vertex with triangles left, then to input order. The floating-point operations are
  * those of greedy_order, in its order, so that for a lone fifo target both give the same
- * order (tests/test_auto_fast.c checks it on the corpus). A triangle met through two of the
- * recent vertices is scored once per step (its score is the same both times). */
+ * order (tests/test_auto_threads.c checks it on the corpus). A triangle met through two of
+ * the recent vertices is scored twice (to the same score). For speed (docs/PERFORMANCE.md,
+ * issue 33): lists of corners, the vertex states side by side, and a step's candidates
+ * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
 
 #include <math.h>
@@ -24,13 +26,164 @@
 #define RECENT_MAX 16
 #define SCAN 8
 
-/* Per vertex, what a candidate reads, side by side: its stamp in the FIFO and its
- * remaining triangles (the live lists' count, kept in step). */
+/* Per vertex, what a candidate reads, side by side (16 bytes, copied whole): its stamp in
+ * the FIFO, its remaining triangles, their valence bonus (1/sqrt(live) below 64, else 0)
+ * and its number. */
 typedef struct vertex_state {
     uint32_t stamp, live;
+    float boost;
+    uint32_t id;
 } vertex_state;
 
-gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+/* The live-triangle lists of gc_live_triangles (the same lists, in the same order: each
+ * vertex's triangles in input order, corner by corner, an emitted triangle's entry replaced
+ * by its list's last), laid out for this loop: an entry is a corner, 4 t + c, so that the
+ * corner moved into a removed one's place is known without a search, and the count of a
+ * vertex's list is vertex_state.live. */
+typedef struct corner_lists {
+    uint32_t* first;  /* per vertex: its list's start */
+    uint32_t* corner; /* the lists' entries */
+    uint32_t* slot;   /* per corner (3 t + c): its entry */
+} corner_lists;
+
+static void corner_lists_remove(corner_lists* l, vertex_state* vs, const float* boost, const uint32_t* tv,
+                                uint32_t t)
+{
+    for (uint32_t c = 0; c < 3; ++c) {
+        const uint32_t v = tv[c];
+        const uint32_t at = l->slot[3 * t + c];
+        const uint32_t moved = l->corner[l->first[v] + --vs[v].live];
+        l->corner[at] = moved;
+        l->slot[3 * (moved >> 2) + (moved & 3)] = at;
+        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+    }
+}
+
+/* The machine's state and the weights, as a candidate reads them. */
+typedef struct greedy_state {
+    const vertex_state* vs;
+    uint32_t size, age_shift, age_limit, clock, warp, warp_fill;
+    bool group_full;
+    float age_scale, beta, gamma;
+} greedy_state;
+
+/* A step's candidates, a field an array (so that the scoring loop is vectorised): the
+ * triangle and its corners' vertex states. */
+#define CANDIDATES_MAX (RECENT_MAX * SCAN)
+typedef struct candidates {
+    uint32_t tri[CANDIDATES_MAX];
+    vertex_state x0[CANDIDATES_MAX], x1[CANDIDATES_MAX], x2[CANDIDATES_MAX];
+    int32_t key[CANDIDATES_MAX]; /* the score, as an integer that orders as it does */
+} candidates;
+
+/* The candidates' scores: their misses counted corner by corner as the FIFO counts them (a
+ * miss inserts the vertex at once, which can push a later corner out), less beta times the
+ * valence bonus and gamma times the ages of the cached corners they hit that have more
+ * triangles left (gc_sim_age, before the feed); the floating-point operations of
+ * greedy_order, in its order (each lane of a vector rounds as the scalar would). Without
+ * branches: whether a corner hits is what the data says. */
+static inline __attribute__((always_inline)) int32_t score_candidates(const greedy_state* g, candidates* c, uint32_t n,
+                                                                      const bool warp_rule)
+{
+    int32_t low = INT32_MAX;
+    const uint32_t size = g->size, clock = g->clock, shift = clock - g->age_shift, limit = g->age_limit;
+    const uint32_t flush_at = clock + size + 1, warp = g->warp, warp_fill = g->warp_fill;
+    const uint32_t group_full = g->group_full ? ~0u : 0u, warp_on = warp != 0 ? ~0u : 0u;
+    const float scale = g->age_scale, beta = g->beta, gamma = g->gamma;
+    /* (selects written as masks, all-ones or zero, so that the loop has no branch) */
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t s0 = c->x0[i].stamp, s1 = c->x1[i].stamp, s2 = c->x2[i].stamp;
+        uint32_t at = clock;
+        if (warp_rule) {
+            /* meshopt: a new warp (a flush) when the group is full or the corners' misses,
+             * each counted, would take the warp past its vertices */
+            const uint32_t corner_misses = (uint32_t)(clock - s0 > size) + (uint32_t)(clock - s1 > size) +
+                                           (uint32_t)(clock - s2 > size);
+            const uint32_t flush = group_full | (warp_on & (0u - (uint32_t)(warp_fill + corner_misses > warp)));
+            at = (flush_at & flush) | (clock & ~flush);
+        }
+        /* corner by corner: a miss stamps its vertex at once (later corners see it) */
+        const uint32_t v0 = c->x0[i].id, v1 = c->x1[i].id, v2 = c->x2[i].id;
+        const uint32_t e01 = 0u - (uint32_t)(v1 == v0), e02 = 0u - (uint32_t)(v2 == v0), e12 = 0u - (uint32_t)(v2 == v1);
+        uint32_t w0 = s0, w1 = s1, w2 = s2;
+        const uint32_t miss0 = (uint32_t)(at - w0 > size), m0 = 0u - miss0;
+        w0 = (at & m0) | (w0 & ~m0);
+        w1 = (w0 & e01) | (w1 & ~e01);
+        w2 = (w0 & e02) | (w2 & ~e02);
+        at += miss0;
+        const uint32_t miss1 = (uint32_t)(at - w1 > size), m1 = 0u - miss1;
+        w1 = (at & m1) | (w1 & ~m1);
+        w2 = (w1 & e12) | (w2 & ~e12);
+        at += miss1;
+        const uint32_t miss2 = (uint32_t)(at - w2 > size);
+        /* the ages (shift - stamp) / scale of the corners that hit, below the limit, whose
+         * vertex has more triangles left; 0 for the others (0 / scale) */
+        uint32_t o0 = shift - s0, o1 = shift - s1, o2 = shift - s2;
+        o0 &= 0u - ((miss0 ^ 1u) & (uint32_t)(c->x0[i].live > 1) & (uint32_t)(o0 < limit));
+        o1 &= 0u - ((miss1 ^ 1u) & (uint32_t)(c->x1[i].live > 1) & (uint32_t)(o1 < limit));
+        o2 &= 0u - ((miss2 ^ 1u) & (uint32_t)(c->x2[i].live > 1) & (uint32_t)(o2 < limit));
+        const float a0 = (float)(int32_t)o0 / scale, a1 = (float)(int32_t)o1 / scale,
+                    a2 = (float)(int32_t)o2 / scale;
+        /* (greedy_order adds these to 0.0f first: a0 is not -0, so that changes nothing) */
+        const float age = (a0 + a1) + a2;
+        const float valence = (c->x0[i].boost + c->x1[i].boost) + c->x2[i].boost;
+        const float score = (float)(int32_t)(miss0 + miss1 + miss2) - beta * valence - gamma * age + 0.0f;
+        /* its bits, the others than the sign's flipped when it is negative: then the integers
+         * order as the floats do (+ 0.0f: -0 would come below +0, which it equals) */
+        uint32_t bits;
+        memcpy(&bits, &score, sizeof bits);
+        const int32_t key = (int32_t)(bits ^ ((0u - (bits >> 31)) >> 1));
+        c->key[i] = key;
+        low = key < low ? key : low;
+    }
+    return low;
+}
+
+/* The best candidate of a step: the remaining triangles (at most SCAN of each) of the
+ * recent vertices, gathered first (SCAN entries copied from each list, so that the copy
+ * does not branch on the count; the lists are padded by SCAN), then scored together; the
+ * lowest score wins, the lower triangle number among equals. UINT32_MAX when there is none.
+ * A triangle met through two recent vertices is scored twice, to the same score (a mark
+ * per triangle to score it once took as long, and 4 bytes a triangle: issue 16's budget). */
+static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices,
+                                                                     const corner_lists* l, const uint32_t* recent,
+                                                                     uint32_t recent_count, candidates* c,
+                                                                     const bool warp_rule)
+{
+    uint32_t cand[CANDIDATES_MAX + SCAN];
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        const uint32_t v = recent[r];
+        const uint32_t live = g->vs[v].live;
+        memcpy(cand + n, l->corner + l->first[v], SCAN * sizeof *cand);
+        n += live < SCAN ? live : SCAN;
+    }
+    if (n == 0)
+        return UINT32_MAX;
+    const vertex_state* vs = g->vs;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t tri = cand[i] >> 2;
+        const uint32_t* tv = indices + 3 * (size_t)tri;
+        c->tri[i] = tri;
+        c->x0[i] = vs[tv[0]], c->x1[i] = vs[tv[1]], c->x2[i] = vs[tv[2]];
+    }
+    /* the lowest score, then the lowest triangle with it */
+    const int32_t low = score_candidates(g, c, n, warp_rule);
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t tri = c->tri[i] | (0u - (uint32_t)(c->key[i] != low));
+        best = tri < best ? tri : best;
+    }
+    return best;
+}
+
+/* Cloned for AVX2 where the CPU has it (an ifunc picks at load time; static, so that the
+ * library exports no resolver): the scoring loop on 8 lanes, each rounding as the scalar
+ * does (that target has no fused multiply-add), so the same orders. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err)
 {
@@ -39,144 +192,114 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     if (m->cache == 0 || recent_limit > RECENT_MAX)
         return gc_fail(err, GC_ERR_USAGE, "fifo greedy: a FIFO of at least one entry and at most %d recent vertices",
                        RECENT_MAX);
-    gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
-    if (s)
-        return s;
-    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!dead_end || !vs || !emitted) {
-        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
-                    triangle_count, vertex_count);
-        goto done;
-    }
-    for (uint32_t v = 0; v < vertex_count; ++v)
-        vs[v].live = lists.live[v];
-    const uint32_t* live = lists.live;
-    const uint32_t* first = lists.adj.offsets;
-    const uint32_t* adjacent = lists.adj.triangles;
+    if (triangle_count > (UINT32_MAX - 3) / 3 || m->cache > UINT32_MAX / 4)
+        return gc_fail(err, GC_ERR_LIMIT, "fifo greedy: %zu triangles or a FIFO of %u entries is too many",
+                       triangle_count, m->cache);
+    gc_status s = GC_OK;
+    const size_t corners = 3 * triangle_count;
     const uint32_t size = m->cache, warp = m->warp, group = m->group;
     /* gc_sim_age: fifo (stamp - 1 - w) / size below size; meshopt (stamp - w) / (size + 1) up to size */
     const uint32_t age_shift = m->warp_rule ? 0 : 1, age_limit = m->warp_rule ? size + 1 : size;
     const float age_scale = m->warp_rule ? (float)(size + 1) : (float)size;
-    uint32_t clock = size + 1; /* the next stamp: v is cached when clock - stamp <= size */
-    uint32_t warp_fill = 0, group_fill = 0;
-
-    float boost[64];
+    corner_lists l;
+    l.first = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), true);
+    l.corner = gc_alloc_array(corners + SCAN, sizeof(uint32_t), true);
+    l.slot = gc_alloc_array(corners, sizeof(uint32_t), false);
+    uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
+    vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
+    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
+    candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
+    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !cands) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+        goto done;
+    }
+    /* the lists: counted, then filled in input order, corner by corner */
+    for (size_t i = 0; i < corners; ++i)
+        vs[indices[i]].live++;
+    for (uint32_t v = 0, start = 0; v < vertex_count; ++v) {
+        l.first[v] = start;
+        start += vs[v].live;
+        vs[v].live = 0;
+    }
+    for (size_t i = 0; i < corners; ++i) {
+        const uint32_t v = indices[i];
+        const uint32_t at = l.first[v] + vs[v].live++;
+        l.corner[at] = (uint32_t)(i / 3) << 2 | (uint32_t)(i % 3);
+        l.slot[i] = at;
+    }
+    float boost[65];
     boost[0] = 0.0f;
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
+    boost[64] = 0.0f;
 
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+        vs[v].id = v;
+    }
+    greedy_state g = {vs, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
+    /* g.clock: the next stamp; v is cached when clock - stamp <= size */
+    uint32_t group_fill = 0;
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
-    /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
-    uint32_t seen_tri[256], seen_step[256];
-    memset(seen_step, 0, sizeof seen_step);
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
-        int64_t best = -1;
-        float best_score = 0.0f;
-        const uint32_t mark = (uint32_t)step + 1;
-        const bool group_full = m->warp_rule && group && group_fill == group;
-        for (uint32_t r = 0; r < recent_count; ++r) {
-            uint32_t v = recent[r];
-            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-                uint32_t tri = adjacent[a];
-                /* scored already this step? (a small table, in the first-level cache) */
-                uint32_t h = (tri * 2654435761u) >> 24;
-                while (seen_step[h] == mark && seen_tri[h] != tri)
-                    h = (h + 1) & 255;
-                if (seen_step[h] == mark)
-                    continue;
-                seen_step[h] = mark, seen_tri[h] = tri;
-                const uint32_t* tv = indices + 3 * (size_t)tri;
-                const vertex_state x[3] = {vs[tv[0]], vs[tv[1]], vs[tv[2]]};
-                float valence = 0.0f, age = 0.0f;
-                for (int c = 0; c < 3; ++c)
-                    valence += x[c].live < 64 ? boost[x[c].live] : 0.0f;
-                uint32_t at = clock;
-                if (m->warp_rule) {
-                    /* meshopt: a new warp (a flush) when the group is full or the corners'
-                     * misses, each counted, would take the warp past its vertices */
-                    uint32_t corner_misses = (at - x[0].stamp > size) + (at - x[1].stamp > size) +
-                                             (at - x[2].stamp > size);
-                    if (group_full || (warp && warp_fill + corner_misses > warp))
-                        at += size + 1;
-                }
-                /* corner by corner: a miss stamps its vertex at once (later corners see it) */
-                uint32_t w[3] = {x[0].stamp, x[1].stamp, x[2].stamp};
-                uint32_t misses = 0;
-                /* without branches: whether a corner hits is what the data says */
-                w[1] = tv[1] == tv[0] ? w[0] : w[1];
-                uint32_t miss = at - w[0] > size;
-                w[0] = miss ? at : w[0];
-                w[1] = tv[1] == tv[0] ? w[0] : w[1];
-                w[2] = tv[2] == tv[0] ? w[0] : w[2];
-                at += miss, misses += miss;
-                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f; /* the ages of the corners that hit (gc_sim_age, before the feed) */
-                {
-                    uint32_t old = clock - age_shift - x[0].stamp;
-                    a0 = !miss && x[0].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                miss = at - w[1] > size;
-                w[1] = miss ? at : w[1];
-                w[2] = tv[2] == tv[1] ? w[1] : w[2];
-                at += miss, misses += miss;
-                {
-                    uint32_t old = clock - age_shift - x[1].stamp;
-                    a1 = !miss && x[1].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                miss = at - w[2] > size;
-                misses += miss;
-                {
-                    uint32_t old = clock - age_shift - x[2].stamp;
-                    a2 = !miss && x[2].live > 1 && old < age_limit ? (float)old / age_scale : 0.0f;
-                }
-                if (gamma != 0.0f)
-                    age = ((age + a0) + a1) + a2;
-                float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
-                    best = tri;
-                    best_score = score;
-                }
+        g.group_full = m->warp_rule && group && group_fill == group;
+        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, cands, true)
+                                    : best_candidate(&g, indices, &l, recent, recent_count, cands, false);
+        if (tri == UINT32_MAX) {
+            /* the restart of gc_greedy_restart, on these lists */
+            while (dead_top > 0 && tri == UINT32_MAX) {
+                const uint32_t d = dead_end[--dead_top];
+                if (vs[d].live > 0)
+                    tri = l.corner[l.first[d]] >> 2;
+            }
+            if (tri == UINT32_MAX) {
+                while (emitted[input_cursor])
+                    ++input_cursor;
+                tri = (uint32_t)input_cursor;
             }
         }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        uint32_t tri = (uint32_t)best;
         const uint32_t* tv = indices + 3 * (size_t)tri;
         emitted[tri] = 1;
         if (m->warp_rule) {
             uint32_t corner_misses = 0;
             for (int c = 0; c < 3; ++c)
-                corner_misses += clock - vs[tv[c]].stamp > size;
-            if ((group && group_fill == group) || (warp && warp_fill + corner_misses > warp)) {
-                warp_fill = group_fill = 0;
-                clock += size + 1;
+                corner_misses += g.clock - vs[tv[c]].stamp > size;
+            if ((group && group_fill == group) || (warp && g.warp_fill + corner_misses > warp)) {
+                g.warp_fill = group_fill = 0;
+                g.clock += size + 1;
             }
         }
         for (int c = 0; c < 3; ++c)
-            if (clock - vs[tv[c]].stamp > size) {
-                vs[tv[c]].stamp = clock++;
-                warp_fill++;
+            if (g.clock - vs[tv[c]].stamp > size) {
+                vs[tv[c]].stamp = g.clock++;
+                g.warp_fill++;
             }
         group_fill++;
         order[step] = tri;
-        gc_live_triangles_remove(&lists, indices, tri);
-        for (int c = 0; c < 3; ++c) {
-            vs[tv[c]].live--;
+        corner_lists_remove(&l, vs, boost, tv, tri);
+        for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        }
-        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        gc_recent_after_strided(recent, &recent_count, recent_limit, tv, &vs[0].live, sizeof *vs);
     }
 done:
+    free(l.first);
+    free(l.corner);
+    free(l.slot);
     free(dead_end);
     free(vs);
     free(emitted);
-    gc_live_triangles_free(&lists);
+    free(cands);
     return s;
+}
+
+gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
+                             uint32_t* order, gc_error* err)
+{
+    return fifo_greedy(indices, triangle_count, vertex_count, m, beta, gamma, recent_limit, order, err);
 }
 
 /* The machine for a target, when the greedy above can run it (fifo, meshopt): true. */

@@ -259,26 +259,36 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
 
 /* The greedies' recent vertices (auto.c, auto_fast.c) once the triangle tv is drawn: its
  * corners that still have triangles left, each once, then the previous recent ones that
- * do, at most `limit` of them (at most 16). */
+ * do, at most `limit` of them (at most 16). The remaining triangles of vertex v: the
+ * uint32_t `stride * v` bytes after `live` (gc_recent_after: an array, stride 4). */
+static inline void gc_recent_after_strided(uint32_t* recent, uint32_t* recent_count, uint32_t limit,
+                                           const uint32_t* tv, const uint32_t* live, size_t stride)
+{
+    /* Without branches on the data: each vertex is written, and counted when it is kept
+     * (a repeated corner has its first's count: kept at most once); the previous recent
+     * ones all pass, the number kept cut to `limit` after (but not below the corners'). */
+    uint32_t next[3 + 16];
+    uint32_t n = 0;
+    uint32_t left[3];
+    for (int c = 0; c < 3; ++c)
+        left[c] = *(const uint32_t*)((const char*)live + stride * tv[c]) > 0;
+    next[n] = tv[0], n += left[0];
+    next[n] = tv[1], n += left[1] & (tv[1] != tv[0]);
+    next[n] = tv[2], n += left[2] & (tv[2] != tv[0]) & (tv[2] != tv[1]);
+    const uint32_t corners = n; /* kept whatever the limit */
+    for (uint32_t k = 0; k < *recent_count; ++k) {
+        uint32_t v = recent[k];
+        next[n] = v;
+        n += (v != tv[0]) & (v != tv[1]) & (v != tv[2]) & (*(const uint32_t*)((const char*)live + stride * v) > 0);
+    }
+    n = n < limit ? n : corners > limit ? corners : limit;
+    memcpy(recent, next, n * sizeof *recent);
+    *recent_count = n;
+}
 static inline void gc_recent_after(uint32_t* recent, uint32_t* recent_count, uint32_t limit, const uint32_t* tv,
                                    const uint32_t* live)
 {
-    uint32_t next[16];
-    uint32_t n = 0;
-    for (int c = 0; c < 3; ++c) {
-        bool dup = false;
-        for (uint32_t k = 0; k < n; ++k)
-            dup |= next[k] == tv[c];
-        if (!dup && live[tv[c]] > 0)
-            next[n++] = tv[c];
-    }
-    for (uint32_t k = 0; k < *recent_count && n < limit; ++k) {
-        uint32_t v = recent[k];
-        if (v != tv[0] && v != tv[1] && v != tv[2] && live[v] > 0)
-            next[n++] = v;
-    }
-    memcpy(recent, next, n * sizeof *recent);
-    *recent_count = n;
+    gc_recent_after_strided(recent, recent_count, limit, tv, live, sizeof *live);
 }
 
 /* The distinct corners of triangle v (3 indices) not marked `group` in `mark`, into
