@@ -86,14 +86,6 @@ const char* gc_stdin_format(const char* path);
  * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
 gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
 
-/* gc_mesh_write_remap, the vertices renumbered (reorder_vertices) for the fetch model `fetch`
- * (an every-reference spec; gc_reorder_vertices_fetch) where the format carries a numbering
- * (raw and text indices, PLY, glTF); NULL: in order of first use. OBJ and assimp's formats
- * are numbered by first use whatever `fetch` says. */
-gc_status gc_mesh_write_numbered(const char* in_path, const gc_load_options* options, const uint32_t* indices,
-                                 size_t index_count, int reorder_vertices, const gc_fetch_spec* fetch,
-                                 const char* out_path, uint32_t** remap, size_t* remap_count, gc_error* err);
-
 /* gc_gltf_reorder_vertices, each component's first primitive numbered for the fetch model
  * `fetch` (gc_reorder_vertices_fetch on its own first-use numbers; NULL: first use). */
 gc_status gc_gltf_reorder_vertices_for(gc_gltf* doc, const gc_fetch_spec* fetch, gc_error* err);

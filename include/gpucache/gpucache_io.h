@@ -136,6 +136,18 @@ GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options*
                               size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
                               size_t* remap_count, gc_error* err);
 
+/* gc_mesh_write_remap with the vertices (reorder_vertices) numbered for the fetch model
+ * `fetch` (an every-reference spec such as "meshopt:32": gc_reorder_vertices_fetch, never more
+ * bytes fetched than first use) where the format carries a numbering: raw and text indices,
+ * PLY vertex records, glTF attribute data (each set of attributes permuted once, for its
+ * first primitive's indices); NULL: in order of first use, as gc_mesh_write_remap. OBJ and
+ * assimp's formats are numbered by first use whatever `fetch` says (an OBJ reader numbers
+ * vertices by first use whatever the file lists). Memory: gc_mesh_write's, the fetch
+ * numbering's 4 bytes an index taken before the order is allocated. */
+GC_API gc_status gc_mesh_write_numbered(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                                        size_t index_count, int reorder_vertices, const gc_fetch_spec* fetch,
+                                        const char* out_path, uint32_t** remap, size_t* remap_count, gc_error* err);
+
 /* Releases what gc_mesh_load or gc_mesh_parse_text allocated and zeroes *mesh; safe on a
  * zeroed mesh and on NULL. O(1). */
 GC_API void gc_mesh_free(gc_mesh* mesh);

@@ -289,6 +289,8 @@ gc_status gc_mesh_write_numbered(const char* in_path, const gc_load_options* opt
                                  size_t index_count, int reorder_vertices, const gc_fetch_spec* fetch,
                                  const char* out_path, uint32_t** remap_out, size_t* remap_count, gc_error* err)
 {
+    if (fetch && !fetch->every_reference)
+        return gc_fail(err, GC_ERR_USAGE, "the vertices are numbered for a meshopt:BYTES fetch spec");
     if (remap_out)
         *remap_out = NULL;
     if (remap_count)
