@@ -86,6 +86,10 @@ const char* gc_stdin_format(const char* path);
  * vertices renumbered and an index-buffer input; GC_ERR_USAGE with one line otherwise. */
 gc_status gc_mesh_remap_check(const char* in_path, int reorder_vertices, gc_error* err);
 
+/* gc_gltf_reorder_vertices, each component's first primitive numbered for the fetch model
+ * `fetch` (gc_reorder_vertices_fetch on its own first-use numbers; NULL: first use). */
+gc_status gc_gltf_reorder_vertices_for(gc_gltf* doc, const gc_fetch_spec* fetch, gc_error* err);
+
 /* Checks gc_mesh_write's arguments before any work: an output that is a file (not "-" nor
  * "FORMAT:-": GC_ERR_USAGE), the output keeps the input's format,
  * and every file the output consists of (a .gltf's .bin too) passes gc_output_check

@@ -209,6 +209,7 @@ int cmd_optimize(int argc, char** argv)
     mo.optimize.overdraw_threshold = (float)(effort == 1 && !od_option ? 1.0 : od_threshold); /* 1: fast */
     mo.optimize.overdraw_lambda = (float)od_lambda;
     mo.reorder_vertices = reorder;
+    mo.fetch = &fetch.spec; /* the numbering is chosen for the fetch optimize reports */
     mo.vertex_map = remap_path != NULL;
     mo.positions = od_option ? 2 : 1; /* the overdraw pass where the input has positions */
     mo.load = &lo;
@@ -247,7 +248,6 @@ int cmd_optimize(int argc, char** argv)
     for (size_t k = 0; k < r.runs; ++k)
         verbose_note("optimize: run %zu of %zu: %zu triangles, done at %.3f s", k + 1, r.runs,
                      r.runs == in.mesh.run_count ? in.mesh.runs[k] : r.index_count / 3, seconds);
-    const uint32_t* out = r.indices;
     size_t n = r.index_count;
     /* an interruption while the temporaries exist takes effect once they are renamed or gone;
      * the vertex map's temporary exists before the output is written, so that a folder that
@@ -268,8 +268,7 @@ int cmd_optimize(int argc, char** argv)
             snprintf(spool_path, sizeof spool_path, "%s/out.%s", spool_dir, spool_ext);
     }
     if (!written)
-        written = remap_path ? gc_mesh_write_remap(path, &lo, out, n, reorder, write_path, &map, &map_count, &err)
-                             : gc_mesh_write(path, &lo, out, n, reorder, write_path, &err);
+        written = gc_mesh_optimized_write(path, &lo, &r, write_path, remap_path ? &map : NULL, &map_count, &err);
     if (spool && !written)
         written = copy_to_stdout(spool_path, &err);
     if (spool && spool_dir[strlen(spool_dir) - 1] != 'X') {

@@ -936,7 +936,8 @@ GC_API gc_status gc_analyze_fetch(const gc_fetch_spec* spec, const gc_model* mod
  * lines fit one per set, keep first use. Invocations of position-keyed models (FIFO, LRU,
  * the presets) do not depend on the numbering; value-keyed ones (direct-value, llvmpipe) do.
  * Time O(index_count x ways), and two gc_analyze_fetch for a spec that fetches a model's
- * misses; memory about 8 bytes an index and 8 a vertex. */
+ * misses; memory about 4 bytes an index (8 for a spec that fetches a model's misses) and 6
+ * a vertex. */
 GC_API gc_status gc_reorder_vertices_fetch(uint32_t* indices, size_t index_count, uint32_t vertex_count,
                                            const gc_fetch_spec* spec, const gc_model* model, uint32_t* remap,
                                            uint32_t* used, gc_error* err);

@@ -136,6 +136,18 @@ GC_API gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options*
                               size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap,
                               size_t* remap_count, gc_error* err);
 
+/* gc_mesh_write_remap with the vertices (reorder_vertices) numbered for the fetch model
+ * `fetch` (an every-reference spec such as "meshopt:32": gc_reorder_vertices_fetch, never more
+ * bytes fetched than first use) where the format carries a numbering: raw and text indices,
+ * PLY vertex records, glTF attribute data (each set of attributes permuted once, for its
+ * first primitive's indices); NULL: in order of first use, as gc_mesh_write_remap. OBJ and
+ * assimp's formats are numbered by first use whatever `fetch` says (an OBJ reader numbers
+ * vertices by first use whatever the file lists). Memory: gc_mesh_write's, the fetch
+ * numbering's 4 bytes an index taken before the order is allocated. */
+GC_API gc_status gc_mesh_write_numbered(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                                        size_t index_count, int reorder_vertices, const gc_fetch_spec* fetch,
+                                        const char* out_path, uint32_t** remap, size_t* remap_count, gc_error* err);
+
 /* Releases what gc_mesh_load or gc_mesh_parse_text allocated and zeroes *mesh; safe on a
  * zeroed mesh and on NULL. O(1). */
 GC_API void gc_mesh_free(gc_mesh* mesh);
@@ -422,7 +434,7 @@ typedef struct gc_mesh_optimize_options {
                                      settings, as gc_optimize takes them; positions, when given,
                                      are indexed by the input's index values (vertex_count of them) */
     uint32_t vertex_count;    /* every index is below it; 0: the largest + 1, sparse values compacted */
-    int reorder_vertices;     /* the output's vertices are renumbered in order of first use */
+    int reorder_vertices;     /* the output's vertices are renumbered: gc_mesh_optimized.numbering */
     int vertex_map;           /* the caller wants a vertex map (sparse values refused: GC_ERR_LIMIT) */
     int positions;            /* no optimize.positions: 0 no overdraw pass, 1 the file's positions
                                  where it has them, 2 the file's (GC_ERR_USAGE without) */
@@ -434,7 +446,17 @@ typedef struct gc_mesh_optimize_options {
                                  gc_mesh_load numbers the file (the file is read a second time) */
     gc_note_fn note;          /* glTF: each primitive left as it is, and why (may be NULL) */
     void* note_user;
+    const gc_fetch_spec* fetch; /* reorder_vertices: the fetch model the numbering is chosen for
+                                 (an every-reference spec; NULL: "meshopt:32") */
 } gc_mesh_optimize_options;
+
+/* How gc_mesh_optimize's output numbers its vertices (gc_mesh_optimized.numbering). */
+typedef enum gc_numbering {
+    GC_NUMBER_KEPT = 0,      /* as the input numbers them (no reorder_vertices) */
+    GC_NUMBER_FIRST_USE = 1, /* in order of first use (gc_reorder_vertices) */
+    GC_NUMBER_FETCH = 2      /* first use's lines placed for the fetch model gc_mesh_optimized.fetch
+                                (gc_reorder_vertices_fetch) */
+} gc_numbering;
 
 /* What gc_mesh_optimize gives; free with gc_mesh_optimized_free. */
 typedef struct gc_mesh_optimized {
@@ -454,6 +476,11 @@ typedef struct gc_mesh_optimized {
     gc_stats* after;
     gc_gltf* gltf;            /* glTF: the document with the new index data (and vertex order),
                                  for gc_gltf_write; owned by the result */
+    gc_numbering numbering;   /* how the output is numbered (gc_mesh_optimized_write): with
+                                 reorder_vertices, GC_NUMBER_FETCH where the format carries a
+                                 numbering (index buffers, PLY, glTF, arrays) and no auto target
+                                 is value-keyed (gc_family_traits.value_keyed); else first use */
+    gc_fetch_spec fetch;      /* GC_NUMBER_FETCH: the spec it is chosen for */
 } gc_mesh_optimized;
 
 /* The whole reordering of a mesh, as `gpucache optimize` does it: `draw` (or, when NULL,
@@ -479,6 +506,21 @@ GC_API gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const s
 /* Releases what gc_mesh_optimize allocated (the document too) and zeroes *result. */
 GC_API void gc_mesh_optimized_free(gc_mesh_optimized* result);
 
+/* Renumbers `indices` (result->index_count of them, below vertex_count: a copy of
+ * result->indices) as the output is numbered (result->numbering), in place, with
+ * remap[old] = new (vertex_count entries, UINT32_MAX unused) and *used; GC_NUMBER_KEPT
+ * leaves them and sets remap to the identity. Cost: gc_reorder_vertices_fetch's. */
+GC_API gc_status gc_mesh_optimized_renumber(const gc_mesh_optimized* result, uint32_t* indices,
+                                            uint32_t vertex_count, uint32_t* remap, uint32_t* used,
+                                            gc_error* err);
+
+/* gc_mesh_write_remap of result->indices to `out_path` (the input `in_path` read with
+ * `options`), the vertices numbered as result->numbering says (a glTF's document: write
+ * result->gltf with gc_gltf_write instead). `remap` may be NULL (no vertex map). */
+GC_API gc_status gc_mesh_optimized_write(const char* in_path, const gc_load_options* options,
+                                         const gc_mesh_optimized* result, const char* out_path, uint32_t** remap,
+                                         size_t* remap_count, gc_error* err);
+
 /* The overdraw and vertex fetch of a mesh before and after gc_mesh_optimize
  * (gc_mesh_optimized_costs_of). */
 typedef struct gc_mesh_optimized_costs {
@@ -491,7 +533,7 @@ typedef struct gc_mesh_optimized_costs {
 /* The overdraw (docs/models/overdraw.md, where the mesh file `path`, read with `options`,
  * has positions; `path` may be NULL: none) and the fetch under `fetch` (an every-reference
  * spec, meshopt:BYTES; NULL: none) of the triangle list gc_mesh_optimize read (r->input)
- * and of the one it wrote (r->indices), the latter renumbered in order of first use when
+ * and of the one it wrote (r->indices), the latter renumbered as r->numbering says when
  * `reorder_vertices`, as the output file will be read back. What cannot be counted is left
  * unset: no positions, no overdraw; sparse values (r->sparse), no fetch. A spec that
  * follows a model: GC_ERR_USAGE. Time: two gc_analyze_overdraw and two gc_analyze_fetch;

@@ -566,7 +566,10 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         largest + 1 above 2 x indices + 65536, are renumbered for the optimizer and restored).
     algorithm: "tipsify", "forsyth" or "auto" (minimizes the emulated invocations of `targets`,
         model specs summed; None: the library's default targets, those of ``gpucache optimize``).
-    reorder_vertices: also renumber vertices in order of first use; then returns
+    reorder_vertices: also renumber vertices as ``gpucache optimize --reorder-vertices`` numbers
+        its output: in order of first use, each 64-byte line's cache set then chosen for
+        meshoptimizer's fetch model (meshopt:32; docs/models/fetch.md, "The numbering"), except
+        for an OBJ mesh or a value-keyed target (first use); then returns
         ``(indices, remap)`` with remap[old] = new (0xFFFFFFFF for unused vertices), to reorder the
         vertex data with ``new_vertices[remap[used]] = vertices[used]``.
     effort, seed: auto's effort (0: the default; 1: the fast path, one order per target family with
@@ -668,17 +671,19 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         n = int(r.index_count)
     try:
         out = _copy_out_u32(r.indices, n)
+        if not reorder_vertices:
+            return out
+        # numbered as the CLI writes the file: for the fetch model where the output carries a
+        # numbering and no target is value-keyed, else by first use (gc_mesh_optimized_renumber)
+        vc = int(vertex_count) if vertex_count is not None else largest + 1
+        remap = np.empty(max(vc, 1), dtype=np.uint32)[:vc]
+        used = ffi.new("uint32_t*")
+        _check(lib.gc_mesh_optimized_renumber(r, ffi.from_buffer("uint32_t[]", out), vc,
+                                              ffi.from_buffer("uint32_t[]", np.empty(1, np.uint32) if vc == 0
+                                                              else remap), used, err), err)
+        return out, remap
     finally:
         lib.gc_mesh_optimized_free(r)
-    if not reorder_vertices:
-        return out
-    vc = int(vertex_count) if vertex_count is not None else largest + 1
-    remap = np.empty(max(vc, 1), dtype=np.uint32)[:vc]
-    used = ffi.new("uint32_t*")
-    _check(lib.gc_reorder_vertices(ffi.from_buffer("uint32_t[]", out), n, vc,
-                                   ffi.from_buffer("uint32_t[]", np.empty(1, np.uint32) if vc == 0 else remap),
-                                   used, err), err)
-    return out, remap
 
 
 def _largest(d: _Draw) -> int:
@@ -989,14 +994,17 @@ _RAW = (".txt", ".idx", ".u16", ".u32")
 
 
 def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None, reorder_vertices: bool = False,
-          remap: bool = False, positions_only: bool = False) -> Optional[np.ndarray]:
+          remap: bool = False, positions_only: bool = False,
+          fetch: Optional[str] = "meshopt:32") -> Optional[np.ndarray]:
     """Writes a triangle list to `path`, whole or not at all (a temporary beside it, renamed).
 
     With `source` (a mesh file :func:`load` read): `path` becomes `source` with `indices` (a
     reordering of its triangles, each run's staying in its run) in place of its faces, everything
-    else kept, in the same format (the library's gc_mesh_write); `reorder_vertices` also renumbers
-    the vertices in first-use order, and `remap` (index-buffer sources only) returns the old-to-new
-    vertex map. Without `source`: a plain index buffer, by `path`'s extension: .u32 or .u16 (raw
+    else kept, in the same format (the library's gc_mesh_write_numbered); `reorder_vertices` also
+    renumbers the vertices as ``gpucache optimize --reorder-vertices`` does: for the fetch model
+    `fetch` (a "meshopt:BYTES" spec; None: in first-use order, as the CLI numbers an output for a
+    value-keyed target such as llvmpipe or direct-value) where the format carries a numbering
+    (OBJ: first use), and `remap` (index-buffer sources only) returns the old-to-new vertex map. Without `source`: a plain index buffer, by `path`'s extension: .u32 or .u16 (raw
     little-endian; .u16 needs every index below 65536) or .txt/.idx (one index a line).
     Raises :class:`Error` with the library's message (an output over an input is refused)."""
     arr, _ = _as_u32(indices)
@@ -1006,17 +1014,21 @@ def write(path: PathLike, indices: ArrayLike, source: Optional[PathLike] = None,
         opts = ffi.new("gc_load_options*")
         opts.positions_only = 1 if positions_only else 0
         ptr = _u32_ptr(arr)
-        if remap:
-            m, count = ffi.new("uint32_t**"), ffi.new("size_t*")
-            _check(lib.gc_mesh_write_remap(_encode_path(source), opts, ptr, arr.shape[0], int(bool(reorder_vertices)),
-                                           _encode_path(out), m, count, err), err)
-            try:
-                return _copy_out_u32(m[0], int(count[0]))
-            finally:
-                libc.free(m[0])
-        _check(lib.gc_mesh_write(_encode_path(source), opts, ptr, arr.shape[0], int(bool(reorder_vertices)),
-                                 _encode_path(out), err), err)
-        return None
+        spec = ffi.NULL
+        if reorder_vertices and fetch is not None:
+            if not isinstance(fetch, str):
+                raise ArgumentError(f"fetch: expected a fetch spec such as 'meshopt:32' or None, got {fetch!r}")
+            spec = ffi.new("gc_fetch_spec*")
+            _check(lib.gc_fetch_parse(fetch.encode(), spec, err), err)
+        m, count = (ffi.new("uint32_t**"), ffi.new("size_t*")) if remap else (ffi.NULL, ffi.new("size_t*"))
+        _check(lib.gc_mesh_write_numbered(_encode_path(source), opts, ptr, arr.shape[0], int(bool(reorder_vertices)),
+                                          spec, _encode_path(out), m, count, err), err)
+        if not remap:
+            return None
+        try:
+            return _copy_out_u32(m[0], int(count[0]))
+        finally:
+            libc.free(m[0])
     if remap or reorder_vertices:
         raise ArgumentError("write: reorder_vertices and remap need the source file (source=...)")
     ext = os.path.splitext(out)[1].lower()

@@ -206,7 +206,7 @@ gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out,
 }
 
 gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
-                          int reorder_vertices, const char* out_path, gc_error* err)
+                          int reorder_vertices, const gc_fetch_spec* fetch, const char* out_path, gc_error* err)
 {
     gc_gltf* g = NULL;
     gc_status s = load_with_mesh_options(in_path, o, &g, err);
@@ -258,7 +258,7 @@ gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const u
     if (!s && at != count)
         s = gc_fail(err, GC_ERR_USAGE, "%s: more indices given than the file has", in_path);
     if (!s && reorder_vertices)
-        s = gc_gltf_reorder_vertices(g, err);
+        s = gc_gltf_reorder_vertices_for(g, fetch, err);
     if (!s)
         s = gc_gltf_write(g, out_path, err);
     gc_gltf_free(g);

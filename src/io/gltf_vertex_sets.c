@@ -634,6 +634,27 @@ static bool join_sets(gc_gltf* g, const vertex_sets* sets, vertex_components* c)
 
 gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
 {
+    return gc_gltf_reorder_vertices_for(g, NULL, err);
+}
+
+/* For the fetch numbering: the primitive's first-use numbers placed for `fetch`
+ * (gc_reorder_vertices_fetch on a copy of its indices): rank[v] = the new number of vertex v
+ * among the primitive's, 0 .. used - 1, for the vertices it uses. */
+static gc_status fetch_ranks(const gltf_prim* p, size_t n, const gc_fetch_spec* fetch, uint32_t* rank,
+                             gc_error* err)
+{
+    uint32_t* copy = gc_alloc_array(p->pub.index_count ? p->pub.index_count : 1, sizeof *copy, false);
+    if (!copy)
+        return gc_fail(err, GC_ERR_NOMEM, "out of memory for %zu indices", p->pub.index_count);
+    memcpy(copy, p->indices, p->pub.index_count * sizeof *copy);
+    uint32_t used = 0;
+    gc_status s = gc_reorder_vertices_fetch(copy, p->pub.index_count, (uint32_t)n, fetch, NULL, rank, &used, err);
+    free(copy);
+    return s;
+}
+
+gc_status gc_gltf_reorder_vertices_for(gc_gltf* g, const gc_fetch_spec* fetch, gc_error* err)
+{
     if (!g)
         return gc_fail(err, GC_ERR_USAGE, "gc_gltf_reorder_vertices: no document");
     vertex_sets sets;
@@ -670,8 +691,9 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
         size_t n = (size_t)p0->pub.vertex_count;
         uint32_t* to = problem ? NULL : gc_alloc_array(n, sizeof(uint32_t), false);    /* to[old] = new */
         uint32_t* order = problem ? NULL : gc_alloc_array(n, sizeof(uint32_t), false); /* first-use order */
-        if (!problem && (!to || !order)) {
-            free(to), free(order);
+        uint32_t* rank = problem || !fetch ? NULL : gc_alloc_array(n, sizeof(uint32_t), false); /* fetch's */
+        if (!problem && (!to || !order || (fetch && !rank))) {
+            free(to), free(order), free(rank);
             s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu vertices", g->path, n);
             break;
         }
@@ -702,8 +724,14 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
                 }
                 memcpy(slots, order + start, (used - start) * sizeof *slots);
                 qsort(slots, used - start, sizeof *slots, compare_u32);
-                for (size_t k = start; k < used; ++k)
-                    to[order[k]] = slots[k - start];
+                /* with a fetch model, the component's first primitive (every vertex it uses is
+                 * new) takes its slots in the fetch numbering's order; later ones first use */
+                if (rank && start == 0 && !(s = fetch_ranks(p, n, fetch, rank, err)))
+                    for (size_t k = start; k < used; ++k)
+                        to[order[k]] = slots[rank[order[k]]];
+                else
+                    for (size_t k = start; k < used; ++k)
+                        to[order[k]] = slots[k - start];
                 free(slots);
             }
             for (size_t v = 0; v < n && !s; ++v)
@@ -758,7 +786,7 @@ gc_status gc_gltf_reorder_vertices(gc_gltf* g, gc_error* err)
                 p->indices[k] = to[p->indices[k]];
             write_indices(g, &g->accessors[p->index_accessor], p->indices);
         }
-        free(to), free(order);
+        free(to), free(order), free(rank);
     }
     free_components(&comps);
     gltf_free_sets(&sets);

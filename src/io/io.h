@@ -68,7 +68,7 @@ gc_status gc_assimp_import(const char* path, unsigned flags, const struct aiScen
  * attributes), and gc_mesh_write's rewrite of it. */
 gc_status gc_load_gltf(const char* path, const gc_load_options* o, gc_mesh* out, gc_error* err);
 gc_status gc_rewrite_gltf(const char* in_path, const gc_load_options* o, const uint32_t* indices, size_t count,
-                          int reorder_vertices, const char* out_path, gc_error* err);
+                          int reorder_vertices, const gc_fetch_spec* fetch, const char* out_path, gc_error* err);
 /* The vertex streams each triangle draw of a glTF reads (gltf_mesh.c): one per triangle
  * primitive, in file order (the runs gc_load_gltf gives), with the primitive's attribute
  * accessors (its morph targets left out; accessors without a buffer view hold no bytes

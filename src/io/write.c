@@ -69,7 +69,10 @@ static int compare_u32(const void* a, const void* b)
  * the index count, never the largest value (a 24-byte file may hold 4000000000): values
  * far above the count are first replaced by their rank among the distinct values
  * (sorted, 4 bytes per index), so that the first-use table is as long as the distinct
- * values, not as the largest one. At most 16 bytes per index, the output included. */
+ * values, not as the largest one. At most 16 bytes per index, the output included, for
+ * first use; the fetch numbering (`fetch`) takes about 4 bytes an index and 6 a vertex more
+ * while it runs, before the order is allocated (about 10 in all for a closed mesh, 18 where
+ * every index is a vertex of its own): below the optimizer's own peak either way. */
 /* The largest index value + 1 (0 for no indices) in *domain; true when the values are
  * dense enough for tables indexed by value (gc_too_sparse), every id in 32 bits (the
  * value 0xFFFFFFFF goes the sparse way too). */
@@ -82,8 +85,8 @@ static bool dense_values(const uint32_t* indices, size_t n, uint64_t* domain)
     return !(gc_too_sparse(max + 1, n) || max == UINT32_MAX);
 }
 
-static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uint32_t** order, size_t* used,
-                          uint32_t** old_to_new, gc_error* err)
+static gc_status renumber(const uint32_t* indices, size_t n, const gc_fetch_spec* fetch, uint32_t** out,
+                          uint32_t** order, size_t* used, uint32_t** old_to_new, gc_error* err)
 {
     *out = *order = NULL;
     *used = 0;
@@ -128,14 +131,21 @@ static gc_status renumber(const uint32_t* indices, size_t n, uint32_t** out, uin
     }
     if (!s) {
         remap = gc_alloc_array(domain, sizeof(uint32_t), false);
-        /* at most one entry per distinct value: no more than the indices */
-        *order = gc_alloc_array(domain < n ? domain : n, sizeof(uint32_t), false);
-        if (!remap || !*order)
+        if (!remap)
             s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu vertices", domain);
     }
     uint32_t count = 0;
+    /* first use, or its lines placed for a fetch model (gc_reorder_vertices_fetch: about 4
+     * bytes an index more, before the order is allocated) */
     if (!s)
-        s = gc_reorder_vertices(*out, n, (uint32_t)domain, remap, &count, err);
+        s = fetch ? gc_reorder_vertices_fetch(*out, n, (uint32_t)domain, fetch, NULL, remap, &count, err)
+                  : gc_reorder_vertices(*out, n, (uint32_t)domain, remap, &count, err);
+    if (!s) {
+        /* at most one entry per distinct value: no more than the indices */
+        *order = gc_alloc_array(domain < n ? domain : n, sizeof(uint32_t), false);
+        if (!*order)
+            s = gc_fail(err, GC_ERR_NOMEM, "out of memory renumbering %zu vertices", domain);
+    }
     if (!s) {
         /* remap[old] = new (or none): invert it into the order, old as a value */
         for (size_t r = 0; r < domain; ++r)
@@ -274,6 +284,16 @@ gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* option
                               size_t index_count, int reorder_vertices, const char* out_path, uint32_t** remap_out,
                               size_t* remap_count, gc_error* err)
 {
+    return gc_mesh_write_numbered(in_path, options, indices, index_count, reorder_vertices, NULL, out_path, remap_out,
+                                  remap_count, err);
+}
+
+gc_status gc_mesh_write_numbered(const char* in_path, const gc_load_options* options, const uint32_t* indices,
+                                 size_t index_count, int reorder_vertices, const gc_fetch_spec* fetch,
+                                 const char* out_path, uint32_t** remap_out, size_t* remap_count, gc_error* err)
+{
+    if (fetch && !fetch->every_reference)
+        return gc_fail(err, GC_ERR_USAGE, "the vertices are numbered for a meshopt:BYTES fetch spec");
     if (remap_out)
         *remap_out = NULL;
     if (remap_count)
@@ -302,13 +322,14 @@ gc_status gc_mesh_write_remap(const char* in_path, const gc_load_options* option
     bool assimp = strcmp(fin, "text") && strcmp(fin, "u16") && strcmp(fin, "u32") && strcmp(fin, "obj") &&
                   strcmp(fin, "ply") && !gltf;
     if (reorder_vertices && !assimp && !gltf && strcmp(fin, "obj")) {
-        if ((s = renumber(indices, index_count, &renumbered, &remap, &used, remap_out ? &old_to_new : NULL, err)))
+        if ((s = renumber(indices, index_count, fetch, &renumbered, &remap, &used, remap_out ? &old_to_new : NULL,
+                          err)))
             return s;
         indices = renumbered;
     }
     if (gltf) {
         /* the .gltf/.glb writer renames its files itself, the referenced ones first */
-        s = gc_rewrite_gltf(in_path, options, indices, index_count, reorder_vertices, out_path, err);
+        s = gc_rewrite_gltf(in_path, options, indices, index_count, reorder_vertices, fetch, out_path, err);
     } else if (assimp) {
         /* assimp may write several files (a .gltf and its .bin): it creates each through
          * gc_atomic_file itself and renames them all when the export succeeded. */

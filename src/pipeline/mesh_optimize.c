@@ -269,17 +269,19 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     free(positions);
     r->triangles = n / 3;
     r->runs = run_count;
-    /* the output as it will be read: renumbered in first-use order (on the dense ids, so
-     * that sparse values cost nothing), or with its own values */
+    /* the output as it will be read: renumbered in first-use order or for the fetch model
+     * (on the dense ids, so that sparse values cost nothing), or with its own values */
     const int renumber = rows && first_use;
     uint32_t* seen = s || !renumber ? NULL : gc_alloc_array(n ? n : 1, sizeof *seen, false);
     uint32_t* remap = s || !renumber ? NULL : gc_alloc_array(r->dense_count ? r->dense_count : 1, sizeof *remap, false);
     if (!s && renumber && (!seen || !remap))
         s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory renumbering the output for its report", what);
-    if (!s && renumber) {
+    if (!s && renumber) { /* as the output is numbered (first use or for the fetch model) */
         memcpy(seen, r->indices, n * sizeof *seen);
         uint32_t used = 0;
-        s = gc_reorder_vertices(seen, n, r->dense_count, remap, &used, err);
+        s = r->numbering == GC_NUMBER_KEPT /* an OBJ, which its reader numbers by first use */
+                ? gc_reorder_vertices(seen, n, r->dense_count, remap, &used, err)
+                : gc_mesh_optimized_renumber(r, seen, r->dense_count, remap, &used, err);
     }
     for (size_t i = 0; !s && values && i < n; ++i)
         r->indices[i] = values[r->indices[i]];
@@ -471,7 +473,8 @@ static gc_status optimize_gltf(const char* path, const gc_mesh_optimize_options*
         if (s)
             return s;
     }
-    if (o->reorder_vertices && (s = gc_gltf_reorder_vertices(r->gltf, err)))
+    if (o->reorder_vertices &&
+        (s = gc_gltf_reorder_vertices_for(r->gltf, r->numbering == GC_NUMBER_FETCH ? &r->fetch : NULL, err)))
         return s;
     if (rows) {
         if ((s = gc_pipeline_analyze_gltf(r->gltf, path, o->report, rows, o->threads, &a, err)))
@@ -489,7 +492,9 @@ gc_status gc_mesh_optimize(const char* path, const gc_draw* draw, const size_t* 
     if (!options || (!draw && !path) || (options->report_count && !options->report) ||
         (unsigned)options->algorithm >= GC_OPT_COUNT)
         return gc_fail(err, GC_ERR_USAGE, "gc_mesh_optimize: no input, no options or no report models");
-    gc_status s;
+    gc_status s = gc_mesh_numbering_choose(path, options, out, err);
+    if (s)
+        return s;
     if (!draw && strcmp(gc_mesh_format(path), "gltf") == 0) {
         s = optimize_gltf(path, options, out, err);
     } else if (!draw) {

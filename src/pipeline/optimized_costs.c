@@ -43,11 +43,13 @@ gc_status gc_mesh_optimized_costs_of(const char* path, const gc_load_options* op
         free(after), free(remap);
         return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu indices", path ? path : "input", n);
     }
-    /* the output as it will be read back: renumbered in first-use order with --reorder-vertices */
+    /* the output as it will be read back: with --reorder-vertices, renumbered as it is written
+     * (first use, or for the fetch model: gc_mesh_optimized_renumber) */
     memcpy(after, r->indices, n * sizeof *after);
     uint32_t used = 0;
     if (reorder_vertices)
-        s = gc_reorder_vertices(after, n, vertices, remap, &used, err);
+        s = r->numbering == GC_NUMBER_KEPT ? gc_reorder_vertices(after, n, vertices, remap, &used, err)
+                                           : gc_mesh_optimized_renumber(r, after, vertices, remap, &used, err);
     free(remap);
     if (!s)
         s = gc_analyze_fetch(fetch, NULL, r->input, n, vertices, NULL, 0, &out->fetch_before, err);

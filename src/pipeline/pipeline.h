@@ -16,4 +16,10 @@ static inline int gc_pipeline_sparse(uint64_t largest, size_t count)
     return gc_too_sparse(largest + 1, count);
 }
 
+/* gc_mesh_optimize's numbering of the output (mesh_numbering.c): r->numbering and r->fetch
+ * from options (reorder_vertices, fetch, the targets) and the format of `path` (NULL: an
+ * array). A fetch spec that follows a model: GC_ERR_USAGE. */
+gc_status gc_mesh_numbering_choose(const char* path, const gc_mesh_optimize_options* o, gc_mesh_optimized* r,
+                                   gc_error* err);
+
 #endif

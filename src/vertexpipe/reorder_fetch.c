@@ -211,25 +211,29 @@ gc_status gc_reorder_vertices_fetch(uint32_t* indices, size_t index_count, uint3
     const uint32_t lines = (*used + per_line - 1) / per_line;
     if (sets < 2 || sets > (1u << 20) || lines <= sets)
         return GC_OK; /* one set, or a line per set at most: every numbering reads each line once */
+    /* every reference fetches: the first level's misses, simulated while the sets are chosen,
+     * are the model's, and the numbering is applied in place; otherwise the model says which
+     * references fetch, counted on a renumbered copy (4 bytes an index more) */
     uint32_t* number = gc_alloc_array(*used, sizeof *number, false);
-    uint32_t* renumbered = gc_alloc_array(index_count, sizeof *renumbered, false);
-    if (!number || !renumbered) {
+    uint32_t* renumbered = spec->every_reference ? NULL : gc_alloc_array(index_count, sizeof *renumbered, false);
+    if (!number || (!spec->every_reference && !renumbered)) {
         free(number), free(renumbered);
         return gc_fail(err, GC_ERR_NOMEM, "reorder vertices: out of memory for %zu indices", index_count);
     }
-    /* every reference fetches: the first level's misses, simulated while the sets are chosen,
-     * are the model's; otherwise the model says which references fetch */
     uint64_t before = 0, after = 0;
     s = choose_sets(indices, index_count, *used, per_line, (uint32_t)sets, first->ways, number, &after, &before, err);
-    if (!s)
-        for (size_t i = 0; i < index_count; ++i)
-            renumbered[i] = number[indices[i]];
+    for (size_t i = 0; !s && renumbered && i < index_count; ++i)
+        renumbered[i] = number[indices[i]];
     if (!s && !spec->every_reference)
         s = bytes_of(spec, model, indices, index_count, *used, &before, err);
     if (!s && !spec->every_reference)
         s = bytes_of(spec, model, renumbered, index_count, *used, &after, err);
     if (!s && after < before) {
-        memcpy(indices, renumbered, index_count * sizeof *indices);
+        if (renumbered)
+            memcpy(indices, renumbered, index_count * sizeof *indices);
+        else
+            for (size_t i = 0; i < index_count; ++i)
+                indices[i] = number[indices[i]];
         for (uint32_t v = 0; v < vertex_count; ++v)
             if (remap[v] != NEVER)
                 remap[v] = number[remap[v]];

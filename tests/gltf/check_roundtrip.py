@@ -27,6 +27,9 @@ Generates the test files (make_gltf.py), then:
     required, no crash);
   * analyze --json on each file equals, draw by draw and in sum, analyze of each primitive's
     index data extracted here (as a .txt with its topology);
+  * issue 30, with ../shared/corpus: stanford-bunny as a GLB through optimize --reorder-vertices
+    keeps every attribute with its vertex and fetches fewer bytes (meshopt_analyzeVertexFetch's
+    rule, here) than the same triangles numbered by first use;
   * --validate: the Khronos validator (validate.js) finds no error in an output that its
     input did not have (exit 77, skipped, when node or the validator is missing).
 Exit status: 0 all passed, 1 a check failed, 77 skipped.
@@ -588,6 +591,53 @@ def analyze_check(cli, files, src_dir, work):
         check(len(whole.get("models", [])) == len(inv), "analyze %s: %d models in the sum, %d in the draws" % (f, len(whole.get("models", [])), len(inv)))
 
 
+def meshopt_bytes(indices, vertex_bytes=32):
+    """meshopt_analyzeVertexFetch's bytes (every reference, a direct-mapped 128 KiB cache of
+    64-byte lines), transcribed from its rule."""
+    cache, total = {}, 0
+    for v in indices:
+        start = v * vertex_bytes
+        for tag in range(start // 64, (start + vertex_bytes + 63) // 64):
+            if cache.get(tag % 2048) != tag:
+                total += 64
+                cache[tag % 2048] = tag
+    return total
+
+
+def corpus_fetch(cli, work, checked=True):
+    """Issue 30: stanford-bunny (../shared/corpus) as a GLB through optimize --reorder-vertices:
+    every attribute permuted with the positions (compare), and the index data numbered for
+    meshoptimizer's fetch model: fewer bytes than the same triangles numbered by first use.
+    Returns the (input, output, reorder) pair for the validator; [] without the corpus."""
+    obj = os.path.join(HERE, "..", "..", "..", "shared", "corpus", "stanford-bunny.obj")
+    if not os.path.isfile(obj):
+        print("corpus: no %s: the corpus glTF case is skipped" % obj)
+        return []
+    d = os.path.join(work, "corpus")
+    os.makedirs(d, exist_ok=True)
+    inp, out = os.path.join(d, "bunny.glb"), os.path.join(d, "bunny-reordered.glb")
+    r = run([sys.executable, os.path.join(HERE, "make_gltf.py"), "--from-obj", obj, "--index", "u32", "-o", inp])
+    if not check(r.returncode == 0, "make_gltf.py --from-obj %s: %s" % (obj, r.stderr.decode(errors="replace")[:300])):
+        return []
+    r = run([cli, "optimize", "-a", "auto", "--reorder-vertices", inp, "-o", out])
+    if not check(r.returncode == 0, "optimize --reorder-vertices bunny.glb: %s: %s" % (
+            exit_text(r.returncode), r.stderr.decode(errors="replace").strip()[:300])):
+        return []
+    if checked:
+        c = compare(inp, out, True)
+        check(c["vertex"] == 1, "bunny.glb --reorder-vertices: its vertices were not renumbered")
+        b = gltfio.load(out)
+        idx = gltfio.primitive_indices(b, b.doc["meshes"][0]["primitives"][0])
+        first, seen = [], {}
+        for v in idx:
+            first.append(seen.setdefault(v, len(seen)))
+        written, first_use = meshopt_bytes(idx), meshopt_bytes(first)
+        print("corpus: bunny.glb --reorder-vertices: meshopt:32 %d bytes, %d numbered by first use"
+              % (written, first_use), flush=True)
+        check(written < first_use, "bunny.glb --reorder-vertices: %d bytes fetched, first use %d" % (written, first_use))
+    return [(inp, out, True)]
+
+
 def validate(pairs, node):
     """Runs validate.js over every input and output at once; an output may have no error code
     (or more of one) that its input did not have."""
@@ -632,7 +682,7 @@ def main():
             print("skipped: node not found")
             return 77
         pairs = optimize_all(args.cli, files, src, args.work, checked=False)
-        validate(pairs, args.node)
+        validate(pairs + corpus_fetch(args.cli, args.work, checked=False), args.node)
     else:
         self_test(files, src, args.work)
         if not args.self_test_only:
@@ -641,6 +691,7 @@ def main():
             refusals(args.cli, manifest, src, args.work)
             hostile(args.cli, src, args.work)
             analyze_check(args.cli, files, src, args.work)
+            corpus_fetch(args.cli, args.work)
             after = digest(src)
             changed = [f for f in before if before[f] != after.get(f)]
             check(not changed, "input files changed: %s" % changed)
