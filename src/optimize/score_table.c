@@ -61,6 +61,7 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
     for (size_t t = 0; t < triangle_count; ++t)
         tscore[t] = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
 
+    const uint32_t list_end = adj.offsets[vertex_count]; /* 3 x triangle_count */
     uint32_t cache[CACHE + 3], next[CACHE + 3];
     size_t cache_count = 0, cursor = 1, written = 0;
     uint64_t current = 0;
@@ -82,7 +83,19 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
             live[tv[c]]--;
         for (int c = 0; c < 3; ++c) {
             uint32_t* list = adj.triangles + adj.offsets[tv[c]];
-            for (uint32_t i = 0; i < count[tv[c]]; ++i)
+            const uint32_t listed = count[tv[c]];
+            if (listed <= 8 && adj.offsets[tv[c]] + 8 <= list_end) {
+                /* a short list: its first entry for `current` found without a branch (an
+                 * early exit mispredicts nearly every time), reading 8 entries whatever
+                 * the length */
+                uint32_t at = listed;
+                for (uint32_t i = 8; i-- > 0;)
+                    at = i < listed && list[i] == current ? i : at;
+                if (at < listed)
+                    list[at] = list[--count[tv[c]]];
+                continue;
+            }
+            for (uint32_t i = 0; i < listed; ++i)
                 if (list[i] == current) {
                     list[i] = list[--count[tv[c]]];
                     break;
