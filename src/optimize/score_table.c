@@ -103,11 +103,24 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
         }
         uint64_t best = UINT64_MAX;
         float best_score = 0.0f;
+        /* The new scores first, keeping the vertices with triangles listed (and the change of
+         * their score), in cache order: a finished vertex's score changes no triangle's (and
+         * most of the cache is finished on an ordinary mesh), so the loop below skips them
+         * without a branch per vertex. */
+        uint32_t listed_vertex[CACHE + 3];
+        float listed_diff[CACHE + 3];
+        size_t listed_count = 0;
         for (size_t i = 0; i < n; ++i) {
             uint32_t v = cache[i];
             float score = vertex_score(table, i >= CACHE ? -1 : (int)i, live[v]);
-            float diff = score - vscore[v];
+            listed_vertex[listed_count] = v;
+            listed_diff[listed_count] = score - vscore[v];
             vscore[v] = score;
+            listed_count += count[v] != 0;
+        }
+        for (size_t i = 0; i < listed_count; ++i) {
+            uint32_t v = listed_vertex[i];
+            float diff = listed_diff[i];
             const uint32_t* list = adj.triangles + adj.offsets[v];
             for (uint32_t k = 0; k < count[v]; ++k) {
                 uint32_t t = list[k];
