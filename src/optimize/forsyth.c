@@ -156,10 +156,17 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         /* The next triangle: the best among the cached vertices' remaining triangles. */
         best = -1;
         best_score = -1.0f;
+        uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
+        for (uint32_t k = 0; k < live_cached; ++k) {
+            scan_start[k] = list_start[scan[k]];
+#if defined(__GNUC__)
+            __builtin_prefetch(list + scan_start[k]);
+#endif
+        }
         for (uint32_t k = 0; k < live_cached; ++k) {
             uint32_t v = scan[k];
             forsyth_vertex* fv = &vert[v];
-            uint32_t* entries = list + list_start[v];
+            uint32_t* entries = list + scan_start[k];
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
                 uint32_t u = entries[a];
