@@ -132,6 +132,59 @@ static void triangle(nvidia_state* s, uint32_t a, uint32_t b, uint32_t c, uint32
     }
 }
 
+/* `count` triangles in a row, numbered from `prim`, without a trace: triangle()'s rule with
+ * the state in locals (through `s`, every store to a slot array could alias the counters,
+ * which the compiler then reloads). */
+static void triangles(nvidia_state* s, const uint32_t* v, size_t count, uint32_t prim)
+{
+    uint32_t* const tag = s->tag;
+    uint32_t* const expires = s->expires;
+    uint32_t* const life_end = s->life_end;
+    uint32_t* const vertex = s->vertex;
+    uint32_t* const per_vertex = s->per_vertex;
+    const uint32_t size = s->size, idle = s->idle, life = s->life, vertex_count = s->vertex_count;
+    uint32_t epoch = s->epoch, next = s->next;
+    uint64_t invocations = s->invocations, resets = s->resets;
+    for (size_t p = 0; p < count; ++p, ++prim) {
+        const uint32_t id[3] = {v[3 * p], v[3 * p + 1], v[3 * p + 2]};
+        int32_t hit[3];
+        for (int c = 0; c < 3; ++c) {
+            const uint32_t t = tag[id[c]], slot = t & ((1u << SLOT_BITS) - 1);
+            hit[c] = (t >> SLOT_BITS) == epoch && prim < expires[slot] ? (int32_t)slot : -1;
+        }
+        const bool fresh[3] = {true, id[1] != id[0], id[2] != id[0] && id[2] != id[1]};
+        const unsigned misses = (hit[0] < 0) + (fresh[1] && hit[1] < 0) + (fresh[2] && hit[2] < 0);
+        if (GC_UNLIKELY(next + misses > size)) {
+            if (GC_UNLIKELY(++epoch == EPOCH_LIMIT)) {
+                for (uint32_t i = 0; i < vertex_count; ++i)
+                    tag[i] = 0;
+                epoch = 1;
+            }
+            next = 0;
+            resets++;
+            hit[0] = hit[1] = hit[2] = -1;
+        }
+        const uint32_t idle_end = end_of(prim, idle);
+        for (int c = 0; c < 3; ++c) {
+            if (!fresh[c])
+                continue;
+            uint32_t slot = (uint32_t)hit[c];
+            if (hit[c] < 0) {
+                slot = next++;
+                tag[id[c]] = epoch << SLOT_BITS | slot;
+                life_end[slot] = end_of(prim, life);
+                vertex[slot] = id[c];
+                invocations++;
+                if (per_vertex)
+                    per_vertex[id[c]]++;
+            }
+            expires[slot] = idle_end < life_end[slot] ? idle_end : life_end[slot];
+        }
+    }
+    s->epoch = epoch, s->next = next;
+    s->invocations = invocations, s->resets = resets;
+}
+
 gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
     nvidia_state s = {0};
@@ -155,6 +208,10 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
     gc_chunk chunk;
     gc_chunker_init(&chunker, &run->draw, false);
     while (gc_chunker_next(&chunker, &chunk)) {
+        if (chunk.arity == 3 && !run->trace) {
+            triangles(&s, chunk.vertices, chunk.count, (uint32_t)chunk.first_primitive);
+            continue;
+        }
         for (size_t p = 0; p < chunk.count; ++p) {
             const uint32_t prim = (uint32_t)(chunk.first_primitive + p);
             const uint32_t* v = chunk.vertices + p * chunk.arity;

@@ -24,12 +24,11 @@
 
 #define VALENCE_SCAN 32
 
-/* Per vertex, side by side: its place in the modelled cache (-1: not cached), its remaining
- * triangles, and the length of its triangle list, which may still hold emitted triangles
- * (removed when next scanned). Its score is in an array of its own (the triangle sums read
- * only that: denser in the cache). */
+/* Per vertex, side by side: its remaining triangles and the length of its triangle list,
+ * which may still hold emitted triangles (removed when next scanned). Its score is in an
+ * array of its own (the triangle sums read only that: denser in the cache); its place in
+ * the modelled cache is only needed when the score is made (the cache's own order). */
 typedef struct forsyth_vertex {
-    int32_t position;
     uint32_t live, listed;
 } forsyth_vertex;
 
@@ -38,12 +37,13 @@ static bool is_emitted(const uint64_t* emitted, size_t t)
     return emitted[t / 64] >> (t % 64) & 1;
 }
 
-static float score_of(const gc_forsyth_scores* sc, const forsyth_vertex* fv)
+/* The score of a vertex with `live` triangles left, at cache position `position` (-1: not
+ * cached): -1 once it has none. */
+static float score_of(const gc_forsyth_scores* sc, int32_t position, uint32_t live)
 {
-    if (fv->live == 0)
+    if (live == 0)
         return -1.0f;
-    return (fv->position < 0 ? 0.0f : sc->position[fv->position]) +
-           sc->live[fv->live < sc->live_count ? fv->live : sc->live_count - 1];
+    return (position < 0 ? 0.0f : sc->position[position]) + sc->live[live < sc->live_count ? live : sc->live_count - 1];
 }
 
 gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t cache_size,
@@ -94,11 +94,15 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     const uint32_t* list_start = adj.offsets;
     for (uint32_t v = 0; v < vertex_count; ++v) {
         vert[v].live = vert[v].listed = list_start[v + 1] - list_start[v];
-        vert[v].position = -1;
-        vscore[v] = score_of(scores, &vert[v]);
+        vscore[v] = score_of(scores, -1, vert[v].live);
     }
 
-    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    /* score_of's terms by place in next_cache: a vertex pushed past the cache adds 0 */
+    float position_score[GC_FORSYTH_MAX_CACHE + 3];
+    for (uint32_t k = 0; k < cache_size + 3; ++k)
+        position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
+    const uint32_t live_max = scores->live_count - 1;
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
@@ -136,22 +140,33 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
             if (v != tv[0] && v != tv[1] && v != tv[2])
                 next_cache[n++] = v;
         }
+        /* New scores (score_of's sums, with position_score's 0 past the cache), and the
+         * cached vertices with triangles left, in cache order: the only ones scanned below
+         * (a finished vertex keeps its place in the cache but has nothing to score; most
+         * cached vertices are finished on an ordinary mesh). */
+        uint32_t live_cached = 0;
         for (uint32_t k = 0; k < n; ++k) {
-            forsyth_vertex* fv = &vert[next_cache[k]];
-            fv->position = k < cache_size ? (int32_t)k : -1;
-            vscore[next_cache[k]] = score_of(scores, fv);
+            const uint32_t v = next_cache[k], live = vert[v].live;
+            vscore[v] = live == 0 ? -1.0f : position_score[k] + scores->live[live < live_max ? live : live_max];
+            scan[live_cached] = v;
+            live_cached += live != 0 && k < cache_size;
         }
         cache_count = n < cache_size ? n : cache_size;
         memcpy(cache, next_cache, cache_count * sizeof *cache);
         /* The next triangle: the best among the cached vertices' remaining triangles. */
         best = -1;
         best_score = -1.0f;
-        for (uint32_t k = 0; k < cache_count; ++k) {
-            uint32_t v = cache[k];
+        uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
+        for (uint32_t k = 0; k < live_cached; ++k) {
+            scan_start[k] = list_start[scan[k]];
+#if defined(__GNUC__)
+            __builtin_prefetch(list + scan_start[k]);
+#endif
+        }
+        for (uint32_t k = 0; k < live_cached; ++k) {
+            uint32_t v = scan[k];
             forsyth_vertex* fv = &vert[v];
-            if (fv->live == 0)
-                continue; /* finished (its list holds emitted triangles only) */
-            uint32_t* entries = list + list_start[v];
+            uint32_t* entries = list + scan_start[k];
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
                 uint32_t u = entries[a];

@@ -61,6 +61,7 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
     for (size_t t = 0; t < triangle_count; ++t)
         tscore[t] = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
 
+    const uint32_t list_end = adj.offsets[vertex_count]; /* 3 x triangle_count */
     uint32_t cache[CACHE + 3], next[CACHE + 3];
     size_t cache_count = 0, cursor = 1, written = 0;
     uint64_t current = 0;
@@ -82,7 +83,19 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
             live[tv[c]]--;
         for (int c = 0; c < 3; ++c) {
             uint32_t* list = adj.triangles + adj.offsets[tv[c]];
-            for (uint32_t i = 0; i < count[tv[c]]; ++i)
+            const uint32_t listed = count[tv[c]];
+            if (listed <= 8 && adj.offsets[tv[c]] + 8 <= list_end) {
+                /* a short list: its first entry for `current` found without a branch (an
+                 * early exit mispredicts nearly every time), reading 8 entries whatever
+                 * the length */
+                uint32_t at = listed;
+                for (uint32_t i = 8; i-- > 0;)
+                    at = i < listed && list[i] == current ? i : at;
+                if (at < listed)
+                    list[at] = list[--count[tv[c]]];
+                continue;
+            }
+            for (uint32_t i = 0; i < listed; ++i)
                 if (list[i] == current) {
                     list[i] = list[--count[tv[c]]];
                     break;
@@ -90,11 +103,24 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
         }
         uint64_t best = UINT64_MAX;
         float best_score = 0.0f;
+        /* The new scores first, keeping the vertices with triangles listed (and the change of
+         * their score), in cache order: a finished vertex's score changes no triangle's (and
+         * most of the cache is finished on an ordinary mesh), so the loop below skips them
+         * without a branch per vertex. */
+        uint32_t listed_vertex[CACHE + 3];
+        float listed_diff[CACHE + 3];
+        size_t listed_count = 0;
         for (size_t i = 0; i < n; ++i) {
             uint32_t v = cache[i];
             float score = vertex_score(table, i >= CACHE ? -1 : (int)i, live[v]);
-            float diff = score - vscore[v];
+            listed_vertex[listed_count] = v;
+            listed_diff[listed_count] = score - vscore[v];
             vscore[v] = score;
+            listed_count += count[v] != 0;
+        }
+        for (size_t i = 0; i < listed_count; ++i) {
+            uint32_t v = listed_vertex[i];
+            float diff = listed_diff[i];
             const uint32_t* list = adj.triangles + adj.offsets[v];
             for (uint32_t k = 0; k < count[v]; ++k) {
                 uint32_t t = list[k];
@@ -105,6 +131,12 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
                 }
                 tscore[t] = ts;
             }
+#if defined(__GNUC__)
+            /* the next triangle's corners are read first thing: ask for the best so far's
+             * (scattered on a large mesh; one prefetch a vertex, no branch in the loop) */
+            if (best != UINT64_MAX)
+                __builtin_prefetch(indices + 3 * best);
+#endif
         }
         current = best;
         if (current == UINT64_MAX) {
