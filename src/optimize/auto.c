@@ -393,7 +393,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
-                                                         target_count, target_costs, &b, order, candidate, err)
+                                                         target_count, target_costs, &b,
+                                                         placement->first_use_numbering != 0, order, candidate, err)
                       : gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
         free(candidate);
         return s;
@@ -670,7 +671,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
-                                             target_costs, &b, order, candidate, err);
+                                             target_costs, &b, placement->first_use_numbering != 0, order,
+                                             candidate, err);
         if (!b.cap || b.fit || !b.tried) /* not capped, a rung fitted, or nothing was tried */
             break;
         memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;

@@ -177,11 +177,14 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
  * rung, the reversed construction too, kept if it fits and breaks fewer occlusion pairs
  * (pixels); then the next coarser rung in each direction, kept if it fits and breaks fewer
  * pairs and fetches fewer bytes (meshoptimizer's fetch model, 32-byte vertices numbered by
- * first use). Left as it is when no rung fits. candidate: triangle_count entries of scratch. */
+ * first use); first_use (the output's vertices will be numbered by first use): then the rung
+ * half way toward the coarser one, each direction, kept if it fits and fetches fewer bytes
+ * while breaking at most 1/20 more pairs. Left as it is when no rung fits. candidate:
+ * triangle_count entries of scratch. */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
-                                           uint32_t* order, uint32_t* candidate, gc_error* err);
+                                           bool first_use, uint32_t* order, uint32_t* candidate, gc_error* err);
 /* Jobs 0 .. jobs - 1 shared among `threads` workers, the calling thread worker 0 (parallel.c):
  * fn(user, job, worker, &units, err) for each, each worker meeting its jobs in increasing
  * order; report(user, units done so far), if not NULL, on the calling thread after each of

@@ -535,18 +535,18 @@ typedef struct rung_pass {
     const uint64_t* budget;
 } rung_pass;
 
-/* The rung `relative` in one direction, kept (into `kept`) when it is better on both counts
- * than the order kept, fewer broken pairs and fewer bytes fetched (meshoptimizer's fetch
- * model), and fits the budget. */
-static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint32_t* kept,
-                                uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
+/* The rung `relative` in one direction, kept (into `kept`) when it breaks fewer pairs than
+ * broken_limit (the order kept's count, or a little more where bytes are traded for pairs),
+ * fetches fewer bytes than the order kept (meshoptimizer's fetch model), and fits the budget. */
+static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint64_t broken_limit,
+                                uint32_t* kept, uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
 {
     gc_status s = build_rung(p->in, relative, reverse, p->ends, p->candidate, err);
     if (s)
         return s;
     const size_t triangle_count = p->in->triangle_count;
     uint64_t broken = broken_pairs(p->in->pairs, triangle_count, p->candidate, p->position);
-    if (broken >= *kept_broken)
+    if (broken >= broken_limit)
         return GC_OK;
     uint64_t fetch = first_use_fetch(p->indices, triangle_count, p->in->vertex_count, p->candidate, p->scratch,
                                      p->scratch + p->in->vertex_count);
@@ -570,7 +570,7 @@ static double rung(double step, double threshold)
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
-                                           uint32_t* order, uint32_t* candidate, gc_error* err)
+                                           bool first_use, uint32_t* order, uint32_t* candidate, gc_error* err)
 {
     /* The rungs: relative = 1 + s (T - 1), finest first, then the flushes alone (-1). */
     enum { RUNGS = 6, MAX = 64 };
@@ -641,13 +641,20 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
                                                   scratch + vertex_count);
             for (int reverse = 0; reverse < 2 && !s && found + 1 < RUNGS; ++reverse)
-                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept, &kept_broken, &kept_fetch,
-                                   err);
+                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept_broken, kept, &kept_broken,
+                                   &kept_fetch, err);
             /* Half way between the rung found and the finer one that did not fit, each
              * direction: kept on the same terms. */
             for (int reverse = 0; reverse < 2 && !s && found > 0 && steps[found] > 0; ++reverse)
-                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse, kept,
-                                   &kept_broken, &kept_fetch, err);
+                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse,
+                                   kept_broken, kept, &kept_broken, &kept_fetch, err);
+            /* First use (the numbering the output will have): half way toward the coarser
+             * rung, each direction, kept if it fits and fetches fewer bytes while breaking at
+             * most 1/20 more pairs than the order kept before it. */
+            const uint64_t limit = kept_broken + kept_broken / 20 + 1;
+            for (int reverse = 0; reverse < 2 && !s && first_use && found + 1 < RUNGS; ++reverse)
+                s = keep_if_better(&pass, rung(0.5 * (steps[found] + fmax(steps[found + 1], 0)), threshold), reverse,
+                                   limit, kept, &kept_broken, &kept_fetch, err);
             free(scratch);
         }
         if (!s)
