@@ -292,7 +292,7 @@ static const gc_family_def builtin[GC_MODEL_FAMILY_COUNT] = {
                        gc_model_fifo_run, gc_model_fifo_checks_indices, 4},
     [GC_MODEL_LRU] = {{"lru", "lru:N", "least recently used, N entries (seeds 000, 002)", "lru:16", 1, ENTRIES, 1, NULL,
                        &gc_rule_lru, plain_cache_traits, lru_search},
-                      gc_model_lru_run, NULL, 4},
+                      gc_model_lru_run, NULL, 4, &gc_family_scores_lru},
     [GC_MODEL_DIRECT_VALUE] = {{"direct-value", "direct-value:N", "slot = index value mod N (seed 000)",
                                 "direct-value:16", 1, ENTRIES, 1, NULL, &gc_rule_direct_value, direct_value_traits,
                                 direct_value_search},

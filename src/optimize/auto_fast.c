@@ -18,6 +18,7 @@
  * issue 33): lists of corners, the vertex states side by side, and a step's candidates
  * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
+#include "../models/models.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -318,12 +319,22 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m)
 
 /* ------------------------------------------------------------ effort 1 */
 
+/* The Forsyth table for a lone target: its family's own where the family has one tuned at
+ * the target's order_cache (families.c's fast_scores), else auto's tuned table. */
+static const gc_forsyth_scores* fast_scores_of(const gc_model* target, const gc_family_traits* t)
+{
+    const gc_family_def* d = gc_family_builtin(target->family);
+    if (d && d->fast_scores && d->fast_scores->order_cache == t->order_cache)
+        return &d->fast_scores->table;
+    return &gc_auto_tuned_scores;
+}
+
 /* --effort 1 (issue 33): one order, chosen by the target's family, and nothing scored: the
  * greedy above where its machine is the target's (fifo, meshopt); Tipsify at a FIFO's size
  * from 64 entries (where it won at every effort on the corpus); patches of a warp for
  * meshopt's warps when nothing is evicted inside one (nvidia-pascal), and for Kerbl et
  * al.'s batches of 128 vertices or more; otherwise, and for several targets, the tuned
- * Forsyth order (the winner for the four presets on every corpus mesh). Chosen on four
+ * Forsyth order (a lone target's family's own table where it has one) (the winner for the four presets on every corpus mesh). Chosen on four
  * corpus meshes, stored and shuffled; figures in docs/PERFORMANCE.md. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
@@ -347,7 +358,9 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
         s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
                            err);
     else
-        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
+                                  target_count == 1 ? fast_scores_of(&targets[0], &t) : &gc_auto_tuned_scores, order,
+                                  NULL, err);
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);
     return s;
