@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* Issue 33: a family's own Forsyth table at --effort 1 (src/optimize/family_scores.c, the
- * family's row in families.c points at it).
+/* Issue 33: a family's own Forsyth table at --effort 1 (src/models/family_scores.c; the
+ * family's traits give it, gc_family_traits.order_scores).
  *
- *  - Which table runs: auto at --effort 1 for lru:16 gives Forsyth's order with lru's table
- *    (gc_family_scores_lru); for lru:32 (another order_cache) and nvidia-kepler (a family
- *    without one) the order with auto's tuned table, triangle for triangle.
+ *  - Which table runs: lru:16's traits give lru's table, lru:32's and nvidia-kepler's none;
+ *    auto at --effort 1 for lru:16 gives Forsyth's order with lru's table; for lru:32 and
+ *    nvidia-kepler the order with auto's tuned table, triangle for triangle.
  *  - What lru's table buys: under lru:16, on eight smaller corpus meshes as stored, effort 1
  *    costs no more invocations than meshoptimizer's order (gc_opt_score_table with
  *    meshoptimizer 0.18's table, which gives meshopt_optimizeVertexCache's order) on every
@@ -67,8 +67,19 @@ static void which_table(void** state)
 {
     (void)state;
     static const char* const specs[] = {"lru:16", "lru:32", "nvidia-kepler"};
-    const gc_forsyth_scores* tables[] = {&gc_family_scores_lru.table, &gc_auto_tuned_scores, &gc_auto_tuned_scores};
-    assert_int_equal(gc_family_scores_lru.order_cache, 16);
+    gc_forsyth_scores lru;
+    memset(&lru, 0, sizeof lru);
+    lru.cache_size = 16;
+    lru.live_count = 9;
+    memcpy(lru.position, gc_family_scores_lru16, 16 * sizeof(float));
+    memcpy(lru.live + 1, gc_family_scores_lru16 + 16, 8 * sizeof(float));
+    const gc_forsyth_scores* tables[] = {&lru, &gc_auto_tuned_scores, &gc_auto_tuned_scores};
+    for (size_t s = 0; s < 3; ++s) {
+        gc_model m = model_of(specs[s]);
+        gc_family_traits t;
+        gc_model_traits(&m, &t);
+        assert_ptr_equal(t.order_scores, s == 0 ? gc_family_scores_lru16 : NULL);
+    }
     size_t n;
     uint32_t vertices;
     uint32_t* idx = load("cow.obj", &n, &vertices);

@@ -271,13 +271,13 @@ typedef struct gc_family_def {
      * no per-vertex counts nor trace): the driver may then skip its pass over the indices */
     bool (*checks_indices)(const gc_model* m, const gc_draw* draw);
     unsigned state_bytes; /* bytes of per-vertex state the fast loop takes (the driver's scratch) */
-    /* optional: the Forsyth table auto's --effort 1 runs for a lone target of this family
-     * (src/optimize/family_scores.c; NULL: auto's tuned table) */
-    const struct gc_family_scores* fast_scores;
 } gc_family_def;
 
-/* The families' own effort-1 tables (src/optimize/family_scores.c). */
-extern const struct gc_family_scores gc_family_scores_lru;
+/* The families' own Forsyth tables for auto's --effort 1 (family_scores.c): 16 LRU position
+ * scores, then those of 1..8 remaining triangles; a family's traits give its models the one
+ * tuned for them (gc_family_traits.order_scores). */
+#define GC_FAMILY_SCORES 24
+extern const float gc_family_scores_lru16[GC_FAMILY_SCORES];
 
 /* The row of a built-in family, NULL for any other value (families.c). */
 const gc_family_def* gc_family_builtin(gc_model_family family);

@@ -18,7 +18,6 @@
  * issue 33): lists of corners, the vertex states side by side, and a step's candidates
  * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
-#include "../models/models.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -319,14 +318,18 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m)
 
 /* ------------------------------------------------------------ effort 1 */
 
-/* The Forsyth table for a lone target: its family's own where the family has one tuned at
- * the target's order_cache (families.c's fast_scores), else auto's tuned table. */
-static const gc_forsyth_scores* fast_scores_of(const gc_model* target, const gc_family_traits* t)
+/* The Forsyth table for a lone target: the one its traits give (a family's own, tuned for
+ * that model: gc_family_traits.order_scores) into *own, else auto's tuned table. */
+static const gc_forsyth_scores* fast_scores_of(const gc_family_traits* t, gc_forsyth_scores* own)
 {
-    const gc_family_def* d = gc_family_builtin(target->family);
-    if (d && d->fast_scores && d->fast_scores->order_cache == t->order_cache)
-        return &d->fast_scores->table;
-    return &gc_auto_tuned_scores;
+    if (!t->order_scores)
+        return &gc_auto_tuned_scores;
+    memset(own, 0, sizeof *own);
+    own->cache_size = 16;
+    own->live_count = 9;
+    memcpy(own->position, t->order_scores, 16 * sizeof *own->position);
+    memcpy(own->live + 1, t->order_scores + 16, 8 * sizeof *own->live);
+    return own;
 }
 
 /* --effort 1 (issue 33): one order, chosen by the target's family, and nothing scored: the
@@ -342,6 +345,7 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
 {
     gc_status s = GC_OK;
     gc_family_traits t;
+    gc_forsyth_scores own;
     gc_fifo_machine fm;
     if (target_count == 1)
         gc_model_traits(&targets[0], &t);
@@ -359,8 +363,8 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
                            err);
     else
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
-                                  target_count == 1 ? fast_scores_of(&targets[0], &t) : &gc_auto_tuned_scores, order,
-                                  NULL, err);
+                                  target_count == 1 ? fast_scores_of(&t, &own) : &gc_auto_tuned_scores, order, NULL,
+                                  err);
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);
     return s;
