@@ -9,7 +9,8 @@
  * 3rd, ... of the sorted names), so that the other half measures what carries over.
  * usage: tune_scores [--cache N] [--half even|odd|all] [--perturb K] [--init FILE] [--only MODEL]
  *                    [CORPUS_DIR]
- * --only: the objective is that one of the five models alone.
+ * --only: the objective is that one model alone: one of the five, or any other spec
+ * (lru:16, ati-basic, ...; then only it is measured).
  * Progress goes to standard error; the table, as the C initializer src/optimize/auto.c holds, and
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
@@ -38,7 +39,9 @@ typedef struct mesh {
     int training;
 } mesh;
 
-static gc_model models[MODELS];
+static gc_model models[MODELS + 1]; /* the five, and --only's spec when it is none of them */
+static const char* model_label[MODELS + 1];
+static int model_count = MODELS;
 static int only = -1; /* the one model of the objective, or -1 for all five */
 static mesh meshes[MESHES];
 static int mesh_count;
@@ -51,9 +54,9 @@ static void die(const char* what, const char* message)
 }
 
 /* Mean ATVR per model over the training (or the held-out) meshes; returns their sum. */
-static double objective(const gc_forsyth_scores* scores, int training, double per_model[MODELS])
+static double objective(const gc_forsyth_scores* scores, int training, double per_model[MODELS + 1])
 {
-    double sum[MODELS] = {0};
+    double sum[MODELS + 1] = {0};
     int count = 0;
     for (int i = 0; i < mesh_count; ++i) {
         const mesh* m = &meshes[i];
@@ -66,7 +69,9 @@ static double objective(const gc_forsyth_scores* scores, int training, double pe
         for (size_t t = 0; t < triangles; ++t)
             memcpy(expanded + 3 * t, m->indices + 3 * (size_t)order[t], 3 * sizeof *expanded);
         gc_draw d = {expanded, m->index_count, GC_TRIANGLE_LIST, 0, 0};
-        for (int k = 0; k < MODELS; ++k) {
+        for (int k = 0; k < model_count; ++k) {
+            if (only >= 0 && only != k)
+                continue;
             gc_stats st;
             if (gc_analyze(&models[k], &d, NULL, &st, &err))
                 die("analyze", err.message);
@@ -75,7 +80,7 @@ static double objective(const gc_forsyth_scores* scores, int training, double pe
         count++;
     }
     double total = 0.0;
-    for (int k = 0; k < MODELS; ++k) {
+    for (int k = 0; k < model_count; ++k) {
         double mean = count ? sum[k] / count : 0.0;
         if (per_model)
             per_model[k] = mean;
@@ -92,11 +97,14 @@ static float* entry(gc_forsyth_scores* s, uint32_t j)
 
 static void report(const char* label, const gc_forsyth_scores* s, double value)
 {
-    double per[MODELS];
+    double per[MODELS + 1];
     objective(s, 1, per);
     fprintf(stderr, "%s: %.4f (", label, value);
-    for (int k = 0; k < MODELS; ++k)
-        fprintf(stderr, "%s%s %.4f", k ? ", " : "", model_names[k], per[k]);
+    for (int k = 0, first = 1; k < model_count; ++k)
+        if (only < 0 || only == k) {
+            fprintf(stderr, "%s%s %.4f", first ? "" : ", ", model_label[k], per[k]);
+            first = 0;
+        }
     fprintf(stderr, ")\n");
 }
 
@@ -121,8 +129,11 @@ int main(int argc, char** argv)
             for (int k = 0; k < MODELS; ++k)
                 if (strcmp(argv[i], model_names[k]) == 0)
                     only = k;
-            if (only < 0)
-                die(argv[i], "not one of fifo:16, intel, nvidia-kepler, nvidia-pascal, amd-gcn");
+            if (only < 0) { /* any other spec: the objective is that model alone */
+                model_label[MODELS] = argv[i];
+                model_count = MODELS + 1;
+                only = MODELS;
+            }
         }
         else if (argv[i][0] == '-')
             die(argv[i], "unknown option (--cache N, --half even|odd|all, --perturb K, --init FILE, --only MODEL)");
@@ -133,10 +144,12 @@ int main(int argc, char** argv)
         die("--cache", "must be in [4, 64]");
     if (strcmp(half, "even") && strcmp(half, "odd") && strcmp(half, "all"))
         die("--half", "must be even, odd or all");
-    for (int k = 0; k < MODELS; ++k) {
+    for (int k = 0; k < MODELS; ++k)
+        model_label[k] = model_names[k];
+    for (int k = 0; k < model_count; ++k) {
         gc_error err;
-        if (gc_model_parse(model_names[k], &models[k], &err))
-            die(model_names[k], err.message);
+        if (gc_model_parse(model_label[k], &models[k], &err))
+            die(model_label[k], err.message);
     }
     size_t largest = 0;
     for (int i = 0; i < MESHES; ++i) {
@@ -231,7 +244,7 @@ int main(int argc, char** argv)
         }
     }
 
-    double train[MODELS], held[MODELS];
+    double train[MODELS + 1], held[MODELS + 1];
     double train_sum = objective(&s, 1, train), held_sum = objective(&s, 0, held);
     printf("/* tune_scores --cache %u --half %s --perturb %ld: training %.4f, held out %.4f */\n", cache, half,
            perturbations, train_sum, held_sum);
@@ -242,8 +255,9 @@ int main(int argc, char** argv)
     for (int n = 1; n < LIVE; ++n)
         printf(", %.3ff", (double)s.live[n]);
     printf("}}\n");
-    for (int k = 0; k < MODELS; ++k)
-        printf("%-14s training %.4f  held out %.4f\n", model_names[k], train[k], held[k]);
+    for (int k = 0; k < model_count; ++k)
+        if (only < 0 || only == k)
+            printf("%-14s training %.4f  held out %.4f\n", model_label[k], train[k], held[k]);
     for (int i = 0; i < mesh_count; ++i)
         free(meshes[i].indices);
     free(order);

@@ -251,6 +251,10 @@ typedef struct gc_family_traits {
     uint32_t fill_slots;      /* non-zero: a report gives the batches' state_change_flushes,
                                  map_mode_batches and mean_fill, slots_filled / (batches x
                                  fill_slots) */
+    const float* order_scores; /* optional: a score table of Forsyth's order tuned for this
+                                 model, which auto's --effort 1 runs for it alone: 16 LRU
+                                 position scores, then those of 1..8 remaining triangles (the
+                                 last for 8 and more); NULL: auto's own table */
 } gc_family_traits;
 
 /* Called by a family's search (gc_family.search) with each candidate spec. */

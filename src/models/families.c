@@ -28,6 +28,14 @@ static void plain_cache_traits(const gc_model* m, gc_family_traits* t)
     t->fifo_like = 1;
 }
 
+/* lru: the same, with a Forsyth table tuned for lru:16 (family_scores.c) at 16 entries. */
+static void lru_traits(const gc_model* m, gc_family_traits* t)
+{
+    plain_cache_traits(m, t);
+    if (m->p[0] == 16)
+        t->order_scores = gc_family_scores_lru16;
+}
+
 static void direct_value_traits(const gc_model* m, gc_family_traits* t)
 {
     t->order_cache = m->p[0];
@@ -291,7 +299,7 @@ static const gc_family_def builtin[GC_MODEL_FAMILY_COUNT] = {
                         ENTRIES, 1, NULL, &gc_rule_fifo, plain_cache_traits, fifo_search},
                        gc_model_fifo_run, gc_model_fifo_checks_indices, 4},
     [GC_MODEL_LRU] = {{"lru", "lru:N", "least recently used, N entries (seeds 000, 002)", "lru:16", 1, ENTRIES, 1, NULL,
-                       &gc_rule_lru, plain_cache_traits, lru_search},
+                       &gc_rule_lru, lru_traits, lru_search},
                       gc_model_lru_run, NULL, 4},
     [GC_MODEL_DIRECT_VALUE] = {{"direct-value", "direct-value:N", "slot = index value mod N (seed 000)",
                                 "direct-value:16", 1, ENTRIES, 1, NULL, &gc_rule_direct_value, direct_value_traits,

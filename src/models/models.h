@@ -273,6 +273,12 @@ typedef struct gc_family_def {
     unsigned state_bytes; /* bytes of per-vertex state the fast loop takes (the driver's scratch) */
 } gc_family_def;
 
+/* The families' own Forsyth tables for auto's --effort 1 (family_scores.c): 16 LRU position
+ * scores, then those of 1..8 remaining triangles; a family's traits give its models the one
+ * tuned for them (gc_family_traits.order_scores). */
+#define GC_FAMILY_SCORES 24
+extern const float gc_family_scores_lru16[GC_FAMILY_SCORES];
+
 /* The row of a built-in family, NULL for any other value (families.c). */
 const gc_family_def* gc_family_builtin(gc_model_family family);
 /* The family named by name[0 .. len), or NULL; *index (may be NULL) set to its number. */

@@ -318,12 +318,26 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m)
 
 /* ------------------------------------------------------------ effort 1 */
 
+/* The Forsyth table for a lone target: the one its traits give (a family's own, tuned for
+ * that model: gc_family_traits.order_scores) into *own, else auto's tuned table. */
+static const gc_forsyth_scores* fast_scores_of(const gc_family_traits* t, gc_forsyth_scores* own)
+{
+    if (!t->order_scores)
+        return &gc_auto_tuned_scores;
+    memset(own, 0, sizeof *own);
+    own->cache_size = 16;
+    own->live_count = 9;
+    memcpy(own->position, t->order_scores, 16 * sizeof *own->position);
+    memcpy(own->live + 1, t->order_scores + 16, 8 * sizeof *own->live);
+    return own;
+}
+
 /* --effort 1 (issue 33): one order, chosen by the target's family, and nothing scored: the
  * greedy above where its machine is the target's (fifo, meshopt); Tipsify at a FIFO's size
  * from 64 entries (where it won at every effort on the corpus); patches of a warp for
  * meshopt's warps when nothing is evicted inside one (nvidia-pascal), and for Kerbl et
  * al.'s batches of 128 vertices or more; otherwise, and for several targets, the tuned
- * Forsyth order (the winner for the four presets on every corpus mesh). Chosen on four
+ * Forsyth order (a lone target's family's own table where it has one) (the winner for the four presets on every corpus mesh). Chosen on four
  * corpus meshes, stored and shuffled; figures in docs/PERFORMANCE.md. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
@@ -331,6 +345,7 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
 {
     gc_status s = GC_OK;
     gc_family_traits t;
+    gc_forsyth_scores own;
     gc_fifo_machine fm;
     if (target_count == 1)
         gc_model_traits(&targets[0], &t);
@@ -347,7 +362,9 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
         s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
                            err);
     else
-        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
+                                  target_count == 1 ? fast_scores_of(&t, &own) : &gc_auto_tuned_scores, order, NULL,
+                                  err);
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);
     return s;
