@@ -339,8 +339,12 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
             return GC_OK;
         if (!s && J->reference) /* kept for the balance; one job: no other worker writes it */
             memcpy(J->reference, candidate, triangle_count * sizeof *candidate), *J->have_reference = true;
-    } else {
+    } else if (v == J->forsyth_at + 2 && J->effort > 1) {
         s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
+    } else { /* the lone target's family's own table */
+        gc_forsyth_scores own;
+        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&J->traits[0], &own),
+                                  candidate, NULL, err);
     }
     if (!s)
         s = worker_keep(J, w, v, 1, err);
@@ -529,6 +533,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
     size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
+    /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
+     * (it wins only where strictly better); --effort 1 runs it alone. */
+    const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
+    total += own_table;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);

@@ -320,7 +320,7 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m)
 
 /* The Forsyth table for a lone target: the one its traits give (a family's own, tuned for
  * that model: gc_family_traits.order_scores) into *own, else auto's tuned table. */
-static const gc_forsyth_scores* fast_scores_of(const gc_family_traits* t, gc_forsyth_scores* own)
+const gc_forsyth_scores* gc_family_forsyth_scores(const gc_family_traits* t, gc_forsyth_scores* own)
 {
     if (!t->order_scores)
         return &gc_auto_tuned_scores;
@@ -363,7 +363,7 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
                            err);
     else
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
-                                  target_count == 1 ? fast_scores_of(&t, &own) : &gc_auto_tuned_scores, order, NULL,
+                                  target_count == 1 ? gc_family_forsyth_scores(&t, &own) : &gc_auto_tuned_scores, order, NULL,
                                   err);
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);

@@ -60,6 +60,10 @@ typedef struct gc_forsyth_scores {
     float position[GC_FORSYTH_MAX_CACHE];
     float live[GC_FORSYTH_MAX_LIVE];
 } gc_forsyth_scores;
+/* The Forsyth table for a lone target (auto_fast.c): the one its traits give (its family's
+ * own, tuned for that model: gc_family_traits.order_scores), copied into *own, else auto's
+ * tuned table (gc_auto_tuned_scores). */
+const gc_forsyth_scores* gc_family_forsyth_scores(const gc_family_traits* t, gc_forsyth_scores* own);
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
 
