@@ -498,18 +498,22 @@ typedef struct rung_input {
 } rung_input;
 
 /* `order`'s clusters at a rung (cut where the ACMR comes down to `relative` times the
- * flush-bounded cluster's, 0: the flushes alone) into `candidate`, ordered by occlusion. */
-static gc_status build_rung(const rung_input* in, double relative, bool reverse, uint32_t* ends,
+ * flush-bounded cluster's, 0: the flushes alone): their ends, *count of them. The same for
+ * both directions: each rung is cut once. */
+static gc_status cut_rung(const rung_input* in, double relative, uint32_t* ends, size_t* count, gc_error* err)
+{
+    *count = 0;
+    return gc_opt_overdraw_clusters(in->ordered, in->triangle_count, in->vertex_count, in->cache_size, relative,
+                                    in->flush, in->identity, ends, count, err);
+}
+
+/* A rung's clusters (cut_rung) into `candidate`, ordered by occlusion. */
+static gc_status order_rung(const rung_input* in, const uint32_t* ends, size_t count, bool reverse,
                             uint32_t* candidate, gc_error* err)
 {
-    size_t count = 0;
     const size_t triangle_count = in->triangle_count;
     memcpy(candidate, in->order, triangle_count * sizeof *candidate);
-    gc_status s = gc_opt_overdraw_clusters(in->ordered, triangle_count, in->vertex_count, in->cache_size, relative,
-                                           in->flush, in->identity, ends, &count, err);
-    if (!s)
-        s = gc_opt_occlusion_order(triangle_count, in->pairs, ends, count, 1, reverse, candidate, err);
-    return s;
+    return gc_opt_occlusion_order(triangle_count, in->pairs, ends, count, 1, reverse, candidate, err);
 }
 
 /* Whether every target's invocations for `candidate` are within its budget. */
@@ -535,13 +539,13 @@ typedef struct rung_pass {
     const uint64_t* budget;
 } rung_pass;
 
-/* The rung `relative` in one direction, kept (into `kept`) when it breaks fewer pairs than
+/* The rung cut into p->ends (count clusters) in one direction, kept (into `kept`) when it breaks fewer pairs than
  * broken_limit (the order kept's count, or a little more where bytes are traded for pairs),
  * fetches fewer bytes than the order kept (meshoptimizer's fetch model), and fits the budget. */
-static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint64_t broken_limit,
+static gc_status keep_if_better(const rung_pass* p, size_t count, bool reverse, uint64_t broken_limit,
                                 uint32_t* kept, uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
 {
-    gc_status s = build_rung(p->in, relative, reverse, p->ends, p->candidate, err);
+    gc_status s = order_rung(p->in, p->ends, count, reverse, p->candidate, err);
     if (s)
         return s;
     const size_t triangle_count = p->in->triangle_count;
@@ -592,8 +596,9 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     float* flush = gc_alloc_array(triangle_count, sizeof *flush, false); /* the same for every rung */
     uint32_t* ordered = gc_alloc_array(triangle_count, 3 * sizeof *ordered, false);
     uint32_t* identity = gc_alloc_array(triangle_count, sizeof *identity, false);
-    if (!kept || !ends || !position || !flush || !ordered || !identity) {
-        free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
+    uint32_t* found_ends = gc_alloc_array(triangle_count, sizeof *found_ends, false); /* the rung kept's */
+    if (!kept || !ends || !position || !flush || !ordered || !identity || !found_ends) {
+        free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
         gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
@@ -604,15 +609,20 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     const rung_input in = {triangle_count, vertex_count, cache_size, order, ordered, identity, flush, &pairs};
     s = gc_opt_overdraw_flush_acmr(ordered, triangle_count, vertex_count, cache_size, identity, flush, err);
     /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
-    size_t lo = 0, hi = RUNGS, found = RUNGS;
+    size_t lo = 0, hi = RUNGS, found = RUNGS, count = 0, found_count = 0;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
         bool fits = false;
-        s = build_rung(&in, rung(steps[mid], threshold), false, ends, candidate, err);
+        s = cut_rung(&in, rung(steps[mid], threshold), ends, &count, err);
+        if (!s)
+            s = order_rung(&in, ends, count, false, candidate, err);
         if (!s)
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
         if (!s && fits) {
             memcpy(kept, candidate, triangle_count * sizeof *kept);
+            uint32_t* x = found_ends; /* its cuts kept for the other direction */
+            found_ends = ends, ends = x;
+            found_count = count;
             found = mid;
             hi = mid;
         } else {
@@ -623,7 +633,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
      * breaks fewer pairs. */
     if (!s && found < RUNGS) {
         bool fits = false;
-        s = build_rung(&in, rung(steps[found], threshold), true, ends, candidate, err);
+        s = order_rung(&in, found_ends, found_count, true, candidate, err);
         if (!s && broken_pairs(&pairs, triangle_count, candidate, position) <
                       broken_pairs(&pairs, triangle_count, kept, position))
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
@@ -640,27 +650,31 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
                                                   scratch + vertex_count);
+            if (!s && found + 1 < RUNGS)
+                s = cut_rung(&in, rung(steps[found + 1], threshold), ends, &count, err);
             for (int reverse = 0; reverse < 2 && !s && found + 1 < RUNGS; ++reverse)
-                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept_broken, kept, &kept_broken,
-                                   &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, kept_broken, kept, &kept_broken, &kept_fetch, err);
             /* Half way between the rung found and the finer one that did not fit, each
              * direction: kept on the same terms. */
+            if (!s && found > 0 && steps[found] > 0)
+                s = cut_rung(&in, rung(0.5 * (steps[found - 1] + steps[found]), threshold), ends, &count, err);
             for (int reverse = 0; reverse < 2 && !s && found > 0 && steps[found] > 0; ++reverse)
-                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse,
-                                   kept_broken, kept, &kept_broken, &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, kept_broken, kept, &kept_broken, &kept_fetch, err);
             /* First use (the numbering the output will have): half way toward the coarser
              * rung, each direction, kept if it fits and fetches fewer bytes while breaking at
              * most 1/20 more pairs than the order kept before it. */
             const uint64_t limit = kept_broken + kept_broken / 20 + 1;
+            if (!s && first_use && found + 1 < RUNGS)
+                s = cut_rung(&in, rung(0.5 * (steps[found] + fmax(steps[found + 1], 0)), threshold), ends, &count,
+                             err);
             for (int reverse = 0; reverse < 2 && !s && first_use && found + 1 < RUNGS; ++reverse)
-                s = keep_if_better(&pass, rung(0.5 * (steps[found] + fmax(steps[found + 1], 0)), threshold), reverse,
-                                   limit, kept, &kept_broken, &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, limit, kept, &kept_broken, &kept_fetch, err);
             free(scratch);
         }
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
-    free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
+    free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
     gc_occlusion_free(&pairs);
     return s;
 }
