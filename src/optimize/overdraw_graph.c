@@ -12,7 +12,7 @@
  * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
  *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
  *    the bounding box's longest side, sampled at pixel centres. The fragments are gathered
- *    by pixel (a radix sort, stable); at each pixel the nearest
+ *    by pixel (a counting sort, stable); at each pixel the nearest
  *    fragment's triangle hides each one behind it: the pair (nearest, that one), counted in
  *    pixels. Drawn in that order the fragment is not shaded; drawn the other way, it is.
  * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
@@ -24,9 +24,10 @@
  *    Reversed: the order is built from the end, so that occluders come forward instead.
  *
  * Time: one rasterization of the mesh (linear in triangles and covered pixels; each row of a
- * triangle walks only its span), a radix sort of the fragments by pixel, then linear in
- * pairs and clusters per cut, but for the cycles (a scan of the clusters each); memory 24
- * bytes a fragment (while the pairs are made) and 12 a pair at most. */
+ * triangle walks only its span), a counting sort of the fragments by pixel (the pixels with
+ * one fragment left out: they hide nothing), then linear in pairs and clusters per cut, but
+ * for the cycles (a scan of the clusters each); memory 24 bytes a fragment at most (while
+ * the pairs are made), 4 a pixel of the six views and 12 a pair at most. */
 #include "optimize.h"
 
 #include <math.h>
@@ -43,9 +44,28 @@ typedef struct raw_fragment {
 typedef struct raster_state {
     uint32_t resolution;
     raw_fragment* fragments; /* in the input's order */
+    uint32_t* per_pixel;     /* the fragments at each pixel (the sort's counts) */
     size_t count, capacity, limit;
     bool failed, over;
 } raster_state;
+
+/* Room for n more fragments without passing the limit: false (nothing changed) where they
+ * would pass it or memory runs out, the caller then pushes one at a time. */
+static bool fragment_reserve(raster_state* r, size_t n)
+{
+    if (r->failed || n > r->limit - r->count)
+        return false;
+    if (r->count + n > r->capacity) {
+        size_t cap = r->capacity ? 2 * r->capacity : 65536;
+        while (cap < r->count + n)
+            cap *= 2;
+        raw_fragment* f = realloc(r->fragments, cap * sizeof *f);
+        if (!f)
+            return false;
+        r->fragments = f, r->capacity = cap;
+    }
+    return true;
+}
 
 static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
 {
@@ -64,6 +84,7 @@ static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
     }
     raw_fragment x = {(uint32_t)pixel, t, d};
     r->fragments[r->count++] = x;
+    r->per_pixel[pixel]++;
 }
 
 static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
@@ -162,10 +183,25 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
             continue;
         const float skip = (float)(from - x0);
         wa += skip * sa, wb += skip * sb, wc += skip * sc;
+        const size_t row = plane + (size_t)y * (size_t)R;
+        if (fragment_reserve(r, (size_t)(to - from + 1))) { /* the row's room at once */
+            raw_fragment* out = r->fragments + r->count;
+            uint32_t* per_pixel = r->per_pixel;
+            for (int x = from; x <= to; ++x, wa += sa, wb += sb, wc += sc) {
+                if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
+                    continue;
+                out->pixel = (uint32_t)(row + (size_t)x), out->triangle = t;
+                out->depth = wa * da + wb * db + wc * dc;
+                out++;
+                per_pixel[row + (size_t)x]++;
+            }
+            r->count = (size_t)(out - r->fragments);
+            continue;
+        }
         for (int x = from; x <= to; ++x, wa += sa, wb += sb, wc += sc) {
             if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
                 continue;
-            fragment_push(r, plane + (size_t)y * (size_t)R + (size_t)x, t, wa * da + wb * db + wc * dc);
+            fragment_push(r, row + (size_t)x, t, wa * da + wb * db + wc * dc);
         }
     }
 }
@@ -205,7 +241,12 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
      * GC_ERR_LIMIT (auto then leaves its order as it is) rather than gigabytes for a stack of
      * large triangles */
     const uint64_t limit = ((uint64_t)1 << 24) + 64 * (uint64_t)triangle_count;
-    raster_state r = {R, NULL, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1, false, false};
+    const size_t pixels = (size_t)VIEWS * R * R;
+    uint32_t* per_pixel = gc_alloc_array(pixels, sizeof *per_pixel, true);
+    raster_state r = {R,     NULL,  per_pixel, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1,
+                      false, false};
+    if (!per_pixel)
+        r.failed = true;
     for (size_t t = 0; t < triangle_count && !r.failed && !r.over; ++t) {
         const uint32_t* tv = indices + 3 * t;
         for (int axis = 0; axis < 3; ++axis) {
@@ -219,52 +260,50 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         }
     }
     free(grid);
-    raw_fragment* sorted = r.failed || r.over ? NULL : gc_alloc_array(r.count ? r.count : 1, sizeof *sorted, false);
+    /* by pixel, stable: a counting sort (per_pixel counted them while they were made). Only
+     * the pixels with two fragments or more make pairs: the lone ones are marked (UINT32_MAX,
+     * beyond any cursor: fewer than UINT32_MAX - 1 fragments) and left out. */
+    size_t many = 0;
+    if (!r.failed && !r.over)
+        for (size_t p = 0; p < pixels; ++p) {
+            const uint32_t n = per_pixel[p];
+            per_pixel[p] = n == 1 ? UINT32_MAX : (uint32_t)many;
+            many += n > 1 ? n : 0;
+        }
+    raw_fragment* sorted = r.failed || r.over ? NULL : gc_alloc_array(many ? many : 1, sizeof *sorted, false);
     if (!sorted) {
-        free(r.fragments);
+        free(r.fragments), free(per_pixel);
         if (r.over)
             return gc_fail(err, GC_ERR_LIMIT, "occlusion: more than %zu fragments for %zu triangles", r.limit,
                            triangle_count);
         return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the fragments of %zu triangles",
                        triangle_count);
     }
-    /* by pixel, stable: a radix sort, 11 bits then the rest (6 x 256 x 256 < 2^19 pixels) */
-    {
-        enum { BITS = 11, BUCKETS = 1 << BITS };
-        size_t count[BUCKETS];
-        raw_fragment *from = r.fragments, *to = sorted;
-        for (int shift = 0; shift < 2 * BITS; shift += BITS) {
-            memset(count, 0, sizeof count);
-            for (size_t f = 0; f < r.count; ++f)
-                count[(from[f].pixel >> shift) & (BUCKETS - 1)]++;
-            size_t at = 0;
-            for (size_t b = 0; b < BUCKETS; ++b) {
-                size_t n = count[b];
-                count[b] = at;
-                at += n;
-            }
-            for (size_t f = 0; f < r.count; ++f)
-                to[count[(from[f].pixel >> shift) & (BUCKETS - 1)]++] = from[f];
-            raw_fragment* x = from;
-            from = to, to = x;
-        }
-        /* two passes: the sorted fragments are back in r.fragments */
+    for (size_t k = 0; k < r.count; ++k) {
+        const uint32_t p = r.fragments[k].pixel, at = per_pixel[p];
+        if (at != UINT32_MAX)
+            sorted[at] = r.fragments[k], per_pixel[p] = at + 1;
     }
-    free(sorted);
-    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
+    free(r.fragments);
+    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind;
+     * a pixel's fragments end at its cursor, where the next pixel's begin */
     gc_status s = GC_OK;
-    const raw_fragment* f = r.fragments;
-    for (size_t b = 0, e; b < r.count && !s; b = e) {
+    const raw_fragment* f = sorted;
+    for (size_t p = 0, b = 0; p < pixels && !s; ++p) {
+        const size_t e = per_pixel[p];
+        if (e == UINT32_MAX || e == b)
+            continue; /* lone or empty */
         size_t near = b;
-        for (e = b + 1; e < r.count && f[e].pixel == f[b].pixel; ++e)
-            near = f[e].depth > f[near].depth ? e : near;
-        for (size_t k = b; k < e && !s && e - b > 1; ++k)
+        for (size_t k = b + 1; k < e; ++k)
+            near = f[k].depth > f[near].depth ? k : near;
+        for (size_t k = b; k < e && !s; ++k)
             if (f[k].depth < f[near].depth - 1e-3f && f[k].triangle != f[near].triangle &&
                 pairs_push(out, f[near].triangle, f[k].triangle))
                 s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles",
                             triangle_count);
+        b = e;
     }
-    free(r.fragments);
+    free(sorted), free(per_pixel);
     if (s)
         gc_occlusion_free(out);
     return s;
