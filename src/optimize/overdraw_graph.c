@@ -127,17 +127,27 @@ static inline float max3(float a, float b, float c)
     return m > c ? m : c;
 }
 
-/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
-static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c)
+/* The pixel centres a triangle's box covers along one grid coordinate: [first, last], clamped
+ * to the grid (first > last: none). */
+typedef struct pixel_span {
+    int first, last;
+} pixel_span;
+
+static inline pixel_span box_span(float a, float b, float c, int R)
 {
-    /* the pixel centres in the box first: most triangles of a large mesh cover none */
+    int lo = (int)ceilf(min3(a, b, c) - 0.5f), hi = (int)floorf(max3(a, b, c) - 0.5f);
+    pixel_span x = {lo < 0 ? 0 : lo, hi > R - 1 ? R - 1 : hi};
+    return x;
+}
+
+/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. The box's
+ * pixel centres (box_span of u and of v) are not empty: most triangles of a large mesh cover
+ * none, and the caller skips them. */
+static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c,
+                            pixel_span xs, pixel_span ys)
+{
     const int R = (int)r->resolution;
-    int x0 = (int)ceilf(min3(a[0], b[0], c[0]) - 0.5f), x1 = (int)floorf(max3(a[0], b[0], c[0]) - 0.5f);
-    int y0 = (int)ceilf(min3(a[1], b[1], c[1]) - 0.5f), y1 = (int)floorf(max3(a[1], b[1], c[1]) - 0.5f);
-    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > R - 1 ? R - 1 : x1, y1 = y1 > R - 1 ? R - 1 : y1;
-    if (x0 > x1 || y0 > y1)
-        return;
+    const int x0 = xs.first, x1 = xs.last, y0 = ys.first, y1 = ys.last;
     float det = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
     if (!(det != 0.0f))
         return;
@@ -162,7 +172,9 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
          * (one pixel of margin each way, the test below decides) */
         int from = x0, to = x1;
         const float w0[3] = {wa, wb, wc}, step[3] = {sa, sb, sc};
-        for (int e = 0; e < 3 && from <= to; ++e) {
+        /* a one-pixel row needs no span: the span only leaves out pixels where an edge
+         * function is negative at x0 (w0 itself), which the test below leaves out as well */
+        for (int e = 0; e < 3 && from <= to && x0 < x1; ++e) {
             if (step[e] > 0.0f && w0[e] < 0.0f) {
                 float k = ceilf(-w0[e] / step[e]) - 1.0f;
                 if (k > (float)(x1 - x0))
@@ -220,7 +232,9 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         const float* p = (const float*)((const char*)positions + (size_t)v * stride);
         for (int i = 0; i < 3; ++i)
             if (p[i] == p[i] && fabsf(p[i]) <= 1e30f)
-                lo[i] = fminf(lo[i], p[i]), hi[i] = fmaxf(hi[i], p[i]);
+                /* fminf and fmaxf only where the comparison cannot decide (equal, signed zeros) */
+                lo[i] = p[i] < lo[i] ? p[i] : p[i] > lo[i] ? lo[i] : fminf(lo[i], p[i]),
+                hi[i] = p[i] > hi[i] ? p[i] : p[i] < hi[i] ? hi[i] : fmaxf(hi[i], p[i]);
     }
     float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
     if (!(extent > 0.0f))
@@ -249,14 +263,20 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         r.failed = true;
     for (size_t t = 0; t < triangle_count && !r.failed && !r.over; ++t) {
         const uint32_t* tv = indices + 3 * t;
+        const float *g0 = grid + 3 * (size_t)tv[0], *g1 = grid + 3 * (size_t)tv[1], *g2 = grid + 3 * (size_t)tv[2];
+        /* each coordinate's pixel span once: a view's box is two of them */
+        const pixel_span span[3] = {box_span(g0[0], g1[0], g2[0], (int)R), box_span(g0[1], g1[1], g2[1], (int)R),
+                                    box_span(g0[2], g1[2], g2[2], (int)R)};
         for (int axis = 0; axis < 3; ++axis) {
             const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+            if (span[u].first > span[u].last || span[w].first > span[w].last)
+                continue;
             float c[3][3];
             for (int k = 0; k < 3; ++k) {
                 const float* g = grid + 3 * (size_t)tv[k];
                 c[k][0] = g[u], c[k][1] = g[w], c[k][2] = g[axis];
             }
-            raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
+            raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2], span[u], span[w]);
         }
     }
     free(grid);
