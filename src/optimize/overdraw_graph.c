@@ -12,7 +12,7 @@
  * 1. Occlusion pairs. The views are overdraw's own (docs/models/overdraw.md): along each
  *    axis, each triangle seen from the side it faces, on a grid of `resolution` pixels over
  *    the bounding box's longest side, sampled at pixel centres. The fragments are gathered
- *    by pixel (a radix sort, stable); at each pixel the nearest
+ *    by pixel (a counting sort, stable); at each pixel the nearest
  *    fragment's triangle hides each one behind it: the pair (nearest, that one), counted in
  *    pixels. Drawn in that order the fragment is not shaded; drawn the other way, it is.
  * 2. The cluster graph. Pairs between two clusters add up; the two directions of a pair of
@@ -24,9 +24,10 @@
  *    Reversed: the order is built from the end, so that occluders come forward instead.
  *
  * Time: one rasterization of the mesh (linear in triangles and covered pixels; each row of a
- * triangle walks only its span), a radix sort of the fragments by pixel, then linear in
- * pairs and clusters per cut, but for the cycles (a scan of the clusters each); memory 24
- * bytes a fragment (while the pairs are made) and 12 a pair at most. */
+ * triangle walks only its span), a counting sort of the fragments by pixel (the pixels with
+ * one fragment left out: they hide nothing), then linear in pairs and clusters per cut, but
+ * for the cycles (a scan of the clusters each); memory 24 bytes a fragment at most (while
+ * the pairs are made), 4 a pixel of the six views and 12 a pair at most. */
 #include "optimize.h"
 
 #include <math.h>
@@ -43,9 +44,28 @@ typedef struct raw_fragment {
 typedef struct raster_state {
     uint32_t resolution;
     raw_fragment* fragments; /* in the input's order */
+    uint32_t* per_pixel;     /* the fragments at each pixel (the sort's counts) */
     size_t count, capacity, limit;
     bool failed, over;
 } raster_state;
+
+/* Room for n more fragments without passing the limit: false (nothing changed) where they
+ * would pass it or memory runs out, the caller then pushes one at a time. */
+static bool fragment_reserve(raster_state* r, size_t n)
+{
+    if (r->failed || n > r->limit - r->count)
+        return false;
+    if (r->count + n > r->capacity) {
+        size_t cap = r->capacity ? 2 * r->capacity : 65536;
+        while (cap < r->count + n)
+            cap *= 2;
+        raw_fragment* f = realloc(r->fragments, cap * sizeof *f);
+        if (!f)
+            return false;
+        r->fragments = f, r->capacity = cap;
+    }
+    return true;
+}
 
 static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
 {
@@ -64,6 +84,7 @@ static void fragment_push(raster_state* r, size_t pixel, uint32_t t, float d)
     }
     raw_fragment x = {(uint32_t)pixel, t, d};
     r->fragments[r->count++] = x;
+    r->per_pixel[pixel]++;
 }
 
 static gc_status pairs_push(gc_occlusion* o, uint32_t front, uint32_t back)
@@ -106,17 +127,27 @@ static inline float max3(float a, float b, float c)
     return m > c ? m : c;
 }
 
-/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. */
-static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c)
+/* The pixel centres a triangle's box covers along one grid coordinate: [first, last], clamped
+ * to the grid (first > last: none). */
+typedef struct pixel_span {
+    int first, last;
+} pixel_span;
+
+static inline pixel_span box_span(float a, float b, float c, int R)
 {
-    /* the pixel centres in the box first: most triangles of a large mesh cover none */
+    int lo = (int)ceilf(min3(a, b, c) - 0.5f), hi = (int)floorf(max3(a, b, c) - 0.5f);
+    pixel_span x = {lo < 0 ? 0 : lo, hi > R - 1 ? R - 1 : hi};
+    return x;
+}
+
+/* One triangle in one view: corners (u, v, depth) in pixels; the side is its facing. The box's
+ * pixel centres (box_span of u and of v) are not empty: most triangles of a large mesh cover
+ * none, and the caller skips them. */
+static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* a, const float* b, const float* c,
+                            pixel_span xs, pixel_span ys)
+{
     const int R = (int)r->resolution;
-    int x0 = (int)ceilf(min3(a[0], b[0], c[0]) - 0.5f), x1 = (int)floorf(max3(a[0], b[0], c[0]) - 0.5f);
-    int y0 = (int)ceilf(min3(a[1], b[1], c[1]) - 0.5f), y1 = (int)floorf(max3(a[1], b[1], c[1]) - 0.5f);
-    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > R - 1 ? R - 1 : x1, y1 = y1 > R - 1 ? R - 1 : y1;
-    if (x0 > x1 || y0 > y1)
-        return;
+    const int x0 = xs.first, x1 = xs.last, y0 = ys.first, y1 = ys.last;
     float det = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
     if (!(det != 0.0f))
         return;
@@ -141,7 +172,9 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
          * (one pixel of margin each way, the test below decides) */
         int from = x0, to = x1;
         const float w0[3] = {wa, wb, wc}, step[3] = {sa, sb, sc};
-        for (int e = 0; e < 3 && from <= to; ++e) {
+        /* a one-pixel row needs no span: the span only leaves out pixels where an edge
+         * function is negative at x0 (w0 itself), which the test below leaves out as well */
+        for (int e = 0; e < 3 && from <= to && x0 < x1; ++e) {
             if (step[e] > 0.0f && w0[e] < 0.0f) {
                 float k = ceilf(-w0[e] / step[e]) - 1.0f;
                 if (k > (float)(x1 - x0))
@@ -162,10 +195,25 @@ static void raster_triangle(raster_state* r, int axis, uint32_t t, const float* 
             continue;
         const float skip = (float)(from - x0);
         wa += skip * sa, wb += skip * sb, wc += skip * sc;
+        const size_t row = plane + (size_t)y * (size_t)R;
+        if (fragment_reserve(r, (size_t)(to - from + 1))) { /* the row's room at once */
+            raw_fragment* out = r->fragments + r->count;
+            uint32_t* per_pixel = r->per_pixel;
+            for (int x = from; x <= to; ++x, wa += sa, wb += sb, wc += sc) {
+                if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
+                    continue;
+                out->pixel = (uint32_t)(row + (size_t)x), out->triangle = t;
+                out->depth = wa * da + wb * db + wc * dc;
+                out++;
+                per_pixel[row + (size_t)x]++;
+            }
+            r->count = (size_t)(out - r->fragments);
+            continue;
+        }
         for (int x = from; x <= to; ++x, wa += sa, wb += sb, wc += sc) {
             if (wa < 0.0f || wb < 0.0f || wc < 0.0f)
                 continue;
-            fragment_push(r, plane + (size_t)y * (size_t)R + (size_t)x, t, wa * da + wb * db + wc * dc);
+            fragment_push(r, row + (size_t)x, t, wa * da + wb * db + wc * dc);
         }
     }
 }
@@ -184,7 +232,9 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
         const float* p = (const float*)((const char*)positions + (size_t)v * stride);
         for (int i = 0; i < 3; ++i)
             if (p[i] == p[i] && fabsf(p[i]) <= 1e30f)
-                lo[i] = fminf(lo[i], p[i]), hi[i] = fmaxf(hi[i], p[i]);
+                /* fminf and fmaxf only where the comparison cannot decide (equal, signed zeros) */
+                lo[i] = p[i] < lo[i] ? p[i] : p[i] > lo[i] ? lo[i] : fminf(lo[i], p[i]),
+                hi[i] = p[i] > hi[i] ? p[i] : p[i] < hi[i] ? hi[i] : fmaxf(hi[i], p[i]);
     }
     float extent = fmaxf(hi[0] - lo[0], fmaxf(hi[1] - lo[1], hi[2] - lo[2]));
     if (!(extent > 0.0f))
@@ -205,66 +255,75 @@ gc_status gc_occlusion_pairs(const uint32_t* indices, size_t triangle_count, uin
      * GC_ERR_LIMIT (auto then leaves its order as it is) rather than gigabytes for a stack of
      * large triangles */
     const uint64_t limit = ((uint64_t)1 << 24) + 64 * (uint64_t)triangle_count;
-    raster_state r = {R, NULL, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1, false, false};
+    const size_t pixels = (size_t)VIEWS * R * R;
+    uint32_t* per_pixel = gc_alloc_array(pixels, sizeof *per_pixel, true);
+    raster_state r = {R,     NULL,  per_pixel, 0, 0, limit < UINT32_MAX - 1 ? (size_t)limit : UINT32_MAX - 1,
+                      false, false};
+    if (!per_pixel)
+        r.failed = true;
     for (size_t t = 0; t < triangle_count && !r.failed && !r.over; ++t) {
         const uint32_t* tv = indices + 3 * t;
+        const float *g0 = grid + 3 * (size_t)tv[0], *g1 = grid + 3 * (size_t)tv[1], *g2 = grid + 3 * (size_t)tv[2];
+        /* each coordinate's pixel span once: a view's box is two of them */
+        const pixel_span span[3] = {box_span(g0[0], g1[0], g2[0], (int)R), box_span(g0[1], g1[1], g2[1], (int)R),
+                                    box_span(g0[2], g1[2], g2[2], (int)R)};
         for (int axis = 0; axis < 3; ++axis) {
             const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+            if (span[u].first > span[u].last || span[w].first > span[w].last)
+                continue;
             float c[3][3];
             for (int k = 0; k < 3; ++k) {
                 const float* g = grid + 3 * (size_t)tv[k];
                 c[k][0] = g[u], c[k][1] = g[w], c[k][2] = g[axis];
             }
-            raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2]);
+            raster_triangle(&r, axis, (uint32_t)t, c[0], c[1], c[2], span[u], span[w]);
         }
     }
     free(grid);
-    raw_fragment* sorted = r.failed || r.over ? NULL : gc_alloc_array(r.count ? r.count : 1, sizeof *sorted, false);
+    /* by pixel, stable: a counting sort (per_pixel counted them while they were made). Only
+     * the pixels with two fragments or more make pairs: the lone ones are marked (UINT32_MAX,
+     * beyond any cursor: fewer than UINT32_MAX - 1 fragments) and left out. */
+    size_t many = 0;
+    if (!r.failed && !r.over)
+        for (size_t p = 0; p < pixels; ++p) {
+            const uint32_t n = per_pixel[p];
+            per_pixel[p] = n == 1 ? UINT32_MAX : (uint32_t)many;
+            many += n > 1 ? n : 0;
+        }
+    raw_fragment* sorted = r.failed || r.over ? NULL : gc_alloc_array(many ? many : 1, sizeof *sorted, false);
     if (!sorted) {
-        free(r.fragments);
+        free(r.fragments), free(per_pixel);
         if (r.over)
             return gc_fail(err, GC_ERR_LIMIT, "occlusion: more than %zu fragments for %zu triangles", r.limit,
                            triangle_count);
         return gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the fragments of %zu triangles",
                        triangle_count);
     }
-    /* by pixel, stable: a radix sort, 11 bits then the rest (6 x 256 x 256 < 2^19 pixels) */
-    {
-        enum { BITS = 11, BUCKETS = 1 << BITS };
-        size_t count[BUCKETS];
-        raw_fragment *from = r.fragments, *to = sorted;
-        for (int shift = 0; shift < 2 * BITS; shift += BITS) {
-            memset(count, 0, sizeof count);
-            for (size_t f = 0; f < r.count; ++f)
-                count[(from[f].pixel >> shift) & (BUCKETS - 1)]++;
-            size_t at = 0;
-            for (size_t b = 0; b < BUCKETS; ++b) {
-                size_t n = count[b];
-                count[b] = at;
-                at += n;
-            }
-            for (size_t f = 0; f < r.count; ++f)
-                to[count[(from[f].pixel >> shift) & (BUCKETS - 1)]++] = from[f];
-            raw_fragment* x = from;
-            from = to, to = x;
-        }
-        /* two passes: the sorted fragments are back in r.fragments */
+    for (size_t k = 0; k < r.count; ++k) {
+        const uint32_t p = r.fragments[k].pixel, at = per_pixel[p];
+        if (at != UINT32_MAX)
+            sorted[at] = r.fragments[k], per_pixel[p] = at + 1;
     }
-    free(sorted);
-    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind */
+    free(r.fragments);
+    /* the pairs: at each pixel, the nearest fragment (the first of equals) and each one behind;
+     * a pixel's fragments end at its cursor, where the next pixel's begin */
     gc_status s = GC_OK;
-    const raw_fragment* f = r.fragments;
-    for (size_t b = 0, e; b < r.count && !s; b = e) {
+    const raw_fragment* f = sorted;
+    for (size_t p = 0, b = 0; p < pixels && !s; ++p) {
+        const size_t e = per_pixel[p];
+        if (e == UINT32_MAX || e == b)
+            continue; /* lone or empty */
         size_t near = b;
-        for (e = b + 1; e < r.count && f[e].pixel == f[b].pixel; ++e)
-            near = f[e].depth > f[near].depth ? e : near;
-        for (size_t k = b; k < e && !s && e - b > 1; ++k)
+        for (size_t k = b + 1; k < e; ++k)
+            near = f[k].depth > f[near].depth ? k : near;
+        for (size_t k = b; k < e && !s; ++k)
             if (f[k].depth < f[near].depth - 1e-3f && f[k].triangle != f[near].triangle &&
                 pairs_push(out, f[near].triangle, f[k].triangle))
                 s = gc_fail(err, GC_ERR_NOMEM, "occlusion: out of memory for the pairs of %zu triangles",
                             triangle_count);
+        b = e;
     }
-    free(r.fragments);
+    free(sorted), free(per_pixel);
     if (s)
         gc_occlusion_free(out);
     return s;
@@ -498,18 +557,22 @@ typedef struct rung_input {
 } rung_input;
 
 /* `order`'s clusters at a rung (cut where the ACMR comes down to `relative` times the
- * flush-bounded cluster's, 0: the flushes alone) into `candidate`, ordered by occlusion. */
-static gc_status build_rung(const rung_input* in, double relative, bool reverse, uint32_t* ends,
+ * flush-bounded cluster's, 0: the flushes alone): their ends, *count of them. The same for
+ * both directions: each rung is cut once. */
+static gc_status cut_rung(const rung_input* in, double relative, uint32_t* ends, size_t* count, gc_error* err)
+{
+    *count = 0;
+    return gc_opt_overdraw_clusters(in->ordered, in->triangle_count, in->vertex_count, in->cache_size, relative,
+                                    in->flush, in->identity, ends, count, err);
+}
+
+/* A rung's clusters (cut_rung) into `candidate`, ordered by occlusion. */
+static gc_status order_rung(const rung_input* in, const uint32_t* ends, size_t count, bool reverse,
                             uint32_t* candidate, gc_error* err)
 {
-    size_t count = 0;
     const size_t triangle_count = in->triangle_count;
     memcpy(candidate, in->order, triangle_count * sizeof *candidate);
-    gc_status s = gc_opt_overdraw_clusters(in->ordered, triangle_count, in->vertex_count, in->cache_size, relative,
-                                           in->flush, in->identity, ends, &count, err);
-    if (!s)
-        s = gc_opt_occlusion_order(triangle_count, in->pairs, ends, count, 1, reverse, candidate, err);
-    return s;
+    return gc_opt_occlusion_order(triangle_count, in->pairs, ends, count, 1, reverse, candidate, err);
 }
 
 /* Whether every target's invocations for `candidate` are within its budget. */
@@ -535,13 +598,13 @@ typedef struct rung_pass {
     const uint64_t* budget;
 } rung_pass;
 
-/* The rung `relative` in one direction, kept (into `kept`) when it breaks fewer pairs than
+/* The rung cut into p->ends (count clusters) in one direction, kept (into `kept`) when it breaks fewer pairs than
  * broken_limit (the order kept's count, or a little more where bytes are traded for pairs),
  * fetches fewer bytes than the order kept (meshoptimizer's fetch model), and fits the budget. */
-static gc_status keep_if_better(const rung_pass* p, double relative, bool reverse, uint64_t broken_limit,
+static gc_status keep_if_better(const rung_pass* p, size_t count, bool reverse, uint64_t broken_limit,
                                 uint32_t* kept, uint64_t* kept_broken, uint64_t* kept_fetch, gc_error* err)
 {
-    gc_status s = build_rung(p->in, relative, reverse, p->ends, p->candidate, err);
+    gc_status s = order_rung(p->in, p->ends, count, reverse, p->candidate, err);
     if (s)
         return s;
     const size_t triangle_count = p->in->triangle_count;
@@ -592,8 +655,9 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     float* flush = gc_alloc_array(triangle_count, sizeof *flush, false); /* the same for every rung */
     uint32_t* ordered = gc_alloc_array(triangle_count, 3 * sizeof *ordered, false);
     uint32_t* identity = gc_alloc_array(triangle_count, sizeof *identity, false);
-    if (!kept || !ends || !position || !flush || !ordered || !identity) {
-        free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
+    uint32_t* found_ends = gc_alloc_array(triangle_count, sizeof *found_ends, false); /* the rung kept's */
+    if (!kept || !ends || !position || !flush || !ordered || !identity || !found_ends) {
+        free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
         gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
@@ -604,15 +668,20 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     const rung_input in = {triangle_count, vertex_count, cache_size, order, ordered, identity, flush, &pairs};
     s = gc_opt_overdraw_flush_acmr(ordered, triangle_count, vertex_count, cache_size, identity, flush, err);
     /* [lo, hi): the rungs still open; the finest that fits so far in `kept` */
-    size_t lo = 0, hi = RUNGS, found = RUNGS;
+    size_t lo = 0, hi = RUNGS, found = RUNGS, count = 0, found_count = 0;
     while (lo < hi && !s) {
         size_t mid = lo + (hi - lo) / 2;
         bool fits = false;
-        s = build_rung(&in, rung(steps[mid], threshold), false, ends, candidate, err);
+        s = cut_rung(&in, rung(steps[mid], threshold), ends, &count, err);
+        if (!s)
+            s = order_rung(&in, ends, count, false, candidate, err);
         if (!s)
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
         if (!s && fits) {
             memcpy(kept, candidate, triangle_count * sizeof *kept);
+            uint32_t* x = found_ends; /* its cuts kept for the other direction */
+            found_ends = ends, ends = x;
+            found_count = count;
             found = mid;
             hi = mid;
         } else {
@@ -623,7 +692,7 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
      * breaks fewer pairs. */
     if (!s && found < RUNGS) {
         bool fits = false;
-        s = build_rung(&in, rung(steps[found], threshold), true, ends, candidate, err);
+        s = order_rung(&in, found_ends, found_count, true, candidate, err);
         if (!s && broken_pairs(&pairs, triangle_count, candidate, position) <
                       broken_pairs(&pairs, triangle_count, kept, position))
             s = within_budget(costs, user, target_count, budget, candidate, &fits, err);
@@ -640,27 +709,31 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             uint64_t kept_broken = broken_pairs(&pairs, triangle_count, kept, position);
             uint64_t kept_fetch = first_use_fetch(indices, triangle_count, vertex_count, kept, scratch,
                                                   scratch + vertex_count);
+            if (!s && found + 1 < RUNGS)
+                s = cut_rung(&in, rung(steps[found + 1], threshold), ends, &count, err);
             for (int reverse = 0; reverse < 2 && !s && found + 1 < RUNGS; ++reverse)
-                s = keep_if_better(&pass, rung(steps[found + 1], threshold), reverse, kept_broken, kept, &kept_broken,
-                                   &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, kept_broken, kept, &kept_broken, &kept_fetch, err);
             /* Half way between the rung found and the finer one that did not fit, each
              * direction: kept on the same terms. */
+            if (!s && found > 0 && steps[found] > 0)
+                s = cut_rung(&in, rung(0.5 * (steps[found - 1] + steps[found]), threshold), ends, &count, err);
             for (int reverse = 0; reverse < 2 && !s && found > 0 && steps[found] > 0; ++reverse)
-                s = keep_if_better(&pass, rung(0.5 * (steps[found - 1] + steps[found]), threshold), reverse,
-                                   kept_broken, kept, &kept_broken, &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, kept_broken, kept, &kept_broken, &kept_fetch, err);
             /* First use (the numbering the output will have): half way toward the coarser
              * rung, each direction, kept if it fits and fetches fewer bytes while breaking at
              * most 1/20 more pairs than the order kept before it. */
             const uint64_t limit = kept_broken + kept_broken / 20 + 1;
+            if (!s && first_use && found + 1 < RUNGS)
+                s = cut_rung(&in, rung(0.5 * (steps[found] + fmax(steps[found + 1], 0)), threshold), ends, &count,
+                             err);
             for (int reverse = 0; reverse < 2 && !s && first_use && found + 1 < RUNGS; ++reverse)
-                s = keep_if_better(&pass, rung(0.5 * (steps[found] + fmax(steps[found + 1], 0)), threshold), reverse,
-                                   limit, kept, &kept_broken, &kept_fetch, err);
+                s = keep_if_better(&pass, count, reverse, limit, kept, &kept_broken, &kept_fetch, err);
             free(scratch);
         }
         if (!s)
             memcpy(order, kept, triangle_count * sizeof *order);
     }
-    free(kept), free(ends), free(position), free(flush), free(ordered), free(identity);
+    free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
     gc_occlusion_free(&pairs);
     return s;
 }

@@ -81,10 +81,12 @@ static void mesh_centroid(const uint32_t* indices, size_t triangle_count, const 
 /* The clusters of `order` with their occlusion potentials into clusters[] (their count
  * returned): cut at flushes, and where the cluster's ACMR from a cold cache drops below
  * lambda, or (relative > 0) to at most relative times the ACMR of the flush-bounded
- * cluster it lies in (hard[i] for the triangle at position i). */
+ * cluster it lies in (hard[i] for the triangle at position i). clusters NULL: their ends
+ * alone into ends_out (no geometry, no key array to fill). */
 static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const float* positions, size_t stride,
                            uint32_t k, double lambda, double relative, const float* hard, const double mesh[3],
-                           const uint32_t* order, uint32_t* stamp, float* acmr_out, cluster_key* clusters)
+                           const uint32_t* order, uint32_t* stamp, float* acmr_out, cluster_key* clusters,
+                           uint32_t* ends_out)
 {
     /* Time starts above k so that every vertex starts out of the FIFO (stamp 0). A vertex
      * is a hit when it entered the FIFO less than k misses ago and within the current
@@ -104,18 +106,23 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
             if (acmr_out)
                 for (size_t j = i - cluster_triangles; j < i; ++j)
                     acmr_out[j] = (float)cluster_misses / (float)cluster_triangles;
-            cluster_key* key = &clusters[cluster_count++];
-            key->begin = (uint32_t)(i - cluster_triangles);
-            key->end = (uint32_t)i;
-            key->weight = 0, key->potential = 0;
-            double len = positions ? sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) : 0;
-            double p = 0;
-            for (int c = 0; c < 3; ++c) {
-                double at = weight > 0 ? centroid[c] / (3 * weight) : plain[c] / (3 * (double)cluster_triangles);
-                p += len > 0 ? (at - mesh[c]) * normal[c] / len : 0;
+            if (!clusters) {
+                ends_out[cluster_count++] = (uint32_t)i;
+            } else {
+                cluster_key* key = &clusters[cluster_count++];
+                key->begin = (uint32_t)(i - cluster_triangles);
+                key->end = (uint32_t)i;
+                key->weight = 0, key->potential = 0;
+                double len =
+                    positions ? sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]) : 0;
+                double p = 0;
+                for (int c = 0; c < 3; ++c) {
+                    double at = weight > 0 ? centroid[c] / (3 * weight) : plain[c] / (3 * (double)cluster_triangles);
+                    p += len > 0 ? (at - mesh[c]) * normal[c] / len : 0;
+                }
+                key->weight = (float)weight;
+                key->potential = p == p ? p : 0; /* NaN positions: no potential, a consistent sort */
             }
-            key->weight = (float)weight;
-            key->potential = p == p ? p : 0; /* NaN positions: no potential, a consistent sort */
             cluster_triangles = cluster_misses = 0;
             weight = 0;
             for (int c = 0; c < 3; ++c)
@@ -142,6 +149,35 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
     return cluster_count;
 }
 
+/* cut_clusters' cuts alone (no geometry, lambda 0, no ACMR out) into ends (their count
+ * returned): the rungs of the overdraw pass run this once each; the same cuts, a tighter loop. */
+static size_t cut_ends(const uint32_t* indices, size_t triangle_count, uint32_t k, double relative, const float* hard,
+                       const uint32_t* order, uint32_t* stamp, uint32_t* ends)
+{
+    uint32_t time = k + 1, cluster_time = time;
+    size_t count = 0, cluster_triangles = 0, cluster_misses = 0;
+    for (size_t i = 0; i < triangle_count; ++i) {
+        const uint32_t* tv = indices + 3 * (size_t)order[i];
+        const uint32_t s0 = stamp[tv[0]], s1 = stamp[tv[1]], s2 = stamp[tv[2]];
+        const bool flush = !(time - s0 <= k && s0 >= cluster_time) && !(time - s1 <= k && s1 >= cluster_time) &&
+                           !(time - s2 <= k && s2 >= cluster_time);
+        if (i > 0 && (flush || (relative > 0 && (double)cluster_misses <= relative * hard[i - 1] * cluster_triangles))) {
+            ends[count++] = (uint32_t)i;
+            cluster_triangles = cluster_misses = 0;
+            cluster_time = time;
+        }
+        for (int c = 0; c < 3; ++c) /* stamp read again: a corner may repeat one before it */
+            if (!(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time)) {
+                stamp[tv[c]] = time++;
+                cluster_misses++;
+            }
+        cluster_triangles++;
+    }
+    if (triangle_count > 0)
+        ends[count++] = (uint32_t)triangle_count;
+    return count;
+}
+
 gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const float* positions, size_t position_stride, uint32_t cache_size, double lambda,
                                double relative, double merge, uint32_t* order, gc_error* err)
@@ -162,10 +198,10 @@ gc_status gc_opt_overdraw_sort(const uint32_t* indices, size_t triangle_count, u
     mesh_centroid(indices, triangle_count, positions, stride, mesh);
 
     if (relative > 0) /* the flush-bounded clusters' ACMRs first */
-        cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+        cut_clusters(indices, triangle_count, positions, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters, NULL);
     memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
     size_t cluster_count = cut_clusters(indices, triangle_count, positions, stride, k, lambda, relative, hard, mesh,
-                                        order, stamp, NULL, clusters);
+                                        order, stamp, NULL, clusters, NULL);
     free(hard);
     /* Neighbours whose potentials are within `merge` of the largest are drawn as one: the sort
      * would put them close together anyway, and together they keep their shared vertices. */
@@ -207,14 +243,14 @@ gc_status gc_opt_overdraw_flush_acmr(const uint32_t* indices, size_t triangle_co
         return GC_OK;
     const uint32_t k = cache_size ? cache_size : 16;
     uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
-    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
-    if (!stamp || !clusters) {
-        free(stamp), free(clusters);
+    uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false); /* scratch */
+    if (!stamp || !ends) {
+        free(stamp), free(ends);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
     }
     const double mesh[3] = {0, 0, 0};
-    cut_clusters(indices, triangle_count, NULL, 3 * sizeof(float), k, 0, 0, NULL, mesh, order, stamp, acmr, clusters);
-    free(stamp), free(clusters);
+    cut_clusters(indices, triangle_count, NULL, 3 * sizeof(float), k, 0, 0, NULL, mesh, order, stamp, acmr, NULL, ends);
+    free(stamp), free(ends);
     return GC_OK;
 }
 
@@ -230,23 +266,18 @@ gc_status gc_opt_overdraw_clusters(const uint32_t* indices, size_t triangle_coun
     const size_t stride = 3 * sizeof(float);
     const uint32_t k = cache_size ? cache_size : 16;
     uint32_t* stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *stamp, true);
-    cluster_key* clusters = gc_alloc_array(triangle_count, sizeof *clusters, false);
     float* hard = relative > 0 && !flush_acmr ? gc_alloc_array(triangle_count, sizeof *hard, false) : NULL;
-    if (!stamp || !clusters || (relative > 0 && !flush_acmr && !hard)) {
-        free(stamp), free(clusters), free(hard);
+    if (!stamp || (relative > 0 && !flush_acmr && !hard)) {
+        free(stamp), free(hard);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw clusters: out of memory for %zu triangles", triangle_count);
     }
     const double mesh[3] = {0, 0, 0};
-    if (hard) {
-        cut_clusters(indices, triangle_count, NULL, stride, k, 0, 0, NULL, mesh, order, stamp, hard, clusters);
+    if (hard) { /* ends: scratch here, written again below */
+        cut_clusters(indices, triangle_count, NULL, stride, k, 0, 0, NULL, mesh, order, stamp, hard, NULL, ends);
         memset(stamp, 0, (size_t)vertex_count * sizeof *stamp);
         flush_acmr = hard;
     }
-    size_t n = cut_clusters(indices, triangle_count, NULL, stride, k, 0, relative, flush_acmr, mesh, order, stamp,
-                            NULL, clusters);
-    for (size_t c = 0; c < n; ++c)
-        ends[c] = clusters[c].end;
-    *count = n;
-    free(stamp), free(clusters), free(hard);
+    *count = cut_ends(indices, triangle_count, k, relative, flush_acmr, order, stamp, ends);
+    free(stamp), free(hard);
     return GC_OK;
 }
