@@ -95,29 +95,6 @@ static int value_keyed(const gc_model* m)
     return m->family == GC_MODEL_DIRECT_VALUE || m->family == GC_MODEL_LLVMPIPE;
 }
 
-/* The triangle list a renderer draws from the file (strips expanded, restarts honoured). */
-static uint32_t* load_triangles(const char* name, size_t* n)
-{
-    char path[1024];
-    if (corpus_path(path, sizeof path, name) != 0)
-        return NULL;
-    gc_mesh gm;
-    gc_error err;
-    if (gc_mesh_load(path, NULL, &gm, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-    uint64_t prims;
-    if (gc_draw_validate(&d, name, &prims, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    size_t capacity = (size_t)prims * 6 + 3;
-    uint32_t* out = malloc(capacity * sizeof *out);
-    assert_non_null(out);
-    if (gc_draw_triangles(&d, out, capacity, n, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    gc_mesh_free(&gm);
-    return out;
-}
-
 /* A shuffled copy: triangles in a random order, corners rotated (winding kept), vertex
  * ids permuted; all from a fixed seed. */
 static uint32_t* shuffled_copy(const uint32_t* idx, size_t n, uint32_t vertices, uint64_t seed)
@@ -230,7 +207,7 @@ static int setup(void** state)
         if (!selected(name))
             continue;
         size_t n;
-        uint32_t* tri = load_triangles(name, &n);
+        uint32_t* tri = corpus_triangles(name, &n);
         if (!tri)
             continue;
         uint32_t vertices = max_plus_one(tri, n);

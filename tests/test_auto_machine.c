@@ -30,28 +30,6 @@ static uint32_t max_plus_one(const uint32_t* idx, size_t n)
     return m;
 }
 
-static uint32_t* load(const char* name, size_t* n)
-{
-    char path[1024];
-    if (corpus_path(path, sizeof path, name) != 0)
-        return NULL;
-    gc_mesh gm;
-    gc_error err;
-    if (gc_mesh_load(path, NULL, &gm, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-    uint64_t prims;
-    if (gc_draw_validate(&d, name, &prims, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    size_t capacity = (size_t)prims * 6 + 3;
-    uint32_t* out = malloc(capacity * sizeof *out);
-    assert_non_null(out);
-    if (gc_draw_triangles(&d, out, capacity, n, &err) != GC_OK)
-        fail_msg("%s: %s", name, err.message);
-    gc_mesh_free(&gm);
-    return out;
-}
-
 /* The invocations of `order` under m, its vertices first renumbered in order of first use
  * when `renumber`. */
 static uint64_t cost(const gc_model* m, const uint32_t* order, size_t n, uint32_t vertices, int renumber)
@@ -99,7 +77,7 @@ static void against_meshopt(void** state)
         rows = 0;
         for (size_t k = 0; k < MESH_COUNT; ++k) {
             size_t n;
-            uint32_t* idx = load(meshes[k], &n);
+            uint32_t* idx = corpus_triangles(meshes[k], &n);
             if (!idx)
                 continue;
             uint32_t vertices = max_plus_one(idx, n);

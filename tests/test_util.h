@@ -42,6 +42,31 @@ static inline int corpus_path(char* buf, size_t size, const char* name)
     return 0;
 }
 
+/* The triangle list a renderer draws from corpus mesh `name` (strips expanded, restarts
+ * honoured), malloc'ed, its index count in *n; NULL when the corpus lacks the file. A file
+ * that does not load fails the test. */
+static inline uint32_t* corpus_triangles(const char* name, size_t* n)
+{
+    char path[1024];
+    if (corpus_path(path, sizeof path, name) != 0)
+        return NULL;
+    gc_mesh gm;
+    gc_error err;
+    if (gc_mesh_load(path, NULL, &gm, &err) != GC_OK)
+        fail_msg("%s: %s", name, err.message);
+    gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
+    uint64_t prims;
+    if (gc_draw_validate(&d, name, &prims, &err) != GC_OK)
+        fail_msg("%s: %s", name, err.message);
+    size_t capacity = (size_t)prims * 6 + 3;
+    uint32_t* out = malloc(capacity * sizeof *out);
+    assert_non_null(out);
+    if (gc_draw_triangles(&d, out, capacity, n, &err) != GC_OK)
+        fail_msg("%s: %s", name, err.message);
+    gc_mesh_free(&gm);
+    return out;
+}
+
 static inline gc_model model_of(const char* spec)
 {
     gc_model m;
