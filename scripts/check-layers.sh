@@ -126,8 +126,9 @@ TOOLS_FILE_MAX=400
 # once the value parsers and analyze's reports moved, and at 3,490 once every command's
 # options became a table read by one parser (tools/cli_options.c), the sweep the library's
 # gc_sweep and demo's, probe --overdraw's, grid's and the meshlet files' reports the
-# library's; the limit is a ratchet: lower it as tools/ shrinks (the goal, 3500, is met)
-TOOLS_TOTAL_MAX=3490
+# library's (3,489 with the fetch numbering's one line moved out); the limit is a ratchet:
+# lower it as tools/ shrinks (the goal, 3500, is met)
+TOOLS_TOTAL_MAX=3489
 SRC_FILE_MAX=900
 # Exempt from SRC_FILE_MAX: none (gltf.c, ply.c and measurements.c were split by job).
 SRC_EXEMPT=""
