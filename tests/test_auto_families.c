@@ -134,22 +134,6 @@ static uint32_t* shuffled_copy(const uint32_t* idx, size_t n, uint32_t vertices,
     return out;
 }
 
-/* A copy of `order` with its vertices numbered in order of first use. */
-static uint32_t* renumbered(const uint32_t* order, size_t n, uint32_t vertices)
-{
-    uint32_t* out = malloc((n ? n : 1) * sizeof *out);
-    uint32_t* remap = malloc((vertices ? vertices : 1) * sizeof *remap);
-    assert_non_null(out);
-    assert_non_null(remap);
-    memcpy(out, order, n * sizeof *out);
-    uint32_t used;
-    gc_error err;
-    if (gc_reorder_vertices(out, n, vertices, remap, &used, &err) != GC_OK)
-        fail_msg("gc_reorder_vertices: %s", err.message);
-    free(remap);
-    return out;
-}
-
 static uint64_t invocations(const gc_model* m, const uint32_t* idx, size_t n)
 {
     gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
@@ -196,7 +180,7 @@ static void add_mesh(const char* name, uint32_t* idx, size_t n, uint32_t vertice
     m->meshopt = malloc((n ? n : 1) * sizeof *m->meshopt);
     assert_non_null(m->meshopt);
     meshopt_optimizeVertexCache(m->meshopt, idx, n, vertices);
-    m->meshopt_renumbered = renumbered(m->meshopt, n, vertices);
+    m->meshopt_renumbered = first_use_copy(m->meshopt, n, vertices);
 }
 
 static int setup(void** state)
@@ -281,7 +265,7 @@ static void auto_against_meshopt(void** state)
             fail_msg("auto -m %s on %s: %s", target->name, m->name, err.message);
         seconds += now() - t0;
         if (keyed) {
-            uint32_t* re = renumbered(out, m->n, m->vertices);
+            uint32_t* re = first_use_copy(out, m->n, m->vertices);
             ours[i] = invocations(target, re, m->n);
             theirs[i] = invocations(target, m->meshopt_renumbered, m->n);
             free(re);

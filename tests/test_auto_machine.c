@@ -34,21 +34,13 @@ static uint32_t max_plus_one(const uint32_t* idx, size_t n)
  * when `renumber`. */
 static uint64_t cost(const gc_model* m, const uint32_t* order, size_t n, uint32_t vertices, int renumber)
 {
-    uint32_t* copy = malloc((n ? n : 1) * sizeof *copy);
-    uint32_t* remap = malloc((vertices ? vertices : 1) * sizeof *remap);
-    assert_non_null(copy);
-    assert_non_null(remap);
-    memcpy(copy, order, n * sizeof *copy);
-    gc_error err;
-    uint32_t used;
-    if (renumber && gc_reorder_vertices(copy, n, vertices, remap, &used, &err) != GC_OK)
-        fail_msg("gc_reorder_vertices: %s", err.message);
-    gc_draw d = {copy, n, GC_TRIANGLE_LIST, 0, 0};
+    uint32_t* copy = renumber ? first_use_copy(order, n, vertices) : NULL;
+    gc_draw d = {copy ? copy : order, n, GC_TRIANGLE_LIST, 0, 0};
     gc_stats st;
+    gc_error err;
     if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
         fail_msg("analyze %s: %s", m->name, err.message);
     free(copy);
-    free(remap);
     return st.invocations;
 }
 

@@ -67,6 +67,23 @@ static inline uint32_t* corpus_triangles(const char* name, size_t* n)
     return out;
 }
 
+/* A malloc'ed copy of the n indices of `order` with their vertices numbered in order of
+ * first use (gc_reorder_vertices over `vertices` values). */
+static inline uint32_t* first_use_copy(const uint32_t* order, size_t n, uint32_t vertices)
+{
+    uint32_t* out = malloc((n ? n : 1) * sizeof *out);
+    uint32_t* remap = malloc((vertices ? vertices : 1) * sizeof *remap);
+    assert_non_null(out);
+    assert_non_null(remap);
+    memcpy(out, order, n * sizeof *out);
+    uint32_t used;
+    gc_error err;
+    if (gc_reorder_vertices(out, n, vertices, remap, &used, &err) != GC_OK)
+        fail_msg("gc_reorder_vertices: %s", err.message);
+    free(remap);
+    return out;
+}
+
 static inline gc_model model_of(const char* spec)
 {
     gc_model m;
