@@ -382,18 +382,32 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
     /* --effort 1: one order per target family, nothing scored (auto_fast.c), then the
      * overdraw pass as below (the values scored as they are) */
-    if (options->effort == 1) {
-        bool served = false; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
-        gc_status s = gc_opt_auto_machine(indices, triangle_count, vertex_count, targets, target_count, options,
-                                          placement, order, &served, err);
-        if (!s && !served)
-            s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
+    /* The default effort for a lone target that flushes its cache at known points (ati-basic,
+     * reuse): the flushed Forsyth order or meshoptimizer's, the cheaper (forsyth_flush.c; the
+     * candidates below won no corpus row against it), then the overdraw pass as for effort 1. */
+    gc_flush_rule flush_rule;
+    const bool flush_default = options->effort == 0 && target_count == 1 &&
+                               gc_flush_rule_of(&targets[0], placement->stream_position, &flush_rule);
+    if (options->effort == 1 || flush_default) {
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
-        if (s || !options->positions || threshold <= 1)
-            return s;
         gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                           scratch, NULL,    NULL,           threshold, {0},     false,        false};
+        bool served = flush_default; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
+        gc_status s = GC_OK;
+        if (flush_default) {
+            s = gc_opt_auto_flush(indices, triangle_count, vertex_count, &targets[0], &flush_rule, one_target_cost,
+                                  &b, order, err);
+            if (!s && options->progress)
+                options->progress(options->progress_user, 1, 1);
+        } else {
+            s = gc_opt_auto_machine(indices, triangle_count, vertex_count, targets, target_count, options, placement,
+                                    order, &served, err);
+        }
+        if (!s && !served)
+            s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
+        if (s || !options->positions || threshold <= 1)
+            return s;
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,

@@ -66,6 +66,22 @@ typedef struct gc_forsyth_scores {
 const gc_forsyth_scores* gc_family_forsyth_scores(const gc_family_traits* t, gc_forsyth_scores* own);
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
+/* Where a target empties its cache (forsyth_flush.c): hard resets every reset_indices
+ * indices of the draw (ati with an LRU under 16 entries), or the warps of reuse:W,F,T (warp
+ * vertices, each compared with the last `window` added, warp_triangles: T, 0 none). */
+typedef struct gc_flush_rule {
+    uint64_t first_index; /* the list's first index's position in the draw */
+    uint32_t reset_indices, warp, window, warp_triangles;
+} gc_flush_rule;
+/* The rule for a target (true) or false when none is known for its family. */
+bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
+/* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
+ * ati (into *own), auto's tuned table for reuse. */
+const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
+/* gc_opt_forsyth_scored's order with its modelled cache emptied where `rule` says the target's is. */
+gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
+                               gc_error* err);
 
 /* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
  * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
@@ -226,6 +242,11 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
  * on the first call for an order (the caller may expand it then and reuse it after). */
 typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
                                        gc_error* err);
+/* auto's default effort for a lone target with a flush rule (forsyth_flush.c): the flushed
+ * Forsyth order, or meshoptimizer's table order where `cost` (target 0) says it costs fewer. */
+gc_status gc_opt_auto_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* target, const gc_flush_rule* rule, gc_target_cost_fn cost, void* user,
+                            uint32_t* order, gc_error* err);
 /* auto's balance (auto_balance.c): block moves of `order` (costs: each target's, updated)
  * until every target is strictly below `reference`, kept while the excess over it
  * (sum_k max(0, cost_k + 1 - reference_k)) goes down, or stays and the sum goes down; the

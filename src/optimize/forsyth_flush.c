@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/* Forsyth's algorithm told where the target empties its cache (issue 33): for the rules that
+ * flush their reuse at known points, the modelled cache of forsyth.c (the same scores, the
+ * same linear scan) is emptied where the target's is, so that no triangle is chosen for
+ * vertices the target will not hold any more:
+ *  - ati (Kerbl et al.'s ATI rule, LRU of fewer than 16 entries: ati-basic): the LRU is
+ *    emptied before every primitive whose position is a non-zero multiple of `reset`
+ *    indices (hard resets); known exactly from the triangle's number in the draw;
+ *  - reuse:W,F,T: a new warp (nothing reused) before a triangle when T are buffered, or
+ *    when its misses would take the warp past W vertices. The warp is followed along the
+ *    order (a vertex hits while in the warp and among the last F added); the cache is
+ *    emptied after a triangle that fills the warp's T, or leaves fewer than 2 of its W
+ *    vertices (the next triangle's misses are not known yet: most have 1 or 2).
+ * At a flush the vertices that were cached keep their remaining triangles as the next
+ * step's candidates, scored by their valences only, so the order stays on the surface.
+ * On the corpus (28 rows, 14 meshes stored and shuffled) against meshoptimizer's order:
+ * ati-basic -1.04% with lru:16's table (the plain order: -0.42%), reuse:32,16,32 -2.20%
+ * with the tuned table (plain: -0.37%), in the plain order's time (docs/optimizers/auto.md). */
+#include "optimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VALENCE_SCAN 32
+
+bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule)
+{
+    memset(rule, 0, sizeof *rule);
+    rule->first_index = first_index;
+    if (target->family == GC_MODEL_ATI && target->p[0] < 16 && target->p[2] > 0) {
+        rule->reset_indices = target->p[2];
+        return true;
+    }
+    if (target->family == GC_MODEL_REUSE && target->p[0] > 0) {
+        rule->warp = target->p[0];
+        rule->window = target->p[1] ? target->p[1] : target->p[0];
+        rule->warp_triangles = target->p[2];
+        return true;
+    }
+    return false;
+}
+
+const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own)
+{
+    if (target->family != GC_MODEL_ATI)
+        return &gc_auto_tuned_scores;
+    /* ati's rule is an LRU's between its resets: lru:16's own table (gc_family_traits) */
+    const gc_model lru = {GC_MODEL_LRU, {16, 0, 0}, "lru:16"};
+    gc_family_traits t;
+    gc_model_traits(&lru, &t);
+    return gc_family_forsyth_scores(&t, own);
+}
+
+typedef struct flush_vertex {
+    uint32_t live, listed;
+} flush_vertex;
+
+/* The warp of a reuse rule followed along the order: each vertex's stamp when it joined
+ * (0: never), the stamps given so far, the warp's first stamp, its vertices and triangles. */
+typedef struct warp_state {
+    uint64_t* stamp;
+    uint64_t added, start;
+    uint32_t fill, triangles;
+} warp_state;
+
+/* Feeds triangle tv to the warp; true when the next triangle will (or likely will) start a new one. */
+static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
+{
+    uint32_t u[3], n = 0, misses = 0;
+    for (int c = 0; c < 3; ++c)
+        if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
+            u[n++] = tv[c];
+    for (uint32_t k = 0; k < n; ++k)
+        misses += !(w->stamp[u[k]] > w->start && w->added - w->stamp[u[k]] < r->window);
+    if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp)
+        w->start = w->added, w->fill = 0, w->triangles = 0;
+    for (uint32_t k = 0; k < n; ++k)
+        if (!(w->stamp[u[k]] > w->start && w->added - w->stamp[u[k]] < r->window))
+            w->stamp[u[k]] = ++w->added, w->fill++;
+    w->triangles++;
+    return (r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + 2 > r->warp;
+}
+
+gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
+                               gc_error* err)
+{
+    if (triangle_count == 0)
+        return GC_OK;
+    const uint32_t cache_size = scores->cache_size;
+    if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
+        scores->live_count > GC_FORSYTH_MAX_LIVE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
+    if (s)
+        return s;
+    flush_vertex* vert = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vert, false);
+    float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false);
+    uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true);
+    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
+    warp_state warp = {NULL, 0, 0, 0, 0};
+    if (rule->warp)
+        warp.stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint64_t), true);
+    if (!vert || !vscore || !emitted || !dead_end || (rule->warp && !warp.stamp)) {
+        free(vert), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
+        gc_adjacency_free(&adj);
+        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
+                       vertex_count);
+    }
+    uint32_t* list = adj.triangles;
+    const uint32_t* list_start = adj.offsets;
+    const uint32_t live_max = scores->live_count - 1;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        const uint32_t live = list_start[v + 1] - list_start[v];
+        vert[v].live = vert[v].listed = live;
+        vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
+    }
+    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    float position_score[GC_FORSYTH_MAX_CACHE + 3];
+    for (uint32_t k = 0; k < cache_size + 3; ++k)
+        position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
+    uint32_t cache_count = 0;
+    size_t cursor = 0, written = 0, dead_top = 0;
+    int64_t best = -1;
+    float best_score = -1.0f;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        float sc = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
+        if (sc > best_score)
+            best_score = sc, best = (int64_t)t;
+    }
+    while (best >= 0) {
+        const uint32_t t = (uint32_t)best;
+        const uint32_t* tv = indices + 3 * t;
+        emitted[t / 64] |= 1ull << (t % 64);
+        order[written++] = t;
+        for (int c = 0; c < 3; ++c) {
+            dead_end[dead_top++] = tv[c];
+            vert[tv[c]].live--;
+        }
+        /* whether the target empties its cache before the next triangle */
+        bool flush = false;
+        if (rule->reset_indices) {
+            const uint64_t next = rule->first_index + 3 * (uint64_t)written; /* > 0 */
+            flush = next % rule->reset_indices == 0;
+        } else if (rule->warp) {
+            flush = warp_feed(&warp, rule, tv);
+        }
+        /* LRU update: the triangle's vertices first, then the old order */
+        uint32_t n = 0;
+        for (int c = 0; c < 3; ++c)
+            if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
+                next_cache[n++] = tv[c];
+        for (uint32_t k = 0; k < cache_count; ++k) {
+            const uint32_t v = cache[k];
+            if (v != tv[0] && v != tv[1] && v != tv[2])
+                next_cache[n++] = v;
+        }
+        uint32_t live_cached = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t v = next_cache[k], live = vert[v].live;
+            /* after a flush: no place in the cache, the valence only */
+            const float place = flush ? 0.0f : position_score[k];
+            vscore[v] = live == 0 ? -1.0f : place + scores->live[live < live_max ? live : live_max];
+            scan[live_cached] = v;
+            live_cached += live != 0 && k < cache_size;
+        }
+        cache_count = flush ? 0 : (n < cache_size ? n : cache_size);
+        memcpy(cache, next_cache, cache_count * sizeof *cache);
+        /* the next triangle: the best among those vertices' remaining triangles */
+        best = -1;
+        best_score = -1.0f;
+        for (uint32_t k = 0; k < live_cached; ++k) {
+            flush_vertex* fv = &vert[scan[k]];
+            uint32_t* entries = list + list_start[scan[k]];
+            uint32_t scanned = 0;
+            for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
+                const uint32_t u = entries[a];
+                if (emitted[u / 64] >> (u % 64) & 1) {
+                    entries[a] = entries[--fv->listed];
+                    continue;
+                }
+                float sc = vscore[indices[3 * (size_t)u]] + vscore[indices[3 * (size_t)u + 1]] +
+                           vscore[indices[3 * (size_t)u + 2]];
+                if (sc > best_score)
+                    best_score = sc, best = u;
+                ++a, ++scanned;
+            }
+        }
+        while (best < 0 && dead_top > 0) {
+            const uint32_t d = dead_end[--dead_top];
+            for (uint32_t a = 0; vert[d].live > 0 && a < vert[d].listed && best < 0;) {
+                const uint32_t u = list[list_start[d] + a];
+                if (emitted[u / 64] >> (u % 64) & 1)
+                    list[list_start[d] + a] = list[list_start[d] + --vert[d].listed];
+                else
+                    best = u;
+            }
+        }
+        if (best < 0) {
+            while (cursor < triangle_count && (emitted[cursor / 64] >> (cursor % 64) & 1))
+                ++cursor;
+            if (cursor < triangle_count)
+                best = (int64_t)cursor;
+        }
+    }
+    free(vert), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
+    gc_adjacency_free(&adj);
+    if (written != triangle_count)
+        return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
+    return GC_OK;
+}
+
+/* auto at the default effort for a lone target with a flush rule (issue 33): the order
+ * above, and meshoptimizer's (its table, score_table.c) where it costs fewer, so that no
+ * mesh ends above meshoptimizer's order. On the corpus the greedy, the plain Forsyth orders
+ * and the patches that auto ran before won no row against the first (ati-basic, reuse):
+ * about a third of the time for more gain (docs/optimizers/auto.md). */
+gc_status gc_opt_auto_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* target, const gc_flush_rule* rule, gc_target_cost_fn cost, void* user,
+                            uint32_t* order, gc_error* err)
+{
+    gc_forsyth_scores own;
+    uint64_t best = 0, other = 0;
+    gc_status s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), rule,
+                                       order, err);
+    if (!s)
+        s = cost(user, order, true, 0, &best, err);
+    uint32_t* candidate = s ? NULL : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!s && !candidate)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    if (!s)
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
+    if (s == GC_ERR_LIMIT) /* a hub: that order would not be linear */
+        s = GC_OK;
+    else if (!s && !(s = cost(user, candidate, true, 0, &other, err)) && other < best)
+        memcpy(order, candidate, triangle_count * sizeof *order);
+    free(candidate);
+    return s;
+}

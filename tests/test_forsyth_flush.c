@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/* Issue 33: Forsyth's order told where the target empties its cache
+ * (src/optimize/forsyth_flush.c), which auto runs for a lone ati-basic or reuse target.
+ *
+ *  - Without a flush (no rule, or resets and warps that never come inside the mesh) it is
+ *    forsyth.c's order with the same table, triangle for triangle (the independent
+ *    implementation it extends), on corpus meshes stored and shuffled.
+ *  - Its order is a permutation of the triangles, with degenerate triangles and a hub.
+ *  - Against meshopt_optimizeVertexCache: auto's --effort 1 and default orders cost
+ *    ati-basic and reuse:32,16,32 fewer invocations than meshoptimizer's over the meshes
+ *    (gc_analyze), and the default's is never above meshoptimizer's table order
+ *    (score_table.c) nor the flushed order on any mesh: it keeps the cheaper of the two.
+ *  - ati's resets follow the list's place in the draw: effort 1 told that the list starts
+ *    at index 3 x 100 gives the flushed order with its resets there. */
+#include "test_util.h"
+
+#include <meshoptimizer.h>
+
+#include "optimize/optimize.h"
+
+static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
+#define MESH_COUNT (sizeof meshes / sizeof meshes[0])
+
+static uint32_t max_plus_one(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] + 1 > m ? idx[i] + 1 : m;
+    return m;
+}
+
+static uint64_t cost_of(const gc_model* m, const uint32_t* list, size_t n)
+{
+    gc_draw d = {list, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
+        fail_msg("analyze %s: %s", m->name, err.message);
+    return st.invocations;
+}
+
+/* The invocations of a triangle order (triangle numbers into idx). */
+static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
+{
+    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
+    assert_non_null(list);
+    for (size_t t = 0; t < tc; ++t)
+        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    uint64_t c = cost_of(m, list, 3 * tc);
+    free(list);
+    return c;
+}
+
+static void assert_permutation(const uint32_t* order, size_t tc)
+{
+    unsigned char* seen = calloc(tc + 1, 1);
+    assert_non_null(seen);
+    for (size_t t = 0; t < tc; ++t) {
+        assert_true(order[t] < tc && !seen[order[t]]);
+        seen[order[t]] = 1;
+    }
+    free(seen);
+}
+
+static void no_flush_is_forsyth(void** state)
+{
+    (void)state;
+    for (size_t k = 0; k < 2; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(meshes[k], &n);
+        if (!idx)
+            skip();
+        const size_t tc = n / 3;
+        const uint32_t vertices = max_plus_one(idx, n);
+        uint32_t* want = malloc(tc * sizeof *want);
+        uint32_t* got = malloc(tc * sizeof *got);
+        assert_non_null(want);
+        assert_non_null(got);
+        gc_error err;
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 11);
+            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+            /* none; resets past the list's end; warps larger than the mesh with no triangle limit */
+            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0},
+                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0},
+                                           {0, 0, vertices + 3, vertices + 3, 0}};
+            for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r) {
+                assert_int_equal(
+                    gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rules[r], got, &err), GC_OK);
+                assert_memory_equal(got, want, tc * sizeof *got);
+            }
+        }
+        free(want);
+        free(got);
+        free(idx);
+    }
+}
+
+static void permutation(void** state)
+{
+    (void)state;
+    enum { FAN = 300, TC = FAN + 40 };
+    uint32_t idx[3 * TC], order[TC];
+    for (uint32_t t = 0; t < FAN; ++t) { /* a hub of 300 triangles */
+        idx[3 * t] = 0;
+        idx[3 * t + 1] = 1 + (t * 7) % FAN;
+        idx[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
+    }
+    for (uint32_t t = FAN; t < TC; ++t) { /* degenerate triangles, some of one vertex */
+        idx[3 * t] = 5 + t % 9;
+        idx[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
+        idx[3 * t + 2] = 5 + t % 9;
+    }
+    const char* const specs[] = {"ati-basic", "reuse:32,16,32", "reuse:8,0,0", "ati:lru=14,vertices=64,reset=384"};
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+        gc_model m = model_of(specs[s]);
+        gc_flush_rule rule;
+        assert_true(gc_flush_rule_of(&m, 0, &rule));
+        gc_forsyth_scores own;
+        gc_error err;
+        assert_int_equal(gc_opt_forsyth_flush(idx, TC, FAN + 1, gc_flush_scores(&m, &own), &rule, order, &err), GC_OK);
+        assert_permutation(order, TC);
+    }
+    /* the families it does not know: no rule */
+    const char* const others[] = {"lru:16", "fifo:16", "radeonsi-polaris", "nvidia-kepler", "direct-position:32"};
+    for (size_t s = 0; s < sizeof others / sizeof *others; ++s) {
+        gc_model m = model_of(others[s]);
+        gc_flush_rule rule;
+        assert_false(gc_flush_rule_of(&m, 0, &rule));
+    }
+}
+
+static void run_auto(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices, unsigned effort,
+                     uint64_t position, uint32_t* out)
+{
+    gc_optimize_options o = {0};
+    o.targets = m;
+    o.target_count = 1;
+    o.effort = effort;
+    const gc_optimize_placement place = {position, 0, 0};
+    gc_error err;
+    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
+        fail_msg("auto --effort %u -m %s: %s", effort, m->name, err.message);
+}
+
+static void against_meshopt(void** state)
+{
+    (void)state;
+    const char* const specs[] = {"ati-basic", "reuse:32,16,32"};
+    for (size_t s = 0; s < 2; ++s) {
+        gc_model m = model_of(specs[s]);
+        uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
+        for (size_t k = 0; k < MESH_COUNT; ++k) {
+            size_t n;
+            uint32_t* idx = corpus_triangles(meshes[k], &n);
+            if (!idx)
+                skip();
+            const size_t tc = n / 3;
+            const uint32_t vertices = max_plus_one(idx, n);
+            uint32_t* out = malloc(n * sizeof *out);
+            uint32_t* order = malloc(tc * sizeof *order);
+            assert_non_null(out);
+            assert_non_null(order);
+            for (int shuffled = 0; shuffled < 2; ++shuffled) {
+                if (shuffled)
+                    gc_shuffle_triangles(idx, n, 7);
+                meshopt_optimizeVertexCache(out, idx, n, vertices);
+                peer_sum += cost_of(&m, out, n);
+                run_auto(&m, idx, n, vertices, 1, 0, out);
+                fast_sum += cost_of(&m, out, n);
+                run_auto(&m, idx, n, vertices, 0, 0, out);
+                const uint64_t chosen = cost_of(&m, out, n);
+                default_sum += chosen;
+                gc_error err;
+                assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
+                assert_true(chosen <= order_cost(&m, idx, order, tc));
+                gc_flush_rule rule;
+                gc_forsyth_scores own;
+                assert_true(gc_flush_rule_of(&m, 0, &rule));
+                assert_int_equal(
+                    gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &rule, order, &err), GC_OK);
+                assert_true(chosen <= order_cost(&m, idx, order, tc));
+            }
+            free(out);
+            free(order);
+            free(idx);
+        }
+        assert_true(fast_sum < peer_sum);
+        assert_true(default_sum < peer_sum);
+    }
+}
+
+static void resets_follow_the_place(void** state)
+{
+    (void)state;
+    size_t n;
+    uint32_t* idx = corpus_triangles("cow.obj", &n);
+    if (!idx)
+        skip();
+    const size_t tc = n / 3;
+    const uint32_t vertices = max_plus_one(idx, n);
+    uint32_t* out = malloc(n * sizeof *out);
+    uint32_t* at0 = malloc(tc * sizeof *at0);
+    uint32_t* at100 = malloc(tc * sizeof *at100);
+    assert_non_null(out);
+    assert_non_null(at0);
+    assert_non_null(at100);
+    gc_model m = model_of("ati-basic");
+    gc_forsyth_scores own;
+    gc_flush_rule rule;
+    gc_error err;
+    assert_true(gc_flush_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &rule, at0, &err), GC_OK);
+    /* by hand: the list's first index at 300, its resets 384 - 300 = 84 indices in, then every 384 */
+    const gc_flush_rule shifted = {300, 384, 0, 0, 0};
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &shifted, at100, &err),
+                     GC_OK);
+    assert_memory_not_equal(at0, at100, tc * sizeof *at0); /* the resets fall elsewhere */
+    run_auto(&m, idx, n, vertices, 1, 300, out);
+    for (size_t t = 0; t < tc; ++t)
+        assert_memory_equal(out + 3 * t, idx + 3 * (size_t)at100[t], 3 * sizeof *out);
+    free(out);
+    free(at0);
+    free(at100);
+    free(idx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_flush_is_forsyth),
+        cmocka_unit_test(permutation),
+        cmocka_unit_test(against_meshopt),
+        cmocka_unit_test(resets_follow_the_place),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
