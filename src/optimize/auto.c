@@ -381,23 +381,22 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (target_count > MAX_TARGETS)
         return gc_fail(err, GC_ERR_USAGE, "auto: at most %d targets", MAX_TARGETS);
     /* --effort 1: one order per target family, nothing scored (auto_fast.c), then the
-     * overdraw pass as below (the values scored as they are) */
-    /* The default effort for a lone target that flushes its cache at known points (ati-basic,
-     * reuse): the flushed Forsyth order or meshoptimizer's, the cheaper (forsyth_flush.c; the
-     * candidates below won no corpus row against it), then the overdraw pass as for effort 1. */
+     * overdraw pass as below (the values scored as they are). The default effort for a lone
+     * target whose own order beat the candidates below on the corpus (ati-basic, reuse,
+     * direct-position: gc_opt_auto_lone, auto_machine_greedy.c, two orders scored) likewise. */
     gc_flush_rule flush_rule;
-    const bool flush_default = options->effort == 0 && target_count == 1 &&
-                               gc_flush_rule_of(&targets[0], placement->stream_position, &flush_rule);
-    if (options->effort == 1 || flush_default) {
+    const bool lone = options->effort == 0 && target_count == 1 &&
+                      (gc_flush_rule_of(&targets[0], 0, &flush_rule) || targets[0].family == GC_MODEL_DIRECT_POSITION);
+    if (options->effort == 1 || lone) {
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                           scratch, NULL,    NULL,           threshold, {0},     false,        false};
-        bool served = flush_default; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
+        bool served = false; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
         gc_status s = GC_OK;
-        if (flush_default) {
-            s = gc_opt_auto_flush(indices, triangle_count, vertex_count, &targets[0], &flush_rule, one_target_cost,
-                                  &b, order, err);
+        if (lone) {
+            s = gc_opt_auto_lone(indices, triangle_count, vertex_count, &targets[0], placement, one_target_cost, &b,
+                                 order, &served, err);
             if (!s && options->progress)
                 options->progress(options->progress_user, 1, 1);
         } else {

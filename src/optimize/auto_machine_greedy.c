@@ -257,3 +257,48 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         options->progress(options->progress_user, 1, 1);
     return s;
 }
+
+/* auto at the default effort for a lone target whose own order beat the candidates of
+ * auto.c on the corpus (28 rows: 14 meshes stored and shuffled, issue 33), at a third of
+ * their time:
+ *  - ati-basic, reuse: Forsyth's order with the target's flushes (forsyth_flush.c); the
+ *    greedy, the plain Forsyth orders and the patches won no row against it (ati-basic
+ *    -1.15% against meshoptimizer where auto gave -0.71%, reuse:32,16,32 -2.24% for -0.96%);
+ *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
+ *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
+ *    with meshoptimizer's order, -0.88%);
+ * then meshoptimizer's order (its table, score_table.c) where it costs fewer, so that no
+ * mesh ends above it. */
+gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
+                           void* user, uint32_t* order, bool* served, gc_error* err)
+{
+    *served = false;
+    gc_flush_rule rule;
+    gc_status s = GC_OK;
+    if (gc_flush_rule_of(target, placement->stream_position, &rule)) {
+        gc_forsyth_scores own;
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, order,
+                                 err);
+    } else if (target->family == GC_MODEL_DIRECT_POSITION) {
+        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                  placement->stream_length, false, 1.0f, 6, order, err);
+    } else {
+        return GC_OK;
+    }
+    *served = true;
+    uint64_t best = 0, other = 0;
+    if (!s)
+        s = cost(user, order, true, 0, &best, err);
+    uint32_t* candidate = s ? NULL : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!s && !candidate)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    if (!s)
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
+    if (s == GC_ERR_LIMIT) /* a hub: that order would not be linear */
+        s = GC_OK;
+    else if (!s && !(s = cost(user, candidate, true, 0, &other, err)) && other < best)
+        memcpy(order, candidate, triangle_count * sizeof *order);
+    free(candidate);
+    return s;
+}

@@ -42,9 +42,11 @@ bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rul
 
 const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own)
 {
-    if (target->family != GC_MODEL_ATI)
+    if (target->family != GC_MODEL_ATI || target->p[0] != 15)
         return &gc_auto_tuned_scores;
-    /* ati's rule is an LRU's between its resets: lru:16's own table (gc_family_traits) */
+    /* ati-basic's LRU of 15 between its resets: lru:16's own table (gc_family_traits), which
+     * took it from -0.88% to -1.04% against meshoptimizer on the corpus; for an LRU of 14
+     * (radeonsi-polaris-tess-odd) it gave -0.01%, the tuned table -0.94% */
     const gc_model lru = {GC_MODEL_LRU, {16, 0, 0}, "lru:16"};
     gc_family_traits t;
     gc_model_traits(&lru, &t);
@@ -211,30 +213,3 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
     return GC_OK;
 }
 
-/* auto at the default effort for a lone target with a flush rule (issue 33): the order
- * above, and meshoptimizer's (its table, score_table.c) where it costs fewer, so that no
- * mesh ends above meshoptimizer's order. On the corpus the greedy, the plain Forsyth orders
- * and the patches that auto ran before won no row against the first (ati-basic, reuse):
- * about a third of the time for more gain (docs/optimizers/auto.md). */
-gc_status gc_opt_auto_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            const gc_model* target, const gc_flush_rule* rule, gc_target_cost_fn cost, void* user,
-                            uint32_t* order, gc_error* err)
-{
-    gc_forsyth_scores own;
-    uint64_t best = 0, other = 0;
-    gc_status s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), rule,
-                                       order, err);
-    if (!s)
-        s = cost(user, order, true, 0, &best, err);
-    uint32_t* candidate = s ? NULL : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
-    if (!s && !candidate)
-        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    if (!s)
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
-    if (s == GC_ERR_LIMIT) /* a hub: that order would not be linear */
-        s = GC_OK;
-    else if (!s && !(s = cost(user, candidate, true, 0, &other, err)) && other < best)
-        memcpy(order, candidate, triangle_count * sizeof *order);
-    free(candidate);
-    return s;
-}

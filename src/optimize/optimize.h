@@ -76,7 +76,7 @@ typedef struct gc_flush_rule {
 /* The rule for a target (true) or false when none is known for its family. */
 bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
 /* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
- * ati (into *own), auto's tuned table for reuse. */
+ * ati with an LRU of 15 (ati-basic; into *own), else auto's tuned table. */
 const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
 /* gc_opt_forsyth_scored's order with its modelled cache emptied where `rule` says the target's is. */
 gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -242,11 +242,13 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
  * on the first call for an order (the caller may expand it then and reuse it after). */
 typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
                                        gc_error* err);
-/* auto's default effort for a lone target with a flush rule (forsyth_flush.c): the flushed
- * Forsyth order, or meshoptimizer's table order where `cost` (target 0) says it costs fewer. */
-gc_status gc_opt_auto_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            const gc_model* target, const gc_flush_rule* rule, gc_target_cost_fn cost, void* user,
-                            uint32_t* order, gc_error* err);
+/* auto's default effort for a lone target whose own order beat auto's candidates on the
+ * corpus (auto_machine_greedy.c: ati-basic and reuse, forsyth_flush.c's order; direct-position,
+ * the machine greedy): that order, or meshoptimizer's table order where `cost` (target 0)
+ * says it costs fewer. *served: false for the other targets (nothing done). */
+gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
+                           void* user, uint32_t* order, bool* served, gc_error* err);
 /* auto's balance (auto_balance.c): block moves of `order` (costs: each target's, updated)
  * until every target is strictly below `reference`, kept while the excess over it
  * (sum_k max(0, cost_k + 1 - reference_k)) goes down, or stays and the sum goes down; the
