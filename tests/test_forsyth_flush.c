@@ -13,7 +13,10 @@
  *    the cheaper of the two. The same for direct-position:32's default, whose first order
  *    is the machine greedy's (auto_machine_greedy.c).
  *  - ati's resets follow the list's place in the draw: effort 1 told that the list starts
- *    at index 3 x 100 gives the flushed order with its resets there. */
+ *    at index 300 gives the flushed order with its resets there.
+ *  - The machine greedy's lru and direct-position machines written out (machine_inline.h)
+ *    give the order the greedy gives driving the models' own gc_sim machines, on corpus meshes
+ *    stored and shuffled with degenerate triangles added, at two places in the draw. */
 #include "test_util.h"
 
 #include <meshoptimizer.h>
@@ -235,6 +238,56 @@ static void resets_follow_the_place(void** state)
     free(idx);
 }
 
+static void written_out_machines(void** state)
+{
+    (void)state;
+    const char* const specs[] = {"lru:16", "lru:3", "lru:64", "direct-position:32", "direct-position:3",
+                                 "direct-position:7"};
+    for (size_t k = 0; k < 2; ++k) {
+        size_t n;
+        uint32_t* loaded = corpus_triangles(meshes[2 + k], &n);
+        if (!loaded)
+            skip();
+        /* degenerate triangles added: one of a repeated pair per 50, one of a single vertex per 200 */
+        const size_t tc = n / 3 + n / 150;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        assert_non_null(idx);
+        memcpy(idx, loaded, n * sizeof *idx);
+        for (size_t t = n / 3, j = 0; t < tc; ++t, ++j) {
+            const uint32_t v = loaded[3 * (j * 50 % (n / 3))];
+            idx[3 * t] = v;
+            idx[3 * t + 1] = j % 4 ? loaded[3 * (j * 50 % (n / 3)) + 1] : v;
+            idx[3 * t + 2] = v;
+        }
+        const uint32_t vertices = max_plus_one(idx, 3 * tc);
+        uint32_t* want = malloc(tc * sizeof *want);
+        uint32_t* got = malloc(tc * sizeof *got);
+        assert_non_null(want);
+        assert_non_null(got);
+        gc_error err;
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, 3 * tc, 5);
+            for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+                gc_model m = model_of(specs[s]);
+                const uint64_t first = shuffled ? 1001 : 0;
+                assert_int_equal(
+                    gc_opt_machine_greedy_sim(idx, tc, vertices, &m, first, 0, false, 1.0f, 4, want, &err), GC_OK);
+                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, first, 0, false, 1.0f, 4, got, &err),
+                                 GC_OK);
+                for (size_t t = 0; t < tc; ++t)
+                    if (got[t] != want[t])
+                        fail_msg("%s, %s, shuffled %d: triangle %zu of %zu differs", specs[s], meshes[2 + k], shuffled,
+                                 t, tc);
+            }
+        }
+        free(want);
+        free(got);
+        free(idx);
+        free(loaded);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +295,7 @@ int main(void)
         cmocka_unit_test(permutation),
         cmocka_unit_test(against_meshopt),
         cmocka_unit_test(resets_follow_the_place),
+        cmocka_unit_test(written_out_machines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

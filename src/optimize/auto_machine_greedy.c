@@ -13,6 +13,7 @@
  * only when it could win: on the corpus 1.1 to 1.2 times meshopt_optimizeVertexCache's time
  * where that greedy takes 4 to 7 (docs/PERFORMANCE.md, issue 33). */
 #include "optimize.h"
+#include "machine_inline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,9 +34,12 @@ static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32
     return at;
 }
 
-gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+/* written_out: lru and direct-position priced by machine_inline.h's machines (the same
+ * prices) instead of through gc_sim */
+static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
-                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
+                                bool first_use, float beta, uint32_t recent_limit, bool written_out, uint32_t* order,
+                                gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -68,6 +72,8 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
             return s;
     }
     gc_sim* sim = NULL;
+    inline_machine machine;
+    memset(&machine, 0, sizeof machine);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     /* first_use: the values the machine keys by are the numbers the vertices will have, in
@@ -83,9 +89,12 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
     if (values)
         for (uint32_t v = 0; v < vertex_count; ++v)
             values[v] = UINT32_MAX;
-    if ((s = gc_sim_create(target, vertex_count, values, &sim, err)))
+    if (written_out && !values && (s = inline_machine_init(&machine, target, vertex_count, err)))
         goto done;
-    gc_sim_begin_run(sim, 0, stream_length ? stream_length : 3 * (uint64_t)triangle_count);
+    if (!machine.kind && (s = gc_sim_create(target, vertex_count, values, &sim, err)))
+        goto done;
+    if (sim)
+        gc_sim_begin_run(sim, 0, stream_length ? stream_length : 3 * (uint64_t)triangle_count);
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
     const uint32_t* adjacent = lists.adj.triangles;
@@ -145,7 +154,8 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
             if (values)
                 number_new_corners(values, next, tv);
-            float score = (float)gc_sim_peek(sim, &p, NULL) - beta * valence;
+            const uint32_t price = machine.kind ? inline_machine_peek(&machine, tv, p.number) : gc_sim_peek(sim, &p, NULL);
+            float score = (float)price - beta * valence;
             for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
                 if (values[tv[c]] >= next)
                     values[tv[c]] = UINT32_MAX;
@@ -162,7 +172,10 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         if (values)
             next = number_new_corners(values, next, tv);
-        gc_sim_feed(sim, &p, NULL);
+        if (machine.kind)
+            inline_machine_feed(&machine, tv, p.number);
+        else
+            gc_sim_feed(sim, &p, NULL);
         order[step] = tri;
         if (light) {
             for (int c = 0; c < 3; ++c) {
@@ -181,11 +194,28 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
     }
 done:
     gc_sim_destroy(sim);
+    inline_machine_free(&machine);
     free(values);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
     return s;
+}
+
+gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    return machine_greedy(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,
+                          recent_limit, true, order, err);
+}
+
+gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                    bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    return machine_greedy(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,
+                          recent_limit, false, order, err);
 }
 
 /* The greedy's settings for a target it serves (direct-value, llvmpipe), chosen on the corpus
@@ -258,47 +288,64 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     return s;
 }
 
-/* auto at the default effort for a lone target whose own order beat the candidates of
- * auto.c on the corpus (28 rows: 14 meshes stored and shuffled, issue 33), at a third of
- * their time:
+
+/* auto at the default effort for a lone target whose own orders beat the candidates of
+ * auto.c on the corpus (28 rows: 14 meshes stored and shuffled, issue 33) in a third of
+ * their time or less; each order scored with `cost`, the cheapest kept (the first among
+ * equals), meshoptimizer's (its table, score_table.c) last, so that no mesh ends above it:
  *  - ati-basic, reuse: Forsyth's order with the target's flushes (forsyth_flush.c); the
  *    greedy, the plain Forsyth orders and the patches won no row against it (ati-basic
  *    -1.15% against meshoptimizer where auto gave -0.71%, reuse:32,16,32 -2.24% for -0.96%);
  *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
  *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
  *    with meshoptimizer's order, -0.88%);
- * then meshoptimizer's order (its table, score_table.c) where it costs fewer, so that no
- * mesh ends above it. */
+ *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) and the greedy above
+ *    with 3 recent vertices (the row the target-aware greedy won); the tuned Forsyth order
+ *    won none. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
 {
     *served = false;
     gc_flush_rule rule;
-    gc_status s = GC_OK;
-    if (gc_flush_rule_of(target, placement->stream_position, &rule)) {
-        gc_forsyth_scores own;
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, order,
-                                 err);
-    } else if (target->family == GC_MODEL_DIRECT_POSITION) {
-        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                  placement->stream_length, false, 1.0f, 6, order, err);
-    } else {
+    gc_family_traits t;
+    gc_model_traits(target, &t);
+    const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
+    const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
+    if (!flushes && !greedy)
         return GC_OK;
-    }
     *served = true;
-    uint64_t best = 0, other = 0;
-    if (!s)
-        s = cost(user, order, true, 0, &best, err);
-    uint32_t* candidate = s ? NULL : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
-    if (!s && !candidate)
+    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!candidate)
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    if (!s)
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, candidate, err);
-    if (s == GC_ERR_LIMIT) /* a hub: that order would not be linear */
-        s = GC_OK;
-    else if (!s && !(s = cost(user, candidate, true, 0, &other, err)) && other < best)
-        memcpy(order, candidate, triangle_count * sizeof *order);
+    gc_forsyth_scores own;
+    uint64_t best = UINT64_MAX, other = 0;
+    gc_status s = GC_OK;
+    for (int k = 0; k < 3 && !s; ++k) {
+        uint32_t* out = k == 0 ? order : candidate;
+        if (k == 0 && flushes)
+            s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, out,
+                                     err);
+        else if (k == 0 && t.order_scores)
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
+                                      NULL, err);
+        else if (k < 2 && greedy)
+            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                      placement->stream_length, false, 1.0f, t.order_scores ? 3 : 6, out, err);
+        else if (k == 2)
+            s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
+        else
+            continue;
+        if (s == GC_ERR_LIMIT && k == 2) { /* a hub: meshoptimizer's order would not be linear */
+            s = GC_OK;
+            break;
+        }
+        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
+            best = other;
+            if (k > 0)
+                memcpy(order, candidate, triangle_count * sizeof *order);
+        }
+    }
     free(candidate);
     return s;
 }

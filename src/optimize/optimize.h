@@ -242,10 +242,11 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
  * on the first call for an order (the caller may expand it then and reuse it after). */
 typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
                                        gc_error* err);
-/* auto's default effort for a lone target whose own order beat auto's candidates on the
+/* auto's default effort for a lone target whose own orders beat auto's candidates on the
  * corpus (auto_machine_greedy.c: ati-basic and reuse, forsyth_flush.c's order; direct-position,
- * the machine greedy): that order, or meshoptimizer's table order where `cost` (target 0)
- * says it costs fewer. *served: false for the other targets (nothing done). */
+ * the machine greedy; lru:16, its family's Forsyth table and the machine greedy), then
+ * meshoptimizer's table order: the cheapest by `cost` (target 0), the first among equals.
+ * *served: false for the other targets (nothing done). */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err);
@@ -277,6 +278,11 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                 bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* That greedy's settings for a target it serves (direct-value, llvmpipe): true. */
+/* The same greedy with every target's machine driven through gc_sim (lru and direct-position
+ * otherwise run machine_inline.h's, at the same prices): for tests. */
+gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                    bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
