@@ -329,7 +329,7 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
-        else if (k < 2 && greedy)
+        else if (greedy && (k == 0 || (k == 1 && t.order_scores))) /* lru:16: after its table */
             s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
                                       placement->stream_length, false, 1.0f, t.order_scores ? 3 : 6, out, err);
         else if (k == 2)
