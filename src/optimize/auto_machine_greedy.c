@@ -294,8 +294,9 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  * their time or less; each order scored with `cost`, the cheapest kept (the first among
  * equals), meshoptimizer's (its table, score_table.c) last, so that no mesh ends above it:
  *  - ati-basic, reuse: Forsyth's order with the target's flushes (forsyth_flush.c); the
- *    greedy, the plain Forsyth orders and the patches won no row against it (ati-basic
- *    -1.15% against meshoptimizer where auto gave -0.71%, reuse:32,16,32 -2.24% for -0.96%);
+ *    greedy, the plain Forsyth orders and the patches were better on a few rows only
+ *    (ati-basic -1.15% against meshoptimizer where auto gave -0.71%, reuse:32,16,32 -2.24%
+ *    for -0.96%);
  *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
  *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
  *    with meshoptimizer's order, -0.88%);
