@@ -10,7 +10,14 @@
  *  - Random meshes with degenerate triangles (repeated corners, which take the general
  *    path) and the corpus: the result is a permutation, and over the warps of the input
  *    order (the positions the model cut it at), the sum of their distinct vertices does not
- *    go up and no warp goes past the vertex limit (every swap is priced on those warps). */
+ *    go up and no warp goes past the vertex limit (every swap is priced on those warps).
+ *  - The flags (gc_opt_warp_refine_ex): with GC_WARP_REFINE_NEXT(1) the hand case's warps are
+ *    next to each other, so the same swap is found; with GC_WARP_REFINE_KEEP the model's
+ *    invocations (gc_analyze of meshopt:W,W,P) never go up, on random meshes (where some
+ *    swaps move the model's warp boundaries) and on the corpus.
+ *  - gc_opt_warp_fast (auto's --effort 1 for nvidia-pascal): a permutation, never above
+ *    meshoptimizer's order (gc_opt_score_table with meshoptimizer's table) under nvidia-pascal
+ *    on four corpus meshes, and at least 1.5% below it on their mean. */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -155,6 +162,83 @@ static void random_meshes(void** state)
     }
 }
 
+static void hand_case_flags(void** state)
+{
+    (void)state;
+    const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 0, 2, 6, 3, 5, 7};
+    const unsigned flags[] = {GC_WARP_REFINE_NEXT(1), GC_WARP_REFINE_NEXT(1) | GC_WARP_REFINE_KEEP,
+                              GC_WARP_REFINE_CHANGED};
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; ++f) {
+        uint32_t order[4] = {0, 1, 2, 3};
+        gc_error err;
+        assert_int_equal(gc_opt_warp_refine_ex(idx, 4, 8, 6, 2, 2, flags[f], order, &err), GC_OK);
+        const uint32_t expected[4] = {3, 1, 2, 0};
+        assert_memory_equal(order, expected, sizeof expected);
+    }
+}
+
+static void keep_never_worse(void** state)
+{
+    (void)state;
+    uint64_t seed = 0xfeed33;
+    for (int mesh = 0; mesh < 30; ++mesh) {
+        const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 300);
+        const size_t n = 8 + (size_t)(test_random(&seed) % 500);
+        uint32_t* idx = malloc(3 * n * sizeof *idx);
+        uint32_t* order = malloc(n * sizeof *order);
+        assert_non_null(idx);
+        assert_non_null(order);
+        for (size_t t = 0; t < n; ++t) {
+            const uint32_t base = (uint32_t)(test_random(&seed) % (vertices - 12));
+            for (int c = 0; c < 3; ++c)
+                idx[3 * t + c] = base + (uint32_t)(test_random(&seed) % 12);
+            order[t] = (uint32_t)t;
+        }
+        const uint32_t w = mesh % 2 ? 32 : 9, p = mesh % 3 ? 32 : 5;
+        char spec[64];
+        snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", w, w, p);
+        const uint64_t before = expanded_invocations(spec, idx, order, n);
+        gc_error err;
+        const unsigned flags = GC_WARP_REFINE_KEEP | (mesh % 4 ? GC_WARP_REFINE_NEXT(1 + mesh % 3) : 0);
+        assert_int_equal(gc_opt_warp_refine_ex(idx, n, vertices, w, p, 1 + (unsigned)(mesh % 2), flags, order, &err),
+                         GC_OK);
+        assert_permutation(order, n);
+        assert_true(expanded_invocations(spec, idx, order, n) <= before);
+        free(idx);
+        free(order);
+    }
+}
+
+static void warp_fast(void** state)
+{
+    (void)state;
+    const char* const names[] = {"cow.obj", "spot.obj", "teapot.obj", "woody.obj"};
+    double change = 0;
+    for (size_t k = 0; k < 4; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(names[k], &n);
+        if (!idx)
+            skip();
+        uint32_t vertices = 0;
+        for (size_t i = 0; i < n; ++i)
+            vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+        const size_t tc = n / 3;
+        uint32_t* order = malloc(tc * sizeof *order);
+        assert_non_null(order);
+        gc_error err;
+        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
+        const uint64_t table = expanded_invocations("nvidia-pascal", idx, order, tc);
+        assert_int_equal(gc_opt_warp_fast(idx, tc, vertices, 32, 32, order, &err), GC_OK);
+        assert_permutation(order, tc);
+        const uint64_t fast = expanded_invocations("nvidia-pascal", idx, order, tc);
+        assert_true(fast <= table);
+        change += ((double)fast - (double)table) / (double)table / 4;
+        free(order);
+        free(idx);
+    }
+    assert_true(change <= -0.015);
+}
+
 static void corpus_mesh(void** state)
 {
     (void)state;
@@ -184,6 +268,9 @@ int main(void)
         cmocka_unit_test(hand_case),
         cmocka_unit_test(random_meshes),
         cmocka_unit_test(corpus_mesh),
+        cmocka_unit_test(hand_case_flags),
+        cmocka_unit_test(keep_never_worse),
+        cmocka_unit_test(warp_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
