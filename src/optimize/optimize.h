@@ -238,6 +238,13 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m);
 gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
+/* auto's target-aware greedy for a lone nvidia target, seed 000's rule written into the loop
+ * (auto_nvidia_greedy.c): the order gc_opt_target_greedy gives with that target (its list
+ * placed at primitive first_primitive), faster. */
+bool gc_nvidia_greedy_fits(const gc_model* target);
+gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_model* target, uint64_t first_primitive, float beta, float gamma,
+                               uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* One target's invocations for a triangle order (auto_balance.c's cost function): `expand`
  * on the first call for an order (the caller may expand it then and reuse it after). */
 typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
