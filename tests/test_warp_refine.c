@@ -15,6 +15,9 @@
  *    next to each other, so the same swap is found; with GC_WARP_REFINE_KEEP the model's
  *    invocations (gc_analyze of meshopt:W,W,P) never go up, on random meshes (where some
  *    swaps move the model's warp boundaries) and on the corpus.
+ *  - GC_WARP_REFINE_KEEP decides as the model does: the result with the flag is the result
+ *    without it when gc_analyze counts fewer invocations for that, else the input (corpus
+ *    meshes after meshoptimizer's and the tuned Forsyth order, and random meshes).
  *  - gc_opt_warp_fast (auto's --effort 1 for nvidia-pascal): a permutation, never above
  *    meshoptimizer's order (gc_opt_score_table with meshoptimizer's table) under nvidia-pascal
  *    on four corpus meshes, and at least 1.5% below it on their mean. */
@@ -209,6 +212,79 @@ static void keep_never_worse(void** state)
     }
 }
 
+/* With and without KEEP from `order`; the KEEP result must be what the model picks. */
+static void check_keep(const uint32_t* idx, size_t tc, uint32_t vertices, uint32_t w, uint32_t p, unsigned flags,
+                       const uint32_t* order)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", w, w, p);
+    uint32_t* plain = malloc(tc * sizeof *plain);
+    uint32_t* kept = malloc(tc * sizeof *kept);
+    assert_non_null(plain);
+    assert_non_null(kept);
+    memcpy(plain, order, tc * sizeof *order);
+    memcpy(kept, order, tc * sizeof *order);
+    gc_error err;
+    assert_int_equal(gc_opt_warp_refine_ex(idx, tc, vertices, w, p, 1, flags, plain, &err), GC_OK);
+    assert_int_equal(gc_opt_warp_refine_ex(idx, tc, vertices, w, p, 1, flags | GC_WARP_REFINE_KEEP, kept, &err),
+                     GC_OK);
+    const bool better = expanded_invocations(spec, idx, plain, tc) < expanded_invocations(spec, idx, order, tc);
+    assert_memory_equal(kept, better ? plain : order, tc * sizeof *order);
+    free(plain);
+    free(kept);
+}
+
+static void keep_matches_model(void** state)
+{
+    (void)state;
+    const char* const names[] = {"cow.obj", "fandisk.obj", "rocker-arm.obj", "teapot.obj", "woody.obj"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(names[k], &n);
+        if (!idx)
+            skip();
+        uint32_t vertices = 0;
+        for (size_t i = 0; i < n; ++i)
+            vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+        const size_t tc = n / 3;
+        uint32_t* order = malloc(tc * sizeof *order);
+        assert_non_null(order);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 7);
+            gc_error err;
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
+            check_keep(idx, tc, vertices, 32, 32, GC_WARP_REFINE_NEXT(1), order);
+            check_keep(idx, tc, vertices, 16, 24, GC_WARP_REFINE_NEXT(2), order);
+            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, order, NULL, &err), GC_OK);
+            check_keep(idx, tc, vertices, 32, 32, 0, order);
+            check_keep(idx, tc, vertices, 32, 32, GC_WARP_REFINE_NEXT(1), order);
+        }
+        free(order);
+        free(idx);
+    }
+    uint64_t seed = 0xcafe33;
+    for (int mesh = 0; mesh < 40; ++mesh) {
+        const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 300);
+        const size_t n = 8 + (size_t)(test_random(&seed) % 500);
+        uint32_t* idx = malloc(3 * n * sizeof *idx);
+        uint32_t* order = malloc(n * sizeof *order);
+        assert_non_null(idx);
+        assert_non_null(order);
+        for (size_t t = 0; t < n; ++t) {
+            const uint32_t base = (uint32_t)(test_random(&seed) % (vertices - 12));
+            for (int c = 0; c < 3; ++c)
+                idx[3 * t + c] = base + (uint32_t)(test_random(&seed) % 12);
+            if (mesh % 2 && test_random(&seed) % 16 == 0)
+                idx[3 * t + 1] = idx[3 * t];
+            order[t] = (uint32_t)t;
+        }
+        check_keep(idx, n, vertices, mesh % 3 ? 9 : 32, mesh % 4 ? 5 : 32, GC_WARP_REFINE_NEXT(1 + mesh % 3), order);
+        free(idx);
+        free(order);
+    }
+}
+
 static void warp_fast(void** state)
 {
     (void)state;
@@ -270,6 +346,7 @@ int main(void)
         cmocka_unit_test(corpus_mesh),
         cmocka_unit_test(hand_case_flags),
         cmocka_unit_test(keep_never_worse),
+        cmocka_unit_test(keep_matches_model),
         cmocka_unit_test(warp_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
