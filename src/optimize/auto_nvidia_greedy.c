@@ -16,7 +16,8 @@
  * The rule, as nvidia.c states it: slots written in order; a primitive whose misses would
  * write past the end clears the cache and all its distinct vertices miss, placed from slot
  * 0; a slot is invalid from primitive min(last use + idle, insertion + life) on (a span of 0:
- * never). Here a vertex keeps the reset count (epoch) and slot of its latest insertion. */
+ * never). Here, as there, a vertex keeps the epoch (resets so far) and slot of its latest
+ * insertion in one word. */
 #include "optimize.h"
 
 #include <math.h>
@@ -26,10 +27,12 @@
 #define RECENT_MAX 16
 #define SCAN 8
 #define NEVER UINT32_MAX
+#define SLOT_BITS 10
+#define EPOCH_LIMIT (1u << (32 - SLOT_BITS))
 
 typedef struct nv_machine {
-    uint32_t* epoch_of; /* per vertex: the epoch of its latest insertion (0: never) */
-    uint32_t* slot_of;  /* per vertex: its slot then */
+    uint32_t* tag;      /* per vertex: epoch << SLOT_BITS | slot of its latest insertion (0: never) */
+    uint32_t vertex_count;
     uint32_t* expires;  /* per slot: the first primitive that cannot match it */
     uint32_t* life_end; /* per slot: insertion + life */
     uint32_t size, idle, life, epoch, next;
@@ -42,7 +45,8 @@ static inline uint32_t span_end(uint32_t prim, uint32_t span)
 
 static inline bool nv_hit(const nv_machine* m, uint32_t v, uint32_t prim)
 {
-    return m->epoch_of[v] == m->epoch && prim < m->expires[m->slot_of[v]];
+    const uint32_t t = m->tag[v];
+    return (t >> SLOT_BITS) == m->epoch && prim < m->expires[t & ((1u << SLOT_BITS) - 1)];
 }
 
 /* The distinct corners of tv, in order (as gc_sim_unique_corners gives them); their count. */
@@ -79,18 +83,20 @@ static void nv_feed(nv_machine* m, const uint32_t* tv, uint32_t prim)
         misses += !hit[k];
     }
     if (m->next + misses > m->size) {
-        m->epoch++; /* every tag of the epoch before is stale */
+        if (++m->epoch == EPOCH_LIMIT) { /* every tag of the epochs before is stale; wrapped: cleared */
+            memset(m->tag, 0, m->vertex_count * sizeof *m->tag);
+            m->epoch = 1;
+        }
         m->next = 0;
         for (unsigned k = 0; k < n; ++k)
             hit[k] = false;
     }
     const uint32_t idle_end = span_end(prim, m->idle);
     for (unsigned k = 0; k < n; ++k) {
-        uint32_t slot = m->slot_of[u[k]];
+        uint32_t slot = m->tag[u[k]] & ((1u << SLOT_BITS) - 1);
         if (!hit[k]) {
             slot = m->next++;
-            m->epoch_of[u[k]] = m->epoch;
-            m->slot_of[u[k]] = slot;
+            m->tag[u[k]] = m->epoch << SLOT_BITS | slot;
             m->life_end[slot] = span_end(prim, m->life);
         }
         m->expires[slot] = idle_end < m->life_end[slot] ? idle_end : m->life_end[slot];
@@ -99,8 +105,8 @@ static void nv_feed(nv_machine* m, const uint32_t* tv, uint32_t prim)
 
 bool gc_nvidia_greedy_fits(const gc_model* target)
 {
-    /* the slots are counted in 32 bits; a cache of over 2^20 entries is refused here */
-    return target->family == GC_MODEL_NVIDIA && target->p[0] >= 3 && target->p[0] <= (1u << 20);
+    /* a vertex's tag holds its slot in SLOT_BITS bits, as nvidia.c's */
+    return target->family == GC_MODEL_NVIDIA && target->p[0] >= 3 && target->p[0] <= (1u << SLOT_BITS);
 }
 
 gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -108,21 +114,20 @@ gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, u
                                uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
     if (!gc_nvidia_greedy_fits(target))
-        return gc_fail(err, GC_ERR_USAGE, "auto: the nvidia greedy takes an nvidia target of 3 to 2^20 entries");
+        return gc_fail(err, GC_ERR_USAGE, "auto: the nvidia greedy takes an nvidia target of 3 to 1024 entries");
     if (recent_limit > RECENT_MAX)
         recent_limit = RECENT_MAX;
     gc_live_triangles lists;
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
         return s;
-    nv_machine m = {NULL, NULL, NULL, NULL, target->p[0], target->p[1], target->p[2], 1, 0};
-    m.epoch_of = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
-    m.slot_of = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
+    nv_machine m = {NULL, vertex_count, NULL, NULL, target->p[0], target->p[1], target->p[2], 1, 0};
+    m.tag = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
     m.expires = gc_alloc_array(m.size, sizeof(uint32_t), true);
     m.life_end = gc_alloc_array(m.size, sizeof(uint32_t), true);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!m.epoch_of || !m.slot_of || !m.expires || !m.life_end || !dead_end || !emitted) {
+    if (!m.tag || !m.expires || !m.life_end || !dead_end || !emitted) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -174,8 +179,7 @@ gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, u
     }
 done:
     gc_live_triangles_free(&lists);
-    free(m.epoch_of);
-    free(m.slot_of);
+    free(m.tag);
     free(m.expires);
     free(m.life_end);
     free(dead_end);
