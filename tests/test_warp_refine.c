@@ -313,6 +313,21 @@ static void warp_fast(void** state)
         free(idx);
     }
     assert_true(change <= -0.015);
+    /* warps the swaps do not take (a group of 0 triangles: no limit): the patches, a permutation */
+    size_t n;
+    uint32_t* idx = corpus_triangles("cow.obj", &n);
+    if (!idx)
+        skip();
+    uint32_t vertices = 0;
+    for (size_t i = 0; i < n; ++i)
+        vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+    uint32_t* order = malloc(n / 3 * sizeof *order);
+    assert_non_null(order);
+    gc_error err;
+    assert_int_equal(gc_opt_warp_fast(idx, n / 3, vertices, 32, 0, order, &err), GC_OK);
+    assert_permutation(order, n / 3);
+    free(order);
+    free(idx);
 }
 
 static void corpus_mesh(void** state)

@@ -417,11 +417,15 @@ done:
  * gc_opt_score_table), then one pass of the swaps between each warp and the next, kept where
  * the model's warps cost less. On the corpus (nvidia-pascal, 28 rows) 2.48% below
  * meshoptimizer's order at about 1.4 times its time; the compact patches it replaces were
- * 0.25% below. A hub (GC_ERR_LIMIT from the table's order): the patches, as before. */
+ * 0.25% below. A hub (GC_ERR_LIMIT from the table's order) or warps the swaps do not take:
+ * the patches, as before. */
 gc_status gc_opt_warp_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            uint32_t max_vertices, uint32_t max_triangles, uint32_t* order, gc_error* err)
 {
-    gc_status s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+    const bool fits = max_vertices >= 3 && max_triangles >= 1 && max_vertices <= REFINE_MAX_WARP &&
+                      max_triangles <= REFINE_MAX_WARP; /* else (a group of 0: no limit) the patches too */
+    gc_status s = fits ? gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err)
+                       : GC_ERR_LIMIT;
     if (s == GC_ERR_LIMIT)
         return gc_opt_patches(indices, triangle_count, vertex_count, max_triangles, 0, max_vertices, 0, order, err);
     if (!s)
