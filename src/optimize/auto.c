@@ -151,14 +151,14 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
 /* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
 static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_stream_place* place,
-                              unsigned passes, uint32_t* candidate, uint32_t* expanded, uint64_t* best_cost,
-                              uint32_t* order, gc_error* err)
+                              unsigned passes, unsigned flags, uint32_t* candidate, uint32_t* expanded,
+                              uint64_t* best_cost, uint32_t* order, gc_error* err)
 {
     memcpy(candidate, order, triangle_count * sizeof *order);
     gc_family_traits t;
     gc_model_traits(&targets[0], &t);
-    gc_status s = gc_opt_warp_refine(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles,
-                                     passes, candidate, err);
+    gc_status s = gc_opt_warp_refine_ex(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles,
+                                        passes, flags, candidate, err);
     if (!s)
         s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count, place,
                            best_cost, order, err);
@@ -264,6 +264,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
+    bool skip_tuned; /* the tuned Forsyth order left out (a lone nvidia-maxwell-like target, large mesh) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -308,6 +309,9 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         gc_fifo_machine fm;
         if (J->target_count == 1 && gc_fifo_machine_of(&J->targets[0], &fm)) /* the same order, faster */
             s = gc_opt_fifo_greedy(indices, triangle_count, vertex_count, &fm, beta, gamma, recent, candidate, err);
+        else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
+            s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
+                                     gamma, recent, candidate, err);
         else
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);
@@ -331,6 +335,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                                 place->length, candidate, err);
         if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
             return GC_OK;
+    } else if (v == J->forsyth_at && J->skip_tuned) {
+        return GC_OK;
     } else if (v == J->forsyth_at) {
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL, err);
     } else if (v == J->forsyth_at + 1) {
@@ -468,6 +474,24 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (!dup)
             tipsify_sizes[tipsify_count++] = k;
     }
+    /* A lone meshopt:C,W,P with C >= W (nvidia-pascal) at the default effort: the greedy, then
+     * the swaps between warps (below); the other candidates left out. On the corpus (28 rows)
+     * the greedy's order refined beat every other refined candidate on the mean, and the time
+     * goes to the swaps (docs/optimizers/auto.md, issue 33). */
+    const bool lone_warp = effort == 1 && target_count == 1 && warp_set_targets(targets, 1);
+    /* A lone nvidia target (nvidia-kepler) or meshopt one that evicts inside warps of fewer
+     * than 64 vertices (nvidia-maxwell), at the default effort: Tipsify and the patches never
+     * won there on the corpus (28 rows; 17-28% and 2-7% above meshoptimizer's order for
+     * Tipsify, 0.5-12% for maxwell's patches), so they are left out; for the maxwell-like
+     * target the tuned Forsyth order too from 16384 triangles (it won only on woody, 1267
+     * triangles, where the greedy's order is 0.75% above it; meshoptimizer's table stays, the
+     * net that keeps auto from going above meshoptimizer's order: it won on woody shuffled). */
+    const bool lone_nv = effort == 1 && target_count == 1 &&
+                         (targets[0].family == GC_MODEL_NVIDIA ||
+                          (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] < 64));
+    const bool lone_maxwell = lone_nv && targets[0].family == GC_MODEL_MESHOPT;
+    if (lone_warp || lone_nv)
+        tipsify_count = 0;
     if (effort == 1 && tipsify_count > 1) {
         uint32_t largest = 0;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -496,7 +520,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || (effort == 1 && target_count >= 3 && !t->segment_indices))
+        if (!t->pieces || lone_warp || lone_nv || (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
         if (t->segment_indices) {
             /* segments of the stream (llvmpipe): from the draw's start */
@@ -549,6 +573,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= effort == 1 && target_count == 1 &&
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
+    no_forsyth |= lone_warp;
     size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
@@ -602,7 +627,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
+                           lone_maxwell && triangle_count >= 16384};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -661,8 +687,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at about 6 times its time);
      * with more effort, the local search over short windows, and the swaps again. */
     if (!s && warp_sets) {
+        /* (a lone target at the default effort: two passes between each warp and the next 3,
+         * about 0.4 of the time of the passes between warps that share vertices, on the
+         * corpus 2.84% below meshoptimizer after the greedy, where those gave 2.66%) */
         s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
-                         candidate, expanded, &best_cost, order, err);
+                         lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, candidate, expanded, &best_cost, order, err);
         progress_add(&progress, REFINE_UNITS);
     }
     if (!s && ls_passes) {
@@ -673,7 +702,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
         if (!s && warp_sets) {
-            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
+            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes, 0,
                              candidate, expanded, &best_cost, order, err);
             progress_add(&progress, REFINE_UNITS);
         }

@@ -353,9 +353,9 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
         s = gc_opt_tipsify(indices, triangle_count, vertex_count, t.order_cache < 256 ? t.order_cache : 256, order,
                            NULL, err);
     else if (target_count == 1 && t.warp_sum && t.piece_vertices >= 3)
-        /* meshopt:C,W,P with C >= W (nvidia-pascal): compact patches of a warp each */
-        s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
-                           err);
+        /* meshopt:C,W,P with C >= W (nvidia-pascal): meshoptimizer's order with one pass of the
+         * swaps between each warp and the next (gc_opt_warp_fast) */
+        s = gc_opt_warp_fast(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles, order, err);
     else if (target_count == 1 && gc_fifo_machine_of(&targets[0], &fm))
         s = gc_opt_fifo_greedy(indices, triangle_count, vertex_count, &fm, 0.75f, 0.1f, 7, order, err);
     else if (target_count == 1 && targets[0].family == GC_MODEL_BATCH_ALL && t.piece_vertices >= 128)

@@ -91,6 +91,22 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
 gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              uint32_t max_vertices, uint32_t max_triangles, unsigned passes, uint32_t* order,
                              gc_error* err);
+/* The same with flags: GC_WARP_REFINE_CHANGED, after the first pass only the warps that a
+ * swap changed in the pass before (or in this one) are compared with their neighbours;
+ * GC_WARP_REFINE_KEEP, the input is given back unless the model's warps of the result have
+ * fewer distinct vertices in all (the model's invocations, for C >= W); GC_WARP_REFINE_NEXT(k),
+ * each warp is compared with the next k (1 to 16) in the order instead of the warps that share
+ * its vertices (no adjacency: on the corpus about 0.4 of a pass's time, the same gain). */
+#define GC_WARP_REFINE_CHANGED 1u
+#define GC_WARP_REFINE_KEEP 2u
+#define GC_WARP_REFINE_NEXT(k) ((unsigned)(k) << 8)
+gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                uint32_t* order, gc_error* err);
+/* auto's --effort 1 order for meshopt:C,W,P with C >= W (warp_refine.c): meshoptimizer's
+ * table order, then one pass of swaps between each warp and the next (kept if better). */
+gc_status gc_opt_warp_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           uint32_t max_vertices, uint32_t max_triangles, uint32_t* order, gc_error* err);
 /* Patches (patches.c): cuts the list into consecutive pieces of at most patch_triangles
  * triangles (0: no limit; the first piece first_patch, 0: the same) and patch_vertices
  * distinct vertices (0: no limit), each grown as a compact patch of the surface. */
@@ -238,6 +254,13 @@ bool gc_fifo_machine_of(const gc_model* target, gc_fifo_machine* m);
 gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err);
+/* auto's target-aware greedy for a lone nvidia target, seed 000's rule written into the loop
+ * (auto_nvidia_greedy.c): the order gc_opt_target_greedy gives with that target (its list
+ * placed at primitive first_primitive), faster. */
+bool gc_nvidia_greedy_fits(const gc_model* target);
+gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_model* target, uint64_t first_primitive, float beta, float gamma,
+                               uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* One target's invocations for a triangle order (auto_balance.c's cost function): `expand`
  * on the first call for an order (the caller may expand it then and reuse it after). */
 typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool expand, size_t target, uint64_t* cost,
