@@ -255,6 +255,7 @@ typedef struct candidate_jobs {
     const gc_family_traits* traits;
     unsigned effort;
     size_t greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count;
+    bool skip_tuned; /* the tuned Forsyth order left out (gc_auto_lean.no_tuned) */
     const float (*greedy)[3]; /* each greedy variant's beta, gamma and recent vertices */
     const uint32_t* tipsify_sizes;
     const uint32_t (*patch_limits)[4];
@@ -301,6 +302,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
+    v += J->skip_tuned && v >= J->forsyth_at; /* the candidates after it, numbered as they would be */
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
     if (v < J->greedy_variants) {
         const float beta = J->greedy[v][0], gamma = J->greedy[v][1];
@@ -439,11 +441,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t first_weight = 0;
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
+    const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
         uint32_t k = target_cache_size(&traits[i]);
-        if (k == 0 || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
+        if (k == 0 || lean.no_tipsify || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -517,7 +520,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (use)
             batch_targets[batch_count++] = i;
     }
-    const size_t batch_at = greedy_variants + tipsify_count + patch_count;
+    const size_t batch_at = greedy_variants + tipsify_count + (lean.no_patch_jobs ? 0 : patch_count);
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
     const size_t forsyth_at = batch_at + batch_count;
     /* Only llvmpipe targets at the default effort: the Forsyth orders never came near the
@@ -532,7 +535,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= effort == 1 && target_count == 1 &&
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
-    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
+    no_forsyth |= lean.no_forsyth;
+    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1) - lean.no_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
     const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
@@ -584,7 +588,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
-                           greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
+                           greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, lean.no_tuned, greedy,
                            tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
@@ -629,7 +633,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {
-        if (!patch_limits[k][3])
+        if (!patch_limits[k][3] || lean.no_winner_polish)
             continue;
         memcpy(candidate, order, triangle_count * sizeof *order);
         s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true, candidate,
