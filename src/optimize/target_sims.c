@@ -74,24 +74,42 @@ static void target_sims_release(gc_target_sims* t)
 
 /* ---------------------------------------------------------------- greedy */
 
+/* Every triangle a step scores, each once: at most RECENT_MAX x SCAN of SEEN_SLOTS slots. */
+#define SEEN_SLOTS 256
 /* Where every vertex has at most LIGHT_VALENCE triangles, a triangle leaves its corners'
  * lists by a search of each (a few entries in a row) instead of through gc_live_triangles'
  * slots; both move the list's last entry into the hole, so the lists are the same where no
  * triangle repeats a vertex (where one does, the two can leave a list in another order). */
 #define LIGHT_VALENCE 64
 
-/* A live triangle's terms that depend only on its corners' remaining triangles: its valence
- * bonus and the lower bound of its score (below), valid until one of its corners loses a
- * triangle; the step that last met it as a candidate. */
-typedef struct greedy_terms {
-    float bound, valence;
-    uint32_t seen, valid;
-} greedy_terms;
+/* The step's candidates, each once (a triangle of two recent vertices is met twice; its
+ * score is the same both times, so once is enough for the same winner). */
+static uint32_t step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* live,
+                                const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
+                                uint32_t mark, uint32_t* seen_tri, uint32_t* seen_step, uint32_t* candidates)
+{
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        uint32_t v = recent[r];
+        uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+        for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+            uint32_t tri = adjacent[a];
+            uint32_t h = (tri * 2654435761u) >> 24;
+            while (seen_step[h] == mark && seen_tri[h] != tri)
+                h = (h + 1) & (SEEN_SLOTS - 1);
+            if (seen_step[h] == mark)
+                continue;
+            seen_step[h] = mark, seen_tri[h] = tri;
+            __builtin_prefetch(indices + 3 * (size_t)tri);
+            candidates[count++] = tri;
+        }
+    }
+    return count;
+}
 
 /* The greedy of auto.c's step 1, the same order as pricing every candidate of every recent
  * vertex on every machine, with less work:
- * - each candidate once a step (a triangle of two recent vertices is met twice; its score
- *   is the same both times);
+ * - each candidate once a step (step_candidates);
  * - a candidate is priced only when a lower bound of its score could still win: a vertex
  *   that no triangle drawn so far had is in no machine, so each of the targets shades it
  *   at least once (checked on the corpus and random meshes for every family,
@@ -100,10 +118,7 @@ typedef struct greedy_terms {
  *   place of the misses and the ages, and rounding is monotonic, so the bound never exceeds
  *   the score;
  * - the candidate with the lowest bound is priced first, so that the best score is known
- *   early and the bound leaves out most of the others;
- * - a triangle's valence bonus and bound are kept from step to step until one of its
- *   corners loses a triangle (greedy_terms): most candidates of a step were the last
- *   step's too. */
+ *   early and the bound leaves out most of the others. */
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
@@ -141,8 +156,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     gc_target_sims t = {0};
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    greedy_terms* terms = gc_alloc_array(triangle_count, sizeof *terms, true);
-    if (!dead_end || !emitted || !terms) {
+    if (!dead_end || !emitted) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -169,48 +183,34 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
+    uint32_t seen_tri[SEEN_SLOTS], seen_step[SEEN_SLOTS];
+    memset(seen_step, 0, sizeof seen_step);
     uint32_t candidates[RECENT_MAX * SCAN];
     float bounds[RECENT_MAX * SCAN], valences[RECENT_MAX * SCAN];
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
-        /* the step's candidates, each once, with their terms (computed where not valid);
-         * the lowest bound's noted */
-        const uint32_t mark = (uint32_t)step + 1;
-        uint32_t count = 0, lowest = 0;
-        for (uint32_t r = 0; r < recent_count; ++r) {
-            const uint32_t v = recent[r];
-            const uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-                const uint32_t tri = adjacent[a];
-                greedy_terms* e = &terms[tri];
-                if (e->seen == mark)
-                    continue;
-                e->seen = mark;
-                if (!e->valid) {
-                    const uint32_t* tv = indices + 3 * (size_t)tri;
-                    float valence = 0.0f;
-                    uint32_t fresh = 0, aged = 0;
-                    for (int c = 0; c < 3; ++c) {
-                        uint32_t l = live[tv[c]];
-                        valence += l < 64 ? boost[l] : 0.0f;
-                        bool is_fresh = l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
-                                        !(c > 1 && tv[c] == tv[1]);
-                        fresh += is_fresh;
-                        aged += l > 1 && !is_fresh;
-                    }
-                    e->valence = valence;
-                    e->bound = (float)(fresh * (uint32_t)t.count) - beta * valence -
-                               gamma * (float)(aged * age_targets);
-                    e->valid = 1;
-                }
-                candidates[count] = tri, bounds[count] = e->bound, valences[count] = e->valence;
-                if (bounds[count] < bounds[lowest] ||
-                    (bounds[count] == bounds[lowest] && tri < candidates[lowest]))
-                    lowest = count;
-                count++;
+        const uint32_t count = step_candidates(recent, recent_count, live, first, adjacent, indices,
+                                               (uint32_t)step + 1, seen_tri, seen_step, candidates);
+        /* each candidate's valence bonus and the bound of its score; the lowest bound first */
+        uint32_t lowest = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint32_t* tv = indices + 3 * (size_t)candidates[i];
+            float valence = 0.0f;
+            uint32_t fresh = 0, aged = 0;
+            for (int c = 0; c < 3; ++c) {
+                uint32_t l = live[tv[c]];
+                valence += l < 64 ? boost[l] : 0.0f;
+                bool is_fresh = l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
+                                !(c > 1 && tv[c] == tv[1]);
+                fresh += is_fresh;
+                aged += l > 1 && !is_fresh;
             }
+            valences[i] = valence;
+            bounds[i] = (float)(fresh * (uint32_t)t.count) - beta * valence - gamma * (float)(aged * age_targets);
+            if (bounds[i] < bounds[lowest] || (bounds[i] == bounds[lowest] && candidates[i] < candidates[lowest]))
+                lowest = i;
         }
         for (uint32_t n = 0; n < count; ++n) {
             /* the lowest bound's candidate first, then the others as they came */
@@ -260,10 +260,6 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         } else {
             gc_live_triangles_remove(&lists, indices, tri);
         }
-        /* the corners' remaining triangles: their terms are out of date */
-        for (int c = 0; c < 3; ++c)
-            for (uint32_t a = first[tv[c]]; a < first[tv[c]] + live[tv[c]]; ++a)
-                terms[adjacent[a]].valid = 0;
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
@@ -272,7 +268,6 @@ done:
     gc_target_sims_free(&t);
     free(dead_end);
     free(emitted);
-    free(terms);
     gc_live_triangles_free(&lists);
     return s;
 }
