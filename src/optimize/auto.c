@@ -255,6 +255,7 @@ typedef struct candidate_jobs {
     const gc_family_traits* traits;
     unsigned effort;
     size_t greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count;
+    bool skip_tuned; /* the tuned Forsyth order left out (gc_auto_lean.no_tuned, or lone maxwell) */
     const float (*greedy)[3]; /* each greedy variant's beta, gamma and recent vertices */
     const uint32_t* tipsify_sizes;
     const uint32_t (*patch_limits)[4];
@@ -264,7 +265,6 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
-    bool skip_tuned; /* the tuned Forsyth order left out (a lone nvidia-maxwell-like target, large mesh) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -302,6 +302,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
+    v += J->skip_tuned && v >= J->forsyth_at; /* the candidates after it, numbered as they would be */
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
     if (v < J->greedy_variants) {
         const float beta = J->greedy[v][0], gamma = J->greedy[v][1];
@@ -335,8 +336,6 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                                 place->length, candidate, err);
         if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
             return GC_OK;
-    } else if (v == J->forsyth_at && J->skip_tuned) {
-        return GC_OK;
     } else if (v == J->forsyth_at) {
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL, err);
     } else if (v == J->forsyth_at + 1) {
@@ -462,11 +461,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t first_weight = 0;
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
+    const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
         uint32_t k = target_cache_size(&traits[i]);
-        if (k == 0 || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
+        if (k == 0 || lean.no_tipsify || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -558,7 +558,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (use)
             batch_targets[batch_count++] = i;
     }
-    const size_t batch_at = greedy_variants + tipsify_count + patch_count;
+    const size_t batch_at = greedy_variants + tipsify_count + (lean.no_patch_jobs ? 0 : patch_count);
     /* ... the tuned Forsyth order, meshoptimizer's table, and with more effort Forsyth's own (32). */
     const size_t forsyth_at = batch_at + batch_count;
     /* Only llvmpipe targets at the default effort: the Forsyth orders never came near the
@@ -574,7 +574,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
     no_forsyth |= lone_warp;
-    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
+    no_forsyth |= lean.no_forsyth;
+    /* the tuned Forsyth order left out: gc_auto_lean's choice, or a lone nvidia-maxwell-like
+     * target from 16,384 triangles (it won only on woody, 1,267 triangles) */
+    const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384);
+    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1) - skip_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
     const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
@@ -626,9 +630,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
-                           greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
-                           lone_maxwell && triangle_count >= 16384};
+                           greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -672,7 +675,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {
-        if (!patch_limits[k][3])
+        if (!patch_limits[k][3] || lean.no_winner_polish)
             continue;
         memcpy(candidate, order, triangle_count * sizeof *order);
         s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true, candidate,

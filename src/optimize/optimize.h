@@ -312,6 +312,13 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                               const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err);
+/* Candidates auto's default effort leaves out for some targets (auto_lean.c): Tipsify, the
+ * Forsyth orders (tuned and meshoptimizer's table), the tuned one alone, the patches as
+ * candidates (they still polish the greedy's orders), the winner's polish for segments. */
+typedef struct gc_auto_lean {
+    bool no_tipsify, no_forsyth, no_tuned, no_patch_jobs, no_winner_polish;
+} gc_auto_lean;
+gc_auto_lean gc_auto_default_lean(const gc_model* targets, const gc_family_traits* traits, size_t target_count);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
                       uint32_t* scratch, gc_error* err);

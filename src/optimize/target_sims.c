@@ -74,14 +74,85 @@ static void target_sims_release(gc_target_sims* t)
 
 /* ---------------------------------------------------------------- greedy */
 
+/* Every triangle a step scores, each once: at most RECENT_MAX x SCAN of SEEN_SLOTS slots. */
+#define SEEN_SLOTS 256
+/* Where every vertex has at most LIGHT_VALENCE triangles, a triangle leaves its corners'
+ * lists by a search of each (a few entries in a row) instead of through gc_live_triangles'
+ * slots; both move the list's last entry into the hole, so the lists are the same where no
+ * triangle repeats a vertex (where one does, the two can leave a list in another order). */
+#define LIGHT_VALENCE 64
+
+/* The step's candidates, each once (a triangle of two recent vertices is met twice; its
+ * score is the same both times, so once is enough for the same winner). */
+static uint32_t step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* live,
+                                const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
+                                uint32_t mark, uint32_t* seen_tri, uint32_t* seen_step, uint32_t* candidates)
+{
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        uint32_t v = recent[r];
+        uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
+        for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+            uint32_t tri = adjacent[a];
+            uint32_t h = (tri * 2654435761u) >> 24;
+            while (seen_step[h] == mark && seen_tri[h] != tri)
+                h = (h + 1) & (SEEN_SLOTS - 1);
+            if (seen_step[h] == mark)
+                continue;
+            seen_step[h] = mark, seen_tri[h] = tri;
+            __builtin_prefetch(indices + 3 * (size_t)tri);
+            candidates[count++] = tri;
+        }
+    }
+    return count;
+}
+
+/* The greedy of auto.c's step 1, the same order as pricing every candidate of every recent
+ * vertex on every machine, with less work:
+ * - each candidate once a step (step_candidates);
+ * - a candidate is priced only when a lower bound of its score could still win: a vertex
+ *   that no triangle drawn so far had is in no machine, so each of the targets shades it
+ *   at least once (checked on the corpus and random meshes for every family,
+ *   tests/test_target_greedy.c), and the age bonus is at most 1 per target that keeps ages
+ *   and cached corner; the float expressions are the score's own with these bounds in
+ *   place of the misses and the ages, and rounding is monotonic, so the bound never exceeds
+ *   the score;
+ * - the candidate with the lowest bound is priced first, so that the best score is known
+ *   early and the bound leaves out most of the others. */
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
+    if (triangle_count == 0)
+        return GC_OK;
+    if (recent_limit > RECENT_MAX)
+        recent_limit = RECENT_MAX;
     gc_live_triangles lists;
-    gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
+    memset(&lists, 0, sizeof lists);
+    bool light = true;
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lists.adj, err);
     if (s)
         return s;
+    for (uint32_t v = 0; v < vertex_count && light; ++v)
+        light = lists.adj.offsets[v + 1] - lists.adj.offsets[v] <= LIGHT_VALENCE;
+    for (size_t i = 0; i < triangle_count && light; ++i) {
+        const uint32_t* tv = indices + 3 * i;
+        light = tv[0] != tv[1] && tv[0] != tv[2] && tv[1] != tv[2];
+    }
+    if (light) {
+        lists.live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
+        if (!lists.live) {
+            gc_adjacency_free(&lists.adj);
+            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices",
+                           vertex_count);
+        }
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            lists.live[v] = lists.adj.offsets[v + 1] - lists.adj.offsets[v];
+    } else {
+        gc_adjacency_free(&lists.adj);
+        if ((s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err)))
+            return s;
+    }
     gc_target_sims t = {0};
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
@@ -94,10 +165,16 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         goto done;
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
+    const uint32_t* adjacent = lists.adj.triangles;
     /* which targets' rules say how old a cached vertex is (fifo, meshopt) */
     bool has_age[GC_TARGET_SIMS_MAX];
-    for (size_t k = 0; k < t.count; ++k)
+    uint32_t age_targets = 0;
+    for (size_t k = 0; k < t.count; ++k) {
         has_age[k] = gc_sim_keeps_age(t.sim[k]);
+        age_targets += has_age[k] && gamma != 0.0f;
+    }
+    /* the bound needs weights of the usual signs (NaN fails these: then every candidate is priced) */
+    const bool bounded = beta >= 0.0f && gamma >= 0.0f;
 
     float boost[64];
     boost[0] = 0.0f;
@@ -106,40 +183,62 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
-    size_t dead_top = 0, written = 0, input_cursor = 0;
-    for (size_t step = 0; step < triangle_count && !s; ++step) {
+    uint32_t seen_tri[SEEN_SLOTS], seen_step[SEEN_SLOTS];
+    memset(seen_step, 0, sizeof seen_step);
+    uint32_t candidates[RECENT_MAX * SCAN];
+    float bounds[RECENT_MAX * SCAN], valences[RECENT_MAX * SCAN];
+    size_t dead_top = 0, input_cursor = 0;
+    for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
-        for (uint32_t r = 0; r < recent_count && !s; ++r) {
-            uint32_t v = recent[r];
-            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan && !s; ++a) {
-                uint32_t tri = lists.adj.triangles[a];
-                const uint32_t* tv = indices + 3 * tri;
-                float valence = 0.0f, age = 0.0f;
-                for (int c = 0; c < 3; ++c) {
-                    uint32_t l = live[tv[c]];
-                    valence += l < 64 ? boost[l] : 0.0f;
-                }
-                /* Each target's cost, and the ages of the corners it had cached whose vertex
-                 * has more triangles left (read before the feed changes them). */
-                gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
-                uint32_t misses = 0;
-                for (size_t k = 0; k < t.count; ++k) {
-                    float ages[3] = {0.0f, 0.0f, 0.0f};
-                    if (gamma != 0.0f && has_age[k])
-                        for (int c = 0; c < 3; ++c)
-                            ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
-                    unsigned shaded;
-                    misses += gc_sim_peek(t.sim[k], &p, &shaded);
+        const uint32_t count = step_candidates(recent, recent_count, live, first, adjacent, indices,
+                                               (uint32_t)step + 1, seen_tri, seen_step, candidates);
+        /* each candidate's valence bonus and the bound of its score; the lowest bound first */
+        uint32_t lowest = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint32_t* tv = indices + 3 * (size_t)candidates[i];
+            float valence = 0.0f;
+            uint32_t fresh = 0, aged = 0;
+            for (int c = 0; c < 3; ++c) {
+                uint32_t l = live[tv[c]];
+                valence += l < 64 ? boost[l] : 0.0f;
+                bool is_fresh = l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
+                                !(c > 1 && tv[c] == tv[1]);
+                fresh += is_fresh;
+                aged += l > 1 && !is_fresh;
+            }
+            valences[i] = valence;
+            bounds[i] = (float)(fresh * (uint32_t)t.count) - beta * valence - gamma * (float)(aged * age_targets);
+            if (bounds[i] < bounds[lowest] || (bounds[i] == bounds[lowest] && candidates[i] < candidates[lowest]))
+                lowest = i;
+        }
+        for (uint32_t n = 0; n < count; ++n) {
+            /* the lowest bound's candidate first, then the others as they came */
+            const uint32_t i = n == 0 ? lowest : n <= lowest ? n - 1 : n;
+            const uint32_t tri = candidates[i];
+            if (best >= 0 && bounded &&
+                (bounds[i] > best_score || (bounds[i] == best_score && tri > (uint32_t)best)))
+                continue; /* it cannot win: not priced */
+            const uint32_t* tv = indices + 3 * (size_t)tri;
+            float age = 0.0f;
+            /* Each target's cost, and the ages of the corners it had cached whose vertex
+             * has more triangles left (read before the feed changes them). */
+            gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
+            uint32_t misses = 0;
+            for (size_t k = 0; k < t.count; ++k) {
+                float ages[3] = {0.0f, 0.0f, 0.0f};
+                if (gamma != 0.0f && has_age[k])
                     for (int c = 0; c < 3; ++c)
-                        age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
-                }
-                float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
-                    best = tri;
-                    best_score = score;
-                }
+                        ages[c] = live[tv[c]] > 1 ? gc_sim_age(t.sim[k], tv[c]) : 0.0f;
+                unsigned shaded;
+                misses += gc_sim_peek(t.sim[k], &p, &shaded);
+                for (int c = 0; c < 3; ++c)
+                    age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
+            }
+            float score = (float)misses - beta * valences[i] - gamma * age;
+            if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                best = tri;
+                best_score = score;
             }
         }
         if (best < 0)
@@ -149,8 +248,18 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         emitted[tri] = 1;
         gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
         gc_target_sims_feed(&t, &p);
-        order[written++] = tri;
-        gc_live_triangles_remove(&lists, indices, tri);
+        order[step] = tri;
+        if (light) {
+            for (int c = 0; c < 3; ++c) {
+                uint32_t* list = lists.adj.triangles + first[tv[c]];
+                uint32_t last = --lists.live[tv[c]], k = 0;
+                while (list[k] != tri)
+                    ++k;
+                list[k] = list[last];
+            }
+        } else {
+            gc_live_triangles_remove(&lists, indices, tri);
+        }
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
