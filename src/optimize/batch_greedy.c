@@ -39,129 +39,103 @@
 #define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
 #define STILL_HELD 4                  /* held vertices in a row that end a step's check */
 
-/* A map of placed triangle -> distance, open addressing (keys + 1; 0 = empty). */
-typedef struct dmap {
-    uint32_t* keys;
-    uint32_t* values;
-    uint32_t capacity, size;
-} dmap;
-
-static uint32_t* dmap_find(const dmap* m, uint32_t key)
-{
-    if (!m->capacity)
-        return NULL;
-    for (uint32_t h = (key * 2654435761u) & (m->capacity - 1);; h = (h + 1) & (m->capacity - 1)) {
-        if (m->keys[h] == 0)
-            return NULL;
-        if (m->keys[h] == key + 1)
-            return &m->values[h];
-    }
-}
-
-/* Inserts key with value unless present (C++'s emplace); false when out of memory. */
-static bool dmap_put(dmap* m, uint32_t key, uint32_t value)
-{
-    if (2 * (m->size + 1) > m->capacity) {
-        dmap bigger = {0};
-        bigger.capacity = m->capacity ? 2 * m->capacity : 8;
-        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-        bigger.values = malloc(bigger.capacity * sizeof *bigger.values);
-        if (!bigger.keys || !bigger.values) {
-            free(bigger.keys);
-            free(bigger.values);
-            return false;
-        }
-        for (uint32_t i = 0; i < m->capacity; ++i)
-            if (m->keys[i])
-                dmap_put(&bigger, m->keys[i] - 1, m->values[i]);
-        free(m->keys);
-        free(m->values);
-        *m = bigger;
-    }
-    for (uint32_t h = (key * 2654435761u) & (m->capacity - 1);; h = (h + 1) & (m->capacity - 1)) {
-        if (m->keys[h] == key + 1)
-            return true;
-        if (m->keys[h] == 0) {
-            m->keys[h] = key + 1;
-            m->values[h] = value;
-            m->size++;
-            return true;
-        }
-    }
-}
-
-/* GB:155-160's DistanceInformation. */
+/* The distance entries (GB:155-160's DistanceInformation). Their keys are the triangles
+ * placed since the batch was last taken as ended, at most a batch's triangles (and the one
+ * placed whatever the machine said): each gets a slot, its rank since then, and an entry
+ * holds per slot the distance (0 = none) and the slots it met directly, in fixed-size records
+ * of a slab (no hash maps, no allocation per entry). */
 typedef struct dist_info {
-    dmap from;
-    uint32_t* direct;
-    uint32_t direct_count, direct_capacity;
     uint32_t accumulated;
-    uint32_t owner; /* its triangle */
+    uint32_t owner;        /* its triangle */
+    uint32_t direct_count; /* slots in its direct list */
+    uint32_t active;       /* its place in the active list */
 } dist_info;
 
 typedef struct greedy {
     gc_triangle_heap queue; /* triangles by (score, -number); where UINT32_MAX once placed */
-    uint32_t* slot;    /* triangle -> 1 + its entry in pool, 0 = none */
-    dist_info** pool;  /* the distance entries, densely */
-    uint32_t active_count, pool_capacity;
+    uint32_t* slot;         /* triangle -> 1 + its record, 0 = none */
+    uint32_t cap;           /* slots per record */
+    dist_info* info;        /* per record */
+    uint16_t* dist;         /* per record, cap distances by slot */
+    uint16_t* direct;       /* per record, cap slots */
+    uint32_t* active;       /* the records in use, densely */
+    uint32_t* free_list;
+    uint32_t active_count, free_count, record_count, record_capacity;
     uint8_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries), at most 3 */
 } greedy;
 
-static dist_info* dist_of(const greedy* g, uint32_t t)
+static uint16_t* dist_row(const greedy* g, uint32_t r)
 {
-    return g->slot[t] ? g->pool[g->slot[t] - 1] : NULL;
+    return g->dist + (size_t)r * g->cap;
 }
 
-static dist_info* dist_new(greedy* g, uint32_t t)
+static uint32_t dist_of(const greedy* g, uint32_t t)
 {
-    if (g->active_count == g->pool_capacity) {
-        uint32_t cap = g->pool_capacity ? 2 * g->pool_capacity : 64;
-        dist_info** grown = realloc(g->pool, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        g->pool = grown;
-        g->pool_capacity = cap;
+    return g->slot[t] ? g->slot[t] - 1 : UINT32_MAX;
+}
+
+/* A cleared record for triangle t; UINT32_MAX when out of memory. */
+static uint32_t dist_new(greedy* g, uint32_t t)
+{
+    uint32_t r;
+    if (g->free_count) {
+        r = g->free_list[--g->free_count];
+    } else {
+        if (g->record_count == g->record_capacity) {
+            const uint32_t c = g->record_capacity ? 2 * g->record_capacity : 64;
+            dist_info* info = realloc(g->info, c * sizeof *info);
+            if (info)
+                g->info = info;
+            uint16_t* dist = realloc(g->dist, (size_t)c * g->cap * sizeof *dist);
+            if (dist)
+                g->dist = dist;
+            uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
+            if (direct)
+                g->direct = direct;
+            uint32_t* active = realloc(g->active, c * sizeof *active);
+            if (active)
+                g->active = active;
+            uint32_t* free_list = realloc(g->free_list, c * sizeof *free_list);
+            if (free_list)
+                g->free_list = free_list;
+            if (!info || !dist || !direct || !active || !free_list)
+                return UINT32_MAX;
+            g->record_capacity = c;
+        }
+        r = g->record_count++;
     }
-    dist_info* d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
-    d->owner = t;
-    g->pool[g->active_count++] = d;
-    g->slot[t] = g->active_count;
-    return d;
-}
-
-static void dist_free(dist_info* d)
-{
-    free(d->from.keys);
-    free(d->from.values);
-    free(d->direct);
-    free(d);
+    memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
+    g->info[r] = (dist_info){0, t, 0, g->active_count};
+    g->active[g->active_count++] = r;
+    g->slot[t] = r + 1;
+    return r;
 }
 
 static void dist_remove(greedy* g, uint32_t t)
 {
-    const uint32_t k = g->slot[t] - 1;
-    dist_info* d = g->pool[k];
-    dist_info* last = g->pool[--g->active_count];
-    g->pool[k] = last;
-    g->slot[last->owner] = k + 1;
+    const uint32_t r = g->slot[t] - 1;
+    const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
+    g->active[at] = last;
+    g->info[last].active = at;
     g->slot[t] = 0;
-    dist_free(d);
+    g->free_list[g->free_count++] = r;
 }
 
-static bool direct_add(dist_info* d, uint32_t t)
+/* A step's score changes, summed per triangle. */
+typedef struct pending {
+    int32_t* delta;
+    uint8_t* mark;
+    uint32_t* list;
+    uint32_t count;
+} pending;
+
+static void pend_add(pending* pd, uint32_t t, int32_t delta)
 {
-    if (d->direct_count == d->direct_capacity) {
-        uint32_t cap = d->direct_capacity ? 2 * d->direct_capacity : 4;
-        uint32_t* grown = realloc(d->direct, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        d->direct = grown;
-        d->direct_capacity = cap;
+    if (!pd->mark[t]) {
+        pd->mark[t] = 1;
+        pd->list[pd->count++] = t;
     }
-    d->direct[d->direct_count++] = t;
-    return true;
+    pd->delta[t] += delta;
 }
 
 /* Whether the machine takes triangle p into its current batch (GB's canAddTriangle < 2):
@@ -209,8 +183,11 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     g.queue.where = gc_alloc_array(T + 1, sizeof *g.queue.where, false);
     g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
     g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
+    g.cap = batch / 3 + 2;
+    pending pd = {gc_alloc_array(T + 1, sizeof *pd.delta, true), gc_alloc_array(T + 1, sizeof *pd.mark, true),
+                  gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
     if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.queue.score ||
-        !g.queue.heap || !g.queue.where || !g.slot || !g.batch_count) {
+        !g.queue.heap || !g.queue.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -238,7 +215,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
         gc_triangle_heap_push(&g.queue, (uint32_t)t);
     }
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0;
+    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     while (g.queue.size) {
@@ -271,8 +248,14 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             }
             g.batch_count[best] = 0;
             gc_triangle_heap_remove(&g.queue, best);
-            dist_info* mine = dist_of(&g, best);
-            const uint32_t my_distance = mine ? mine->accumulated : 0;
+            const uint32_t mine = dist_of(&g, best);
+            const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
+            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
+            const uint32_t sb = slots_used++;
+            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+                s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
+                goto done;
+            }
             /* GB:321-397 */
             for (unsigned t = 0; t < 3; ++t) {
                 const uint32_t vid = f[t];
@@ -291,52 +274,55 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                         g.batch_count[face]++;
                     }
                     if (w->distance != 0) {
-                        dist_info* d = dist_of(&g, face);
-                        if (d) {
-                            if (!dmap_find(&d->from, best)) {
-                                if (!direct_add(d, best) || !dmap_put(&d->from, best, 1))
-                                    goto nomem;
-                                d->accumulated += 1;
+                        uint32_t d = dist_of(&g, face);
+                        if (d != NONE) {
+                            uint16_t* row = dist_row(&g, d);
+                            if (!row[sb]) {
+                                g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                                row[sb] = 1;
+                                g.info[d].accumulated += 1;
                                 delta += w->distance;
                             }
                         } else {
-                            if (!(d = dist_new(&g, face)))
+                            if ((d = dist_new(&g, face)) == NONE)
                                 goto nomem;
-                            if (mine) {
-                                d->accumulated = my_distance + batch_indices / 3;
-                                for (uint32_t h = 0; h < mine->from.capacity; ++h)
-                                    if (mine->from.keys[h] &&
-                                        !dmap_put(&d->from, mine->from.keys[h] - 1, mine->from.values[h] + 1))
-                                        goto nomem;
+                            uint16_t* row = dist_row(&g, d);
+                            if (mine != NONE) {
+                                g.info[d].accumulated = my_distance + batch_indices / 3;
+                                const uint16_t* from = dist_row(&g, mine);
+                                for (uint32_t k = 0; k < sb; ++k)
+                                    row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
                             } else {
-                                d->accumulated = 1;
+                                g.info[d].accumulated = 1;
                             }
-                            if (!direct_add(d, best) || !dmap_put(&d->from, best, 1))
-                                goto nomem;
-                            delta += w->distance * (int32_t)d->accumulated;
+                            g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                            row[sb] = 1;
+                            delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
-                    gc_triangle_heap_rescore(&g.queue, face, delta);
+                    pend_add(&pd, face, delta);
                 }
             }
             /* GB:399-430 */
-            if (mine) {
+            if (mine != NONE) {
+                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
+                const uint32_t mine_direct_count = g.info[mine].direct_count;
                 for (uint32_t a = 0; a < g.active_count; ++a) {
-                    dist_info* d = g.pool[a];
-                    const uint32_t other = d->owner;
-                    if (other == best || dmap_find(&d->from, best))
+                    const uint32_t d = g.active[a];
+                    const uint32_t other = g.info[d].owner;
+                    uint16_t* row = dist_row(&g, d);
+                    if (other == best || row[sb])
                         continue;
                     uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine->direct_count; ++k) {
-                        const uint32_t* dn = dmap_find(&d->from, mine->direct[k]);
-                        if (dn && *dn + 1 < mindist)
-                            mindist = *dn + 1;
+                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
+                        const uint32_t dn = row[mine_direct[k]];
+                        if (dn && dn + 1u < mindist)
+                            mindist = dn + 1u;
                     }
                     if (mindist != NONE) {
-                        gc_triangle_heap_rescore(&g.queue, other, w->distance * (int32_t)mindist);
-                        if (!dmap_put(&d->from, best, mindist))
-                            goto nomem;
-                        d->accumulated += mindist;
+                        pend_add(&pd, other, w->distance * (int32_t)mindist);
+                        row[sb] = (uint16_t)mindist;
+                        g.info[d].accumulated += mindist;
                     }
                 }
                 dist_remove(&g, best);
@@ -380,24 +366,32 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     continue;
                 int32_t delta = -w->cache;
                 if (--g.batch_count[face] == 0 && g.slot[face]) {
-                    delta -= w->distance * (int32_t)dist_of(&g, face)->accumulated;
+                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
                     dist_remove(&g, face);
                 }
-                gc_triangle_heap_rescore(&g.queue, face, delta);
+                pend_add(&pd, face, delta);
             }
         }
+        /* the step's score changes, one heap move per triangle (the heap's order is total,
+           so its top is the same as with a move per change) */
+        for (uint32_t k = 0; k < pd.count; ++k) {
+            const uint32_t face = pd.list[k];
+            gc_triangle_heap_rescore(&g.queue, face, pd.delta[face]);
+            pd.delta[face] = 0;
+            pd.mark[face] = 0;
+        }
+        pd.count = 0;
         if (!ok) {
             while (g.active_count)
-                dist_remove(&g, g.pool[0]->owner);
+                dist_remove(&g, g.info[g.active[0]].owner);
             batch_indices = 0;
+            slots_used = 0;
         }
     }
     goto done;
 nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
-    for (uint32_t a = 0; a < g.active_count; ++a)
-        dist_free(g.pool[a]);
     gc_sim_destroy(sim);
     free(valence);
     free(adj_start);
@@ -410,7 +404,14 @@ done:
     free(g.queue.heap);
     free(g.queue.where);
     free(g.slot);
-    free(g.pool);
+    free(g.info);
+    free(g.dist);
+    free(g.direct);
+    free(g.active);
+    free(g.free_list);
+    free(pd.delta);
+    free(pd.mark);
+    free(pd.list);
     free(g.batch_count);
     return s;
 }
