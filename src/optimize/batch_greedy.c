@@ -51,8 +51,13 @@ typedef struct dist_info {
     uint32_t active;       /* its place in the active list */
 } dist_info;
 
+/* The remaining triangles by (score, -number), in two heaps over one score array: `hot`
+ * holds those whose score changed since the batch was last taken as ended (around the batch),
+ * `queue` the others, whose scores do not move; the best is the better of the two tops, as
+ * in one heap, but a step moves entries of a small heap only. */
 typedef struct greedy {
-    gc_triangle_heap queue; /* triangles by (score, -number); where UINT32_MAX once placed */
+    gc_triangle_heap queue; /* where UINT32_MAX when hot or placed */
+    gc_triangle_heap hot;   /* where UINT32_MAX when not in it */
     uint32_t* slot;         /* triangle -> 1 + its record, 0 = none */
     uint32_t cap;           /* slots per record */
     dist_info* info;        /* per record */
@@ -121,6 +126,25 @@ static void dist_remove(greedy* g, uint32_t t)
     g->free_list[g->free_count++] = r;
 }
 
+static bool better(const int32_t* score, uint32_t a, uint32_t b)
+{
+    return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+
+/* Adds delta to a remaining triangle's score; it becomes hot. */
+static void rescore(greedy* g, uint32_t t, int32_t delta)
+{
+    if (delta == 0)
+        return;
+    if (g->hot.where[t] != UINT32_MAX) {
+        gc_triangle_heap_rescore(&g->hot, t, delta);
+    } else if (g->queue.where[t] != UINT32_MAX) {
+        gc_triangle_heap_remove(&g->queue, t);
+        g->hot.score[t] += delta;
+        gc_triangle_heap_push(&g->hot, t);
+    }
+}
+
 /* A step's score changes, summed per triangle. */
 typedef struct pending {
     int32_t* delta;
@@ -181,13 +205,16 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     g.queue.score = gc_alloc_array(T + 1, sizeof *g.queue.score, true);
     g.queue.heap = gc_alloc_array(T + 1, sizeof *g.queue.heap, false);
     g.queue.where = gc_alloc_array(T + 1, sizeof *g.queue.where, false);
+    g.hot.score = g.queue.score;
+    g.hot.heap = gc_alloc_array(T + 1, sizeof *g.hot.heap, false);
+    g.hot.where = gc_alloc_array(T + 1, sizeof *g.hot.where, false);
     g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
     g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
     g.cap = batch / 3 + 2;
     pending pd = {gc_alloc_array(T + 1, sizeof *pd.delta, true), gc_alloc_array(T + 1, sizeof *pd.mark, true),
                   gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
     if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.queue.score ||
-        !g.queue.heap || !g.queue.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
+        !g.queue.heap || !g.queue.where || !g.hot.heap || !g.hot.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -213,13 +240,16 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
         const uint32_t* f = indices + 3 * t;
         g.queue.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
         gc_triangle_heap_push(&g.queue, (uint32_t)t);
+        g.hot.where[t] = UINT32_MAX;
     }
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
-    while (g.queue.size) {
-        const uint32_t best = g.queue.heap[0];
+    while (g.queue.size + g.hot.size) {
+        uint32_t best = g.queue.size ? g.queue.heap[0] : g.hot.heap[0];
+        if (g.hot.size && better(g.queue.score, g.hot.heap[0], best))
+            best = g.hot.heap[0];
         const uint32_t* f = indices + 3 * (size_t)best;
         const uint64_t number = first_number + placed;
         const gc_sim_primitive p = {{f[0], f[1], f[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
@@ -247,7 +277,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 }
             }
             g.batch_count[best] = 0;
-            gc_triangle_heap_remove(&g.queue, best);
+            gc_triangle_heap_remove(g.hot.where[best] != UINT32_MAX ? &g.hot : &g.queue, best);
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
@@ -376,7 +406,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
            so its top is the same as with a move per change) */
         for (uint32_t k = 0; k < pd.count; ++k) {
             const uint32_t face = pd.list[k];
-            gc_triangle_heap_rescore(&g.queue, face, pd.delta[face]);
+            rescore(&g, face, pd.delta[face]);
             pd.delta[face] = 0;
             pd.mark[face] = 0;
         }
@@ -386,6 +416,12 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 dist_remove(&g, g.info[g.active[0]].owner);
             batch_indices = 0;
             slots_used = 0;
+            /* the hot triangles back with the others */
+            for (size_t k = 0; k < g.hot.size; ++k) {
+                g.hot.where[g.hot.heap[k]] = UINT32_MAX;
+                gc_triangle_heap_push(&g.queue, g.hot.heap[k]);
+            }
+            g.hot.size = 0;
         }
     }
     goto done;
@@ -403,6 +439,8 @@ done:
     free(g.queue.score);
     free(g.queue.heap);
     free(g.queue.where);
+    free(g.hot.heap);
+    free(g.hot.where);
     free(g.slot);
     free(g.info);
     free(g.dist);
