@@ -264,6 +264,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
+    bool batch_alone; /* the batch greedy is the only candidate (tuned Forsyth where it refuses) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -329,7 +330,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
         s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
                                 place->length, candidate, err);
-        if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
+        if (s == GC_ERR_LIMIT && J->batch_alone) /* a hub: the tuned Forsyth order instead */
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL,
+                                      err);
+        else if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
             return GC_OK;
     } else if (v == J->forsyth_at) {
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL, err);
@@ -433,6 +437,16 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * most of the time: at the default effort it is left out there. */
     if (effort == 1 && target_count >= 3)
         greedy_variants = 0;
+    /* A lone nv-dx or nv-gl target at the default effort: Kerbl et al.'s batch greedy alone
+     * (batch_greedy.c); it won 55 of the 56 corpus rows (14 meshes stored and shuffled, both
+     * targets) against the greedy, the patches and the Forsyth orders, which cost 40% of the
+     * time (docs/optimizers/auto.md, "The batch families"). Where it refuses (a hub vertex) the
+     * tuned Forsyth order takes its place. */
+    const bool batch_alone = effort == 1 && target_count == 1 &&
+                             (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
+                             traits[0].kerbl_batches;
+    if (batch_alone)
+        greedy_variants = 0;
     /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
      * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
      * fewest invocations of the first variants), polished below. */
@@ -443,7 +457,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
         uint32_t k = target_cache_size(&traits[i]);
-        if (k == 0 || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
+        if (k == 0 || batch_alone || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -479,7 +493,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || (effort == 1 && target_count >= 3 && !t->segment_indices))
+        if (!t->pieces || batch_alone || (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
         if (t->segment_indices) {
             /* segments of the stream (llvmpipe): from the draw's start */
@@ -532,10 +546,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= effort == 1 && target_count == 1 &&
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
-    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1));
+    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || batch_alone ? 0 : 2 + (effort > 1));
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
-    const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
+    const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth) && !batch_alone;
     total += own_table;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
@@ -585,7 +599,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
+                           batch_alone};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
