@@ -264,7 +264,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
-    bool batch_alone; /* the batch greedy is the only candidate (tuned Forsyth where it refuses) */
+    bool batch_alone; /* no Forsyth candidates: the tuned Forsyth order where the batch greedy refuses */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -437,16 +437,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * most of the time: at the default effort it is left out there. */
     if (effort == 1 && target_count >= 3)
         greedy_variants = 0;
-    /* A lone nv-dx or nv-gl target at the default effort: Kerbl et al.'s batch greedy alone
-     * (batch_greedy.c); it won 55 of the 56 corpus rows (14 meshes stored and shuffled, both
-     * targets) against the greedy, the patches and the Forsyth orders, which cost 40% of the
-     * time (docs/optimizers/auto.md, "The batch families"). Where it refuses (a hub vertex) the
-     * tuned Forsyth order takes its place. */
+    /* A lone nv-dx or nv-gl target at the default effort: the greedy and Kerbl et al.'s batch
+     * greedy (batch_greedy.c) only. On the 56 corpus rows (14 meshes stored and shuffled, both
+     * targets) the batch greedy won 52, the greedy 4, the patches and the Forsyth orders none
+     * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
+     * vertex) the tuned Forsyth order takes its place. */
     const bool batch_alone = effort == 1 && target_count == 1 &&
                              (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
                              traits[0].kerbl_batches;
-    if (batch_alone)
-        greedy_variants = 0;
     /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
      * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
      * fewest invocations of the first variants), polished below. */

@@ -163,18 +163,19 @@ static void pend_add(pending* pd, uint32_t t, int32_t delta)
 }
 
 /* Whether the machine takes triangle p into its current batch (GB's canAddTriangle < 2):
- * fed and rolled back, it must not end a batch, except by a cut inside the primitive
- * (cut_inside: the rule's batches are not bounded by primitives), and not reset. */
-static gc_status fits(gc_sim* sim, const gc_sim_primitive* p, bool first, bool cut_inside, bool* out, gc_error* err)
+ * fed, it must not end a batch, except by a cut inside the primitive (cut_inside: the rule's
+ * batches are not bounded by primitives), and not reset. Kept fed if so, else rolled back. */
+static gc_status feed_if_fits(gc_sim* sim, const gc_sim_primitive* p, bool first, bool cut_inside, bool* out,
+                              gc_error* err)
 {
     gc_stats before, after;
     gc_sim_stats(sim, &before);
     gc_sim_save(sim);
     gc_sim_feed(sim, p, NULL);
     gc_sim_stats(sim, &after);
-    gc_status s = gc_sim_restore(sim, err);
-    gc_sim_release(sim);
     *out = first || (after.resets == before.resets && (cut_inside || after.batches == before.batches));
+    gc_status s = *out ? GC_OK : gc_sim_restore(sim, err);
+    gc_sim_release(sim);
     return s;
 }
 
@@ -254,12 +255,11 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
         const uint64_t number = first_number + placed;
         const gc_sim_primitive p = {{f[0], f[1], f[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
         bool ok;
-        if ((s = fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
+        if ((s = feed_if_fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
             goto done;
         uint32_t removed_count = 0;
         if (ok) {
             ended = false;
-            gc_sim_feed(sim, &p, NULL);
             order[placed++] = best;
             /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
