@@ -51,13 +51,30 @@ typedef struct dist_info {
     uint32_t active;       /* its place in the active list */
 } dist_info;
 
-/* The remaining triangles by (score, -number), in two heaps over one score array: `hot`
- * holds those whose score changed since the batch was last taken as ended (around the batch),
- * `queue` the others, whose scores do not move; the best is the better of the two tops, as
+/* The remaining triangles by (score, -number), in two queues over one score array: `hot`, a
+ * heap, holds those whose score changed since the batch was last taken as ended (around the
+ * batch); the others ("cold") have the score of their valences alone (valence x the sum of
+ * their vertices' remaining triangles: the batch's scores are taken back when it ends), which
+ * does not move while they are cold, so they wait in buckets by that sum, each bucket a heap
+ * of triangle numbers. An entry in a bucket is stale once its triangle is hot or placed (it
+ * is dropped when it comes to a bucket's top). The best is the better of the two tops, as
  * in one heap, but a step moves entries of a small heap only. */
+#define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
+
+typedef struct bucket {
+    uint32_t* heap; /* triangle numbers, the lowest on top */
+    size_t size, capacity;
+} bucket;
+
+enum { COLD, HOT, PLACED };
+
 typedef struct greedy {
-    gc_triangle_heap queue; /* where UINT32_MAX when hot or placed */
-    gc_triangle_heap hot;   /* where UINT32_MAX when not in it */
+    int32_t* score;
+    uint8_t* state;                /* COLD, HOT, PLACED */
+    bucket cold[COLD_BUCKETS];     /* by the sum of remaining triangles (or its reverse) */
+    uint32_t cold_lowest;          /* no bucket before it holds a live entry */
+    int32_t valence_weight;
+    gc_triangle_heap hot;          /* where UINT32_MAX when not in it */
     uint32_t* slot;         /* triangle -> 1 + its record, 0 = none */
     uint32_t cap;           /* slots per record */
     dist_info* info;        /* per record */
@@ -131,16 +148,83 @@ static bool better(const int32_t* score, uint32_t a, uint32_t b)
     return score[a] > score[b] || (score[a] == score[b] && a < b);
 }
 
+/* The bucket of a cold triangle: its sum of remaining triangles, in order of score. */
+static uint32_t bucket_of(const greedy* g, uint32_t t)
+{
+    if (g->valence_weight == 0)
+        return 0;
+    const uint32_t sum = (uint32_t)(g->score[t] / g->valence_weight);
+    return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
+}
+
+static bool cold_push(greedy* g, uint32_t t)
+{
+    const uint32_t k = bucket_of(g, t);
+    bucket* b = &g->cold[k];
+    if (b->size == b->capacity) {
+        const size_t c = b->capacity ? 2 * b->capacity : 256;
+        uint32_t* grown = realloc(b->heap, c * sizeof *grown);
+        if (!grown)
+            return false;
+        b->heap = grown;
+        b->capacity = c;
+    }
+    size_t i = b->size++;
+    while (i > 0 && b->heap[(i - 1) / 2] > t) {
+        b->heap[i] = b->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    b->heap[i] = t;
+    g->state[t] = COLD;
+    if (k < g->cold_lowest)
+        g->cold_lowest = k;
+    return true;
+}
+
+static void bucket_pop(bucket* b)
+{
+    const uint32_t last = b->heap[--b->size];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= b->size)
+            break;
+        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
+            ++c;
+        if (b->heap[c] >= last)
+            break;
+        b->heap[i] = b->heap[c];
+        i = c;
+    }
+    if (b->size)
+        b->heap[i] = last;
+}
+
+/* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
+static uint32_t cold_top(greedy* g)
+{
+    for (; g->cold_lowest < COLD_BUCKETS; g->cold_lowest++) {
+        bucket* b = &g->cold[g->cold_lowest];
+        while (b->size) {
+            const uint32_t t = b->heap[0];
+            if (g->state[t] == COLD && bucket_of(g, t) == g->cold_lowest)
+                return t;
+            bucket_pop(b);
+        }
+    }
+    return UINT32_MAX;
+}
+
 /* Adds delta to a remaining triangle's score; it becomes hot. */
 static void rescore(greedy* g, uint32_t t, int32_t delta)
 {
     if (delta == 0)
         return;
-    if (g->hot.where[t] != UINT32_MAX) {
+    if (g->state[t] == HOT) {
         gc_triangle_heap_rescore(&g->hot, t, delta);
-    } else if (g->queue.where[t] != UINT32_MAX) {
-        gc_triangle_heap_remove(&g->queue, t);
-        g->hot.score[t] += delta;
+    } else if (g->state[t] == COLD) {
+        g->state[t] = HOT; /* its bucket entry is stale now */
+        g->score[t] += delta;
         gc_triangle_heap_push(&g->hot, t);
     }
 }
@@ -203,10 +287,11 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
     uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
-    g.queue.score = gc_alloc_array(T + 1, sizeof *g.queue.score, true);
-    g.queue.heap = gc_alloc_array(T + 1, sizeof *g.queue.heap, false);
-    g.queue.where = gc_alloc_array(T + 1, sizeof *g.queue.where, false);
-    g.hot.score = g.queue.score;
+    g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
+    g.state = gc_alloc_array(T + 1, sizeof *g.state, true);
+    g.valence_weight = w->valence;
+    g.cold_lowest = COLD_BUCKETS;
+    g.hot.score = g.score;
     g.hot.heap = gc_alloc_array(T + 1, sizeof *g.hot.heap, false);
     g.hot.where = gc_alloc_array(T + 1, sizeof *g.hot.where, false);
     g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
@@ -214,8 +299,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     g.cap = batch / 3 + 2;
     pending pd = {gc_alloc_array(T + 1, sizeof *pd.delta, true), gc_alloc_array(T + 1, sizeof *pd.mark, true),
                   gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
-    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.queue.score ||
-        !g.queue.heap || !g.queue.where || !g.hot.heap || !g.hot.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
+    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score ||
+        !g.state || !g.hot.heap || !g.hot.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -239,18 +324,21 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     fill = NULL;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
-        g.queue.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
-        gc_triangle_heap_push(&g.queue, (uint32_t)t);
+        g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        if (!cold_push(&g, (uint32_t)t))
+            goto nomem;
         g.hot.where[t] = UINT32_MAX;
     }
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
-    while (g.queue.size + g.hot.size) {
-        uint32_t best = g.queue.size ? g.queue.heap[0] : g.hot.heap[0];
-        if (g.hot.size && better(g.queue.score, g.hot.heap[0], best))
+    for (;;) {
+        uint32_t best = cold_top(&g);
+        if (g.hot.size && (best == NONE || better(g.score, g.hot.heap[0], best)))
             best = g.hot.heap[0];
+        if (best == NONE)
+            break;
         const uint32_t* f = indices + 3 * (size_t)best;
         const uint64_t number = first_number + placed;
         const gc_sim_primitive p = {{f[0], f[1], f[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
@@ -277,7 +365,9 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 }
             }
             g.batch_count[best] = 0;
-            gc_triangle_heap_remove(g.hot.where[best] != UINT32_MAX ? &g.hot : &g.queue, best);
+            if (g.state[best] == HOT)
+                gc_triangle_heap_remove(&g.hot, best);
+            g.state[best] = PLACED;
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
@@ -419,7 +509,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             /* the hot triangles back with the others */
             for (size_t k = 0; k < g.hot.size; ++k) {
                 g.hot.where[g.hot.heap[k]] = UINT32_MAX;
-                gc_triangle_heap_push(&g.queue, g.hot.heap[k]);
+                if (!cold_push(&g, g.hot.heap[k]))
+                    goto nomem;
             }
             g.hot.size = 0;
         }
@@ -436,9 +527,10 @@ done:
     free(cached);
     free(cached_list);
     free(removed);
-    free(g.queue.score);
-    free(g.queue.heap);
-    free(g.queue.where);
+    free(g.score);
+    free(g.state);
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
+        free(g.cold[k].heap);
     free(g.hot.heap);
     free(g.hot.where);
     free(g.slot);
