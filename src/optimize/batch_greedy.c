@@ -68,14 +68,23 @@ typedef struct bucket {
 
 enum { COLD, HOT, PLACED };
 
+/* Per triangle, in one place: a step reads them together. */
+typedef struct tri_info {
+    int32_t pend;        /* the step's score change so far */
+    uint32_t slot;       /* 1 + its distance record, 0 = none */
+    uint8_t batch_count; /* its cached corners (GB's activeBatchEntries), at most 3 */
+    uint8_t state;       /* COLD, HOT, PLACED */
+    uint8_t mark;        /* in the step's list of changes */
+} tri_info;
+
 typedef struct greedy {
     int32_t* score;
-    uint8_t* state;                /* COLD, HOT, PLACED */
+    tri_info* tri;
+    const uint32_t* indices;
     bucket cold[COLD_BUCKETS];     /* by the sum of remaining triangles (or its reverse) */
     uint32_t cold_lowest;          /* no bucket before it holds a live entry */
     int32_t valence_weight;
     gc_triangle_heap hot;          /* where UINT32_MAX when not in it */
-    uint32_t* slot;         /* triangle -> 1 + its record, 0 = none */
     uint32_t cap;           /* slots per record */
     dist_info* info;        /* per record */
     uint16_t* dist;         /* per record, cap distances by slot */
@@ -83,7 +92,6 @@ typedef struct greedy {
     uint32_t* active;       /* the records in use, densely */
     uint32_t* free_list;
     uint32_t active_count, free_count, record_count, record_capacity;
-    uint8_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries), at most 3 */
 } greedy;
 
 static uint16_t* dist_row(const greedy* g, uint32_t r)
@@ -93,7 +101,7 @@ static uint16_t* dist_row(const greedy* g, uint32_t r)
 
 static uint32_t dist_of(const greedy* g, uint32_t t)
 {
-    return g->slot[t] ? g->slot[t] - 1 : UINT32_MAX;
+    return g->tri[t].slot ? g->tri[t].slot - 1 : UINT32_MAX;
 }
 
 /* A cleared record for triangle t; UINT32_MAX when out of memory. */
@@ -129,17 +137,17 @@ static uint32_t dist_new(greedy* g, uint32_t t)
     memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
     g->info[r] = (dist_info){0, t, 0, g->active_count};
     g->active[g->active_count++] = r;
-    g->slot[t] = r + 1;
+    g->tri[t].slot = r + 1;
     return r;
 }
 
 static void dist_remove(greedy* g, uint32_t t)
 {
-    const uint32_t r = g->slot[t] - 1;
+    const uint32_t r = g->tri[t].slot - 1;
     const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
     g->active[at] = last;
     g->info[last].active = at;
-    g->slot[t] = 0;
+    g->tri[t].slot = 0;
     g->free_list[g->free_count++] = r;
 }
 
@@ -175,7 +183,7 @@ static bool cold_push(greedy* g, uint32_t t)
         i = (i - 1) / 2;
     }
     b->heap[i] = t;
-    g->state[t] = COLD;
+    g->tri[t].state = COLD;
     if (k < g->cold_lowest)
         g->cold_lowest = k;
     return true;
@@ -207,7 +215,7 @@ static uint32_t cold_top(greedy* g)
         bucket* b = &g->cold[g->cold_lowest];
         while (b->size) {
             const uint32_t t = b->heap[0];
-            if (g->state[t] == COLD && bucket_of(g, t) == g->cold_lowest)
+            if (g->tri[t].state == COLD && bucket_of(g, t) == g->cold_lowest)
                 return t;
             bucket_pop(b);
         }
@@ -220,10 +228,11 @@ static void rescore(greedy* g, uint32_t t, int32_t delta)
 {
     if (delta == 0)
         return;
-    if (g->state[t] == HOT) {
+    if (g->tri[t].state == HOT) {
         gc_triangle_heap_rescore(&g->hot, t, delta);
-    } else if (g->state[t] == COLD) {
-        g->state[t] = HOT; /* its bucket entry is stale now */
+    } else if (g->tri[t].state == COLD) {
+        g->tri[t].state = HOT; /* its bucket entry is stale now */
+        __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
         g->score[t] += delta;
         gc_triangle_heap_push(&g->hot, t);
     }
@@ -231,19 +240,18 @@ static void rescore(greedy* g, uint32_t t, int32_t delta)
 
 /* A step's score changes, summed per triangle. */
 typedef struct pending {
-    int32_t* delta;
-    uint8_t* mark;
     uint32_t* list;
     uint32_t count;
 } pending;
 
-static void pend_add(pending* pd, uint32_t t, int32_t delta)
+static void pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
 {
-    if (!pd->mark[t]) {
-        pd->mark[t] = 1;
+    tri_info* x = &g->tri[t];
+    if (!x->mark) {
+        x->mark = 1;
         pd->list[pd->count++] = t;
     }
-    pd->delta[t] += delta;
+    x->pend += delta;
 }
 
 /* Whether the machine takes triangle p into its current batch (GB's canAddTriangle < 2):
@@ -288,19 +296,17 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
     g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
-    g.state = gc_alloc_array(T + 1, sizeof *g.state, true);
+    g.tri = gc_alloc_array(T + 1, sizeof *g.tri, true);
+    g.indices = indices;
     g.valence_weight = w->valence;
     g.cold_lowest = COLD_BUCKETS;
     g.hot.score = g.score;
     g.hot.heap = gc_alloc_array(T + 1, sizeof *g.hot.heap, false);
     g.hot.where = gc_alloc_array(T + 1, sizeof *g.hot.where, false);
-    g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
-    g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
     g.cap = batch / 3 + 2;
-    pending pd = {gc_alloc_array(T + 1, sizeof *pd.delta, true), gc_alloc_array(T + 1, sizeof *pd.mark, true),
-                  gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
+    pending pd = {gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
     if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score ||
-        !g.state || !g.hot.heap || !g.hot.where || !g.slot || !g.batch_count || !pd.delta || !pd.mark || !pd.list) {
+        !g.tri || !g.hot.heap || !g.hot.where || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -364,10 +370,10 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     cached_list[cached_count++] = f[i];
                 }
             }
-            g.batch_count[best] = 0;
-            if (g.state[best] == HOT)
+            g.tri[best].batch_count = 0;
+            if (g.tri[best].state == HOT)
                 gc_triangle_heap_remove(&g.hot, best);
-            g.state[best] = PLACED;
+            g.tri[best].state = PLACED;
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
@@ -391,7 +397,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     int32_t delta = -w->valence;
                     if (!incache[t]) {
                         delta += w->cache;
-                        g.batch_count[face]++;
+                        g.tri[face].batch_count++;
                     }
                     if (w->distance != 0) {
                         uint32_t d = dist_of(&g, face);
@@ -420,7 +426,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
-                    pend_add(&pd, face, delta);
+                    pend_add(&g, &pd, face, delta);
                 }
             }
             /* GB:399-430 */
@@ -440,7 +446,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             mindist = dn + 1u;
                     }
                     if (mindist != NONE) {
-                        pend_add(&pd, other, w->distance * (int32_t)mindist);
+                        pend_add(&g, &pd, other, w->distance * (int32_t)mindist);
                         row[sb] = (uint16_t)mindist;
                         g.info[d].accumulated += mindist;
                     }
@@ -482,23 +488,23 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             const uint32_t vid = removed[r];
             for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
                 const uint32_t face = adj[j];
-                if (face == NONE || g.batch_count[face] == 0)
+                if (face == NONE || g.tri[face].batch_count == 0)
                     continue;
                 int32_t delta = -w->cache;
-                if (--g.batch_count[face] == 0 && g.slot[face]) {
+                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
                     delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
                     dist_remove(&g, face);
                 }
-                pend_add(&pd, face, delta);
+                pend_add(&g, &pd, face, delta);
             }
         }
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
         for (uint32_t k = 0; k < pd.count; ++k) {
             const uint32_t face = pd.list[k];
-            rescore(&g, face, pd.delta[face]);
-            pd.delta[face] = 0;
-            pd.mark[face] = 0;
+            rescore(&g, face, g.tri[face].pend);
+            g.tri[face].pend = 0;
+            g.tri[face].mark = 0;
         }
         pd.count = 0;
         if (!ok) {
@@ -528,20 +534,16 @@ done:
     free(cached_list);
     free(removed);
     free(g.score);
-    free(g.state);
+    free(g.tri);
     for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
         free(g.cold[k].heap);
     free(g.hot.heap);
     free(g.hot.where);
-    free(g.slot);
     free(g.info);
     free(g.dist);
     free(g.direct);
     free(g.active);
     free(g.free_list);
-    free(pd.delta);
-    free(pd.mark);
     free(pd.list);
-    free(g.batch_count);
     return s;
 }
