@@ -51,40 +51,50 @@ typedef struct dist_info {
     uint32_t active;       /* its place in the active list */
 } dist_info;
 
-/* The remaining triangles by (score, -number), in two queues over one score array: `hot`, a
- * heap, holds those whose score changed since the batch was last taken as ended (around the
- * batch); the others ("cold") have the score of their valences alone (valence x the sum of
- * their vertices' remaining triangles: the batch's scores are taken back when it ends), which
- * does not move while they are cold, so they wait in buckets by that sum, each bucket a heap
- * of triangle numbers. An entry in a bucket is stale once its triangle is hot or placed (it
- * is dropped when it comes to a bucket's top). The best is the better of the two tops, as
- * in one heap, but a step moves entries of a small heap only. */
+/* The remaining triangles by (score, then the lower number), in two queues over one score
+ * array. "Hot": those whose score changed since the batch was last taken as ended (around
+ * the batch), a heap of (score, triangle) entries; a changed score pushes a new entry, and an
+ * entry whose score is no longer its triangle's, or whose triangle is no longer hot, is
+ * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
+ * the others, whose score is the valence term alone (valence x the sum of their vertices'
+ * remaining triangles: the batch's scores are taken back when it ends) and does not move
+ * while they are cold, in buckets by that sum, each a heap of triangle numbers, an entry
+ * stale once its triangle is hot or placed or in another bucket. The best is the better of
+ * the two tops under the same total order, as in one heap, but a step moves entries of a
+ * small heap only, and memory stays at a few words per triangle. */
 #define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
+#define MAX_RECORDS ((1u << 24) - 1) /* distance records, numbered in 24 bits */
 
 typedef struct bucket {
     uint32_t* heap; /* triangle numbers, the lowest on top */
     size_t size, capacity;
 } bucket;
 
+typedef struct hot_entry {
+    int32_t score;
+    uint32_t triangle;
+} hot_entry;
+
 enum { COLD, HOT, PLACED };
 
 /* Per triangle, in one place: a step reads them together. */
 typedef struct tri_info {
-    int32_t pend;        /* the step's score change so far */
-    uint32_t slot;       /* 1 + its distance record, 0 = none */
-    uint8_t batch_count; /* its cached corners (GB's activeBatchEntries), at most 3 */
-    uint8_t state;       /* COLD, HOT, PLACED */
-    uint8_t mark;        /* in the step's list of changes */
+    int32_t pend;                 /* the step's score change so far */
+    uint32_t slot : 24;           /* 1 + its distance record, 0 = none */
+    uint32_t batch_count : 2;     /* its cached corners (GB's activeBatchEntries), at most 3 */
+    uint32_t state : 2;           /* COLD, HOT, PLACED */
+    uint32_t mark : 1;            /* in the step's list of changes (or kept, in a compaction) */
 } tri_info;
 
 typedef struct greedy {
     int32_t* score;
     tri_info* tri;
     const uint32_t* indices;
-    bucket cold[COLD_BUCKETS];     /* by the sum of remaining triangles (or its reverse) */
-    uint32_t cold_lowest;          /* no bucket before it holds a live entry */
+    bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
+    uint32_t cold_lowest;      /* no bucket before it holds a live entry */
     int32_t valence_weight;
-    gc_triangle_heap hot;          /* where UINT32_MAX when not in it */
+    hot_entry* hot;
+    size_t hot_size, hot_capacity;
     uint32_t cap;           /* slots per record */
     dist_info* info;        /* per record */
     uint16_t* dist;         /* per record, cap distances by slot */
@@ -101,7 +111,7 @@ static uint16_t* dist_row(const greedy* g, uint32_t r)
 
 static uint32_t dist_of(const greedy* g, uint32_t t)
 {
-    return g->tri[t].slot ? g->tri[t].slot - 1 : UINT32_MAX;
+    return g->tri[t].slot ? (uint32_t)g->tri[t].slot - 1u : UINT32_MAX;
 }
 
 /* A cleared record for triangle t; UINT32_MAX when out of memory. */
@@ -132,6 +142,8 @@ static uint32_t dist_new(greedy* g, uint32_t t)
                 return UINT32_MAX;
             g->record_capacity = c;
         }
+        if (g->record_count == MAX_RECORDS) /* beyond any batch's neighbourhood: not reached */
+            return UINT32_MAX;
         r = g->record_count++;
     }
     memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
@@ -156,6 +168,8 @@ static bool better(const int32_t* score, uint32_t a, uint32_t b)
     return score[a] > score[b] || (score[a] == score[b] && a < b);
 }
 
+/* ------------------------------------------------------------------ cold */
+
 /* The bucket of a cold triangle: its sum of remaining triangles, in order of score. */
 static uint32_t bucket_of(const greedy* g, uint32_t t)
 {
@@ -165,17 +179,65 @@ static uint32_t bucket_of(const greedy* g, uint32_t t)
     return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
 }
 
+static void bucket_sift_down(bucket* b, size_t i)
+{
+    const uint32_t x = b->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= b->size)
+            break;
+        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
+            ++c;
+        if (b->heap[c] >= x)
+            break;
+        b->heap[i] = b->heap[c];
+        i = c;
+    }
+    b->heap[i] = x;
+}
+
+static void bucket_pop(bucket* b)
+{
+    b->heap[0] = b->heap[--b->size];
+    if (b->size)
+        bucket_sift_down(b, 0);
+}
+
+/* Drops bucket k's stale and repeated entries (a triangle back in its old bucket). */
+static void bucket_compact(greedy* g, uint32_t k)
+{
+    bucket* b = &g->cold[k];
+    size_t kept = 0;
+    for (size_t i = 0; i < b->size; ++i) {
+        const uint32_t t = b->heap[i];
+        if (g->tri[t].state == COLD && !g->tri[t].mark && bucket_of(g, t) == k) {
+            g->tri[t].mark = 1;
+            b->heap[kept++] = t;
+        }
+    }
+    for (size_t i = 0; i < kept; ++i)
+        g->tri[b->heap[i]].mark = 0;
+    b->size = kept;
+    for (size_t i = kept / 2; i-- > 0;)
+        bucket_sift_down(b, i);
+}
+
+/* t joins the cold triangles. Called between steps (no marks set). */
 static bool cold_push(greedy* g, uint32_t t)
 {
     const uint32_t k = bucket_of(g, t);
     bucket* b = &g->cold[k];
+    g->tri[t].state = COLD;
     if (b->size == b->capacity) {
-        const size_t c = b->capacity ? 2 * b->capacity : 256;
-        uint32_t* grown = realloc(b->heap, c * sizeof *grown);
-        if (!grown)
-            return false;
-        b->heap = grown;
-        b->capacity = c;
+        bucket_compact(g, k);
+        if (4 * b->size >= 3 * b->capacity) {
+            const size_t c = b->capacity + b->capacity / 4 + 64;
+            uint32_t* grown = realloc(b->heap, c * sizeof *grown);
+            if (!grown)
+                return false;
+            b->heap = grown;
+            b->capacity = c;
+        }
     }
     size_t i = b->size++;
     while (i > 0 && b->heap[(i - 1) / 2] > t) {
@@ -183,29 +245,9 @@ static bool cold_push(greedy* g, uint32_t t)
         i = (i - 1) / 2;
     }
     b->heap[i] = t;
-    g->tri[t].state = COLD;
     if (k < g->cold_lowest)
         g->cold_lowest = k;
     return true;
-}
-
-static void bucket_pop(bucket* b)
-{
-    const uint32_t last = b->heap[--b->size];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= b->size)
-            break;
-        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
-            ++c;
-        if (b->heap[c] >= last)
-            break;
-        b->heap[i] = b->heap[c];
-        i = c;
-    }
-    if (b->size)
-        b->heap[i] = last;
 }
 
 /* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
@@ -223,35 +265,126 @@ static uint32_t cold_top(greedy* g)
     return UINT32_MAX;
 }
 
-/* Adds delta to a remaining triangle's score; it becomes hot. */
-static void rescore(greedy* g, uint32_t t, int32_t delta)
+/* ------------------------------------------------------------------- hot */
+
+static bool hot_above(const hot_entry* a, const hot_entry* b)
 {
-    if (delta == 0)
-        return;
-    if (g->tri[t].state == HOT) {
-        gc_triangle_heap_rescore(&g->hot, t, delta);
-    } else if (g->tri[t].state == COLD) {
+    return a->score > b->score || (a->score == b->score && a->triangle < b->triangle);
+}
+
+static void hot_sift_down(greedy* g, size_t i)
+{
+    const hot_entry x = g->hot[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->hot_size)
+            break;
+        if (c + 1 < g->hot_size && hot_above(&g->hot[c + 1], &g->hot[c]))
+            ++c;
+        if (!hot_above(&g->hot[c], &x))
+            break;
+        g->hot[i] = g->hot[c];
+        i = c;
+    }
+    g->hot[i] = x;
+}
+
+/* An entry that cannot be its triangle's best: placed or cold, or below its score (a higher
+ * entry holds it: scores that rise push a new entry). */
+static bool hot_stale(const greedy* g, const hot_entry* e)
+{
+    return g->tri[e->triangle].state != HOT || g->score[e->triangle] > e->score;
+}
+
+static bool hot_push(greedy* g, uint32_t t)
+{
+    if (g->hot_size == g->hot_capacity) {
+        /* many stale entries (a batch that lasts, ATI's): dropped first */
+        size_t kept = 0;
+        for (size_t i = 0; i < g->hot_size; ++i)
+            if (!hot_stale(g, &g->hot[i]))
+                g->hot[kept++] = g->hot[i];
+        g->hot_size = kept;
+        for (size_t i = kept / 2; i-- > 0;)
+            hot_sift_down(g, i);
+        if (2 * kept >= g->hot_capacity) {
+            const size_t c = 2 * g->hot_capacity;
+            hot_entry* grown = realloc(g->hot, c * sizeof *grown);
+            if (!grown)
+                return false;
+            g->hot = grown;
+            g->hot_capacity = c;
+        }
+    }
+    const hot_entry x = {g->score[t], t};
+    size_t i = g->hot_size++;
+    while (i > 0 && hot_above(&x, &g->hot[(i - 1) / 2])) {
+        g->hot[i] = g->hot[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->hot[i] = x;
+    return true;
+}
+
+/* The best hot triangle (UINT32_MAX: none). A triangle's highest entry is at least its score
+ * (a score that falls keeps its entry): the top is the best once its entry is its score; an
+ * entry above its triangle's score moves down to it, stale ones are dropped. */
+static uint32_t hot_top(greedy* g)
+{
+    while (g->hot_size) {
+        hot_entry* top = &g->hot[0];
+        if (hot_stale(g, top)) {
+            g->hot[0] = g->hot[--g->hot_size];
+        } else if (top->score != g->score[top->triangle]) {
+            top->score = g->score[top->triangle];
+        } else {
+            return top->triangle;
+        }
+        if (g->hot_size)
+            hot_sift_down(g, 0);
+    }
+    return UINT32_MAX;
+}
+
+/* Adds delta to a remaining triangle's score; it becomes hot. False when out of memory. */
+static bool rescore(greedy* g, uint32_t t, int32_t delta)
+{
+    if (delta == 0 || g->tri[t].state == PLACED)
+        return true;
+    if (g->tri[t].state == COLD) {
         g->tri[t].state = HOT; /* its bucket entry is stale now */
         __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
+    } else if (delta < 0) { /* a hot score that falls: its entries stay above it (hot_top) */
         g->score[t] += delta;
-        gc_triangle_heap_push(&g->hot, t);
+        return true;
     }
+    g->score[t] += delta; /* an entry at its new score; the older ones are stale */
+    return hot_push(g, t);
 }
 
 /* A step's score changes, summed per triangle. */
 typedef struct pending {
     uint32_t* list;
-    uint32_t count;
+    size_t count, capacity;
 } pending;
 
-static void pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
+static bool pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
 {
     tri_info* x = &g->tri[t];
     if (!x->mark) {
+        if (pd->count == pd->capacity) {
+            const size_t c = 2 * pd->capacity;
+            uint32_t* grown = realloc(pd->list, c * sizeof *grown);
+            if (!grown)
+                return false;
+            pd->list = grown;
+            pd->capacity = c;
+        }
         x->mark = 1;
         pd->list[pd->count++] = t;
     }
     x->pend += delta;
+    return true;
 }
 
 /* Whether the machine takes triangle p into its current batch (GB's canAddTriangle < 2):
@@ -300,13 +433,12 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     g.indices = indices;
     g.valence_weight = w->valence;
     g.cold_lowest = COLD_BUCKETS;
-    g.hot.score = g.score;
-    g.hot.heap = gc_alloc_array(T + 1, sizeof *g.hot.heap, false);
-    g.hot.where = gc_alloc_array(T + 1, sizeof *g.hot.where, false);
+    g.hot_capacity = 1024; /* grows as it needs */
+    g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
     g.cap = batch / 3 + 2;
-    pending pd = {gc_alloc_array(T + 1, sizeof *pd.list, false), 0};
+    pending pd = {gc_alloc_array(1024, sizeof *pd.list, false), 0, 1024}; /* grows as it needs */
     if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score ||
-        !g.tri || !g.hot.heap || !g.hot.where || !pd.list) {
+        !g.tri || !g.hot || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -331,18 +463,27 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
         g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        g.cold[bucket_of(&g, (uint32_t)t)].capacity++;
+    }
+    /* the buckets sized for their first entries and a quarter more */
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
+        bucket* b = &g.cold[k];
+        b->capacity += b->capacity / 4 + 16;
+        if (!(b->heap = malloc(b->capacity * sizeof *b->heap)))
+            goto nomem;
+    }
+    for (size_t t = 0; t < T; ++t)
         if (!cold_push(&g, (uint32_t)t))
             goto nomem;
-        g.hot.where[t] = UINT32_MAX;
-    }
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
         uint32_t best = cold_top(&g);
-        if (g.hot.size && (best == NONE || better(g.score, g.hot.heap[0], best)))
-            best = g.hot.heap[0];
+        const uint32_t hot = hot_top(&g);
+        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+            best = hot;
         if (best == NONE)
             break;
         const uint32_t* f = indices + 3 * (size_t)best;
@@ -371,9 +512,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                 }
             }
             g.tri[best].batch_count = 0;
-            if (g.tri[best].state == HOT)
-                gc_triangle_heap_remove(&g.hot, best);
-            g.tri[best].state = PLACED;
+            g.tri[best].state = PLACED; /* its entries are stale now */
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
@@ -426,7 +565,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
-                    pend_add(&g, &pd, face, delta);
+                    if (!pend_add(&g, &pd, face, delta))
+                        goto nomem;
                 }
             }
             /* GB:399-430 */
@@ -446,7 +586,8 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                             mindist = dn + 1u;
                     }
                     if (mindist != NONE) {
-                        pend_add(&g, &pd, other, w->distance * (int32_t)mindist);
+                        if (!pend_add(&g, &pd, other, w->distance * (int32_t)mindist))
+                            goto nomem;
                         row[sb] = (uint16_t)mindist;
                         g.info[d].accumulated += mindist;
                     }
@@ -495,14 +636,16 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
                     dist_remove(&g, face);
                 }
-                pend_add(&g, &pd, face, delta);
+                if (!pend_add(&g, &pd, face, delta))
+                    goto nomem;
             }
         }
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
-        for (uint32_t k = 0; k < pd.count; ++k) {
+        for (size_t k = 0; k < pd.count; ++k) {
             const uint32_t face = pd.list[k];
-            rescore(&g, face, g.tri[face].pend);
+            if (!rescore(&g, face, g.tri[face].pend))
+                goto nomem;
             g.tri[face].pend = 0;
             g.tri[face].mark = 0;
         }
@@ -513,12 +656,10 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             batch_indices = 0;
             slots_used = 0;
             /* the hot triangles back with the others */
-            for (size_t k = 0; k < g.hot.size; ++k) {
-                g.hot.where[g.hot.heap[k]] = UINT32_MAX;
-                if (!cold_push(&g, g.hot.heap[k]))
+            for (size_t k = 0; k < g.hot_size; ++k)
+                if (g.tri[g.hot[k].triangle].state == HOT && !cold_push(&g, g.hot[k].triangle))
                     goto nomem;
-            }
-            g.hot.size = 0;
+            g.hot_size = 0;
         }
     }
     goto done;
@@ -537,8 +678,7 @@ done:
     free(g.tri);
     for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
         free(g.cold[k].heap);
-    free(g.hot.heap);
-    free(g.hot.where);
+    free(g.hot);
     free(g.info);
     free(g.dist);
     free(g.direct);
