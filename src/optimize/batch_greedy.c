@@ -27,7 +27,11 @@
  * bounded only when vertices have few triangles and batches are small: it refuses (GC_ERR_LIMIT)
  * a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles, or a target whose batch holds more
  * than BATCH_GREEDY_MAX_HELD vertices or BATCH_GREEDY_MAX_INDICES indices; auto then skips it.
- * Memory: a few words per triangle and vertex, plus the distance maps. */
+ * Memory: about 7 words per triangle (its score, record and queue entry, its 3 places in the
+ * vertices' lists) and a few per vertex, plus the distance records (a batch's triangles'
+ * distances, for each triangle around the batch). The data layout (issue 33: records, not
+ * hash maps; one queue move per triangle a step; the queue split in two) leaves the order as
+ * it was: docs/optimizers/auto.md, "The batch families". */
 #include "optimize.h"
 
 #include <stdbool.h>
