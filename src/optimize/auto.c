@@ -264,7 +264,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
-    bool batch_alone; /* no Forsyth candidates: the tuned Forsyth order where the batch greedy refuses */
+    bool nv_batch_pair; /* nv-dx or nv-gl alone: the greedy and the batch greedy (Forsyth where it refuses) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -330,7 +330,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
         s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
                                 place->length, candidate, err);
-        if (s == GC_ERR_LIMIT && J->batch_alone) /* a hub: the tuned Forsyth order instead */
+        if (s == GC_ERR_LIMIT && J->nv_batch_pair) /* a hub: the tuned Forsyth order instead */
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL,
                                       err);
         else if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
@@ -442,9 +442,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * targets) the batch greedy won 52, the greedy 4, the patches and the Forsyth orders none
      * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
      * vertex) the tuned Forsyth order takes its place. */
-    const bool batch_alone = effort == 1 && target_count == 1 &&
-                             (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
-                             traits[0].kerbl_batches;
+    const bool nv_batch_pair = effort == 1 && target_count == 1 &&
+                               (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
+                               traits[0].kerbl_batches;
     /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
      * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
      * fewest invocations of the first variants), polished below. */
@@ -455,7 +455,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
         uint32_t k = target_cache_size(&traits[i]);
-        if (k == 0 || batch_alone || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
+        if (k == 0 || nv_batch_pair || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -491,7 +491,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || batch_alone || (effort == 1 && target_count >= 3 && !t->segment_indices))
+        if (!t->pieces || nv_batch_pair || (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
         /* a lone batch target (seed 004's slots): the patches won none of the 28 corpus rows
            at the default effort (the greedy 11, the Forsyth orders 17) */
@@ -548,10 +548,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= effort == 1 && target_count == 1 &&
                      (targets[0].family == GC_MODEL_FIFO ||
                       (targets[0].family == GC_MODEL_MESHOPT && !traits[0].warp_sum && targets[0].p[1] >= 64));
-    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || batch_alone ? 0 : 2 + (effort > 1));
+    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || nv_batch_pair ? 0 : 2 + (effort > 1));
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
-    const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth) && !batch_alone;
+    const bool own_table =
+        target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth) && !nv_batch_pair;
     total += own_table;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
@@ -602,7 +603,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
                            tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
-                           batch_alone};
+                           nv_batch_pair};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
