@@ -265,6 +265,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
+    bool nv_batch_pair; /* nv-dx or nv-gl alone: the greedy and the batch greedy (Forsyth where it refuses) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -334,7 +335,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
         s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
                                 place->length, candidate, err);
-        if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
+        if (s == GC_ERR_LIMIT && J->nv_batch_pair) /* a hub: the tuned Forsyth order instead */
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL,
+                                      err);
+        else if (s == GC_ERR_LIMIT) /* a hub or huge batches: this candidate would not be linear */
             return GC_OK;
     } else if (v == J->forsyth_at) {
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL, err);
@@ -455,6 +459,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * most of the time: at the default effort it is left out there. */
     if (effort == 1 && target_count >= 3)
         greedy_variants = 0;
+    /* A lone nv-dx or nv-gl target at the default effort: the greedy and Kerbl et al.'s batch
+     * greedy (batch_greedy.c) only. On the 56 corpus rows (14 meshes stored and shuffled, both
+     * targets) the batch greedy won 52, the greedy 4, the patches and the Forsyth orders none
+     * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
+     * vertex) the tuned Forsyth order takes its place. */
+    const bool nv_batch_pair = effort == 1 && target_count == 1 &&
+                               (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
+                               traits[0].kerbl_batches;
     /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
      * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
      * fewest invocations of the first variants), polished below. */
@@ -466,7 +478,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
         uint32_t k = target_cache_size(&traits[i]);
-        if (k == 0 || lean.no_tipsify || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
+        if (k == 0 || lean.no_tipsify || nv_batch_pair || (effort == 1 && !(traits[i].fifo_like && k >= 64)))
             continue;
         bool dup = false;
         for (size_t j = 0; j < tipsify_count; ++j)
@@ -520,7 +532,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || lone_warp || lone_nv || (effort == 1 && target_count >= 3 && !t->segment_indices))
+        if (!t->pieces || lone_warp || lone_nv || nv_batch_pair ||
+            (effort == 1 && target_count >= 3 && !t->segment_indices))
+            continue;
+        /* a lone batch target (seed 004's slots): the patches won none of the 28 corpus rows
+           at the default effort (the greedy 11, the Forsyth orders 17) */
+        if (effort == 1 && target_count == 1 && targets[0].family == GC_MODEL_BATCH)
             continue;
         if (t->segment_indices) {
             /* segments of the stream (llvmpipe): from the draw's start */
@@ -578,10 +595,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* the tuned Forsyth order left out: gc_auto_lean's choice, or a lone nvidia-maxwell-like
      * target from 16,384 triangles (it won only on woody, 1,267 triangles) */
     const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384);
-    size_t total = forsyth_at + (effort == 1 && no_forsyth ? 0 : 2 + (effort > 1) - skip_tuned);
+    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || nv_batch_pair ? 0 : 2 + (effort > 1) - skip_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
-    const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
+    const bool own_table =
+        target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth) && !nv_batch_pair;
     total += own_table;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
@@ -631,7 +649,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
+                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
+                           nv_batch_pair};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */

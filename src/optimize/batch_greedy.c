@@ -27,7 +27,11 @@
  * bounded only when vertices have few triangles and batches are small: it refuses (GC_ERR_LIMIT)
  * a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles, or a target whose batch holds more
  * than BATCH_GREEDY_MAX_HELD vertices or BATCH_GREEDY_MAX_INDICES indices; auto then skips it.
- * Memory: a few words per triangle and vertex, plus the distance maps. */
+ * Memory: about 7 words per triangle (its score, record and queue entry, its 3 places in the
+ * vertices' lists) and a few per vertex, plus the distance records (a batch's triangles'
+ * distances, for each triangle around the batch). The data layout (issue 33: records, not
+ * hash maps; one queue move per triangle a step; the queue split in two) leaves the order as
+ * it was: docs/optimizers/auto.md, "The batch families". */
 #include "optimize.h"
 
 #include <stdbool.h>
@@ -39,144 +43,368 @@
 #define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
 #define STILL_HELD 4                  /* held vertices in a row that end a step's check */
 
-/* A map of placed triangle -> distance, open addressing (keys + 1; 0 = empty). */
-typedef struct dmap {
-    uint32_t* keys;
-    uint32_t* values;
-    uint32_t capacity, size;
-} dmap;
-
-static uint32_t* dmap_find(const dmap* m, uint32_t key)
-{
-    if (!m->capacity)
-        return NULL;
-    for (uint32_t h = (key * 2654435761u) & (m->capacity - 1);; h = (h + 1) & (m->capacity - 1)) {
-        if (m->keys[h] == 0)
-            return NULL;
-        if (m->keys[h] == key + 1)
-            return &m->values[h];
-    }
-}
-
-/* Inserts key with value unless present (C++'s emplace); false when out of memory. */
-static bool dmap_put(dmap* m, uint32_t key, uint32_t value)
-{
-    if (2 * (m->size + 1) > m->capacity) {
-        dmap bigger = {0};
-        bigger.capacity = m->capacity ? 2 * m->capacity : 8;
-        bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-        bigger.values = malloc(bigger.capacity * sizeof *bigger.values);
-        if (!bigger.keys || !bigger.values) {
-            free(bigger.keys);
-            free(bigger.values);
-            return false;
-        }
-        for (uint32_t i = 0; i < m->capacity; ++i)
-            if (m->keys[i])
-                dmap_put(&bigger, m->keys[i] - 1, m->values[i]);
-        free(m->keys);
-        free(m->values);
-        *m = bigger;
-    }
-    for (uint32_t h = (key * 2654435761u) & (m->capacity - 1);; h = (h + 1) & (m->capacity - 1)) {
-        if (m->keys[h] == key + 1)
-            return true;
-        if (m->keys[h] == 0) {
-            m->keys[h] = key + 1;
-            m->values[h] = value;
-            m->size++;
-            return true;
-        }
-    }
-}
-
-/* GB:155-160's DistanceInformation. */
+/* The distance entries (GB:155-160's DistanceInformation). Their keys are the triangles
+ * placed since the batch was last taken as ended, at most a batch's triangles (and the one
+ * placed whatever the machine said): each gets a slot, its rank since then, and an entry
+ * holds per slot the distance (0 = none) and the slots it met directly, in fixed-size records
+ * of a slab (no hash maps, no allocation per entry). */
 typedef struct dist_info {
-    dmap from;
-    uint32_t* direct;
-    uint32_t direct_count, direct_capacity;
     uint32_t accumulated;
-    uint32_t owner; /* its triangle */
+    uint32_t owner;        /* its triangle */
+    uint32_t direct_count; /* slots in its direct list */
+    uint32_t active;       /* its place in the active list */
 } dist_info;
 
+/* The remaining triangles by (score, then the lower number), in two queues over one score
+ * array. "Hot": those whose score changed since the batch was last taken as ended (around
+ * the batch), a heap of (score, triangle) entries; a changed score pushes a new entry, and an
+ * entry whose score is no longer its triangle's, or whose triangle is no longer hot, is
+ * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
+ * the others, whose score is the valence term alone (valence x the sum of their vertices'
+ * remaining triangles: the batch's scores are taken back when it ends) and does not move
+ * while they are cold, in buckets by that sum, each a heap of triangle numbers, an entry
+ * stale once its triangle is hot or placed or in another bucket. The best is the better of
+ * the two tops under the same total order, as in one heap, but a step moves entries of a
+ * small heap only, and memory stays at a few words per triangle. */
+#define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
+#define MAX_RECORDS ((1u << 24) - 1) /* distance records, numbered in 24 bits */
+
+typedef struct bucket {
+    uint32_t* heap; /* triangle numbers, the lowest on top */
+    size_t size, capacity;
+} bucket;
+
+typedef struct hot_entry {
+    int32_t score;
+    uint32_t triangle;
+} hot_entry;
+
+enum { COLD, HOT, PLACED };
+
+/* Per triangle, in one place: a step reads them together. */
+typedef struct tri_info {
+    int32_t pend;                 /* the step's score change so far */
+    uint32_t slot : 24;           /* 1 + its distance record, 0 = none */
+    uint32_t batch_count : 2;     /* its cached corners (GB's activeBatchEntries), at most 3 */
+    uint32_t state : 2;           /* COLD, HOT, PLACED */
+    uint32_t mark : 1;            /* in the step's list of changes (or kept, in a compaction) */
+} tri_info;
+
 typedef struct greedy {
-    gc_triangle_heap queue; /* triangles by (score, -number); where UINT32_MAX once placed */
-    uint32_t* slot;    /* triangle -> 1 + its entry in pool, 0 = none */
-    dist_info** pool;  /* the distance entries, densely */
-    uint32_t active_count, pool_capacity;
-    uint8_t* batch_count; /* cached vertices of each triangle (GB's activeBatchEntries), at most 3 */
+    int32_t* score;
+    tri_info* tri;
+    const uint32_t* indices;
+    bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
+    uint32_t cold_lowest;      /* no bucket before it holds a live entry */
+    int32_t valence_weight;
+    hot_entry* hot;
+    size_t hot_size, hot_capacity;
+    uint32_t cap;           /* slots per record */
+    dist_info* info;        /* per record */
+    uint16_t* dist;         /* per record, cap distances by slot */
+    uint16_t* direct;       /* per record, cap slots */
+    uint32_t* active;       /* the records in use, densely */
+    uint32_t* free_list;
+    uint32_t active_count, free_count, record_count, record_capacity;
 } greedy;
 
-static dist_info* dist_of(const greedy* g, uint32_t t)
+static uint16_t* dist_row(const greedy* g, uint32_t r)
 {
-    return g->slot[t] ? g->pool[g->slot[t] - 1] : NULL;
+    return g->dist + (size_t)r * g->cap;
 }
 
-static dist_info* dist_new(greedy* g, uint32_t t)
+static uint32_t dist_of(const greedy* g, uint32_t t)
 {
-    if (g->active_count == g->pool_capacity) {
-        uint32_t cap = g->pool_capacity ? 2 * g->pool_capacity : 64;
-        dist_info** grown = realloc(g->pool, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        g->pool = grown;
-        g->pool_capacity = cap;
+    return g->tri[t].slot ? (uint32_t)g->tri[t].slot - 1u : UINT32_MAX;
+}
+
+/* A cleared record for triangle t; UINT32_MAX when out of memory. */
+static uint32_t dist_new(greedy* g, uint32_t t)
+{
+    uint32_t r;
+    if (g->free_count) {
+        r = g->free_list[--g->free_count];
+    } else {
+        if (g->record_count == g->record_capacity) {
+            const uint32_t c = g->record_capacity ? 2 * g->record_capacity : 64;
+            dist_info* info = realloc(g->info, c * sizeof *info);
+            if (info)
+                g->info = info;
+            uint16_t* dist = realloc(g->dist, (size_t)c * g->cap * sizeof *dist);
+            if (dist)
+                g->dist = dist;
+            uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
+            if (direct)
+                g->direct = direct;
+            uint32_t* active = realloc(g->active, c * sizeof *active);
+            if (active)
+                g->active = active;
+            uint32_t* free_list = realloc(g->free_list, c * sizeof *free_list);
+            if (free_list)
+                g->free_list = free_list;
+            if (!info || !dist || !direct || !active || !free_list)
+                return UINT32_MAX;
+            g->record_capacity = c;
+        }
+        if (g->record_count == MAX_RECORDS) /* beyond any batch's neighbourhood: not reached */
+            return UINT32_MAX;
+        r = g->record_count++;
     }
-    dist_info* d = calloc(1, sizeof *d);
-    if (!d)
-        return NULL;
-    d->owner = t;
-    g->pool[g->active_count++] = d;
-    g->slot[t] = g->active_count;
-    return d;
-}
-
-static void dist_free(dist_info* d)
-{
-    free(d->from.keys);
-    free(d->from.values);
-    free(d->direct);
-    free(d);
+    memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
+    g->info[r] = (dist_info){0, t, 0, g->active_count};
+    g->active[g->active_count++] = r;
+    g->tri[t].slot = r + 1;
+    return r;
 }
 
 static void dist_remove(greedy* g, uint32_t t)
 {
-    const uint32_t k = g->slot[t] - 1;
-    dist_info* d = g->pool[k];
-    dist_info* last = g->pool[--g->active_count];
-    g->pool[k] = last;
-    g->slot[last->owner] = k + 1;
-    g->slot[t] = 0;
-    dist_free(d);
+    const uint32_t r = g->tri[t].slot - 1;
+    const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
+    g->active[at] = last;
+    g->info[last].active = at;
+    g->tri[t].slot = 0;
+    g->free_list[g->free_count++] = r;
 }
 
-static bool direct_add(dist_info* d, uint32_t t)
+static bool better(const int32_t* score, uint32_t a, uint32_t b)
 {
-    if (d->direct_count == d->direct_capacity) {
-        uint32_t cap = d->direct_capacity ? 2 * d->direct_capacity : 4;
-        uint32_t* grown = realloc(d->direct, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        d->direct = grown;
-        d->direct_capacity = cap;
+    return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+
+/* ------------------------------------------------------------------ cold */
+
+/* The bucket of a cold triangle: its sum of remaining triangles, in order of score. */
+static uint32_t bucket_of(const greedy* g, uint32_t t)
+{
+    if (g->valence_weight == 0)
+        return 0;
+    const uint32_t sum = (uint32_t)(g->score[t] / g->valence_weight);
+    return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
+}
+
+static void bucket_sift_down(bucket* b, size_t i)
+{
+    const uint32_t x = b->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= b->size)
+            break;
+        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
+            ++c;
+        if (b->heap[c] >= x)
+            break;
+        b->heap[i] = b->heap[c];
+        i = c;
     }
-    d->direct[d->direct_count++] = t;
+    b->heap[i] = x;
+}
+
+static void bucket_pop(bucket* b)
+{
+    b->heap[0] = b->heap[--b->size];
+    if (b->size)
+        bucket_sift_down(b, 0);
+}
+
+/* Drops bucket k's stale and repeated entries (a triangle back in its old bucket). */
+static void bucket_compact(greedy* g, uint32_t k)
+{
+    bucket* b = &g->cold[k];
+    size_t kept = 0;
+    for (size_t i = 0; i < b->size; ++i) {
+        const uint32_t t = b->heap[i];
+        if (g->tri[t].state == COLD && !g->tri[t].mark && bucket_of(g, t) == k) {
+            g->tri[t].mark = 1;
+            b->heap[kept++] = t;
+        }
+    }
+    for (size_t i = 0; i < kept; ++i)
+        g->tri[b->heap[i]].mark = 0;
+    b->size = kept;
+    for (size_t i = kept / 2; i-- > 0;)
+        bucket_sift_down(b, i);
+}
+
+/* t joins the cold triangles. Called between steps (no marks set). */
+static bool cold_push(greedy* g, uint32_t t)
+{
+    const uint32_t k = bucket_of(g, t);
+    bucket* b = &g->cold[k];
+    g->tri[t].state = COLD;
+    if (b->size == b->capacity) {
+        bucket_compact(g, k);
+        if (4 * b->size >= 3 * b->capacity) {
+            const size_t c = b->capacity + b->capacity / 4 + 64;
+            uint32_t* grown = realloc(b->heap, c * sizeof *grown);
+            if (!grown)
+                return false;
+            b->heap = grown;
+            b->capacity = c;
+        }
+    }
+    size_t i = b->size++;
+    while (i > 0 && b->heap[(i - 1) / 2] > t) {
+        b->heap[i] = b->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    b->heap[i] = t;
+    if (k < g->cold_lowest)
+        g->cold_lowest = k;
+    return true;
+}
+
+/* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
+static uint32_t cold_top(greedy* g)
+{
+    for (; g->cold_lowest < COLD_BUCKETS; g->cold_lowest++) {
+        bucket* b = &g->cold[g->cold_lowest];
+        while (b->size) {
+            const uint32_t t = b->heap[0];
+            if (g->tri[t].state == COLD && bucket_of(g, t) == g->cold_lowest)
+                return t;
+            bucket_pop(b);
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* ------------------------------------------------------------------- hot */
+
+static bool hot_above(const hot_entry* a, const hot_entry* b)
+{
+    return a->score > b->score || (a->score == b->score && a->triangle < b->triangle);
+}
+
+static void hot_sift_down(greedy* g, size_t i)
+{
+    const hot_entry x = g->hot[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->hot_size)
+            break;
+        if (c + 1 < g->hot_size && hot_above(&g->hot[c + 1], &g->hot[c]))
+            ++c;
+        if (!hot_above(&g->hot[c], &x))
+            break;
+        g->hot[i] = g->hot[c];
+        i = c;
+    }
+    g->hot[i] = x;
+}
+
+/* An entry that cannot be its triangle's best: placed or cold, or below its score (a higher
+ * entry holds it: scores that rise push a new entry). */
+static bool hot_stale(const greedy* g, const hot_entry* e)
+{
+    return g->tri[e->triangle].state != HOT || g->score[e->triangle] > e->score;
+}
+
+static bool hot_push(greedy* g, uint32_t t)
+{
+    if (g->hot_size == g->hot_capacity) {
+        /* many stale entries (a batch that lasts, ATI's): dropped first */
+        size_t kept = 0;
+        for (size_t i = 0; i < g->hot_size; ++i)
+            if (!hot_stale(g, &g->hot[i]))
+                g->hot[kept++] = g->hot[i];
+        g->hot_size = kept;
+        for (size_t i = kept / 2; i-- > 0;)
+            hot_sift_down(g, i);
+        if (2 * kept >= g->hot_capacity) {
+            const size_t c = 2 * g->hot_capacity;
+            hot_entry* grown = realloc(g->hot, c * sizeof *grown);
+            if (!grown)
+                return false;
+            g->hot = grown;
+            g->hot_capacity = c;
+        }
+    }
+    const hot_entry x = {g->score[t], t};
+    size_t i = g->hot_size++;
+    while (i > 0 && hot_above(&x, &g->hot[(i - 1) / 2])) {
+        g->hot[i] = g->hot[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->hot[i] = x;
+    return true;
+}
+
+/* The best hot triangle (UINT32_MAX: none). A triangle's highest entry is at least its score
+ * (a score that falls keeps its entry): the top is the best once its entry is its score; an
+ * entry above its triangle's score moves down to it, stale ones are dropped. */
+static uint32_t hot_top(greedy* g)
+{
+    while (g->hot_size) {
+        hot_entry* top = &g->hot[0];
+        if (hot_stale(g, top)) {
+            g->hot[0] = g->hot[--g->hot_size];
+        } else if (top->score != g->score[top->triangle]) {
+            top->score = g->score[top->triangle];
+        } else {
+            return top->triangle;
+        }
+        if (g->hot_size)
+            hot_sift_down(g, 0);
+    }
+    return UINT32_MAX;
+}
+
+/* Adds delta to a remaining triangle's score; it becomes hot. False when out of memory. */
+static bool rescore(greedy* g, uint32_t t, int32_t delta)
+{
+    if (delta == 0 || g->tri[t].state == PLACED)
+        return true;
+    if (g->tri[t].state == COLD) {
+        g->tri[t].state = HOT; /* its bucket entry is stale now */
+        __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
+    } else if (delta < 0) { /* a hot score that falls: its entries stay above it (hot_top) */
+        g->score[t] += delta;
+        return true;
+    }
+    g->score[t] += delta; /* an entry at its new score; the older ones are stale */
+    return hot_push(g, t);
+}
+
+/* A step's score changes, summed per triangle. */
+typedef struct pending {
+    uint32_t* list;
+    size_t count, capacity;
+} pending;
+
+static bool pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
+{
+    tri_info* x = &g->tri[t];
+    if (!x->mark) {
+        if (pd->count == pd->capacity) {
+            const size_t c = 2 * pd->capacity;
+            uint32_t* grown = realloc(pd->list, c * sizeof *grown);
+            if (!grown)
+                return false;
+            pd->list = grown;
+            pd->capacity = c;
+        }
+        x->mark = 1;
+        pd->list[pd->count++] = t;
+    }
+    x->pend += delta;
     return true;
 }
 
 /* Whether the machine takes triangle p into its current batch (GB's canAddTriangle < 2):
- * fed and rolled back, it must not end a batch, except by a cut inside the primitive
- * (cut_inside: the rule's batches are not bounded by primitives), and not reset. */
-static gc_status fits(gc_sim* sim, const gc_sim_primitive* p, bool first, bool cut_inside, bool* out, gc_error* err)
+ * fed, it must not end a batch, except by a cut inside the primitive (cut_inside: the rule's
+ * batches are not bounded by primitives), and not reset. Kept fed if so, else rolled back. */
+static gc_status feed_if_fits(gc_sim* sim, const gc_sim_primitive* p, bool first, bool cut_inside, bool* out,
+                              gc_error* err)
 {
     gc_stats before, after;
     gc_sim_stats(sim, &before);
     gc_sim_save(sim);
     gc_sim_feed(sim, p, NULL);
     gc_sim_stats(sim, &after);
-    gc_status s = gc_sim_restore(sim, err);
-    gc_sim_release(sim);
     *out = first || (after.resets == before.resets && (cut_inside || after.batches == before.batches));
+    gc_status s = *out ? GC_OK : gc_sim_restore(sim, err);
+    gc_sim_release(sim);
     return s;
 }
 
@@ -204,13 +432,17 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
     uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
-    g.queue.score = gc_alloc_array(T + 1, sizeof *g.queue.score, true);
-    g.queue.heap = gc_alloc_array(T + 1, sizeof *g.queue.heap, false);
-    g.queue.where = gc_alloc_array(T + 1, sizeof *g.queue.where, false);
-    g.slot = gc_alloc_array(T + 1, sizeof *g.slot, true);
-    g.batch_count = gc_alloc_array(T + 1, sizeof *g.batch_count, true);
-    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.queue.score ||
-        !g.queue.heap || !g.queue.where || !g.slot || !g.batch_count) {
+    g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
+    g.tri = gc_alloc_array(T + 1, sizeof *g.tri, true);
+    g.indices = indices;
+    g.valence_weight = w->valence;
+    g.cold_lowest = COLD_BUCKETS;
+    g.hot_capacity = 1024; /* grows as it needs */
+    g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
+    g.cap = batch / 3 + 2;
+    pending pd = {gc_alloc_array(1024, sizeof *pd.list, false), 0, 1024}; /* grows as it needs */
+    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score ||
+        !g.tri || !g.hot || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -234,25 +466,39 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     fill = NULL;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
-        g.queue.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
-        gc_triangle_heap_push(&g.queue, (uint32_t)t);
+        g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        g.cold[bucket_of(&g, (uint32_t)t)].capacity++;
     }
+    /* the buckets sized for their first entries and a quarter more */
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
+        bucket* b = &g.cold[k];
+        b->capacity += b->capacity / 4 + 16;
+        if (!(b->heap = malloc(b->capacity * sizeof *b->heap)))
+            goto nomem;
+    }
+    for (size_t t = 0; t < T; ++t)
+        if (!cold_push(&g, (uint32_t)t))
+            goto nomem;
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0;
+    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
-    while (g.queue.size) {
-        const uint32_t best = g.queue.heap[0];
+    for (;;) {
+        uint32_t best = cold_top(&g);
+        const uint32_t hot = hot_top(&g);
+        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+            best = hot;
+        if (best == NONE)
+            break;
         const uint32_t* f = indices + 3 * (size_t)best;
         const uint64_t number = first_number + placed;
         const gc_sim_primitive p = {{f[0], f[1], f[2]}, {3 * number, 3 * number + 1, 3 * number + 2}, 3, number, NULL, 0};
         bool ok;
-        if ((s = fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
+        if ((s = feed_if_fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
             goto done;
         uint32_t removed_count = 0;
         if (ok) {
             ended = false;
-            gc_sim_feed(sim, &p, NULL);
             order[placed++] = best;
             /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
@@ -269,10 +515,16 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     cached_list[cached_count++] = f[i];
                 }
             }
-            g.batch_count[best] = 0;
-            gc_triangle_heap_remove(&g.queue, best);
-            dist_info* mine = dist_of(&g, best);
-            const uint32_t my_distance = mine ? mine->accumulated : 0;
+            g.tri[best].batch_count = 0;
+            g.tri[best].state = PLACED; /* its entries are stale now */
+            const uint32_t mine = dist_of(&g, best);
+            const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
+            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
+            const uint32_t sb = slots_used++;
+            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+                s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
+                goto done;
+            }
             /* GB:321-397 */
             for (unsigned t = 0; t < 3; ++t) {
                 const uint32_t vid = f[t];
@@ -288,55 +540,60 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
                     int32_t delta = -w->valence;
                     if (!incache[t]) {
                         delta += w->cache;
-                        g.batch_count[face]++;
+                        g.tri[face].batch_count++;
                     }
                     if (w->distance != 0) {
-                        dist_info* d = dist_of(&g, face);
-                        if (d) {
-                            if (!dmap_find(&d->from, best)) {
-                                if (!direct_add(d, best) || !dmap_put(&d->from, best, 1))
-                                    goto nomem;
-                                d->accumulated += 1;
+                        uint32_t d = dist_of(&g, face);
+                        if (d != NONE) {
+                            uint16_t* row = dist_row(&g, d);
+                            if (!row[sb]) {
+                                g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                                row[sb] = 1;
+                                g.info[d].accumulated += 1;
                                 delta += w->distance;
                             }
                         } else {
-                            if (!(d = dist_new(&g, face)))
+                            if ((d = dist_new(&g, face)) == NONE)
                                 goto nomem;
-                            if (mine) {
-                                d->accumulated = my_distance + batch_indices / 3;
-                                for (uint32_t h = 0; h < mine->from.capacity; ++h)
-                                    if (mine->from.keys[h] &&
-                                        !dmap_put(&d->from, mine->from.keys[h] - 1, mine->from.values[h] + 1))
-                                        goto nomem;
+                            uint16_t* row = dist_row(&g, d);
+                            if (mine != NONE) {
+                                g.info[d].accumulated = my_distance + batch_indices / 3;
+                                const uint16_t* from = dist_row(&g, mine);
+                                for (uint32_t k = 0; k < sb; ++k)
+                                    row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
                             } else {
-                                d->accumulated = 1;
+                                g.info[d].accumulated = 1;
                             }
-                            if (!direct_add(d, best) || !dmap_put(&d->from, best, 1))
-                                goto nomem;
-                            delta += w->distance * (int32_t)d->accumulated;
+                            g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                            row[sb] = 1;
+                            delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
-                    gc_triangle_heap_rescore(&g.queue, face, delta);
+                    if (!pend_add(&g, &pd, face, delta))
+                        goto nomem;
                 }
             }
             /* GB:399-430 */
-            if (mine) {
+            if (mine != NONE) {
+                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
+                const uint32_t mine_direct_count = g.info[mine].direct_count;
                 for (uint32_t a = 0; a < g.active_count; ++a) {
-                    dist_info* d = g.pool[a];
-                    const uint32_t other = d->owner;
-                    if (other == best || dmap_find(&d->from, best))
+                    const uint32_t d = g.active[a];
+                    const uint32_t other = g.info[d].owner;
+                    uint16_t* row = dist_row(&g, d);
+                    if (other == best || row[sb])
                         continue;
                     uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine->direct_count; ++k) {
-                        const uint32_t* dn = dmap_find(&d->from, mine->direct[k]);
-                        if (dn && *dn + 1 < mindist)
-                            mindist = *dn + 1;
+                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
+                        const uint32_t dn = row[mine_direct[k]];
+                        if (dn && dn + 1u < mindist)
+                            mindist = dn + 1u;
                     }
                     if (mindist != NONE) {
-                        gc_triangle_heap_rescore(&g.queue, other, w->distance * (int32_t)mindist);
-                        if (!dmap_put(&d->from, best, mindist))
+                        if (!pend_add(&g, &pd, other, w->distance * (int32_t)mindist))
                             goto nomem;
-                        d->accumulated += mindist;
+                        row[sb] = (uint16_t)mindist;
+                        g.info[d].accumulated += mindist;
                     }
                 }
                 dist_remove(&g, best);
@@ -376,28 +633,43 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
             const uint32_t vid = removed[r];
             for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
                 const uint32_t face = adj[j];
-                if (face == NONE || g.batch_count[face] == 0)
+                if (face == NONE || g.tri[face].batch_count == 0)
                     continue;
                 int32_t delta = -w->cache;
-                if (--g.batch_count[face] == 0 && g.slot[face]) {
-                    delta -= w->distance * (int32_t)dist_of(&g, face)->accumulated;
+                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
+                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
                     dist_remove(&g, face);
                 }
-                gc_triangle_heap_rescore(&g.queue, face, delta);
+                if (!pend_add(&g, &pd, face, delta))
+                    goto nomem;
             }
         }
+        /* the step's score changes, one heap move per triangle (the heap's order is total,
+           so its top is the same as with a move per change) */
+        for (size_t k = 0; k < pd.count; ++k) {
+            const uint32_t face = pd.list[k];
+            if (!rescore(&g, face, g.tri[face].pend))
+                goto nomem;
+            g.tri[face].pend = 0;
+            g.tri[face].mark = 0;
+        }
+        pd.count = 0;
         if (!ok) {
             while (g.active_count)
-                dist_remove(&g, g.pool[0]->owner);
+                dist_remove(&g, g.info[g.active[0]].owner);
             batch_indices = 0;
+            slots_used = 0;
+            /* the hot triangles back with the others */
+            for (size_t k = 0; k < g.hot_size; ++k)
+                if (g.tri[g.hot[k].triangle].state == HOT && !cold_push(&g, g.hot[k].triangle))
+                    goto nomem;
+            g.hot_size = 0;
         }
     }
     goto done;
 nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
-    for (uint32_t a = 0; a < g.active_count; ++a)
-        dist_free(g.pool[a]);
     gc_sim_destroy(sim);
     free(valence);
     free(adj_start);
@@ -406,11 +678,16 @@ done:
     free(cached);
     free(cached_list);
     free(removed);
-    free(g.queue.score);
-    free(g.queue.heap);
-    free(g.queue.where);
-    free(g.slot);
-    free(g.pool);
-    free(g.batch_count);
+    free(g.score);
+    free(g.tri);
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
+        free(g.cold[k].heap);
+    free(g.hot);
+    free(g.info);
+    free(g.dist);
+    free(g.direct);
+    free(g.active);
+    free(g.free_list);
+    free(pd.list);
     return s;
 }
