@@ -264,6 +264,17 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
+    if (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) {
+        /* nvidia-kepler: Forsyth's order with the modelled cache holding what the rule holds
+         * (forsyth_nvidia.c): on the corpus -1.72% against meshoptimizer, where the tuned
+         * Forsyth order gave -0.56% and the default's candidates -0.86% */
+        s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
+                                  placement->stream_position / 3, order, err);
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
+    }
     gc_flush_rule rule;
     if (gc_flush_rule_of(&targets[0], placement->stream_position, &rule)) {
         /* ati-basic, reuse: Forsyth's order with its cache emptied where the target's is
@@ -300,6 +311,8 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
  *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
  *    with meshoptimizer's order, -0.88%);
+ *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_nvidia.c; -1.72% against
+ *    meshoptimizer on its own, where auto's greedy and the two Forsyth orders gave -0.86%);
  *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) and the greedy above
  *    with 3 recent vertices (the row the target-aware greedy won); the tuned Forsyth order
  *    won none. */
@@ -313,7 +326,8 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_model_traits(target, &t);
     const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
     const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
-    if (!flushes && !greedy)
+    const bool nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;
+    if (!flushes && !greedy && !nvidia)
         return GC_OK;
     *served = true;
     uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
@@ -327,6 +341,9 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         if (k == 0 && flushes)
             s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, out,
                                      err);
+        else if (k == 0 && nvidia)
+            s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
+                                      placement->stream_position / 3, out, err);
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
