@@ -16,16 +16,14 @@
 #define VALENCE_SCAN 32
 #define NEVER UINT32_MAX
 
+/* A vertex: its remaining and listed triangles (as forsyth.c's), and its state under the rule:
+ * the primitive of its latest insertion plus one (0: never; it is in the cache's current
+ * fill when that is at least the fill's first primitive plus one) and the first primitive
+ * that cannot match it. One 16-byte record: the triangle's corners read both. */
 typedef struct nvf_vertex {
     uint32_t live, listed;
+    uint32_t inserted, expires;
 } nvf_vertex;
-
-/* A vertex's state under the rule (apart from nvf_vertex, which the scan reads: smaller). */
-typedef struct nvf_rule {
-    uint32_t epoch;   /* the rule's epoch of its latest insertion (0: never) */
-    uint32_t expires; /* the first primitive that cannot match it */
-    uint32_t life_end;
-} nvf_rule;
 
 static inline uint32_t span_end(uint64_t prim, uint32_t span)
 {
@@ -50,12 +48,11 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
     if (s)
         return s;
     nvf_vertex* vert = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vert, true);
-    nvf_rule* rs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *rs, true);
     float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false);
     uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    if (!vert || !rs || !vscore || !emitted || !dead_end) {
-        free(vert), free(rs), free(vscore), free(emitted), free(dead_end);
+    if (!vert || !vscore || !emitted || !dead_end) {
+        free(vert), free(vscore), free(emitted), free(dead_end);
         gc_adjacency_free(&adj);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
@@ -69,7 +66,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
         vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
     }
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
-    uint32_t cache_count = 0, epoch = 1, next_slot = 0;
+    uint32_t cache_count = 0, fill_start = 1, next_slot = 0; /* fill_start: the fill's first primitive + 1 */
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
     float best_score = -1.0f;
@@ -95,24 +92,24 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
             if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
                 u[n++] = tv[c];
         for (uint32_t k = 0; k < n; ++k) {
-            const nvf_rule* fv = &rs[u[k]];
-            hit[k] = fv->epoch == epoch && prim < fv->expires;
+            const nvf_vertex* fv = &vert[u[k]];
+            hit[k] = fv->inserted >= fill_start && prim < fv->expires;
             misses += !hit[k];
         }
         if (next_slot + misses > size) {
-            ++epoch, next_slot = 0;
+            fill_start = (uint32_t)(prim + 1), next_slot = 0;
             for (uint32_t k = 0; k < n; ++k)
                 hit[k] = false;
         }
         const uint32_t idle_end = span_end(prim, idle);
         for (uint32_t k = 0; k < n; ++k) {
-            nvf_rule* fv = &rs[u[k]];
+            nvf_vertex* fv = &vert[u[k]];
             if (!hit[k]) {
                 next_slot++;
-                fv->epoch = epoch;
-                fv->life_end = span_end(prim, life);
+                fv->inserted = (uint32_t)(prim + 1);
             }
-            fv->expires = idle_end < fv->life_end ? idle_end : fv->life_end;
+            const uint32_t life_end = span_end(fv->inserted - 1, life);
+            fv->expires = idle_end < life_end ? idle_end : life_end;
         }
         /* LRU update: the triangle's vertices first, then the old order */
         uint32_t m = 0;
@@ -125,8 +122,9 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
         }
         uint32_t live_cached = 0, place = 0;
         for (uint32_t k = 0; k < m; ++k) {
-            const uint32_t v = next_cache[k], live = vert[v].live;
-            const bool held = rs[v].epoch == epoch && prim + 1 < rs[v].expires && next_slot < size;
+            const nvf_vertex* fv = &vert[next_cache[k]];
+            const uint32_t v = next_cache[k], live = fv->live;
+            const bool held = fv->inserted >= fill_start && prim + 1 < fv->expires && next_slot < size;
             const float p = held && place < cache_size ? scores->position[place] : 0.0f;
             place += held;
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
@@ -179,7 +177,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
                 best = (int64_t)cursor;
         }
     }
-    free(vert), free(rs), free(vscore), free(emitted), free(dead_end);
+    free(vert), free(vscore), free(emitted), free(dead_end);
     gc_adjacency_free(&adj);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
