@@ -66,6 +66,9 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
         vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
     }
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    float position_score[GC_FORSYTH_MAX_CACHE + 4];
+    for (uint32_t k = 0; k < cache_size + 4; ++k)
+        position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
     uint32_t cache_count = 0, fill_start = 1, next_slot = 0; /* fill_start: the fill's first primitive + 1 */
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
@@ -125,7 +128,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
             const nvf_vertex* fv = &vert[next_cache[k]];
             const uint32_t v = next_cache[k], live = fv->live;
             const bool held = fv->inserted >= fill_start && prim + 1 < fv->expires && next_slot < size;
-            const float p = held && place < cache_size ? scores->position[place] : 0.0f;
+            const float p = position_score[held ? place : cache_size]; /* 0 past the cache */
             place += held;
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
             scan[live_cached] = v;
