@@ -5,9 +5,13 @@
  * along the order exactly: slots written in order, a primitive whose misses would write
  * past the last slot empties it, a slot is invalid from primitive min(last use + idle,
  * insertion + life) on. After each triangle the LRU of the vertices used so far is kept as
- * in Forsyth's algorithm; a vertex the rule no longer holds loses its place's score (its
+ * in Forsyth's algorithm; the vertices the rule holds get the table's place scores by their
+ * rank among themselves, a vertex the rule no longer holds loses its place's score (its
  * valence stays, and its remaining triangles stay candidates for the next step, so that the
- * order stays on the surface). */
+ * order stays on the surface). A vertex pushed past the LRU's places keeps the score it had
+ * until its next use (the rule's 32 slots may still hold it; zeroing it there, as forsyth.c
+ * does, gave -1.68% against meshoptimizer on the corpus for -1.72%). The tuned table
+ * (gc_auto_tuned_scores), unchanged. */
 #include "optimize.h"
 
 #include <stdlib.h>
