@@ -313,9 +313,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *    with meshoptimizer's order, -0.88%);
  *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_nvidia.c; -1.72% against
  *    meshoptimizer on its own, where auto's greedy and the two Forsyth orders gave -0.86%);
- *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) and the greedy above
- *    with 3 recent vertices (the row the target-aware greedy won); the tuned Forsyth order
- *    won none. */
+ *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) in Forsyth's
+ *    algorithm and in meshoptimizer's variant (score_table.c): -1.81% against meshoptimizer,
+ *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
+ *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
+ *    none. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
@@ -347,16 +349,18 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
-        else if (greedy && (k == 0 || (k == 1 && t.order_scores))) /* lru:16: after its table */
+        else if (k == 1 && t.order_scores) /* lru:16: its table in meshoptimizer's variant too */
+            s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
+        else if (greedy && k == 0) /* direct-position */
             s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                      placement->stream_length, false, 1.0f, t.order_scores ? 3 : 6, out, err);
+                                      placement->stream_length, false, 1.0f, 6, out, err);
         else if (k == 2)
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
         else
             continue;
-        if (s == GC_ERR_LIMIT && k == 2) { /* a hub: meshoptimizer's order would not be linear */
+        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: a table order in meshoptimizer's variant would not be linear */
             s = GC_OK;
-            break;
+            continue;
         }
         if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
             best = other;
