@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* Issue 33: Forsyth's order with the modelled cache holding what seed 000's NVIDIA rule holds
- * (src/optimize/forsyth_nvidia.c), which auto runs for a lone nvidia-kepler.
+ * (src/optimize/forsyth_nvidia.c), which auto's default runs for a lone nvidia-kepler.
  *
  *  - With a rule that never drops a vertex (no lifetimes, more slots than the mesh has
  *    vertices) it is forsyth.c's order with the same table, triangle for triangle (the
  *    independent implementation it extends), on corpus meshes stored and shuffled.
+ *    The same for meshoptimizer's variant told of the rule (score_table_nvidia.c, which
+ *    auto's --effort 1 runs) against score_table.c's order, with the tuned and meshoptimizer's
+ *    tables.
  *  - Its order is a permutation of the triangles, with degenerate triangles and a hub, and
- *    at two places in the draw; so are auto's lists for nvidia-kepler at efforts 0 and 1.
+ *    at two places in the draw; meshoptimizer's variant refuses the hub (GC_ERR_LIMIT) and
+ *    orders the rest; auto's lists for nvidia-kepler at efforts 0 and 1 hold the same
+ *    triangles.
  *  - Against meshopt_optimizeVertexCache: auto's --effort 1 and default orders cost
  *    nvidia-kepler fewer invocations than meshoptimizer's over the meshes (gc_analyze), and
  *    the default's is never above meshoptimizer's table order (score_table.c) nor the
@@ -83,6 +88,13 @@ static void no_drop_is_forsyth(void** state)
             assert_int_equal(gc_opt_forsyth_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &never, 0, got, &err),
                              GC_OK);
             assert_memory_equal(got, want, tc * sizeof *got);
+            /* meshoptimizer's variant likewise (score_table.c), with both tables */
+            for (int table = 0; table < 2; ++table) {
+                const gc_forsyth_scores* t = table ? &gc_meshopt_scores : &gc_auto_tuned_scores;
+                assert_int_equal(gc_opt_score_table(idx, tc, vertices, t, want, &err), GC_OK);
+                assert_int_equal(gc_opt_score_table_nvidia(idx, tc, vertices, t, &never, 0, got, &err), GC_OK);
+                assert_memory_equal(got, want, tc * sizeof *got);
+            }
         }
         free(want);
         free(got);
@@ -127,6 +139,13 @@ static void permutation(void** state)
             assert_int_equal(gc_opt_forsyth_nvidia(idx, TC, FAN + 1, &gc_auto_tuned_scores, &m, at, order, &err),
                              GC_OK);
             assert_permutation(order, TC);
+            /* meshoptimizer's variant refuses the hub, as score_table.c does */
+            assert_int_equal(
+                gc_opt_score_table_nvidia(idx, TC, FAN + 1, &gc_auto_tuned_scores, &m, at, order, &err), GC_ERR_LIMIT);
+            assert_int_equal(gc_opt_score_table_nvidia(idx + 3 * (FAN - 200), TC - FAN + 200, FAN + 1,
+                                                       &gc_auto_tuned_scores, &m, at, order, &err),
+                             GC_OK); /* the fan's last 200 triangles and the degenerate ones: no hub */
+            assert_permutation(order, TC - FAN + 200);
         }
         for (unsigned effort = 0; effort < 2; ++effort) {
             run_auto(&m, idx, 3 * TC, FAN + 1, effort, 300, out);
@@ -175,6 +194,9 @@ static void against_meshopt(void** state)
                              GC_OK);
             assert_permutation(order, tc);
             assert_true(chosen <= order_cost(&m, idx, order, tc));
+            assert_int_equal(
+                gc_opt_score_table_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &m, 0, order, &err), GC_OK);
+            assert_permutation(order, tc);
         }
         free(out);
         free(order);

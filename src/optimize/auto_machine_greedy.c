@@ -265,11 +265,16 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         return s;
     }
     if (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) {
-        /* nvidia-kepler: Forsyth's order with the modelled cache holding what the rule holds
-         * (forsyth_nvidia.c): on the corpus -1.72% against meshoptimizer, where the tuned
-         * Forsyth order gave -0.56% and the default's candidates -0.86% */
-        s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
-                                  placement->stream_position / 3, order, err);
+        /* nvidia-kepler: meshoptimizer's variant of Forsyth's algorithm with the modelled cache
+         * holding what the rule holds (score_table_nvidia.c), the tuned table: on the corpus
+         * -1.62% against meshoptimizer at about 1.3 times its time, where the tuned Forsyth
+         * order gave -0.56% (forsyth.c's algorithm told the rule, forsyth_nvidia.c: -1.72% at
+         * 1.5 times); a hub (GC_ERR_LIMIT): forsyth_nvidia.c's */
+        s = gc_opt_score_table_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
+                                      placement->stream_position / 3, order, err);
+        if (s == GC_ERR_LIMIT)
+            s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
+                                      placement->stream_position / 3, order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
