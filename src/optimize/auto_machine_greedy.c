@@ -264,6 +264,22 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
+    if (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) {
+        /* nvidia-kepler: meshoptimizer's variant of Forsyth's algorithm with the modelled cache
+         * holding what the rule holds (score_table_nvidia.c), the tuned table: on the corpus
+         * -1.62% against meshoptimizer at about 1.3 times its time, where the tuned Forsyth
+         * order gave -0.56% (forsyth.c's algorithm told the rule, forsyth_nvidia.c: -1.72% at
+         * 1.5 times); a hub (GC_ERR_LIMIT): forsyth_nvidia.c's */
+        s = gc_opt_score_table_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
+                                      placement->stream_position / 3, order, err);
+        if (s == GC_ERR_LIMIT)
+            s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
+                                      placement->stream_position / 3, order, err);
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
+    }
     gc_flush_rule rule;
     if (gc_flush_rule_of(&targets[0], placement->stream_position, &rule)) {
         /* ati-basic, reuse: Forsyth's order with its cache emptied where the target's is
@@ -300,9 +316,13 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
  *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
  *    with meshoptimizer's order, -0.88%);
- *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) and the greedy above
- *    with 3 recent vertices (the row the target-aware greedy won); the tuned Forsyth order
- *    won none. */
+ *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_nvidia.c; -1.72% against
+ *    meshoptimizer on its own, where auto's greedy and the two Forsyth orders gave -0.86%);
+ *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) in Forsyth's
+ *    algorithm and in meshoptimizer's variant (score_table.c): -1.81% against meshoptimizer,
+ *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
+ *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
+ *    none. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
@@ -313,7 +333,8 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_model_traits(target, &t);
     const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
     const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
-    if (!flushes && !greedy)
+    const bool nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;
+    if (!flushes && !greedy && !nvidia)
         return GC_OK;
     *served = true;
     uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
@@ -327,19 +348,24 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         if (k == 0 && flushes)
             s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, out,
                                      err);
+        else if (k == 0 && nvidia)
+            s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
+                                      placement->stream_position / 3, out, err);
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
-        else if (greedy && (k == 0 || (k == 1 && t.order_scores))) /* lru:16: after its table */
+        else if (k == 1 && t.order_scores) /* lru:16: its table in meshoptimizer's variant too */
+            s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
+        else if (greedy && k == 0) /* direct-position */
             s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                      placement->stream_length, false, 1.0f, t.order_scores ? 3 : 6, out, err);
+                                      placement->stream_length, false, 1.0f, 6, out, err);
         else if (k == 2)
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
         else
             continue;
-        if (s == GC_ERR_LIMIT && k == 2) { /* a hub: meshoptimizer's order would not be linear */
+        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: a table order in meshoptimizer's variant would not be linear */
             s = GC_OK;
-            break;
+            continue;
         }
         if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
             best = other;

@@ -83,6 +83,18 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
                                gc_error* err);
 
+/* gc_opt_forsyth_scored's order with its modelled cache holding only the vertices that an
+ * nvidia target's rule (seed 000's, nvidia-kepler) still holds, the rule followed along the
+ * order from primitive `first_primitive` of the draw (forsyth_nvidia.c). */
+gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
+                                uint32_t* order, gc_error* err);
+
+/* meshoptimizer's variant (score_table.c) likewise (score_table_nvidia.c); GC_ERR_LIMIT as there. */
+gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
+                                    uint32_t* order, gc_error* err);
+
 /* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
  * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
  * swaps triangles between warps that share vertices while the sum of the warps' distinct
