@@ -3,7 +3,8 @@
  *  - gc_optimize_options.threads: the output is byte-identical for 1, 2 and 4 threads (and
  *    the default, 0), on corpus meshes as stored and shuffled, for the four presets and for
  *    lone targets whose candidates differ in kind (a FIFO: the greedy; llvmpipe: patches and
- *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy),
+ *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy;
+ *    direct-value and llvmpipe: the machine greedy, a job beside the others),
  *    and with --effort 2 on a small mesh;
  *  - gc_opt_fifo_greedy gives, step for step, the order of auto's greedy driven through the
  *    targets' state machines (gc_opt_sim_greedy) for fifo and meshopt targets, with several
@@ -53,7 +54,7 @@ static void same_for_every_thread_count(void** state)
 {
     (void)state;
     static const char* const meshes[] = {"cow.obj", "fandisk.obj", "suzanne.obj"};
-    static const char* const lone[] = {"fifo:16", "llvmpipe", "nvidia-pascal", "nvidia-dx"};
+    static const char* const lone[] = {"fifo:16", "llvmpipe", "nvidia-pascal", "nvidia-dx", "direct-value:64"};
     int found = 0;
     for (size_t m = 0; m < sizeof meshes / sizeof *meshes; ++m) {
         size_t n;
@@ -79,6 +80,26 @@ static void same_for_every_thread_count(void** state)
                         fail_msg("%s%s, %s: %u threads give another order than one", meshes[m],
                                  shuffled ? " shuffled" : "", t ? lone[t - 1] : "the presets", threads);
                 }
+            }
+        }
+        if (m == 0) { /* first-use numbering: each worker numbers on its own (the machine greedy's too) */
+            static const char* const keyed[] = {"direct-value:64", "llvmpipe"};
+            for (size_t k = 0; k < 2; ++k) {
+                gc_model target = model_of(keyed[k]);
+                gc_optimize_placement placement = {0, 0, 1};
+                gc_error err;
+                for (unsigned threads = 1; threads <= 2; ++threads) {
+                    gc_optimize_options o = {0};
+                    o.targets = &target;
+                    o.target_count = 1;
+                    o.threads = threads;
+                    assert_int_equal(gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &placement,
+                                                        threads == 1 ? one : many, &err),
+                                     GC_OK);
+                }
+                if (memcmp(one, many, n * sizeof *one))
+                    fail_msg("%s, %s numbered by first use: 2 threads give another order than one", meshes[m],
+                             keyed[k]);
             }
         }
         if (m == 0) { /* --effort 2: more greedy variants, Tipsify at each size, the local search */

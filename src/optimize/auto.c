@@ -259,6 +259,9 @@ typedef struct candidate_jobs {
     const uint32_t* tipsify_sizes;
     const uint32_t (*patch_limits)[4];
     const size_t* batch_targets;
+    size_t machine_at; /* the machine greedy's job (a lone direct-value or llvmpipe target), else past the last */
+    float machine_beta;
+    uint32_t machine_recent;
     candidate_worker* workers;
     auto_progress* progress;
     uint64_t units_total; /* reported so far (the calling thread's reports) */
@@ -302,7 +305,11 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
-    if (v < J->greedy_variants) {
+    if (v == J->machine_at) { /* the last job (it may be numbered as forsyth_at where those are left out) */
+        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
+                                  place->length, place->numbering != NULL, J->machine_beta, J->machine_recent,
+                                  candidate, err);
+    } else if (v < J->greedy_variants) {
         const float beta = J->greedy[v][0], gamma = J->greedy[v][1];
         const uint32_t recent = (uint32_t)J->greedy[v][2];
         gc_fifo_machine fm;
@@ -537,6 +544,17 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * (it wins only where strictly better); --effort 1 runs it alone. */
     const bool own_table = target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth);
     total += own_table;
+    /* A lone target whose machine effort 1's greedy drives (direct-value, llvmpipe): that order
+     * too (auto_machine_greedy.c), the last job, so that it wins only where strictly better, as
+     * when it was scored after the others (it runs beside them on the threads). Told of
+     * first-use numbering, it keys the machine by those numbers as it assigns them, which the
+     * other candidates cannot: on stanford-bunny it took direct-value from 1.3% to 6.0% below
+     * meshoptimizer. */
+    float machine_beta = 0;
+    uint32_t machine_recent = 0;
+    const size_t machine_at =
+        target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
+                                                                                                     : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -585,7 +603,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference};
+                           tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
+                           workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -612,20 +631,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!s && jobs.units_total != all_units) { /* the other workers' last ones */
         progress.done = units_before + jobs.units_total;
         progress_add(&progress, all_units - jobs.units_total);
-    }
-    /* A lone target whose machine effort 1's greedy drives (direct-value, llvmpipe): that order
-     * too (auto_machine_greedy.c), kept if better. Told of first-use numbering, it keys the
-     * machine by those numbers as it assigns them, which the candidates above cannot: on
-     * stanford-bunny it took direct-value from 1.3% to 6.0% below meshoptimizer. */
-    float machine_beta;
-    uint32_t machine_recent;
-    if (!s && target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent)) {
-        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0], place.position / 3,
-                                  place.length, place.numbering != NULL, machine_beta, machine_recent, candidate,
-                                  err);
-        if (!s)
-            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                               &place, &best_cost, order, err);
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {
