@@ -5,7 +5,8 @@
  *    lone targets whose candidates differ in kind (a FIFO: the greedy; llvmpipe: patches and
  *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy;
  *    direct-value and llvmpipe: the machine greedy, a job beside the others),
- *    and with --effort 2 on a small mesh;
+ *    and with --effort 2 on a small mesh; with positions (the overdraw pass, whose occlusion
+ *    pairs are a job beside the candidates) and with first-use numbering;
  *  - gc_opt_fifo_greedy gives, step for step, the order of auto's greedy driven through the
  *    targets' state machines (gc_opt_sim_greedy) for fifo and meshopt targets, with several
  *    weights: the fast greedy is the same search, not an approximation;
@@ -81,6 +82,31 @@ static void same_for_every_thread_count(void** state)
                                  shuffled ? " shuffled" : "", t ? lone[t - 1] : "the presets", threads);
                 }
             }
+        }
+        if (m == 0) { /* positions: the overdraw pass, its occlusion pairs a job beside the candidates */
+            char path[1024];
+            float* xyz = NULL;
+            size_t xyz_count = 0;
+            gc_error err;
+            assert_int_equal(corpus_path(path, sizeof path, meshes[m]), 0);
+            assert_int_equal(gc_mesh_load_positions(path, NULL, &xyz, &xyz_count, &err), GC_OK);
+            assert_true(xyz_count >= vertices);
+            gc_model pascal = model_of("nvidia-pascal");
+            for (int t = 0; t < 2; ++t) {
+                for (unsigned threads = 1; threads <= 4; threads *= 2) {
+                    gc_optimize_options o = {0};
+                    o.targets = t ? &pascal : NULL;
+                    o.target_count = t ? 1 : 0;
+                    o.threads = threads;
+                    o.positions = xyz;
+                    assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, threads == 1 ? one : many, &err),
+                                     GC_OK);
+                    if (threads > 1 && memcmp(one, many, n * sizeof *one))
+                        fail_msg("%s with positions, %s: %u threads give another order than one", meshes[m],
+                                 t ? "nvidia-pascal" : "the presets", threads);
+                }
+            }
+            free(xyz);
         }
         if (m == 0) { /* first-use numbering: each worker numbers on its own (the machine greedy's too) */
             static const char* const keyed[] = {"direct-value:64", "llvmpipe"};

@@ -262,6 +262,10 @@ typedef struct candidate_jobs {
     size_t machine_at; /* the machine greedy's job (a lone direct-value or llvmpipe target), else past the last */
     float machine_beta;
     uint32_t machine_recent;
+    size_t occlusion_at; /* the overdraw pass's occlusion pairs (several threads, positions), else past the last */
+    const float* positions;
+    size_t position_stride;
+    gc_occlusion_ahead* occlusion;
     candidate_worker* workers;
     auto_progress* progress;
     uint64_t units_total; /* reported so far (the calling thread's reports) */
@@ -305,7 +309,11 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
-    if (v == J->machine_at) { /* the last job (it may be numbered as forsyth_at where those are left out) */
+    if (v == J->occlusion_at) { /* not a candidate: its status is the overdraw pass's to report */
+        gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
+        return GC_OK;
+    }
+    if (v == J->machine_at) { /* (it may be numbered as forsyth_at where those are left out) */
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
                                   place->length, place->numbering != NULL, J->machine_beta, J->machine_recent,
                                   candidate, err);
@@ -405,7 +413,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
                                                          target_count, target_costs, &b,
-                                                         placement->first_use_numbering != 0, order, candidate, err)
+                                                         placement->first_use_numbering != 0, NULL, order, candidate,
+                                                         err)
                       : gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
         free(candidate);
         return s;
@@ -555,6 +564,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const size_t machine_at =
         target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
                                                                                                      : SIZE_MAX;
+    /* The overdraw pass's occlusion pairs (with positions; they depend on the triangles alone):
+     * with several threads a job beside the candidates, the last; else computed before the
+     * pass. Either way once for both of its passes. */
+    const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
+    gc_occlusion_ahead occlusion;
+    memset(&occlusion, 0, sizeof occlusion);
+    const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
+    const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -604,6 +621,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, greedy,
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
+                           occlusion_at, options->positions, options->position_stride, &occlusion,
                            workers, &progress, 0, NULL, &have_reference};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
@@ -666,7 +684,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
-    const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                       expanded, NULL,    NULL,           threshold, {0},     false,        false};
     uint64_t cap[MAX_TARGETS]; /* the winner below meshoptimizer's order on every target, the pass capped */
@@ -681,15 +698,19 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         b.cap = cap;
     }
     /* Overdraw (overdraw_graph.c), within T and the cap (where no rung fits under it: the winner, uncapped) */
+    if (!s && options->positions && threshold > 1 && !occlusion_job)
+        gc_occlusion_ahead_run(&occlusion, indices, triangle_count, vertex_count, options->positions,
+                               options->position_stride);
     for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
-                                             target_costs, &b, placement->first_use_numbering != 0, order,
-                                             candidate, err);
+                                             target_costs, &b, placement->first_use_numbering != 0, &occlusion,
+                                             order, candidate, err);
         if (!b.cap || b.fit || !b.tried) /* not capped, a rung fitted, or nothing was tried */
             break;
         memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;
     }
+    gc_occlusion_free(&occlusion.pairs);
     free(jobs.reference);
     free(candidate);
     free(place.numbering);
