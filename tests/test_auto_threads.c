@@ -6,7 +6,8 @@
  *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy;
  *    direct-value and llvmpipe: the machine greedy, a job beside the others),
  *    and with --effort 2 on a small mesh; with positions (the overdraw pass, whose occlusion
- *    pairs are a job beside the candidates) and with first-use numbering;
+ *    pairs are a job beside the candidates) and with first-use numbering; a list of several
+ *    runs (gc_mesh_optimize), the runs reordered side by side;
  *  - gc_opt_fifo_greedy gives, step for step, the order of auto's greedy driven through the
  *    targets' state machines (gc_opt_sim_greedy) for fifo and meshopt targets, with several
  *    weights: the fast greedy is the same search, not an approximation;
@@ -142,6 +143,56 @@ static void same_for_every_thread_count(void** state)
         skip();
 }
 
+/* A list of several runs (gc_mesh_optimize): with threads the runs are reordered side by
+ * side, each on one thread; the output is the same as run by run, for auto and Forsyth. */
+static void runs_side_by_side(void** state)
+{
+    (void)state;
+    size_t n;
+    uint32_t vertices;
+    uint32_t* idx = load("cow.obj", &n, &vertices);
+    if (!idx)
+        skip();
+    gc_shuffle_triangles(idx, n, 3);
+    /* five runs of uneven sizes, one empty, tiling the list */
+    const size_t t = n / 3;
+    const size_t runs[5] = {t / 7, t / 3, 0, t / 4, t - t / 7 - t / 3 - t / 4};
+    gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_model fifo = model_of("fifo:16");
+    uint32_t* one = malloc(n * sizeof *one);
+    for (int algorithm = 0; algorithm < 2; ++algorithm) {
+        for (unsigned threads = 1; threads <= 4; threads *= 2) {
+            gc_mesh_optimize_options o;
+            memset(&o, 0, sizeof o);
+            o.algorithm = algorithm ? GC_OPT_FORSYTH : GC_OPT_AUTO;
+            o.optimize.targets = &fifo;
+            o.optimize.target_count = 1;
+            o.optimize.threads = threads;
+            gc_mesh_optimized r;
+            gc_error err;
+            if (gc_mesh_optimize(NULL, &d, runs, 5, &o, &r, &err) != GC_OK)
+                fail_msg("%u threads: %s", threads, err.message);
+            assert_int_equal(r.runs, 5);
+            assert_int_equal(r.index_count, n);
+            if (threads == 1) {
+                memcpy(one, r.indices, n * sizeof *one);
+                /* each run holds its own triangles: reordered within it */
+                size_t at = 0;
+                for (int k = 0; k < 5; ++k) {
+                    assert_int_equal(gc_check_permutation(idx + at, one + at, 3 * runs[k], vertices, &err), GC_OK);
+                    at += 3 * runs[k];
+                }
+            } else if (memcmp(one, r.indices, n * sizeof *one)) {
+                fail_msg("%s over 5 runs: %u threads give another order than one", algorithm ? "forsyth" : "auto",
+                         threads);
+            }
+            gc_mesh_optimized_free(&r);
+        }
+    }
+    free(one);
+    free(idx);
+}
+
 static void fast_greedy_is_the_greedy(void** state)
 {
     (void)state;
@@ -216,6 +267,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_for_every_thread_count),
+        cmocka_unit_test(runs_side_by_side),
         cmocka_unit_test(fast_greedy_is_the_greedy),
         cmocka_unit_test(effort_one_keeps_every_triangle),
     };

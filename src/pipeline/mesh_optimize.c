@@ -7,6 +7,8 @@
  * primitive by primitive. */
 #include "pipeline.h"
 
+#include "../optimize/optimize.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +139,40 @@ static void on_progress(void* user, uint64_t done, uint64_t total)
     p->fn(p->user, (uint64_t)((double)p->done + part * (double)p->length), p->total);
 }
 
+/* The runs of a list reordered on threads (optimize.threads > 1): each run a job, reordered
+ * on one thread (the same output as on any number), its progress reported by the calling
+ * thread as the share of the indices done. */
+typedef struct run_jobs {
+    gc_optimizer algorithm;
+    const uint32_t* ids;
+    const size_t* runs;
+    size_t* starts; /* per run: its first index */
+    uint32_t vertex_count;
+    gc_optimize_options options;
+    gc_optimize_placement place;
+    uint32_t* out;
+    run_progress* prog;
+} run_jobs;
+
+static gc_status run_job(void* user, size_t k, unsigned worker, uint64_t* units, gc_error* err)
+{
+    (void)worker;
+    const run_jobs* J = user;
+    const size_t at = J->starts[k], len = J->runs[k] * 3;
+    gc_optimize_placement place = J->place;
+    place.stream_position = at;
+    *units = len;
+    return len ? gc_optimize_placed(J->algorithm, J->ids + at, len, J->vertex_count, &J->options, &place, J->out + at,
+                                    err)
+               : GC_OK;
+}
+
+static void run_units(void* user, uint64_t done)
+{
+    const run_jobs* J = user;
+    J->prog->fn(J->prog->user, done, J->prog->total);
+}
+
 /* Strips, fans, quads and polygons become the triangle list they draw, into a new array. */
 static gc_status triangle_list(const gc_draw* d, const char* what, uint32_t** out, size_t* n, gc_error* err)
 {
@@ -257,7 +293,20 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     const int first_use = o->reorder_vertices || gc_mesh_numbers_by_first_use(path);
     gc_optimize_placement place = {0, n, first_use};
     size_t at = 0;
-    for (size_t k = 0; !s && k < run_count; ++k) {
+    if (run_count > 1 && options.threads > 1) {
+        /* the runs side by side, each on one thread (options.threads among the runs) */
+        run_jobs J = {o->algorithm, ids, runs, NULL, r->dense_count, options, place, r->indices, &prog};
+        J.options.threads = 1;
+        J.options.progress = NULL;
+        if (!(J.starts = gc_alloc_array(run_count, sizeof *J.starts, false)))
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the list of %zu runs", what, run_count);
+        for (size_t k = 0; !s && k < run_count; ++k)
+            J.starts[k] = at, at += runs[k] * 3;
+        if (!s)
+            s = gc_parallel_run(options.threads, run_count, run_job, &J, prog.fn ? run_units : NULL, err);
+        free(J.starts);
+    }
+    for (size_t k = 0; !s && !(run_count > 1 && options.threads > 1) && k < run_count; ++k) {
         size_t len = runs[k] * 3;
         prog.done = at, prog.length = len;
         place.stream_position = at;
