@@ -7,7 +7,8 @@
  *    direct-value and llvmpipe: the machine greedy, a job beside the others),
  *    and with --effort 2 on a small mesh; with positions (the overdraw pass, whose occlusion
  *    pairs are a job beside the candidates) and with first-use numbering; a list of several
- *    runs (gc_mesh_optimize), the runs reordered side by side;
+ *    runs (gc_mesh_optimize), the runs reordered side by side; a glTF's primitives likewise,
+ *    the document and its notes as with one thread;
  *  - gc_opt_fifo_greedy gives, step for step, the order of auto's greedy driven through the
  *    targets' state machines (gc_opt_sim_greedy) for fifo and meshopt targets, with several
  *    weights: the fast greedy is the same search, not an approximation;
@@ -193,6 +194,142 @@ static void runs_side_by_side(void** state)
     free(idx);
 }
 
+/* The notes gc_mesh_optimize gives for a glTF, one after the other. */
+typedef struct notes {
+    char text[4096];
+} notes;
+
+static void note_down(void* user, const char* line)
+{
+    notes* n = user;
+    size_t at = strlen(n->text);
+    snprintf(n->text + at, sizeof n->text - at, "%s\n", line);
+}
+
+static void put_u32(unsigned char* p, uint32_t v)
+{
+    for (int k = 0; k < 4; ++k)
+        p[k] = (unsigned char)(v >> (8 * k));
+}
+
+/* A glTF of several primitives (gc_mesh_optimize): with threads they are reordered side by
+ * side; the document, the notes and the counts are those of one thread. A GLB of a 24 x 24
+ * grid's positions and five index accessors: four triangle lists (shuffled parts of the grid,
+ * of uneven sizes) and a strip, with a points primitive between them (two notes). */
+static void primitives_side_by_side(void** state)
+{
+    (void)state;
+    enum { SIDE = 24, V = (SIDE + 1) * (SIDE + 1), T = 2 * SIDE * SIDE };
+    size_t n = 0;
+    uint32_t* grid = malloc(3 * T * sizeof *grid);
+    gc_error err;
+    assert_int_equal(gc_grid_generate(SIDE, SIDE, GC_GRID_ROWMAJOR, 0, grid, &n, &err), GC_OK);
+    assert_int_equal(n, 3 * T);
+    gc_shuffle_triangles(grid, n, 9);
+    const size_t parts[4] = {100, 300, 40, T - 440}; /* triangles of each list */
+    const size_t bin_len = 12 * V + 4 * 3 * T + 4 * 4;
+    unsigned char* bin = calloc(1, bin_len);
+    for (uint32_t v = 0; v < V; ++v) {
+        const float xyz[3] = {(float)(v % (SIDE + 1)), (float)(v / (SIDE + 1)), 0.0f};
+        memcpy(bin + 12 * v, xyz, sizeof xyz);
+    }
+    for (size_t i = 0; i < n; ++i)
+        put_u32(bin + 12 * V + 4 * i, grid[i]);
+    for (uint32_t k = 0; k < 4; ++k) /* the strip's indices */
+        put_u32(bin + 12 * V + 12 * T + 4 * k, k);
+    char json[4096];
+    int len = snprintf(json, sizeof json,
+                       "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":["
+                       "{\"attributes\":{\"POSITION\":0},\"indices\":1},{\"attributes\":{\"POSITION\":0},\"indices\":2},"
+                       "{\"attributes\":{\"POSITION\":0},\"mode\":0},{\"attributes\":{\"POSITION\":0},\"indices\":5,"
+                       "\"mode\":5}]},{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":3},"
+                       "{\"attributes\":{\"POSITION\":0},\"indices\":4}]}],\"buffers\":[{\"byteLength\":%zu}],"
+                       "\"bufferViews\":[{\"buffer\":0,\"byteLength\":%d},{\"buffer\":0,\"byteOffset\":%d,"
+                       "\"byteLength\":%zu}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%d,"
+                       "\"type\":\"VEC3\"}",
+                       bin_len, 12 * V, 12 * V, bin_len - 12 * V, V);
+    size_t first = 0;
+    for (int k = 0; k < 4; ++k) {
+        len += snprintf(json + len, sizeof json - (size_t)len,
+                        ",{\"bufferView\":1,\"byteOffset\":%zu,\"componentType\":5125,\"count\":%zu,"
+                        "\"type\":\"SCALAR\"}",
+                        4 * 3 * first, 3 * parts[k]);
+        first += parts[k];
+    }
+    len += snprintf(json + len, sizeof json - (size_t)len,
+                    ",{\"bufferView\":1,\"byteOffset\":%d,\"componentType\":5125,\"count\":4,\"type\":\"SCALAR\"}]}",
+                    12 * T);
+    /* the GLB: header, the JSON chunk padded with spaces, the BIN chunk */
+    const size_t jp = ((size_t)len + 3) & ~(size_t)3, bp = (bin_len + 3) & ~(size_t)3;
+    const size_t size = 12 + 8 + jp + 8 + bp;
+    unsigned char* glb = calloc(1, size);
+    memcpy(glb, "glTF", 4);
+    put_u32(glb + 4, 2);
+    put_u32(glb + 8, (uint32_t)size);
+    put_u32(glb + 12, (uint32_t)jp);
+    memcpy(glb + 16, "JSON", 4);
+    memcpy(glb + 20, json, (size_t)len);
+    memset(glb + 20 + len, ' ', jp - (size_t)len);
+    put_u32(glb + 20 + jp, (uint32_t)bp);
+    memcpy(glb + 24 + jp, "BIN", 4);
+    memcpy(glb + 28 + jp, bin, bin_len);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/threads_primitives.glb", GPUCACHE_TEST_TMP);
+    FILE* f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(glb, 1, size, f), size);
+    fclose(f);
+    free(glb);
+    free(bin);
+
+    gc_model fifo = model_of("fifo:16");
+    uint32_t* one[4] = {NULL, NULL, NULL, NULL};
+    notes first_notes;
+    for (unsigned threads = 1; threads <= 4; threads *= 2) {
+        gc_mesh_optimize_options o;
+        memset(&o, 0, sizeof o);
+        o.algorithm = GC_OPT_AUTO;
+        o.optimize.targets = &fifo;
+        o.optimize.target_count = 1;
+        o.optimize.threads = threads;
+        notes got;
+        got.text[0] = 0;
+        o.note = note_down;
+        o.note_user = &got;
+        gc_mesh_optimized r;
+        if (gc_mesh_optimize(path, NULL, NULL, 0, &o, &r, &err) != GC_OK)
+            fail_msg("%u threads: %s", threads, err.message);
+        assert_int_equal(r.runs, 4);
+        assert_int_equal(r.left, 1);
+        assert_int_equal(r.triangles, T);
+        /* the four lists, in the document's order: primitives 0, 1, 4 and 5 */
+        static const size_t lists[4] = {0, 1, 4, 5};
+        for (size_t k = 0, at = 0; k < 4; at += 3 * parts[k], ++k) {
+            const gc_gltf_primitive* p = gc_gltf_primitive_at(r.gltf, lists[k]);
+            assert_int_equal(p->index_count, 3 * parts[k]);
+            if (threads == 1) {
+                /* each list holds its own part's triangles, reordered */
+                assert_int_equal(gc_check_permutation(grid + at, p->indices, p->index_count, V, &err), GC_OK);
+                one[k] = malloc(p->index_count * sizeof *one[k]);
+                memcpy(one[k], p->indices, p->index_count * sizeof *one[k]);
+            } else if (memcmp(one[k], p->indices, p->index_count * sizeof *one[k])) {
+                fail_msg("primitive %zu: %u threads give another order than one", lists[k], threads);
+            }
+        }
+        if (threads == 1) {
+            first_notes = got;
+            assert_non_null(strstr(got.text, "triangle-strip left as it is"));
+        } else {
+            assert_string_equal(first_notes.text, got.text);
+        }
+        gc_mesh_optimized_free(&r);
+    }
+    for (int k = 0; k < 4; ++k)
+        free(one[k]);
+    free(grid);
+    remove(path);
+}
+
 static void fast_greedy_is_the_greedy(void** state)
 {
     (void)state;
@@ -268,6 +405,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_for_every_thread_count),
         cmocka_unit_test(runs_side_by_side),
+        cmocka_unit_test(primitives_side_by_side),
         cmocka_unit_test(fast_greedy_is_the_greedy),
         cmocka_unit_test(effort_one_keeps_every_triangle),
     };
