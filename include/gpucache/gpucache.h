@@ -646,7 +646,8 @@ GC_API const char* gc_optimizer_name(gc_optimizer algorithm);
  * (several times meshoptimizer's time at the default effort, about its time at effort 1).
  * Working memory at most ~16 bytes per index plus the targets' machines, and for auto with
  * options->threads, ~8 bytes per index and 4 per vertex more for each thread past the
- * first (the output is the same for any count). The result is checked (gc_check_permutation) before
+ * first, and with positions the overdraw pass's occlusion raster beside them (the output is
+ * the same for any count). The result is checked (gc_check_permutation) before
  * it returns; *err holds one line on failure. Thread-safe; options->progress is called on
  * the calling thread. */
 GC_API gc_status gc_optimize(gc_optimizer algorithm, const uint32_t* indices, size_t index_count, uint32_t vertex_count,

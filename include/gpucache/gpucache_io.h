@@ -492,7 +492,10 @@ typedef struct gc_mesh_optimized {
  * other topologies are one run) is reordered on its own by one gc_optimize, told where the run sits in the
  * draw's index stream (llvmpipe's segments) and whether the vertices will be numbered in
  * order of first use (reorder_vertices, or a format whose reader numbers them so:
- * gc_mesh_numbers_by_first_use(path)). A glTF file (path, draw NULL) is reordered in its
+ * gc_mesh_numbers_by_first_use(path)); with options->optimize.threads above 1 the runs (a
+ * glTF's primitives) are reordered side by side, each on one thread (the same output; each
+ * its own gc_optimize's memory at once, and a glTF's reordered indices all held until written).
+ * A glTF file (path, draw NULL) is reordered in its
  * document: each indexed triangle-list primitive whose index data may be rewritten on its
  * own, strips, fans, non-indexed lists and kept index data left (options->note says why),
  * then with reorder_vertices gc_gltf_reorder_vertices. options->report models are counted

@@ -260,6 +260,13 @@ typedef struct candidate_jobs {
     const uint32_t* tipsify_sizes;
     const uint32_t (*patch_limits)[4];
     const size_t* batch_targets;
+    size_t machine_at; /* the machine greedy's job (a lone direct-value or llvmpipe target), else past the last */
+    float machine_beta;
+    uint32_t machine_recent;
+    size_t occlusion_at; /* the overdraw pass's occlusion pairs (several threads, positions), else past the last */
+    const float* positions;
+    size_t position_stride;
+    gc_occlusion_ahead* occlusion;
     candidate_worker* workers;
     auto_progress* progress;
     uint64_t units_total; /* reported so far (the calling thread's reports) */
@@ -303,9 +310,21 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
-    v += J->skip_tuned && v >= J->forsyth_at; /* the candidates after it, numbered as they would be */
+    if (v == J->occlusion_at) { /* not a candidate: its status is the overdraw pass's to report */
+        *units = OTHER_UNITS;
+        gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
+        return GC_OK;
+    }
+    const bool machine = v == J->machine_at; /* (it may be numbered as forsyth_at where those are left out) */
+    /* the candidates after the tuned Forsyth order, where it is left out, numbered as they would be
+     * (their keys, and so the winner among equals, do not depend on it) */
+    v += J->skip_tuned && v >= J->forsyth_at;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
-    if (v < J->greedy_variants) {
+    if (machine) {
+        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
+                                  place->length, place->numbering != NULL, J->machine_beta, J->machine_recent,
+                                  candidate, err);
+    } else if (v < J->greedy_variants) {
         const float beta = J->greedy[v][0], gamma = J->greedy[v][1];
         const uint32_t recent = (uint32_t)J->greedy[v][2];
         gc_fifo_machine fm;
@@ -424,7 +443,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
                                                          target_count, target_costs, &b,
-                                                         placement->first_use_numbering != 0, order, candidate, err)
+                                                         placement->first_use_numbering != 0, NULL, order, candidate,
+                                                         err)
                       : gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
         free(candidate);
         return s;
@@ -601,6 +621,25 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const bool own_table =
         target_count == 1 && traits[0].order_scores && !(effort == 1 && no_forsyth) && !nv_batch_pair;
     total += own_table;
+    /* A lone target whose machine effort 1's greedy drives (direct-value, llvmpipe): that order
+     * too (auto_machine_greedy.c), the last job, so that it wins only where strictly better, as
+     * when it was scored after the others (it runs beside them on the threads). Told of
+     * first-use numbering, it keys the machine by those numbers as it assigns them, which the
+     * other candidates cannot: on stanford-bunny it took direct-value from 1.3% to 6.0% below
+     * meshoptimizer. */
+    float machine_beta = 0;
+    uint32_t machine_recent = 0;
+    const size_t machine_at =
+        target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
+                                                                                                     : SIZE_MAX;
+    /* The overdraw pass's occlusion pairs (with positions; they depend on the triangles alone):
+     * with several threads a job beside the candidates, the last; else computed before the
+     * pass. Either way once for both of its passes. */
+    const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
+    gc_occlusion_ahead occlusion;
+    memset(&occlusion, 0, sizeof occlusion);
+    const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
+    const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -649,8 +688,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool have_reference = false;
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
-                           tipsify_sizes, patch_limits, batch_targets, workers, &progress, 0, NULL, &have_reference,
-                           nv_batch_pair};
+                           tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
+                           occlusion_at, options->positions, options->position_stride, &occlusion,
+                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair};
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -677,20 +717,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!s && jobs.units_total != all_units) { /* the other workers' last ones */
         progress.done = units_before + jobs.units_total;
         progress_add(&progress, all_units - jobs.units_total);
-    }
-    /* A lone target whose machine effort 1's greedy drives (direct-value, llvmpipe): that order
-     * too (auto_machine_greedy.c), kept if better. Told of first-use numbering, it keys the
-     * machine by those numbers as it assigns them, which the candidates above cannot: on
-     * stanford-bunny it took direct-value from 1.3% to 6.0% below meshoptimizer. */
-    float machine_beta;
-    uint32_t machine_recent;
-    if (!s && target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent)) {
-        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &targets[0], place.position / 3,
-                                  place.length, place.numbering != NULL, machine_beta, machine_recent, candidate,
-                                  err);
-        if (!s)
-            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                               &place, &best_cost, order, err);
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {
@@ -729,7 +755,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
-    const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                       expanded, NULL,    NULL,           threshold, {0},     false,        false};
     uint64_t cap[MAX_TARGETS]; /* the winner below meshoptimizer's order on every target, the pass capped */
@@ -744,15 +769,19 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         b.cap = cap;
     }
     /* Overdraw (overdraw_graph.c), within T and the cap (where no rung fits under it: the winner, uncapped) */
+    if (!s && options->positions && threshold > 1 && !occlusion_job)
+        gc_occlusion_ahead_run(&occlusion, indices, triangle_count, vertex_count, options->positions,
+                               options->position_stride);
     for (int pass = 0; pass < 2 && !s && options->positions && threshold > 1; ++pass) {
         s = gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                              options->position_stride, options->cache_size, threshold, target_count,
-                                             target_costs, &b, placement->first_use_numbering != 0, order,
-                                             candidate, err);
+                                             target_costs, &b, placement->first_use_numbering != 0, &occlusion,
+                                             order, candidate, err);
         if (!b.cap || b.fit || !b.tried) /* not capped, a rung fitted, or nothing was tried */
             break;
         memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;
     }
+    gc_occlusion_free(&occlusion.pairs);
     free(jobs.reference);
     free(candidate);
     free(place.numbering);

@@ -26,42 +26,73 @@
 #define RECENT_MAX 16
 #define SCAN 8
 
-/* Per vertex, what a candidate reads, side by side (16 bytes, copied whole): its stamp in
- * the FIFO, its remaining triangles, their valence bonus (1/sqrt(live) below 64, else 0)
- * and its number. */
+/* Per vertex, what a candidate reads, side by side (8 bytes, copied whole): its stamp in the
+ * FIFO, and the valence bonus of its remaining triangles (1/sqrt(live) below 64, else 0) as
+ * a float's bits with the sign bit set when more than one triangle remains (the bonus is never
+ * negative: the sign bit cleared gives it back). Its remaining triangles are apart (live). */
 typedef struct vertex_state {
-    uint32_t stamp, live;
-    float boost;
-    uint32_t id;
+    uint32_t stamp, boost;
 } vertex_state;
+
+static inline uint32_t boost_of(const float* boost, uint32_t live)
+{
+    uint32_t bits;
+    memcpy(&bits, &boost[live < 64 ? live : 64], sizeof bits);
+    return bits | (live > 1 ? 0x80000000u : 0u);
+}
 
 /* The live-triangle lists of gc_live_triangles (the same lists, in the same order: each
  * vertex's triangles in input order, corner by corner, an emitted triangle's entry replaced
  * by its list's last), laid out for this loop: an entry is a corner, 4 t + c, so that the
  * corner moved into a removed one's place is known without a search, and the count of a
- * vertex's list is vertex_state.live. */
+ * vertex's list is live[v]. */
 typedef struct corner_lists {
     uint32_t* first;  /* per vertex: its list's start */
     uint32_t* corner; /* the lists' entries */
     uint32_t* slot;   /* per corner (3 t + c): its entry */
 } corner_lists;
 
-static void corner_lists_remove(corner_lists* l, vertex_state* vs, const float* boost, const uint32_t* tv,
-                                uint32_t t)
+static void corner_lists_remove(corner_lists* l, vertex_state* vs, uint32_t* live, const float* boost,
+                                const uint32_t* tv, uint32_t t)
 {
     for (uint32_t c = 0; c < 3; ++c) {
         const uint32_t v = tv[c];
         const uint32_t at = l->slot[3 * t + c];
-        const uint32_t moved = l->corner[l->first[v] + --vs[v].live];
+        const uint32_t moved = l->corner[l->first[v] + --live[v]];
         l->corner[at] = moved;
         l->slot[3 * (moved >> 2) + (moved & 3)] = at;
-        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
+        vs[v].boost = boost_of(boost, live[v]);
     }
+}
+
+/* gc_recent_after_strided (optimize.h) on these vertex states, the same recent vertices; the
+ * copy back of a fixed length (recent holds RECENT_MAX; what lies past the count is not read),
+ * so that it is not a call. */
+static inline __attribute__((always_inline)) void recent_after(uint32_t* recent, uint32_t* recent_count,
+                                                               uint32_t limit, const uint32_t* tv,
+                                                               const uint32_t* live)
+{
+    uint32_t next[3 + RECENT_MAX];
+    uint32_t n = 0;
+    const uint32_t left0 = live[tv[0]] > 0, left1 = live[tv[1]] > 0, left2 = live[tv[2]] > 0;
+    next[n] = tv[0], n += left0;
+    next[n] = tv[1], n += left1 & (tv[1] != tv[0]);
+    next[n] = tv[2], n += left2 & (tv[2] != tv[0]) & (tv[2] != tv[1]);
+    const uint32_t corners = n; /* kept whatever the limit */
+    for (uint32_t k = 0; k < *recent_count; ++k) {
+        const uint32_t v = recent[k];
+        next[n] = v;
+        n += (v != tv[0]) & (v != tv[1]) & (v != tv[2]) & (live[v] > 0);
+    }
+    n = n < limit ? n : corners > limit ? corners : limit;
+    memcpy(recent, next, RECENT_MAX * sizeof *recent);
+    *recent_count = n;
 }
 
 /* The machine's state and the weights, as a candidate reads them. */
 typedef struct greedy_state {
     const vertex_state* vs;
+    const uint32_t* live;
     uint32_t size, age_shift, age_limit, clock, warp, warp_fill;
     bool group_full;
     float age_scale, beta, gamma;
@@ -73,6 +104,7 @@ typedef struct greedy_state {
 typedef struct candidates {
     uint32_t tri[CANDIDATES_MAX];
     vertex_state x0[CANDIDATES_MAX], x1[CANDIDATES_MAX], x2[CANDIDATES_MAX];
+    uint32_t id[3][CANDIDATES_MAX]; /* the corners' vertices (only where a triangle repeats one) */
     int32_t key[CANDIDATES_MAX]; /* the score, as an integer that orders as it does */
 } candidates;
 
@@ -81,9 +113,11 @@ typedef struct candidates {
  * valence bonus and gamma times the ages of the cached corners they hit that have more
  * triangles left (gc_sim_age, before the feed); the floating-point operations of
  * greedy_order, in its order (each lane of a vector rounds as the scalar would). Without
- * branches: whether a corner hits is what the data says. */
+ * branches: whether a corner hits is what the data says. `repeats`: some triangle of the mesh
+ * repeats a vertex; without any, a corner's miss cannot change a later corner's stamp, and
+ * the masks that carry it are left out (the same scores). */
 static inline __attribute__((always_inline)) int32_t score_candidates(const greedy_state* g, candidates* c, uint32_t n,
-                                                                      const bool warp_rule)
+                                                                      const bool warp_rule, const bool repeats)
 {
     int32_t low = INT32_MAX;
     const uint32_t size = g->size, clock = g->clock, shift = clock - g->age_shift, limit = g->age_limit;
@@ -103,30 +137,39 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
             at = (flush_at & flush) | (clock & ~flush);
         }
         /* corner by corner: a miss stamps its vertex at once (later corners see it) */
-        const uint32_t v0 = c->x0[i].id, v1 = c->x1[i].id, v2 = c->x2[i].id;
-        const uint32_t e01 = 0u - (uint32_t)(v1 == v0), e02 = 0u - (uint32_t)(v2 == v0), e12 = 0u - (uint32_t)(v2 == v1);
         uint32_t w0 = s0, w1 = s1, w2 = s2;
         const uint32_t miss0 = (uint32_t)(at - w0 > size), m0 = 0u - miss0;
-        w0 = (at & m0) | (w0 & ~m0);
-        w1 = (w0 & e01) | (w1 & ~e01);
-        w2 = (w0 & e02) | (w2 & ~e02);
+        uint32_t e01 = 0, e02 = 0, e12 = 0;
+        if (repeats) { /* (else no triangle repeats a vertex: the masks are zero) */
+            const uint32_t v0 = c->id[0][i], v1 = c->id[1][i], v2 = c->id[2][i];
+            e01 = 0u - (uint32_t)(v1 == v0), e02 = 0u - (uint32_t)(v2 == v0), e12 = 0u - (uint32_t)(v2 == v1);
+            w0 = (at & m0) | (w0 & ~m0);
+            w1 = (w0 & e01) | (w1 & ~e01);
+            w2 = (w0 & e02) | (w2 & ~e02);
+        }
         at += miss0;
         const uint32_t miss1 = (uint32_t)(at - w1 > size), m1 = 0u - miss1;
-        w1 = (at & m1) | (w1 & ~m1);
-        w2 = (w1 & e12) | (w2 & ~e12);
+        if (repeats) {
+            w1 = (at & m1) | (w1 & ~m1);
+            w2 = (w1 & e12) | (w2 & ~e12);
+        }
         at += miss1;
         const uint32_t miss2 = (uint32_t)(at - w2 > size);
         /* the ages (shift - stamp) / scale of the corners that hit, below the limit, whose
          * vertex has more triangles left; 0 for the others (0 / scale) */
         uint32_t o0 = shift - s0, o1 = shift - s1, o2 = shift - s2;
-        o0 &= 0u - ((miss0 ^ 1u) & (uint32_t)(c->x0[i].live > 1) & (uint32_t)(o0 < limit));
-        o1 &= 0u - ((miss1 ^ 1u) & (uint32_t)(c->x1[i].live > 1) & (uint32_t)(o1 < limit));
-        o2 &= 0u - ((miss2 ^ 1u) & (uint32_t)(c->x2[i].live > 1) & (uint32_t)(o2 < limit));
+        const uint32_t k0 = c->x0[i].boost, k1 = c->x1[i].boost, k2 = c->x2[i].boost;
+        o0 &= 0u - ((miss0 ^ 1u) & (k0 >> 31) & (uint32_t)(o0 < limit));
+        o1 &= 0u - ((miss1 ^ 1u) & (k1 >> 31) & (uint32_t)(o1 < limit));
+        o2 &= 0u - ((miss2 ^ 1u) & (k2 >> 31) & (uint32_t)(o2 < limit));
         const float a0 = (float)(int32_t)o0 / scale, a1 = (float)(int32_t)o1 / scale,
                     a2 = (float)(int32_t)o2 / scale;
         /* (greedy_order adds these to 0.0f first: a0 is not -0, so that changes nothing) */
         const float age = (a0 + a1) + a2;
-        const float valence = (c->x0[i].boost + c->x1[i].boost) + c->x2[i].boost;
+        const uint32_t b0 = k0 & 0x7FFFFFFFu, b1 = k1 & 0x7FFFFFFFu, b2 = k2 & 0x7FFFFFFFu;
+        float f0, f1, f2;
+        memcpy(&f0, &b0, sizeof f0), memcpy(&f1, &b1, sizeof f1), memcpy(&f2, &b2, sizeof f2);
+        const float valence = (f0 + f1) + f2;
         const float score = (float)(int32_t)(miss0 + miss1 + miss2) - beta * valence - gamma * age + 0.0f;
         /* its bits, the others than the sign's flipped when it is negative: then the integers
          * order as the floats do (+ 0.0f: -0 would come below +0, which it equals) */
@@ -148,13 +191,13 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
 static inline __attribute__((always_inline)) uint32_t best_candidate(const greedy_state* g, const uint32_t* indices,
                                                                      const corner_lists* l, const uint32_t* recent,
                                                                      uint32_t recent_count, candidates* c,
-                                                                     const bool warp_rule)
+                                                                     const bool warp_rule, const bool repeats)
 {
     uint32_t cand[CANDIDATES_MAX + SCAN];
     uint32_t n = 0;
     for (uint32_t r = 0; r < recent_count; ++r) {
         const uint32_t v = recent[r];
-        const uint32_t live = g->vs[v].live;
+        const uint32_t live = g->live[v];
         memcpy(cand + n, l->corner + l->first[v], SCAN * sizeof *cand);
         n += live < SCAN ? live : SCAN;
     }
@@ -166,9 +209,11 @@ static inline __attribute__((always_inline)) uint32_t best_candidate(const greed
         const uint32_t* tv = indices + 3 * (size_t)tri;
         c->tri[i] = tri;
         c->x0[i] = vs[tv[0]], c->x1[i] = vs[tv[1]], c->x2[i] = vs[tv[2]];
+        if (repeats)
+            c->id[0][i] = tv[0], c->id[1][i] = tv[1], c->id[2][i] = tv[2];
     }
     /* the lowest score, then the lowest triangle with it */
-    const int32_t low = score_candidates(g, c, n, warp_rule);
+    const int32_t low = score_candidates(g, c, n, warp_rule, repeats);
     uint32_t best = UINT32_MAX;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t tri = c->tri[i] | (0u - (uint32_t)(c->key[i] != low));
@@ -207,24 +252,31 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     l.slot = gc_alloc_array(corners, sizeof(uint32_t), false);
     uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
     vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
+    uint32_t* live = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
-    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !emitted || !cands) {
+    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !live || !emitted || !cands) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
     }
+    /* whether a triangle repeats a vertex (the scoring loop counts its corners one by one) */
+    bool repeats = false;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        const uint32_t* tv = indices + 3 * t;
+        repeats |= (tv[0] == tv[1]) | (tv[0] == tv[2]) | (tv[1] == tv[2]);
+    }
     /* the lists: counted, then filled in input order, corner by corner */
     for (size_t i = 0; i < corners; ++i)
-        vs[indices[i]].live++;
+        live[indices[i]]++;
     for (uint32_t v = 0, start = 0; v < vertex_count; ++v) {
         l.first[v] = start;
-        start += vs[v].live;
-        vs[v].live = 0;
+        start += live[v];
+        live[v] = 0;
     }
     for (size_t i = 0; i < corners; ++i) {
         const uint32_t v = indices[i];
-        const uint32_t at = l.first[v] + vs[v].live++;
+        const uint32_t at = l.first[v] + live[v]++;
         l.corner[at] = (uint32_t)(i / 3) << 2 | (uint32_t)(i % 3);
         l.slot[i] = at;
     }
@@ -235,10 +287,9 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     boost[64] = 0.0f;
 
     for (uint32_t v = 0; v < vertex_count; ++v) {
-        vs[v].boost = boost[vs[v].live < 64 ? vs[v].live : 64];
-        vs[v].id = v;
+        vs[v].boost = boost_of(boost, live[v]);
     }
-    greedy_state g = {vs, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
+    greedy_state g = {vs, live, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
     /* g.clock: the next stamp; v is cached when clock - stamp <= size */
     uint32_t group_fill = 0;
     uint32_t recent[RECENT_MAX];
@@ -246,13 +297,15 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         g.group_full = m->warp_rule && group && group_fill == group;
-        uint32_t tri = m->warp_rule ? best_candidate(&g, indices, &l, recent, recent_count, cands, true)
-                                    : best_candidate(&g, indices, &l, recent, recent_count, cands, false);
+        uint32_t tri = m->warp_rule ? (repeats ? best_candidate(&g, indices, &l, recent, recent_count, cands, true, true)
+                                               : best_candidate(&g, indices, &l, recent, recent_count, cands, true, false))
+                     : repeats ? best_candidate(&g, indices, &l, recent, recent_count, cands, false, true)
+                               : best_candidate(&g, indices, &l, recent, recent_count, cands, false, false);
         if (tri == UINT32_MAX) {
             /* the restart of gc_greedy_restart, on these lists */
             while (dead_top > 0 && tri == UINT32_MAX) {
                 const uint32_t d = dead_end[--dead_top];
-                if (vs[d].live > 0)
+                if (live[d] > 0)
                     tri = l.corner[l.first[d]] >> 2;
             }
             if (tri == UINT32_MAX) {
@@ -279,10 +332,10 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
             }
         group_fill++;
         order[step] = tri;
-        corner_lists_remove(&l, vs, boost, tv, tri);
+        corner_lists_remove(&l, vs, live, boost, tv, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        gc_recent_after_strided(recent, &recent_count, recent_limit, tv, &vs[0].live, sizeof *vs);
+        recent_after(recent, &recent_count, recent_limit, tv, live);
     }
 done:
     free(l.first);
@@ -290,6 +343,7 @@ done:
     free(l.slot);
     free(dead_end);
     free(vs);
+    free(live);
     free(emitted);
     free(cands);
     return s;

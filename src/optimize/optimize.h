@@ -229,10 +229,22 @@ gc_status gc_opt_occlusion_order(size_t triangle_count, const gc_occlusion* pair
  * half way toward the coarser one, each direction, kept if it fits and fetches fewer bytes
  * while breaking at most 1/20 more pairs. Left as it is when no rung fits. candidate:
  * triangle_count entries of scratch. */
+/* The occlusion pairs the budget below uses (at resolution 256), computed ahead (auto runs it on
+ * a thread beside its candidates, and once for both of its passes): gc_occlusion_pairs' status
+ * and message kept; the caller frees `pairs` (gc_occlusion_free). */
+typedef struct gc_occlusion_ahead {
+    gc_occlusion pairs;
+    gc_status status;
+    gc_error err;
+} gc_occlusion_ahead;
+void gc_occlusion_ahead_run(gc_occlusion_ahead* a, const uint32_t* indices, size_t triangle_count,
+                            uint32_t vertex_count, const float* positions, size_t position_stride);
+/* (ahead: the pairs computed before for these triangles and positions, NULL: computed here) */
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
-                                           bool first_use, uint32_t* order, uint32_t* candidate, gc_error* err);
+                                           bool first_use, const gc_occlusion_ahead* ahead, uint32_t* order,
+                                           uint32_t* candidate, gc_error* err);
 /* Jobs 0 .. jobs - 1 shared among `threads` workers, the calling thread worker 0 (parallel.c):
  * fn(user, job, worker, &units, err) for each, each worker meeting its jobs in increasing
  * order; report(user, units done so far), if not NULL, on the calling thread after each of

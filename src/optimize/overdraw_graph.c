@@ -633,7 +633,8 @@ static double rung(double step, double threshold)
 gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const float* positions, size_t position_stride, uint32_t cache_size,
                                            double threshold, size_t target_count, gc_order_costs_fn costs, void* user,
-                                           bool first_use, uint32_t* order, uint32_t* candidate, gc_error* err)
+                                           bool first_use, const gc_occlusion_ahead* ahead, uint32_t* order,
+                                           uint32_t* candidate, gc_error* err)
 {
     /* The rungs: relative = 1 + s (T - 1), finest first, then the flushes alone (-1). */
     enum { RUNGS = 6, MAX = 64 };
@@ -647,8 +648,16 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     for (size_t k = 0; k < target_count; ++k)
         budget[k] = (uint64_t)floor(threshold * (double)best[k]);
     gc_occlusion pairs;
-    if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, 256, &pairs, err)))
-        return s == GC_ERR_LIMIT ? GC_OK : s; /* too many fragments: the order as it is */
+    if (ahead) { /* computed before (gc_occlusion_ahead_run), kept by the caller */
+        if (ahead->status && err)
+            *err = ahead->err;
+        if ((s = ahead->status))
+            return s == GC_ERR_LIMIT ? GC_OK : s; /* too many fragments: the order as it is */
+        pairs = ahead->pairs;
+    } else if ((s = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, 256, &pairs,
+                                       err))) {
+        return s == GC_ERR_LIMIT ? GC_OK : s;
+    }
     uint32_t* kept = gc_alloc_array(triangle_count, sizeof *kept, false);
     uint32_t* ends = gc_alloc_array(triangle_count, sizeof *ends, false);
     uint32_t* position = gc_alloc_array(triangle_count, sizeof *position, false);
@@ -658,7 +667,8 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
     uint32_t* found_ends = gc_alloc_array(triangle_count, sizeof *found_ends, false); /* the rung kept's */
     if (!kept || !ends || !position || !flush || !ordered || !identity || !found_ends) {
         free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
-        gc_occlusion_free(&pairs);
+        if (!ahead)
+            gc_occlusion_free(&pairs);
         return gc_fail(err, GC_ERR_NOMEM, "overdraw budget: out of memory for %zu triangles", triangle_count);
     }
     for (size_t i = 0; i < triangle_count; ++i) {
@@ -734,6 +744,15 @@ gc_status gc_opt_overdraw_budget_occlusion(const uint32_t* indices, size_t trian
             memcpy(order, kept, triangle_count * sizeof *order);
     }
     free(kept), free(ends), free(position), free(flush), free(ordered), free(identity), free(found_ends);
-    gc_occlusion_free(&pairs);
+    if (!ahead)
+        gc_occlusion_free(&pairs);
     return s;
+}
+
+void gc_occlusion_ahead_run(gc_occlusion_ahead* a, const uint32_t* indices, size_t triangle_count,
+                            uint32_t vertex_count, const float* positions, size_t position_stride)
+{
+    memset(&a->err, 0, sizeof a->err);
+    a->status = gc_occlusion_pairs(indices, triangle_count, vertex_count, positions, position_stride, 256, &a->pairs,
+                                   &a->err);
 }

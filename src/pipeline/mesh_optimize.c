@@ -7,6 +7,8 @@
  * primitive by primitive. */
 #include "pipeline.h"
 
+#include "../optimize/optimize.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +139,40 @@ static void on_progress(void* user, uint64_t done, uint64_t total)
     p->fn(p->user, (uint64_t)((double)p->done + part * (double)p->length), p->total);
 }
 
+/* The runs of a list reordered on threads (optimize.threads > 1): each run a job, reordered
+ * on one thread (the same output as on any number), its progress reported by the calling
+ * thread as the share of the indices done. */
+typedef struct run_jobs {
+    gc_optimizer algorithm;
+    const uint32_t* ids;
+    const size_t* runs;
+    size_t* starts; /* per run: its first index */
+    uint32_t vertex_count;
+    gc_optimize_options options;
+    gc_optimize_placement place;
+    uint32_t* out;
+    run_progress* prog;
+} run_jobs;
+
+static gc_status run_job(void* user, size_t k, unsigned worker, uint64_t* units, gc_error* err)
+{
+    (void)worker;
+    const run_jobs* J = user;
+    const size_t at = J->starts[k], len = J->runs[k] * 3;
+    gc_optimize_placement place = J->place;
+    place.stream_position = at;
+    *units = len;
+    return len ? gc_optimize_placed(J->algorithm, J->ids + at, len, J->vertex_count, &J->options, &place, J->out + at,
+                                    err)
+               : GC_OK;
+}
+
+static void run_units(void* user, uint64_t done)
+{
+    const run_jobs* J = user;
+    J->prog->fn(J->prog->user, done, J->prog->total);
+}
+
 /* Strips, fans, quads and polygons become the triangle list they draw, into a new array. */
 static gc_status triangle_list(const gc_draw* d, const char* what, uint32_t** out, size_t* n, gc_error* err)
 {
@@ -257,7 +293,20 @@ static gc_status optimize_list(const char* path, const gc_draw* draw, const size
     const int first_use = o->reorder_vertices || gc_mesh_numbers_by_first_use(path);
     gc_optimize_placement place = {0, n, first_use};
     size_t at = 0;
-    for (size_t k = 0; !s && k < run_count; ++k) {
+    if (run_count > 1 && options.threads > 1) {
+        /* the runs side by side, each on one thread (options.threads among the runs) */
+        run_jobs J = {o->algorithm, ids, runs, NULL, r->dense_count, options, place, r->indices, &prog};
+        J.options.threads = 1;
+        J.options.progress = NULL;
+        if (!(J.starts = gc_alloc_array(run_count, sizeof *J.starts, false)))
+            s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the list of %zu runs", what, run_count);
+        for (size_t k = 0; !s && k < run_count; ++k)
+            J.starts[k] = at, at += runs[k] * 3;
+        if (!s)
+            s = gc_parallel_run(options.threads, run_count, run_job, &J, prog.fn ? run_units : NULL, err);
+        free(J.starts);
+    }
+    for (size_t k = 0; !s && !(run_count > 1 && options.threads > 1) && k < run_count; ++k) {
         size_t len = runs[k] * 3;
         prog.done = at, prog.length = len;
         place.stream_position = at;
@@ -331,37 +380,156 @@ static void say(const gc_mesh_optimize_options* o, const char* fmt, ...)
     o->note(o->note_user, line);
 }
 
+/* A primitive reordered on its own: its indices compacted, reordered and restored into a new
+ * array *out (n of them). Each gc_optimize on `threads`. */
+static gc_status reorder_primitive(const gc_gltf_primitive* p, const char* path, const gc_mesh_optimize_options* o,
+                                   unsigned threads, uint32_t* tri, uint32_t* out, gc_error* err)
+{
+    const size_t n = p->index_count;
+    memcpy(tri, p->indices, n * sizeof *tri);
+    uint32_t* values = NULL;
+    uint32_t bound = 0;
+    gc_status s = compact(tri, n, &values, &bound, path, err);
+    if (s)
+        return s;
+    gc_optimize_options options = o->optimize;
+    options.positions = NULL; /* no overdraw pass on a document's primitives */
+    options.overdraw_threshold = options.overdraw_lambda = 0;
+    options.progress = NULL;
+    options.threads = threads;
+    const gc_optimize_placement place = {0, 0, o->reorder_vertices};
+    s = gc_optimize_placed(o->algorithm, tri, n, bound, &options, &place, out, err);
+    for (size_t k = 0; !s && values && k < n; ++k)
+        out[k] = values[out[k]];
+    free(values);
+    return s;
+}
+
+/* The primitives reordered side by side (optimize.threads above 1): job k reorders primitive
+ * which[k] on one thread into out[k] (NULL where it failed or did not run). */
+typedef struct primitive_jobs {
+    const gc_gltf* doc;
+    const char* path;
+    const gc_mesh_optimize_options* o;
+    const size_t* which;
+    uint32_t** out;
+} primitive_jobs;
+
+static gc_status primitive_job(void* user, size_t k, unsigned worker, uint64_t* units, gc_error* err)
+{
+    (void)worker;
+    const primitive_jobs* J = user;
+    const gc_gltf_primitive* p = gc_gltf_primitive_at(J->doc, J->which[k]);
+    const size_t n = p->index_count;
+    *units = n;
+    uint32_t* tri = gc_alloc_array(n, sizeof *tri, false);
+    uint32_t* out = gc_alloc_array(n, sizeof *out, false);
+    gc_status s = tri && out ? reorder_primitive(p, J->path, J->o, 1, tri, out, err)
+                             : gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu indices", J->path, n);
+    free(tri);
+    if (s)
+        free(out);
+    else
+        J->out[k] = out;
+    return s;
+}
+
+/* What reorder_primitives does with a primitive: 0 nothing (no triangles, or index data
+ * shared with an earlier one), 1 reorder it; 2 and 3 leave it with a note (left_note). */
+static int primitive_kind(const gc_gltf_primitive* p)
+{
+    if (p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN ||
+        (p->topology == GC_TRIANGLE_LIST && !p->index_bits))
+        return 2;
+    if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0)
+        return 0; /* points and lines have no triangles */
+    if (p->indices_kept)
+        return 3;
+    if (p->shares_indices_with != SIZE_MAX)
+        return 0; /* shared index data is reordered once, for its first user */
+    return 1;
+}
+
+static void left_note(const gc_mesh_optimize_options* o, const char* path, const gc_gltf_primitive* p, int kind)
+{
+    static const char* const modes[7] = {"points",    "lines",          "line-loop",  "line-strip",
+                                         "triangles", "triangle-strip", "triangle-fan"};
+    if (kind == 2)
+        say(o, "%s: meshes[%zu].primitives[%zu]: %s%s left as it is (only indexed triangle lists are reordered "
+               "in place)",
+            path, p->mesh, p->primitive, p->mode >= 0 && p->mode < 7 ? modes[p->mode] : "?",
+            p->index_bits ? "" : " without indices");
+    else
+        say(o, "%s: meshes[%zu].primitives[%zu]: triangle list left as it is: %s", path, p->mesh, p->primitive,
+            p->indices_kept);
+}
+
+/* reorder_primitives with the primitives side by side, each on one thread, then written into
+ * the document in order, the notes with them: the same document, notes and error as one by
+ * one. All their reordered indices are held at once. */
+static gc_status reorder_primitives_threaded(gc_gltf* doc, const char* path, const gc_mesh_optimize_options* o,
+                                             size_t jobs, gc_mesh_optimized* r, gc_error* err)
+{
+    const size_t count = gc_gltf_primitive_count(doc);
+    size_t* which = gc_alloc_array(jobs, sizeof *which, false);
+    uint32_t** out = gc_alloc_array(jobs, sizeof *out, true);
+    if (!which || !out) {
+        free(which), free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for the list of %zu primitives", path, jobs);
+    }
+    for (size_t i = 0, k = 0; i < count; ++i)
+        if (primitive_kind(gc_gltf_primitive_at(doc, i)) == 1)
+            which[k++] = i;
+    primitive_jobs J = {doc, path, o, which, out};
+    gc_error failure;
+    memset(&failure, 0, sizeof failure);
+    const gc_status failed = gc_parallel_run(o->optimize.threads, jobs, primitive_job, &J, NULL, &failure);
+    gc_status s = GC_OK;
+    for (size_t i = 0, k = 0; i < count && !s; ++i) {
+        const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
+        const int kind = primitive_kind(p);
+        if (kind >= 2) {
+            left_note(o, path, p, kind);
+            ++r->left;
+        } else if (kind == 1 && !out[k]) { /* the first that failed: every job before it ran */
+            if (err)
+                *err = failure;
+            s = failed;
+        } else if (kind == 1) {
+            const size_t n = p->index_count;
+            if (!(s = gc_gltf_set_indices(doc, i, out[k++], n, err)))
+                r->triangles += n / 3, ++r->runs;
+        }
+    }
+    for (size_t k = 0; k < jobs; ++k)
+        free(out[k]);
+    free(out);
+    free(which);
+    return s;
+}
+
 /* Every indexed triangle list of the document whose index data may be rewritten reordered
  * on its own (shared index data once, for its first user); the rest left, with a note. */
 static gc_status reorder_primitives(gc_gltf* doc, const char* path, const gc_mesh_optimize_options* o,
                                     gc_mesh_optimized* r, gc_error* err)
 {
+    size_t jobs = 0;
+    for (size_t i = 0; i < gc_gltf_primitive_count(doc); ++i)
+        jobs += primitive_kind(gc_gltf_primitive_at(doc, i)) == 1;
+    if (jobs > 1 && o->optimize.threads > 1)
+        return reorder_primitives_threaded(doc, path, o, jobs, r, err);
     gc_status s = GC_OK;
     uint32_t* tri = NULL;
     uint32_t* out = NULL;
     for (size_t i = 0; i < gc_gltf_primitive_count(doc) && !s; ++i) {
         const gc_gltf_primitive* p = gc_gltf_primitive_at(doc, i);
-        static const char* const modes[7] = {"points",    "lines",          "line-loop",  "line-strip",
-                                             "triangles", "triangle-strip", "triangle-fan"};
-        if (p->topology == GC_TRIANGLE_STRIP || p->topology == GC_TRIANGLE_FAN ||
-            (p->topology == GC_TRIANGLE_LIST && !p->index_bits)) {
-            say(o, "%s: meshes[%zu].primitives[%zu]: %s%s left as it is (only indexed triangle lists are reordered "
-                   "in place)",
-                path, p->mesh, p->primitive, p->mode >= 0 && p->mode < 7 ? modes[p->mode] : "?",
-                p->index_bits ? "" : " without indices");
+        const int kind = primitive_kind(p);
+        if (kind >= 2) {
+            left_note(o, path, p, kind);
             ++r->left;
-            continue;
         }
-        if (p->topology != GC_TRIANGLE_LIST || p->index_count == 0)
-            continue; /* points and lines have no triangles */
-        if (p->indices_kept) {
-            say(o, "%s: meshes[%zu].primitives[%zu]: triangle list left as it is: %s", path, p->mesh, p->primitive,
-                p->indices_kept);
-            ++r->left;
+        if (kind != 1)
             continue;
-        }
-        if (p->shares_indices_with != SIZE_MAX)
-            continue; /* shared index data is reordered once, for its first user */
         size_t n = p->index_count;
         uint32_t* grown_tri = realloc(tri, n * sizeof *tri);
         uint32_t* grown_out = grown_tri ? realloc(out, n * sizeof *out) : NULL;
@@ -373,20 +541,7 @@ static gc_status reorder_primitives(gc_gltf* doc, const char* path, const gc_mes
             s = gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %zu indices", path, n);
             break;
         }
-        memcpy(tri, p->indices, n * sizeof *tri);
-        uint32_t* values = NULL;
-        uint32_t bound = 0;
-        if ((s = compact(tri, n, &values, &bound, path, err)))
-            break;
-        gc_optimize_options options = o->optimize;
-        options.positions = NULL; /* no overdraw pass on a document's primitives */
-        options.overdraw_threshold = options.overdraw_lambda = 0;
-        options.progress = NULL;
-        const gc_optimize_placement place = {0, 0, o->reorder_vertices};
-        s = gc_optimize_placed(o->algorithm, tri, n, bound, &options, &place, out, err);
-        for (size_t k = 0; !s && values && k < n; ++k)
-            out[k] = values[out[k]];
-        free(values);
+        s = reorder_primitive(p, path, o, o->optimize.threads, tri, out, err);
         if (!s)
             s = gc_gltf_set_indices(doc, i, out, n, err);
         if (!s)
