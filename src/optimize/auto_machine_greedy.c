@@ -348,6 +348,13 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
             continue;
         if (s == GC_ERR_LIMIT && k == 2) { /* a hub: meshoptimizer's order would not be linear */
             s = GC_OK;
+            if (target->family == GC_MODEL_DIRECT_POSITION) /* the greedy then, and the pass over it */
+                s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target,
+                                          placement->stream_position / 3, placement->stream_length, false, 1.0f, 6,
+                                          order, err);
+            if (!s && target->family == GC_MODEL_DIRECT_POSITION)
+                s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
+                                                  placement->stream_position, DP_WINDOW_DEFAULT, order, NULL, err);
             break;
         }
         if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
