@@ -7,6 +7,9 @@
  *    window of 2 places C before B (C: no miss; B: 3 misses and 3 live vertices written
  *    over), A C B, 3 + 0 + 3 = 6, and the order is replaced. A C B itself is left as it is
  *    (nothing strictly cheaper), and so is any order given a window of 1.
+ *  - Small random lists with degenerate triangles (random_lists, below): the pass's count
+ *    of both orders is the model's (gc_analyze) and it replaces the order exactly when the
+ *    new one is strictly cheaper.
  *  - On corpus meshes stored and shuffled, at lists placed at index 0, 15 and 300 of the
  *    draw: the pass gives a permutation that costs (gc_analyze, the model's own rule) no
  *    more than meshoptimizer's table order it starts from, and strictly less over all.
@@ -81,23 +84,23 @@ static void by_hand(void** state)
     bool changed = false;
     uint32_t order[3] = {0, 1, 2};
     assert_int_equal(order_cost_at(&m, idx, order, 3, 0, 6), 9);
-    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 2, order, &changed, &err), GC_OK);
+    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 2, order, &changed, NULL, &err), GC_OK);
     assert_true(changed);
     const uint32_t expect[3] = {0, 2, 1};
     assert_memory_equal(order, expect, sizeof expect);
     assert_int_equal(order_cost_at(&m, idx, order, 3, 0, 6), 6);
     /* already the cheapest: left */
-    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 2, order, &changed, &err), GC_OK);
+    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 2, order, &changed, NULL, &err), GC_OK);
     assert_false(changed);
     assert_memory_equal(order, expect, sizeof expect);
     /* a window of 1: nothing to choose */
     uint32_t plain[3] = {0, 1, 2};
-    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 1, plain, &changed, &err), GC_OK);
+    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 0, 1, plain, &changed, NULL, &err), GC_OK);
     assert_false(changed);
     assert_int_equal(plain[1], 1);
     /* three places in the stream later the slots are the same: the same order */
     uint32_t later[3] = {0, 1, 2};
-    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 3, 2, later, &changed, &err), GC_OK);
+    assert_int_equal(gc_opt_direct_position_window(idx, 3, 6, 3, 3, 2, later, &changed, NULL, &err), GC_OK);
     assert_memory_equal(later, expect, sizeof expect);
 }
 
@@ -133,7 +136,7 @@ static void corpus(void** state)
                 for (uint32_t window = 3; window <= 16; window += 13) {
                     memcpy(order, table, tc * sizeof *order);
                     assert_int_equal(
-                        gc_opt_direct_position_window(idx, tc, vertices, 32, at, window, order, &changed, &err), GC_OK);
+                        gc_opt_direct_position_window(idx, tc, vertices, 32, at, window, order, &changed, NULL, &err), GC_OK);
                     assert_permutation(order, tc);
                     const uint64_t c = order_cost_at(&m, idx, order, tc, at, vertices);
                     assert_true(changed ? c < table_cost : c == table_cost);
@@ -165,10 +168,75 @@ static void corpus(void** state)
     }
 }
 
+/* Small random lists with degenerate triangles (a corner repeated, or all three), random
+ * input orders, N = 3, 4, 7 and 32, windows 2 to 9, places 0 to 99 (multiples of 3): the
+ * pass's own count of the two orders agrees with the model's (it replaces the order exactly
+ * when gc_analyze says the new one is strictly cheaper) and the result is a permutation. */
+static void random_lists(void** state)
+{
+    (void)state;
+    uint64_t x = 12345;
+#define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
+    const uint32_t sizes[] = {3, 4, 7, 32};
+    int replaced = 0;
+    for (int round = 0; round < 500; ++round) {
+        const size_t tc = 2 + NEXT() % 300;
+        const uint32_t vertices = 3 + NEXT() % 60;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        uint32_t* order = malloc(tc * sizeof *order);
+        uint32_t* before = malloc(tc * sizeof *before);
+        assert_non_null(idx);
+        assert_non_null(order);
+        assert_non_null(before);
+        for (size_t i = 0; i < 3 * tc; ++i)
+            idx[i] = NEXT() % vertices;
+        for (size_t t = 0; t < tc; ++t)
+            order[t] = (uint32_t)t;
+        for (size_t t = tc - 1; t > 0; --t) {
+            const size_t u = NEXT() % (t + 1);
+            const uint32_t tmp = order[t];
+            order[t] = order[u], order[u] = tmp;
+        }
+        const uint32_t slots = sizes[NEXT() % 4];
+        char spec[32];
+        snprintf(spec, sizeof spec, "direct-position:%u", slots);
+        gc_model m = model_of(spec);
+        const size_t at = 3 * (NEXT() % 34);
+        for (int pass = 0; pass < 4; ++pass) { /* later passes start from orders near their best */
+            const uint32_t window = 2 + NEXT() % 8;
+            bool changed = false;
+            gc_error err;
+            uint64_t counts[2] = {0, 0};
+            memcpy(before, order, tc * sizeof *order);
+            assert_int_equal(
+                gc_opt_direct_position_window(idx, tc, vertices, slots, at, window, order, &changed, counts, &err),
+                GC_OK);
+            assert_permutation(order, tc);
+            const uint64_t c0 = order_cost_at(&m, idx, before, tc, at, vertices);
+            const uint64_t c1 = order_cost_at(&m, idx, order, tc, at, vertices);
+            assert_true(changed ? c1 < c0 : c1 == c0);
+            assert_int_equal(counts[0], c0); /* the pass's count of the input order is the model's */
+            if (changed)
+                assert_int_equal(counts[1], c1);
+            else
+                assert_true(counts[1] >= c0);
+            replaced += changed;
+            if (!changed)
+                assert_memory_equal(order, before, tc * sizeof *order);
+        }
+        free(idx);
+        free(order);
+        free(before);
+    }
+#undef NEXT
+    assert_true(replaced >= 200 && replaced <= 1800); /* both ways, often */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(by_hand),
+        cmocka_unit_test(random_lists),
         cmocka_unit_test(corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -268,7 +268,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         *served = true;
         if (!s) /* then the pass for its slots (direct_position_window.c), kept where cheaper */
             s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, targets[0].p[0],
-                                              placement->stream_position, DP_WINDOW_FAST, order, NULL, err);
+                                              placement->stream_position, DP_WINDOW_FAST, order, NULL, NULL, err);
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
         return s;
@@ -354,12 +354,12 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
                                           order, err);
             if (!s && target->family == GC_MODEL_DIRECT_POSITION)
                 s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
-                                                  placement->stream_position, DP_WINDOW_DEFAULT, order, NULL, err);
+                                                  placement->stream_position, DP_WINDOW_DEFAULT, order, NULL, NULL, err);
             break;
         }
         if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
             s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
-                                              placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, err);
+                                              placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
         if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
             best = other;
             if (k > 0)

@@ -14,7 +14,9 @@
  * drifts far. The machine is the rule of src/models/direct_position.c written out (the same
  * as machine_inline.h's, with the list's positions from `first_position`); the input order
  * is simulated alongside, and the new order replaces it only when it costs strictly fewer
- * invocations, so the result is never above the input order. */
+ * invocations, so the result is never above the input order. (Where the list starts in the
+ * draw only renames the slots, cyclically, when it starts with the cache empty: the counts
+ * do not depend on it; first_position is kept so that the slots are the model's.) */
 #include "optimize.h"
 
 #include <stdlib.h>
@@ -78,7 +80,7 @@ static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
 
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
-                                        bool* changed, gc_error* err)
+                                        bool* changed, uint64_t* counts, gc_error* err)
 {
     if (changed)
         *changed = false;
@@ -128,6 +130,8 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
         out[k] = t;
         base = (uint32_t)((base + 3) % slots);
     }
+    if (counts)
+        counts[0] = cost_in, counts[1] = cost_out;
     if (cost_out < cost_in) {
         memcpy(order, out, triangle_count * sizeof *order);
         if (changed)
