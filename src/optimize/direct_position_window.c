@@ -115,7 +115,7 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
         uint32_t pick = 0;
         if (win[0] + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
             uint32_t best = UINT32_MAX;
-            for (uint32_t i = 0; i < held; ++i) {
+            for (uint32_t i = 0; i < held && best; ++i) { /* nothing beats a price of 0 */
                 const uint32_t p = dp_price(&a, indices + 3 * (size_t)order[win[i]], base, live);
                 if (p < best)
                     best = p, pick = i;
