@@ -24,7 +24,7 @@
 #define LIGHT_VALENCE 64
 /* direct-position's window (direct_position_window.c) after meshoptimizer's order, chosen on
  * the corpus (28 rows, issue 33): --effort 1 3 triangles (-4.71% against meshoptimizer at
- * about 1.3 times its time), the default 16 (-5.99% at about 2.5 times) */
+ * about 1.3 times its time), the default 16 (-5.99% at about 2.0 times) */
 #define DP_WINDOW_FAST 3
 #define DP_WINDOW_DEFAULT 16
 
