@@ -22,6 +22,11 @@
 #define RECENT_MAX 16
 #define SCAN 8
 #define LIGHT_VALENCE 64
+/* direct-position's window (direct_position_window.c) after meshoptimizer's order, chosen on
+ * the corpus (28 rows, issue 33): --effort 1 3 triangles (-4.71% against meshoptimizer at
+ * about 1.3 times its time), the default 16 (-5.99% at about 2.0 times) */
+#define DP_WINDOW_FAST 3
+#define DP_WINDOW_DEFAULT 16
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number. */
@@ -253,13 +258,17 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     uint32_t recent = 0;
     gc_status s = GC_OK;
     if (targets[0].family == GC_MODEL_DIRECT_POSITION) {
-        /* Not a greedy's: meshoptimizer's own order (its table, score_table.c), which the tuned
+        /* Not a greedy's: meshoptimizer's own order (its table, score_table.c), then the pass of
+         * direct_position_window.c over it (3 triangles); the order alone: the tuned
          * Forsyth order was above on 11 of the 28 corpus rows (+0.29% on the mean) and no
          * greedy within the time beat (docs/PERFORMANCE.md, issue 33); a hub: auto_fast.c's. */
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
         if (s == GC_ERR_LIMIT)
             return GC_OK;
         *served = true;
+        if (!s) /* then the pass for its slots (direct_position_window.c), kept where cheaper */
+            s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, targets[0].p[0],
+                                              placement->stream_position, DP_WINDOW_FAST, order, NULL, NULL, err);
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
         return s;
@@ -313,9 +322,9 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *    greedy, the plain Forsyth orders and the patches were better on a few rows only
  *    (ati-basic -1.15% against meshoptimizer where auto gave -0.71%, reuse:32,16,32 -2.24%
  *    for -0.96%);
- *  - direct-position: the greedy above with 6 recent vertices and a valence weight of 1 (the
- *    target-aware greedy of auto.c won 13 rows, the tuned Forsyth order 7: -0.78%; this one
- *    with meshoptimizer's order, -0.88%);
+ *  - direct-position: meshoptimizer's order with the pass of direct_position_window.c, a
+ *    window of 16 triangles (-5.99%; the greedy above with 6 recent vertices and a valence
+ *    weight of 1, against meshoptimizer's order alone, gave -0.88%);
  *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_nvidia.c; -1.72% against
  *    meshoptimizer on its own, where auto's greedy and the two Forsyth orders gave -0.86%);
  *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) in Forsyth's
@@ -356,17 +365,27 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
                                       NULL, err);
         else if (k == 1 && t.order_scores) /* lru:16: its table in meshoptimizer's variant too */
             s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
-        else if (greedy && k == 0) /* direct-position */
-            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                      placement->stream_length, false, 1.0f, 6, out, err);
         else if (k == 2)
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
         else
             continue;
         if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: a table order in meshoptimizer's variant would not be linear */
             s = GC_OK;
+            if (k == 2 && target->family == GC_MODEL_DIRECT_POSITION) { /* the greedy then, and the pass over it */
+                s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target,
+                                          placement->stream_position / 3, placement->stream_length, false, 1.0f, 6,
+                                          order, err);
+                if (!s)
+                    s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
+                                                      placement->stream_position, DP_WINDOW_DEFAULT, order, NULL,
+                                                      NULL, err);
+                break;
+            }
             continue;
         }
+        if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
+            s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
+                                              placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
         if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
             best = other;
             if (k > 0)

@@ -144,6 +144,16 @@ gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_cou
 #define SCORE_TABLE_MAX_VALENCE 256
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
+/* A pass after an order for a lone direct-position:N target (direct_position_window.c): each
+ * step places the cheapest under the target's rule of the next `window` (2 to
+ * GC_DP_WINDOW_MAX) triangles of `order` not placed yet, first_position being the list's
+ * first index's position in the stream; `order` is replaced (*changed) only when the result
+ * costs strictly fewer invocations; counts (NULL: not wanted): the input order's invocations and
+ * the new one's, when the pass ran (window >= 2, at least 2 triangles; otherwise untouched). */
+#define GC_DP_WINDOW_MAX 32
+gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
+                                        bool* changed, uint64_t* counts, gc_error* err);
 /* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
  * written after), for the candidate orders it scores. */
 /* The greedy optimizers' priority queue (triangle_heap.c): a max-heap of triangle numbers

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* A linear pass after meshoptimizer's order for a lone direct-position:N target (issue 33).
+ *
+ * direct-position:N writes a missing vertex to slot (its index's position in the stream)
+ * modulo N and evicts whatever was there; a vertex written at position p therefore stays
+ * until a miss lands on a position p + kN. meshoptimizer's order knows nothing of the
+ * positions, so some of its misses land on slots that hold vertices still wanted.
+ *
+ * The pass walks the order with a window of the next `window` triangles not yet placed (in
+ * the order's sequence) and places, at each step, the one the machine prices lowest now:
+ * SCALE times its misses plus the cached vertices with triangles still to come that its
+ * misses would write over (the lower place in the window among equals). A triangle that has
+ * waited `window` steps behind its place is placed next whatever it costs, so no triangle
+ * drifts far. The machine is the rule of src/models/direct_position.c written out (the same
+ * as machine_inline.h's, with the list's positions from `first_position`); the input order
+ * is simulated alongside, and the new order replaces it only when it costs strictly fewer
+ * invocations, so the result is never above the input order. (Where the list starts in the
+ * draw only renames the slots, cyclically, when it starts with the cache empty: the counts
+ * do not depend on it; first_position is kept so that the slots are the model's.) */
+#include "optimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define SCALE 4
+
+typedef struct dp_machine {
+    uint32_t n;
+    uint32_t* place; /* per vertex: slot + 1, 0: not cached */
+    uint32_t* slots; /* per slot: its vertex, NONE: empty */
+} dp_machine;
+
+/* Triangle tv's price at slot `base` (its first corner's position modulo n): misses times
+ * SCALE plus the live vertices written over; `live`: NULL for misses alone. */
+static uint32_t dp_price(const dp_machine* m, const uint32_t* tv, uint32_t base, const uint32_t* live)
+{
+    uint32_t slot[3], vertex[3], count = 0, misses = 0, lost = 0;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t v = tv[c];
+        bool hit = m->place[v] != 0, written = false;
+        for (uint32_t e = 0; e < count; ++e) {
+            written |= vertex[e] == v;
+            hit &= slot[e] != m->place[v] - 1;
+        }
+        if (!hit && !written) {
+            uint32_t s = base + (uint32_t)c;
+            s -= s >= m->n ? m->n : 0;
+            slot[count] = s;
+            vertex[count++] = v;
+            misses++;
+            const uint32_t old = m->slots[s];
+            /* a vertex of this triangle written over still costs (it is counted as a miss
+             * when it comes after; when it came before it is cached again by then) */
+            if (live && old != NONE && live[old] && old != tv[0] && old != tv[1] && old != tv[2])
+                lost++;
+        }
+    }
+    return misses * SCALE + lost;
+}
+
+/* Feeds tv at slot `base`; its misses. */
+static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
+{
+    uint32_t misses = 0;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t v = tv[c];
+        if (m->place[v])
+            continue;
+        uint32_t s = base + (uint32_t)c;
+        s -= s >= m->n ? m->n : 0;
+        if (m->slots[s] != NONE)
+            m->place[m->slots[s]] = 0;
+        m->slots[s] = v;
+        m->place[v] = s + 1;
+        misses++;
+    }
+    return misses;
+}
+
+gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
+                                        bool* changed, uint64_t* counts, gc_error* err)
+{
+    if (changed)
+        *changed = false;
+    if (slots < 3 || window < 2 || triangle_count < 2)
+        return GC_OK;
+    if (window > GC_DP_WINDOW_MAX)
+        window = GC_DP_WINDOW_MAX;
+    const size_t vc = vertex_count ? vertex_count : 1;
+    dp_machine a = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
+    dp_machine b = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
+    uint32_t* live = gc_alloc_array(vc, sizeof(uint32_t), true);
+    uint32_t* out = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    gc_status s = GC_OK;
+    if (!a.place || !a.slots || !b.place || !b.slots || !live || !out) {
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the direct-position pass over %zu triangles",
+                    triangle_count);
+        goto done;
+    }
+    for (uint32_t i = 0; i < slots; ++i)
+        a.slots[i] = b.slots[i] = NONE;
+    for (size_t i = 0; i < 3 * triangle_count; ++i)
+        live[indices[i]]++;
+    uint64_t cost_in = 0, cost_out = 0;
+    uint32_t win[GC_DP_WINDOW_MAX]; /* places in `order` of the triangles waiting, in sequence */
+    uint32_t held = 0;
+    size_t next = 0; /* the next place of `order` to enter the window */
+    uint32_t base = (uint32_t)(first_position % slots);
+    for (size_t k = 0; k < triangle_count; ++k) {
+        cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
+        while (held < window && next < triangle_count)
+            win[held++] = (uint32_t)next++;
+        uint32_t pick = 0;
+        if (win[0] + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
+            uint32_t best = UINT32_MAX;
+            for (uint32_t i = 0; i < held && best; ++i) { /* nothing beats a price of 0 */
+                const uint32_t p = dp_price(&a, indices + 3 * (size_t)order[win[i]], base, live);
+                if (p < best)
+                    best = p, pick = i;
+            }
+        }
+        const uint32_t t = order[win[pick]];
+        memmove(win + pick, win + pick + 1, (held - pick - 1) * sizeof *win);
+        held--;
+        const uint32_t* tv = indices + 3 * (size_t)t;
+        cost_out += dp_feed(&a, tv, base);
+        live[tv[0]]--, live[tv[1]]--, live[tv[2]]--;
+        out[k] = t;
+        base = (uint32_t)((base + 3) % slots);
+    }
+    if (counts)
+        counts[0] = cost_in, counts[1] = cost_out;
+    if (cost_out < cost_in) {
+        memcpy(order, out, triangle_count * sizeof *order);
+        if (changed)
+            *changed = true;
+    }
+done:
+    free(a.place), free(a.slots), free(b.place), free(b.slots), free(live), free(out);
+    return s;
+}
