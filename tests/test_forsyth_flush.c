@@ -88,10 +88,12 @@ static void no_flush_is_forsyth(void** state)
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 11);
             assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-            /* none; resets past the list's end; warps larger than the mesh with no triangle limit */
-            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0},
-                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0},
-                                           {0, 0, vertices + 3, vertices + 3, 0}};
+            /* none; resets past the list's end; warps larger than the mesh with no triangle limit;
+               batches (nv-dx, nv-gl) of more vertices than the list has indices */
+            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0, 0},
+                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0, 0},
+                                           {0, 0, vertices + 3, vertices + 3, 0, 0},
+                                           {0, 0, 3 * (uint32_t)tc + 3, 3 * (uint32_t)tc + 3, 0, 42}};
             for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r) {
                 assert_int_equal(
                     gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rules[r], got, &err), GC_OK);
@@ -253,7 +255,7 @@ static void resets_follow_the_place(void** state)
     assert_true(gc_flush_rule_of(&m, 0, &rule));
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &rule, at0, &err), GC_OK);
     /* by hand: the list's first index at 300, its resets 384 - 300 = 84 indices in, then every 384 */
-    const gc_flush_rule shifted = {300, 384, 0, 0, 0};
+    const gc_flush_rule shifted = {300, 384, 0, 0, 0, 0};
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &shifted, at100, &err),
                      GC_OK);
     assert_memory_not_equal(at0, at100, tc * sizeof *at0); /* the resets fall elsewhere */
