@@ -692,6 +692,16 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
     }
+    /* A lone nv-dx or nv-gl target: effort 1's order too (Forsyth's with the batches followed,
+     * forsyth_flush.c), kept if better: on ogre it was 0.6% below the two greedies' best. */
+    gc_flush_rule batch_rule;
+    if (!s && nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule)) {
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &batch_rule, candidate,
+                                 err);
+        if (!s)
+            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                               &place, &best_cost, order, err);
+    }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {
         if (!patch_limits[k][3] || lean.no_winner_polish)
