@@ -265,7 +265,7 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
-    bool nv_batch_pair; /* nv-dx or nv-gl alone: the greedy and the batch greedy (Forsyth where it refuses) */
+    bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
