@@ -21,7 +21,8 @@
  *    stored and shuffled with degenerate triangles added, at two places in the draw.
  *  - nv-dx, nv-gl (gc_flush_batch_rule_of): the rule from the models' parameters, a
  *    permutation on the hub, batches of one triangle or three vertices giving the order with
- *    a flush after every triangle (as a reset every 3 indices does), and auto's --effort 1
+ *    a flush after every triangle (as a reset every 3 indices does), window=0 after every
+ *    second (a reset every 6), and auto's --effort 1
  *    below meshoptimizer's order on the sum over the meshes, stored and shuffled. */
 #include "test_util.h"
 
@@ -361,7 +362,7 @@ static void batches(void** state)
         hub[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
         hub[3 * t + 2] = 5 + t % 9;
     }
-    const char* const specs[] = {"nv-dx", "nv-gl", "nv-gl:indices=6,vertices=3,window=3"};
+    const char* const specs[] = {"nv-dx", "nv-gl", "nv-gl:indices=6,vertices=3,window=3", "nv-gl:window=0"};
     for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
         m = model_of(specs[s]);
         gc_error err;
@@ -407,6 +408,19 @@ static void batches(void** state)
         assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
         assert_memory_equal(got, want, tc * sizeof *got);
     }
+    /* by hand: nv-gl:window=0 holds nothing, so batches of 6 vertices hold two triangles
+     * (3 + 3 misses, then 6 + 2 > 6): the cache emptied after every second triangle, as a
+     * reset every 6 indices does; a window of 42 holds the shared vertices: another order */
+    const gc_flush_rule every2 = {0, 6, 0, 0, 0, 0};
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &every2, want, &err), GC_OK);
+    m = model_of("nv-gl:indices=96,vertices=6,window=0");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+    assert_memory_equal(got, want, tc * sizeof *got);
+    m = model_of("nv-gl:indices=96,vertices=6,window=42");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+    assert_memory_not_equal(got, want, tc * sizeof *got);
     /* and batches that do end inside the mesh give another order than none */
     m = model_of("nv-dx");
     assert_true(gc_flush_batch_rule_of(&m, 0, &rule));

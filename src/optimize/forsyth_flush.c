@@ -60,6 +60,8 @@ bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flu
         /* nv-gl's window (p[2]); nv-dx's is 39 to 44 by the slot of the last use
            (kerbl_batch.c's dx_cached): 42 in the order builder, the model counts */
         rule->window_indices = target->family == GC_MODEL_NV_GL ? target->p[2] : 42;
+        if (rule->window_indices == 0) /* nv-gl:window=0 holds nothing: the warp's rule, no window */
+            rule->window = 0;
         return true;
     }
     return false;
