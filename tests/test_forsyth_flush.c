@@ -19,7 +19,12 @@
  *    at index 300 gives the flushed order with its resets there.
  *  - The machine greedy's lru and direct-position machines written out (machine_inline.h)
  *    give the order the greedy gives driving the models' own gc_sim machines, on corpus meshes
- *    stored and shuffled with degenerate triangles added, at two places in the draw. */
+ *    stored and shuffled with degenerate triangles added, at two places in the draw.
+ *  - nv-dx, nv-gl (gc_flush_batch_rule_of): the rule from the models' parameters, a
+ *    permutation on the hub, batches of one triangle or three vertices giving the order with
+ *    a flush after every triangle (as a reset every 3 indices does), window=0 after every
+ *    second (a reset every 6), and auto's --effort 1
+ *    below meshoptimizer's order on the sum over the meshes, stored and shuffled. */
 #include "test_util.h"
 
 #include <meshoptimizer.h>
@@ -89,10 +94,12 @@ static void no_flush_is_forsyth(void** state)
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 11);
             assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-            /* none; resets past the list's end; warps larger than the mesh with no triangle limit */
-            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0},
-                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0},
-                                           {0, 0, vertices + 3, vertices + 3, 0}};
+            /* none; resets past the list's end; warps larger than the mesh with no triangle limit;
+               batches (nv-dx, nv-gl) of more vertices than the list has indices */
+            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0, 0},
+                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0, 0},
+                                           {0, 0, vertices + 3, vertices + 3, 0, 0},
+                                           {0, 0, 3 * (uint32_t)tc + 3, 3 * (uint32_t)tc + 3, 0, 42}};
             for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r) {
                 assert_int_equal(
                     gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rules[r], got, &err), GC_OK);
@@ -255,7 +262,7 @@ static void resets_follow_the_place(void** state)
     assert_true(gc_flush_rule_of(&m, 0, &rule));
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &rule, at0, &err), GC_OK);
     /* by hand: the list's first index at 300, its resets 384 - 300 = 84 indices in, then every 384 */
-    const gc_flush_rule shifted = {300, 384, 0, 0, 0};
+    const gc_flush_rule shifted = {300, 384, 0, 0, 0, 0};
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &shifted, at100, &err),
                      GC_OK);
     assert_memory_not_equal(at0, at100, tc * sizeof *at0); /* the resets fall elsewhere */
@@ -318,6 +325,144 @@ static void written_out_machines(void** state)
     }
 }
 
+/* nv-dx and nv-gl (Kerbl et al.'s batches, gc_flush_batch_rule_of): the rule from the
+ * models' parameters, a permutation on the hub, hand-derived flush points, and effort 1's
+ * orders below meshoptimizer's over the meshes. */
+static void batches(void** state)
+{
+    (void)state;
+    gc_flush_rule rule;
+    /* nv-dx: 96 indices (32 triangles), 32 vertices, the window taken as 42 indices */
+    gc_model m = model_of("nv-dx");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(rule.warp, 32);
+    assert_int_equal(rule.warp_triangles, 32);
+    assert_int_equal(rule.window_indices, 42);
+    assert_int_equal(rule.reset_indices, 0);
+    assert_false(gc_flush_rule_of(&m, 0, &rule)); /* the default's lone path is not taken */
+    m = model_of("nv-gl:indices=60,vertices=20,window=30");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(rule.warp, 20);
+    assert_int_equal(rule.warp_triangles, 20);
+    assert_int_equal(rule.window_indices, 30);
+    const char* const none[] = {"batch", "batch-all", "lru:16", "ati-basic", "reuse:32,16,32"};
+    for (size_t s = 0; s < sizeof none / sizeof *none; ++s) {
+        m = model_of(none[s]);
+        assert_false(gc_flush_batch_rule_of(&m, 0, &rule));
+    }
+
+    /* the hub with degenerate triangles: a permutation, directly and as auto's --effort 1 list */
+    enum { FAN = 300, TC = FAN + 40 };
+    uint32_t hub[3 * TC], horder[TC];
+    for (uint32_t t = 0; t < FAN; ++t) {
+        hub[3 * t] = 0;
+        hub[3 * t + 1] = 1 + (t * 7) % FAN;
+        hub[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
+    }
+    for (uint32_t t = FAN; t < TC; ++t) {
+        hub[3 * t] = 5 + t % 9;
+        hub[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
+        hub[3 * t + 2] = 5 + t % 9;
+    }
+    const char* const specs[] = {"nv-dx", "nv-gl", "nv-gl:indices=6,vertices=3,window=3", "nv-gl:window=0"};
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+        m = model_of(specs[s]);
+        gc_error err;
+        assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+        assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_auto_tuned_scores, &rule, horder, &err), GC_OK);
+        assert_permutation(horder, TC);
+        uint32_t out[3 * TC];
+        run_auto(&m, hub, 3 * TC, FAN + 1, 1, 0, out);
+        unsigned char used[TC] = {0};
+        for (uint32_t t = 0; t < TC; ++t) {
+            uint32_t found = TC;
+            for (uint32_t u = 0; u < TC && found == TC; ++u)
+                if (!used[u] && !memcmp(out + 3 * t, hub + 3 * u, sizeof out[0] * 3))
+                    found = u;
+            assert_true(found < TC);
+            used[found] = 1;
+        }
+    }
+
+    /* by hand: batches of one triangle (indices=3), or of 3 vertices (a triangle fills 3, and
+     * 3 + 2 > 3), end after every triangle: the order with the cache emptied after each one,
+     * which a reset every 3 indices (ati's rule) also gives */
+    size_t n;
+    uint32_t* idx = corpus_triangles("cow.obj", &n);
+    if (!idx)
+        skip();
+    const size_t tc = n / 3;
+    const uint32_t vertices = max_plus_one(idx, n);
+    uint32_t* want = malloc(tc * sizeof *want);
+    uint32_t* got = malloc(tc * sizeof *got);
+    uint32_t* out = malloc(n * sizeof *out);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_non_null(out);
+    gc_error err;
+    const gc_flush_rule every = {0, 3, 0, 0, 0, 0};
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &every, want, &err), GC_OK);
+    const char* const one[] = {"nv-gl:indices=3,vertices=3,window=42", "nv-gl:indices=96,vertices=3,window=42",
+                               "nv-dx:indices=3,vertices=32"};
+    for (size_t s = 0; s < sizeof one / sizeof *one; ++s) {
+        m = model_of(one[s]);
+        assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+        assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+        assert_memory_equal(got, want, tc * sizeof *got);
+    }
+    /* by hand: nv-gl:window=0 holds nothing, so batches of 6 vertices hold two triangles
+     * (3 + 3 misses, then 6 + 2 > 6): the cache emptied after every second triangle, as a
+     * reset every 6 indices does; a window of 42 holds the shared vertices: another order */
+    const gc_flush_rule every2 = {0, 6, 0, 0, 0, 0};
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &every2, want, &err), GC_OK);
+    m = model_of("nv-gl:indices=96,vertices=6,window=0");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+    assert_memory_equal(got, want, tc * sizeof *got);
+    m = model_of("nv-gl:indices=96,vertices=6,window=42");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+    assert_memory_not_equal(got, want, tc * sizeof *got);
+    /* and batches that do end inside the mesh give another order than none */
+    m = model_of("nv-dx");
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rule, got, &err), GC_OK);
+    assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+    assert_memory_not_equal(got, want, tc * sizeof *got);
+    free(idx);
+
+    /* against meshopt_optimizeVertexCache: effort 1 below it on the sum over the meshes */
+    const char* const targets[] = {"nv-dx", "nv-gl"};
+    for (size_t s = 0; s < sizeof targets / sizeof *targets; ++s) {
+        m = model_of(targets[s]);
+        uint64_t peer_sum = 0, fast_sum = 0;
+        for (size_t k = 0; k < MESH_COUNT; ++k) {
+            uint32_t* mesh = corpus_triangles(meshes[k], &n);
+            if (!mesh)
+                skip();
+            const uint32_t mv = max_plus_one(mesh, n);
+            uint32_t* o = malloc(n * sizeof *o);
+            assert_non_null(o);
+            for (int shuffled = 0; shuffled < 2; ++shuffled) {
+                if (shuffled)
+                    gc_shuffle_triangles(mesh, n, 7);
+                meshopt_optimizeVertexCache(o, mesh, n, mv);
+                peer_sum += cost_of(&m, o, n);
+                run_auto(&m, mesh, n, mv, 1, 0, o);
+                fast_sum += cost_of(&m, o, n);
+            }
+            free(o);
+            free(mesh);
+        }
+        if (fast_sum >= peer_sum)
+            fail_msg("%s: effort 1 %llu invocations, meshoptimizer %llu", targets[s], (unsigned long long)fast_sum,
+                     (unsigned long long)peer_sum);
+    }
+    free(want);
+    free(got);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +471,7 @@ int main(void)
         cmocka_unit_test(against_meshopt),
         cmocka_unit_test(resets_follow_the_place),
         cmocka_unit_test(written_out_machines),
+        cmocka_unit_test(batches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

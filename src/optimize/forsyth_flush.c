@@ -11,11 +11,17 @@
  *    order (a vertex hits while in the warp and among the last F added); the cache is
  *    emptied after a triangle that fills the warp's T, or leaves fewer than 2 of its W
  *    vertices (the next triangle's misses are not known yet: most have 1 or 2).
+ *  - nv-dx, nv-gl (Kerbl et al.'s batches, kerbl_batch.c): the batch followed along the
+ *    order the same way, a vertex held while referenced in the batch at most the window's
+ *    indices back (nv-gl's window; 42 for nv-dx, whose window is 39 to 44 by slot); the
+ *    cache is emptied after the batch's last triangle (`indices` / 3), or when fewer than 2
+ *    of its `vertices` are left.
  * At a flush the vertices that were cached keep their remaining triangles as the next
  * step's candidates, scored by their valences only, so the order stays on the surface.
  * On the corpus (28 rows, 14 meshes stored and shuffled) against meshoptimizer's order:
  * ati-basic -1.04% with lru:16's table (the plain order: -0.42%), reuse:32,16,32 -2.20%
- * with the tuned table (plain: -0.37%), in the plain order's time (docs/optimizers/auto.md). */
+ * with the tuned table (plain: -0.37%), nv-dx -2.14% (plain -0.41%), nv-gl -2.17% (plain
+ * -0.44%), in the plain order's time (docs/optimizers/auto.md). */
 #include "optimize.h"
 
 #include <stdlib.h>
@@ -35,6 +41,27 @@ bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rul
         rule->warp = target->p[0];
         rule->window = target->p[1] ? target->p[1] : target->p[0];
         rule->warp_triangles = target->p[2];
+        return true;
+    }
+    return false;
+}
+
+bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule)
+{
+    memset(rule, 0, sizeof *rule);
+    rule->first_index = first_index;
+    gc_family_traits t;
+    gc_model_traits(target, &t);
+    /* seed 004's batch (slots followed as a warp of `slots` vertices, all held) gave +0.94%
+       against meshoptimizer on the corpus where the plain tuned order gave -0.08%: none */
+    if ((target->family == GC_MODEL_NV_DX || target->family == GC_MODEL_NV_GL) && t.piece_vertices > 0) {
+        rule->warp = rule->window = t.piece_vertices;
+        rule->warp_triangles = t.piece_triangles;
+        /* nv-gl's window (p[2]); nv-dx's is 39 to 44 by the slot of the last use
+           (kerbl_batch.c's dx_cached): 42 in the order builder, the model counts */
+        rule->window_indices = target->family == GC_MODEL_NV_GL ? target->p[2] : 42;
+        if (rule->window_indices == 0) /* nv-gl:window=0 holds nothing: the warp's rule, no window */
+            rule->window = 0;
         return true;
     }
     return false;
@@ -64,6 +91,31 @@ typedef struct warp_state {
     uint64_t added, start;
     uint32_t fill, triangles;
 } warp_state;
+
+/* Kerbl et al.'s batches (window_indices): the stamp is the index position (from 1) of the
+ * vertex's last reference, hit or miss; a corner hits while its vertex was referenced in
+ * the batch at most window_indices indices back; the batch ends before a triangle whose
+ * misses would take it past `warp` vertices or after warp_triangles triangles. */
+static bool batch_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
+{
+    const uint64_t pos = w->added + 1; /* the triangle's first corner's stamp */
+    uint32_t misses = 0;
+    for (int c = 0; c < 3; ++c)
+        misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) &&
+                  !(w->stamp[tv[c]] > w->start && pos + (uint64_t)c - w->stamp[tv[c]] <= r->window_indices);
+    if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp) {
+        w->start = w->added, w->fill = 0, w->triangles = 0;
+        misses = 0;
+        for (int c = 0; c < 3; ++c)
+            misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]);
+    }
+    for (int c = 0; c < 3; ++c)
+        w->stamp[tv[c]] = pos + (uint64_t)c;
+    w->added += 3;
+    w->fill += misses;
+    w->triangles++;
+    return (r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + 2 > r->warp;
+}
 
 /* Feeds triangle tv to the warp; true when the next triangle will (or likely will) start a new one. */
 static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
@@ -146,7 +198,7 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
             const uint64_t next = rule->first_index + 3 * (uint64_t)written; /* > 0 */
             flush = next % rule->reset_indices == 0;
         } else if (rule->warp) {
-            flush = warp_feed(&warp, rule, tv);
+            flush = rule->window_indices ? batch_feed(&warp, rule, tv) : warp_feed(&warp, rule, tv);
         }
         /* LRU update: the triangle's vertices first, then the old order */
         uint32_t n = 0;

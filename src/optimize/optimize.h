@@ -72,9 +72,16 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
 typedef struct gc_flush_rule {
     uint64_t first_index; /* the list's first index's position in the draw */
     uint32_t reset_indices, warp, window, warp_triangles;
+    /* the batch families (nv-dx, nv-gl: Kerbl et al.'s): a batch's vertex is held while its
+     * last reference is at most window_indices indices back (0: the warp's `window` rule) */
+    uint32_t window_indices;
 } gc_flush_rule;
 /* The rule for a target (true) or false when none is known for its family. */
 bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
+/* The same for Kerbl et al.'s nv-dx and nv-gl: their batches followed along the order as
+ * reuse's warps, from the model's traits (piece_vertices, piece_triangles) and window; kept
+ * apart from gc_flush_rule_of, which also picks auto's default for a lone target. */
+bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
 /* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
  * ati with an LRU of 15 (ati-basic; into *own), else auto's tuned table. */
 const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
