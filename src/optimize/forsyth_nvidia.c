@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Forsyth's algorithm told of seed 000's NVIDIA rule (issue 33, nvidia-kepler): the tuned
  * table and linear scan of forsyth_flush.c, but the modelled cache holds only the vertices
- * the rule (src/models/nvidia.c) still holds for the next primitive. The rule is followed
- * along the order exactly: slots written in order, a primitive whose misses would write
- * past the last slot empties it, a slot is invalid from primitive min(last use + idle,
- * insertion + life) on. After each triangle the LRU of the vertices used so far is kept as
+ * the rule (src/models/nvidia_rule.h, its state by vertex) still holds for the next
+ * primitive, the rule followed along the order exactly. After each triangle the LRU of the vertices used so far is kept as
  * in Forsyth's algorithm; the vertices the rule holds get the table's place scores by their
  * rank among themselves, a vertex the rule no longer holds loses its place's score (its
  * valence stays, and its remaining triangles stay candidates for the next step, so that the
@@ -13,26 +11,19 @@
  * does, gave -1.68% against meshoptimizer on the corpus for -1.72%). The tuned table
  * (gc_auto_tuned_scores), unchanged. */
 #include "optimize.h"
+#include "../models/nvidia_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define VALENCE_SCAN 32
-#define NEVER UINT32_MAX
 
-/* A vertex: its remaining and listed triangles (as forsyth.c's), and its state under the rule:
- * the primitive of its latest insertion plus one (0: never; it is in the cache's current
- * fill when that is at least the fill's first primitive plus one) and the first primitive
- * that cannot match it. One 16-byte record: the triangle's corners read both. */
+/* A vertex: its remaining and listed triangles (as forsyth.c's), and its state under the rule.
+ * One 16-byte record: the triangle's corners read both. */
 typedef struct nvf_vertex {
     uint32_t live, listed;
-    uint32_t inserted, expires;
+    gc_nv_vertex rule;
 } nvf_vertex;
-
-static inline uint32_t span_end(uint64_t prim, uint32_t span)
-{
-    return span == 0 || prim + span >= NEVER ? NEVER : (uint32_t)(prim + span);
-}
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
@@ -46,7 +37,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
         return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
     if (target->family != GC_MODEL_NVIDIA || target->p[0] < 3)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: the nvidia order takes an nvidia target of 3 entries or more");
-    const uint32_t size = target->p[0], idle = target->p[1], life = target->p[2];
+    gc_nv_fill fill = gc_nv_fill_of(target->p[0], target->p[1], target->p[2]);
     gc_adjacency adj;
     gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)
@@ -73,7 +64,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
     float position_score[GC_FORSYTH_MAX_CACHE + 4];
     for (uint32_t k = 0; k < cache_size + 4; ++k)
         position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
-    uint32_t cache_count = 0, fill_start = 1, next_slot = 0; /* fill_start: the fill's first primitive + 1 */
+    uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = -1;
     float best_score = -1.0f;
@@ -92,32 +83,11 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
             dead_end[dead_top++] = tv[c];
             vert[tv[c]].live--;
         }
-        /* the rule fed the triangle: its distinct corners, hits, a reset on overflow */
-        uint32_t u[3], n = 0, misses = 0;
-        bool hit[3];
-        for (int c = 0; c < 3; ++c)
-            if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
-                u[n++] = tv[c];
-        for (uint32_t k = 0; k < n; ++k) {
-            const nvf_vertex* fv = &vert[u[k]];
-            hit[k] = fv->inserted >= fill_start && prim < fv->expires;
-            misses += !hit[k];
-        }
-        if (next_slot + misses > size) {
-            fill_start = (uint32_t)(prim + 1), next_slot = 0;
-            for (uint32_t k = 0; k < n; ++k)
-                hit[k] = false;
-        }
-        const uint32_t idle_end = span_end(prim, idle);
-        for (uint32_t k = 0; k < n; ++k) {
-            nvf_vertex* fv = &vert[u[k]];
-            if (!hit[k]) {
-                next_slot++;
-                fv->inserted = (uint32_t)(prim + 1);
-            }
-            const uint32_t life_end = span_end(fv->inserted - 1, life);
-            fv->expires = idle_end < life_end ? idle_end : life_end;
-        }
+        /* the rule fed the triangle */
+        uint32_t u[3];
+        const unsigned n = gc_nv_distinct3(tv, u);
+        gc_nv_vertex* corner[3] = {&vert[u[0]].rule, &vert[u[n > 1 ? 1 : 0]].rule, &vert[u[n > 2 ? 2 : 0]].rule};
+        gc_nv_fill_feed(&fill, corner, n, prim);
         /* LRU update: the triangle's vertices first, then the old order */
         uint32_t m = 0;
         for (uint32_t k = 0; k < n; ++k)
@@ -131,7 +101,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t k = 0; k < m; ++k) {
             const nvf_vertex* fv = &vert[next_cache[k]];
             const uint32_t v = next_cache[k], live = fv->live;
-            const bool held = fv->inserted >= fill_start && prim + 1 < fv->expires && next_slot < size;
+            const bool held = gc_nv_holds(&fill, &fv->rule, prim + 1) && fill.next < fill.size;
             const float p = position_score[held ? place : cache_size]; /* 0 past the cache */
             place += held;
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];

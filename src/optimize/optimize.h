@@ -90,7 +90,7 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err);
 
-/* meshoptimizer's variant (score_table.c) likewise (score_table_nvidia.c); GC_ERR_LIMIT as there. */
+/* meshoptimizer's variant (score_table.c) likewise; GC_ERR_LIMIT as there. */
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err);
