@@ -15,17 +15,17 @@ typedef struct nvidia_state {
     uint32_t* per_vertex;
 } nvidia_state;
 
-/* One primitive of `count` distinct vertices. */
-static inline void primitive(nvidia_state* s, const uint32_t* unique, unsigned count, uint32_t prim)
+/* One primitive of `count` corners v, those not `fresh` repeating earlier ones. */
+static inline void primitive(nvidia_state* s, const uint32_t* v, const bool* fresh, unsigned count, uint32_t prim)
 {
-    bool missed[4];
-    s->resets += gc_nv_feed(&s->rule, unique, count, prim, missed);
+    int32_t inserted[4];
+    s->resets += gc_nv_feed(&s->rule, v, fresh, count, prim, inserted);
     for (unsigned j = 0; j < count; ++j)
-        if (missed[j]) {
-            s->vertex[s->rule.tag[unique[j]] & GC_NV_SLOT_MASK] = unique[j];
+        if (inserted[j] >= 0) {
+            s->vertex[inserted[j]] = v[j];
             s->invocations++;
             if (s->per_vertex)
-                s->per_vertex[unique[j]]++;
+                s->per_vertex[v[j]]++;
         }
 }
 
@@ -39,16 +39,17 @@ static void triangles(nvidia_state* s, const uint32_t* v, size_t count, uint32_t
     uint32_t* const per_vertex = s->per_vertex;
     uint64_t invocations = s->invocations, resets = s->resets;
     for (size_t p = 0; p < count; ++p, ++prim) {
-        uint32_t u[3];
-        bool missed[3];
-        const unsigned n = gc_nv_distinct3(v + 3 * p, u);
-        resets += gc_nv_feed(&rule, u, n, prim, missed);
-        for (unsigned k = 0; k < n; ++k)
-            if (missed[k]) {
-                vertex[rule.tag[u[k]] & GC_NV_SLOT_MASK] = u[k];
+        const uint32_t* tv = v + 3 * p;
+        bool fresh[3];
+        int32_t inserted[3];
+        gc_nv_fresh3(tv, fresh);
+        resets += gc_nv_feed(&rule, tv, fresh, 3, prim, inserted);
+        for (unsigned k = 0; k < 3; ++k)
+            if (inserted[k] >= 0) {
+                vertex[inserted[k]] = tv[k];
                 invocations++;
                 if (per_vertex)
-                    per_vertex[u[k]]++;
+                    per_vertex[tv[k]]++;
             }
     }
     s->rule = rule;
@@ -86,11 +87,15 @@ gc_status gc_model_nvidia_run(const gc_model* m, const gc_run* run, gc_stats* ou
         for (size_t p = 0; p < chunk.count; ++p) {
             const uint32_t prim = (uint32_t)(chunk.first_primitive + p);
             const uint32_t* v = chunk.vertices + p * chunk.arity;
-            uint32_t unique[4];
-            if (chunk.arity == 3)
-                primitive(&s, unique, gc_nv_distinct3(v, unique), prim);
-            else
-                primitive(&s, unique, gc_unique_vertices(v, chunk.arity, unique), prim);
+            if (chunk.arity == 3) {
+                bool fresh[3];
+                gc_nv_fresh3(v, fresh);
+                primitive(&s, v, fresh, 3, prim);
+            } else {
+                uint32_t unique[4];
+                const bool fresh[4] = {true, true, true, true};
+                primitive(&s, unique, fresh, gc_unique_vertices(v, chunk.arity, unique), prim);
+            }
             if (GC_UNLIKELY(run->trace != NULL)) {
                 /* What the next primitive can match, in slot order: what seed 000's probe reads back. */
                 size_t k = 0;

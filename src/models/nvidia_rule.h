@@ -136,39 +136,55 @@ static inline uint32_t gc_nv_insert(gc_nv_slots* s, uint32_t v, uint32_t prim)
     return slot;
 }
 
-/* The misses of the primitive of the n distinct vertices u (n <= 4) as primitive `prim`,
- * the state unchanged. */
-static inline uint32_t gc_nv_price(const gc_nv_slots* s, const uint32_t* u, unsigned n, uint32_t prim)
+/* Which corners of triangle tv are the first of their vertex: the distinct vertices, as
+ * gc_sim_unique_corners gives them. */
+static inline void gc_nv_fresh3(const uint32_t* tv, bool* fresh)
 {
-    uint32_t misses = 0;
-    for (unsigned k = 0; k < n; ++k)
-        misses += gc_nv_lookup(s, u[k], prim) < 0;
-    return gc_nv_overflows(s->next, misses, s->size) ? n : misses;
+    fresh[0] = true;
+    fresh[1] = tv[1] != tv[0];
+    fresh[2] = tv[2] != tv[0] && tv[2] != tv[1];
 }
 
-/* Feeds the primitive of the n distinct vertices u (n <= 4) as primitive `prim`: missed[k]
- * says whether u[k] was inserted (its slot then s->tag[u[k]] & GC_NV_SLOT_MASK); true when it
- * reset the cache. */
-static inline bool gc_nv_feed(gc_nv_slots* s, const uint32_t* u, unsigned n, uint32_t prim, bool* missed)
+/* The invocations of the primitive of the `count` corners v (count <= 4; a corner not
+ * `fresh` repeats an earlier one and is not counted) as primitive `prim`, the state
+ * unchanged. */
+static inline uint32_t gc_nv_price(const gc_nv_slots* s, const uint32_t* v, const bool* fresh, unsigned count,
+                                   uint32_t prim)
+{
+    uint32_t misses = 0, distinct = 0;
+    for (unsigned k = 0; k < count; ++k) {
+        misses += fresh[k] && gc_nv_lookup(s, v[k], prim) < 0;
+        distinct += fresh[k];
+    }
+    return gc_nv_overflows(s->next, misses, s->size) ? distinct : misses;
+}
+
+/* Feeds the primitive of the `count` corners v (as gc_nv_price) as primitive `prim`:
+ * inserted[k] is the slot v[k] was inserted into, -1 when it hit or is not fresh; true when
+ * it reset the cache. */
+static inline bool gc_nv_feed(gc_nv_slots* s, const uint32_t* v, const bool* fresh, unsigned count, uint32_t prim,
+                              int32_t* inserted)
 {
     int32_t hit[4];
     uint32_t misses = 0;
-    for (unsigned k = 0; k < n; ++k) {
-        hit[k] = gc_nv_lookup(s, u[k], prim);
-        misses += hit[k] < 0;
+    for (unsigned k = 0; k < count; ++k) {
+        hit[k] = gc_nv_lookup(s, v[k], prim);
+        misses += fresh[k] && hit[k] < 0;
     }
     const bool reset = gc_nv_overflows(s->next, misses, s->size);
     if (GC_UNLIKELY(reset)) {
         gc_nv_reset(s);
-        for (unsigned k = 0; k < n; ++k)
+        for (unsigned k = 0; k < count; ++k)
             hit[k] = -1;
     }
-    for (unsigned k = 0; k < n; ++k) {
-        missed[k] = hit[k] < 0;
+    for (unsigned k = 0; k < count; ++k) {
+        inserted[k] = -1;
+        if (!fresh[k])
+            continue;
         if (hit[k] >= 0)
             gc_nv_use(s, (uint32_t)hit[k], prim);
         else
-            gc_nv_insert(s, u[k], prim);
+            inserted[k] = (int32_t)gc_nv_insert(s, v[k], prim);
     }
     return reset;
 }

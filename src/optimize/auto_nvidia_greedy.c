@@ -27,15 +27,17 @@
 /* The rule's invocations for tv as primitive `prim`, the state unchanged. */
 static inline uint32_t nv_price(const gc_nv_slots* m, const uint32_t* tv, uint32_t prim)
 {
-    uint32_t u[3];
-    return gc_nv_price(m, u, gc_nv_distinct3(tv, u), prim);
+    bool fresh[3];
+    gc_nv_fresh3(tv, fresh);
+    return gc_nv_price(m, tv, fresh, 3, prim);
 }
 
 static void nv_feed(gc_nv_slots* m, const uint32_t* tv, uint32_t prim)
 {
-    uint32_t u[3];
-    bool missed[3];
-    gc_nv_feed(m, u, gc_nv_distinct3(tv, u), prim, missed);
+    bool fresh[3];
+    int32_t inserted[3];
+    gc_nv_fresh3(tv, fresh);
+    gc_nv_feed(m, tv, fresh, 3, prim, inserted);
 }
 
 bool gc_nvidia_greedy_fits(const gc_model* target)
