@@ -2,7 +2,7 @@
 /* Seed 000's rule for an NVIDIA GPU (nvidia[:size=32,idle=16,life=32]), found by probing,
  * stated once: every user of the rule drives the functions below (the model, nvidia.c: its
  * simulator and its gc_sim machine; auto's nvidia greedy, auto_nvidia_greedy.c; the
- * rule-aware Forsyth orders, forsyth_nvidia.c and score_table.c).
+ * rule-aware Forsyth orders, forsyth_flush.c and score_table.c).
  *  - slots are written in order, from slot 0 to the last;
  *  - if a primitive's misses would write past the end, the cache is cleared and
  *    all of its unique vertices become misses, placed from slot 0 (gc_nv_overflows);

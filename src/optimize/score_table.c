@@ -17,10 +17,11 @@
  * valence), so auto runs it only when no vertex has more than SCORE_TABLE_MAX_VALENCE
  * triangles (gc_opt_score_table refuses others with GC_ERR_LIMIT).
  *
- * Told of seed 000's NVIDIA rule (gc_opt_score_table_nvidia, as forsyth_nvidia.c tells
- * forsyth.c's): the rule (src/models/nvidia_rule.h, its state by vertex) followed exactly
- * along the order, the place scores given only to the vertices it still holds for the next
- * primitive, by their rank among themselves; the others score by their valence. */
+ * Told of seed 000's NVIDIA rule (gc_opt_score_table_nvidia, as gc_opt_forsyth_nvidia in
+ * forsyth_flush.c tells forsyth.c's): the rule (src/models/nvidia_rule.h, its state by
+ * vertex) followed exactly along the order, the place scores given only to the vertices it
+ * still holds for the next primitive, by their rank among themselves; the others score by
+ * their valence. */
 #include "optimize.h"
 #include "../models/nvidia_rule.h"
 
