@@ -725,11 +725,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         progress_add(&progress, all_units - jobs.units_total);
     }
     /* A lone nv-dx or nv-gl target: effort 1's order too (Forsyth's with the batches followed,
-     * forsyth_flush.c), kept if better: on ogre it was 0.6% below the two greedies' best, and
-     * it took the mean from -3.05% to -3.24% (nv-dx), -3.06% to -3.25% (nv-gl). */
+     * forsyth_flush.c, its batch table), kept if better: on ogre it was 0.6% below the two
+     * greedies' best, and it took the mean from -3.05% to -3.24% (nv-dx), -3.06% to -3.25%
+     * (nv-gl); with the batch table instead of the tuned one -3.40% and -3.39%. */
     gc_flush_rule batch_rule;
     if (!s && nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule)) {
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &batch_rule, candidate,
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &batch_rule, candidate,
                                  err);
         if (!s)
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,

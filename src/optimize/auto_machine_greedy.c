@@ -304,9 +304,10 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     }
     if (gc_flush_batch_rule_of(&targets[0], placement->stream_position, &rule)) {
         /* nv-dx, nv-gl: the same with Kerbl et al.'s batches followed along the order, the
-         * tuned table: on the corpus -2.14% and -2.17% against meshoptimizer, where the plain
-         * tuned order gave -0.41% and -0.44% (seed 004's batch: +0.94%, plain -0.08%: left out) */
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &rule, order, err);
+         * tuned table tuned again for them (gc_flush_batch_scores, on half the corpus): on the
+         * corpus -2.54% and -2.56% against meshoptimizer (auto's tuned table: -2.14%, -2.17%;
+         * the plain tuned order -0.41%, -0.44%; seed 004's batch: +0.94%, plain -0.08%: left out) */
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &rule, order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);

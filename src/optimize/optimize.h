@@ -82,6 +82,9 @@ bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rul
  * reuse's warps, from the model's traits (piece_vertices, piece_triangles) and window; kept
  * apart from gc_flush_rule_of, which also picks auto's default for a lone target. */
 bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
+/* The table gc_opt_forsyth_flush runs for nv-dx and nv-gl at --effort 1 (forsyth_flush.c:
+ * auto's tuned table tuned again with the batches followed, on half the corpus). */
+extern const gc_forsyth_scores gc_flush_batch_scores;
 /* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
  * ati with an LRU of 15 (ati-basic; into *own), else auto's tuned table. */
 const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
