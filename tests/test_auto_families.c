@@ -75,14 +75,6 @@ static size_t target_count;
 static result results[MAX_TARGETS];
 static char target_labels[MAX_TARGETS][96]; /* "intel = fifo:128" for a preset */
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
 static double now(void)
 {
     struct timespec t;
@@ -132,16 +124,6 @@ static uint32_t* shuffled_copy(const uint32_t* idx, size_t n, uint32_t vertices,
         out[i] = perm[out[i]];
     free(perm);
     return out;
-}
-
-static uint64_t invocations(const gc_model* m, const uint32_t* idx, size_t n)
-{
-    gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
-    gc_stats st;
-    gc_error err;
-    if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
-        fail_msg("analyze %s: %s", m->name, err.message);
-    return st.invocations;
 }
 
 /* Whether a corpus file is in the selection of this run. */
@@ -266,14 +248,14 @@ static void auto_against_meshopt(void** state)
         seconds += now() - t0;
         if (keyed) {
             uint32_t* re = first_use_copy(out, m->n, m->vertices);
-            ours[i] = invocations(target, re, m->n);
-            theirs[i] = invocations(target, m->meshopt_renumbered, m->n);
+            ours[i] = list_cost(target, re, m->n);
+            theirs[i] = list_cost(target, m->meshopt_renumbered, m->n);
             free(re);
         } else {
-            ours[i] = invocations(target, out, m->n);
-            theirs[i] = invocations(target, m->meshopt, m->n);
+            ours[i] = list_cost(target, out, m->n);
+            theirs[i] = list_cost(target, m->meshopt, m->n);
             /* what lets these be scored unrenumbered: the rule is blind to the index values */
-            uint64_t re = invocations(target, m->meshopt_renumbered, m->n);
+            uint64_t re = list_cost(target, m->meshopt_renumbered, m->n);
             if (re != theirs[i])
                 fail_msg("%s on %s: %llu invocations, %llu renumbered: the family is value-keyed", target->name,
                          m->name, (unsigned long long)theirs[i], (unsigned long long)re);

@@ -22,14 +22,6 @@ static const char* const meshes[] = {"alligator.obj", "cow.obj", "fandisk.obj", 
                                      "spot.obj",      "suzanne.obj", "teapot.obj", "woody.obj"};
 #define MESH_COUNT (sizeof meshes / sizeof meshes[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
 /* The invocations of `order` under m, its vertices first renumbered in order of first use
  * when `renumber`. */
 static uint64_t cost(const gc_model* m, const uint32_t* order, size_t n, uint32_t vertices, int renumber)
@@ -42,19 +34,6 @@ static uint64_t cost(const gc_model* m, const uint32_t* order, size_t n, uint32_
         fail_msg("analyze %s: %s", m->name, err.message);
     free(copy);
     return st.invocations;
-}
-
-static void effort_one(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices, int first_use,
-                       uint32_t* out)
-{
-    gc_optimize_options o = {0};
-    o.targets = m;
-    o.target_count = 1;
-    o.effort = 1;
-    const gc_optimize_placement place = {0, 0, first_use};
-    gc_error err;
-    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
-        fail_msg("auto --effort 1 -m %s: %s", m->name, err.message);
 }
 
 static void against_meshopt(void** state)
@@ -81,7 +60,7 @@ static void against_meshopt(void** state)
                 if (shuffled)
                     gc_shuffle_triangles(idx, n, 7);
                 meshopt_optimizeVertexCache(peer, idx, n, vertices);
-                effort_one(&m, idx, n, vertices, 1, out);
+                auto_order(&m, idx, n, vertices, 1, 0, 1, out);
                 uint64_t ours = cost(&m, out, n, vertices, 1), theirs = cost(&m, peer, n, vertices, 1);
                 double change = (double)ours / (double)theirs - 1.0;
                 if (change > 0.005)
@@ -91,7 +70,7 @@ static void against_meshopt(void** state)
                 sum += change;
                 rows++;
                 told += ours;
-                effort_one(&m, idx, n, vertices, 0, out);
+                auto_order(&m, idx, n, vertices, 1, 0, 0, out);
                 not_told += cost(&m, out, n, vertices, 1);
                 if (m.family == GC_MODEL_DIRECT_VALUE) {
                     /* numbered as in the file: never worse */
@@ -137,7 +116,7 @@ static void direct_value_by_hand(void** state)
     gc_model m = model_of("direct-value:2");
     assert_int_equal(cost(&m, idx, 12, 6, 0), 10);
     uint32_t out[12];
-    effort_one(&m, idx, 12, 6, 0, out);
+    auto_order(&m, idx, 12, 6, 1, 0, 0, out);
     const uint32_t expected[] = {0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4};
     assert_memory_equal(out, expected, sizeof expected);
     assert_int_equal(cost(&m, out, 12, 6, 0), 6);
@@ -158,7 +137,7 @@ static void hub(void** state)
         idx[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
     }
     gc_model m = model_of("direct-value:1024");
-    effort_one(&m, idx, 3 * FAN, FAN + 1, 0, out);
+    auto_order(&m, idx, 3 * FAN, FAN + 1, 1, 0, 0, out);
     assert_int_equal(cost(&m, out, 3 * FAN, FAN + 1, 0), FAN + 1);
     unsigned char seen[FAN] = {0};
     for (uint32_t t = 0; t < FAN; ++t) {

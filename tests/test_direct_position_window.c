@@ -25,14 +25,6 @@
 static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
 #define MESH_COUNT (sizeof meshes / sizeof meshes[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
 /* The invocations of a list placed at index `at` (a multiple of 3) of the draw: the draw is
  * `at` indices of an unused vertex, then the list; that vertex costs 1 and never keeps a
  * vertex of the list out of a slot it wants (it is never looked up again). */
@@ -55,24 +47,10 @@ static uint64_t cost_at(const gc_model* m, const uint32_t* list, size_t n, size_
 static uint64_t order_cost_at(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc, size_t at,
                               uint32_t unused)
 {
-    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
-    assert_non_null(list);
-    for (size_t t = 0; t < tc; ++t)
-        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    uint32_t* list = order_list(idx, order, tc);
     uint64_t c = cost_at(m, list, 3 * tc, at, unused);
     free(list);
     return c;
-}
-
-static void assert_permutation(const uint32_t* order, size_t tc)
-{
-    unsigned char* seen = calloc(tc + 1, 1);
-    assert_non_null(seen);
-    for (size_t t = 0; t < tc; ++t) {
-        assert_true(order[t] < tc && !seen[order[t]]);
-        seen[order[t]] = 1;
-    }
-    free(seen);
 }
 
 static void by_hand(void** state)
@@ -111,11 +89,9 @@ static void corpus(void** state)
     const size_t places[] = {0, 15, 300};
     for (size_t k = 0; k < MESH_COUNT; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
         uint32_t* table = malloc(tc * sizeof *table);
         uint32_t* order = malloc(tc * sizeof *order);
         uint32_t* out = malloc(n * sizeof *out);
@@ -146,13 +122,7 @@ static void corpus(void** state)
                 meshopt_optimizeVertexCache(out, idx, n, vertices);
                 peer_sum += cost_at(&m, out, n, at, vertices);
                 for (unsigned effort = 0; effort < 2; ++effort) {
-                    gc_optimize_options o = {0};
-                    o.targets = &m;
-                    o.target_count = 1;
-                    o.effort = effort;
-                    const gc_optimize_placement place = {at, 0, 0};
-                    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
-                        fail_msg("auto --effort %u: %s", effort, err.message);
+                    auto_order(&m, idx, n, vertices, effort, at, 0, out);
                     const uint64_t c = cost_at(&m, out, n, at, vertices);
                     assert_true(c <= table_cost);
                     *(effort ? &fast_sum : &default_sum) += c;

@@ -37,57 +37,14 @@
 static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
 #define MESH_COUNT (sizeof meshes / sizeof meshes[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
-static uint64_t cost_of(const gc_model* m, const uint32_t* list, size_t n)
-{
-    gc_draw d = {list, n, GC_TRIANGLE_LIST, 0, 0};
-    gc_stats st;
-    gc_error err;
-    if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
-        fail_msg("analyze %s: %s", m->name, err.message);
-    return st.invocations;
-}
-
-/* The invocations of a triangle order (triangle numbers into idx). */
-static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
-{
-    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
-    assert_non_null(list);
-    for (size_t t = 0; t < tc; ++t)
-        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
-    uint64_t c = cost_of(m, list, 3 * tc);
-    free(list);
-    return c;
-}
-
-static void assert_permutation(const uint32_t* order, size_t tc)
-{
-    unsigned char* seen = calloc(tc + 1, 1);
-    assert_non_null(seen);
-    for (size_t t = 0; t < tc; ++t) {
-        assert_true(order[t] < tc && !seen[order[t]]);
-        seen[order[t]] = 1;
-    }
-    free(seen);
-}
-
 static void no_flush_is_forsyth(void** state)
 {
     (void)state;
     for (size_t k = 0; k < 2; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
         uint32_t* want = malloc(tc * sizeof *want);
         uint32_t* got = malloc(tc * sizeof *got);
         assert_non_null(want);
@@ -175,19 +132,6 @@ static void permutation(void** state)
     }
 }
 
-static void run_auto(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices, unsigned effort,
-                     uint64_t position, uint32_t* out)
-{
-    gc_optimize_options o = {0};
-    o.targets = m;
-    o.target_count = 1;
-    o.effort = effort;
-    const gc_optimize_placement place = {position, 0, 0};
-    gc_error err;
-    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
-        fail_msg("auto --effort %u -m %s: %s", effort, m->name, err.message);
-}
-
 static void against_meshopt(void** state)
 {
     (void)state;
@@ -201,11 +145,9 @@ static void against_meshopt(void** state)
         uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
         for (size_t k = 0; k < MESH_COUNT; ++k) {
             size_t n;
-            uint32_t* idx = corpus_triangles(meshes[k], &n);
-            if (!idx)
-                skip();
+            uint32_t vertices;
+            uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
             const size_t tc = n / 3;
-            const uint32_t vertices = max_plus_one(idx, n);
             uint32_t* out = malloc(n * sizeof *out);
             uint32_t* order = malloc(tc * sizeof *order);
             assert_non_null(out);
@@ -214,11 +156,11 @@ static void against_meshopt(void** state)
                 if (shuffled)
                     gc_shuffle_triangles(idx, n, 7);
                 meshopt_optimizeVertexCache(out, idx, n, vertices);
-                peer_sum += cost_of(&m, out, n);
-                run_auto(&m, idx, n, vertices, 1, 0, out);
-                fast_sum += cost_of(&m, out, n);
-                run_auto(&m, idx, n, vertices, 0, 0, out);
-                const uint64_t chosen = cost_of(&m, out, n);
+                peer_sum += list_cost(&m, out, n);
+                auto_order(&m, idx, n, vertices, 1, 0, 0, out);
+                fast_sum += list_cost(&m, out, n);
+                auto_order(&m, idx, n, vertices, 0, 0, 0, out);
+                const uint64_t chosen = list_cost(&m, out, n);
                 default_sum += chosen;
                 gc_error err;
                 assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
@@ -247,11 +189,9 @@ static void resets_follow_the_place(void** state)
 {
     (void)state;
     size_t n;
-    uint32_t* idx = corpus_triangles("cow.obj", &n);
-    if (!idx)
-        skip();
+    uint32_t vertices;
+    uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
-    const uint32_t vertices = max_plus_one(idx, n);
     uint32_t* out = malloc(n * sizeof *out);
     uint32_t* at0 = malloc(tc * sizeof *at0);
     uint32_t* at100 = malloc(tc * sizeof *at100);
@@ -269,7 +209,7 @@ static void resets_follow_the_place(void** state)
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &shifted, at100, &err),
                      GC_OK);
     assert_memory_not_equal(at0, at100, tc * sizeof *at0); /* the resets fall elsewhere */
-    run_auto(&m, idx, n, vertices, 1, 300, out);
+    auto_order(&m, idx, n, vertices, 1, 300, 0, out);
     for (size_t t = 0; t < tc; ++t)
         assert_memory_equal(out + 3 * t, idx + 3 * (size_t)at100[t], 3 * sizeof *out);
     free(out);
@@ -375,7 +315,7 @@ static void batches(void** state)
         assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_auto_tuned_scores, &rule, horder, &err), GC_OK);
         assert_permutation(horder, TC);
         uint32_t out[3 * TC];
-        run_auto(&m, hub, 3 * TC, FAN + 1, 1, 0, out);
+        auto_order(&m, hub, 3 * TC, FAN + 1, 1, 0, 0, out);
         unsigned char used[TC] = {0};
         for (uint32_t t = 0; t < TC; ++t) {
             uint32_t found = TC;
@@ -391,11 +331,9 @@ static void batches(void** state)
      * 3 + 2 > 3), end after every triangle: the order with the cache emptied after each one,
      * which a reset every 3 indices (ati's rule) also gives */
     size_t n;
-    uint32_t* idx = corpus_triangles("cow.obj", &n);
-    if (!idx)
-        skip();
+    uint32_t vertices;
+    uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
-    const uint32_t vertices = max_plus_one(idx, n);
     uint32_t* want = malloc(tc * sizeof *want);
     uint32_t* got = malloc(tc * sizeof *got);
     uint32_t* out = malloc(n * sizeof *out);
@@ -440,19 +378,17 @@ static void batches(void** state)
         m = model_of(targets[s]);
         uint64_t peer_sum = 0, fast_sum = 0;
         for (size_t k = 0; k < MESH_COUNT; ++k) {
-            uint32_t* mesh = corpus_triangles(meshes[k], &n);
-            if (!mesh)
-                skip();
-            const uint32_t mv = max_plus_one(mesh, n);
+            uint32_t mv;
+            uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
             uint32_t* o = malloc(n * sizeof *o);
             assert_non_null(o);
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(mesh, n, 7);
                 meshopt_optimizeVertexCache(o, mesh, n, mv);
-                peer_sum += cost_of(&m, o, n);
-                run_auto(&m, mesh, n, mv, 1, 0, o);
-                fast_sum += cost_of(&m, o, n);
+                peer_sum += list_cost(&m, o, n);
+                auto_order(&m, mesh, n, mv, 1, 0, 0, o);
+                fast_sum += list_cost(&m, o, n);
             }
             free(o);
             free(mesh);
@@ -497,11 +433,9 @@ static void batch_table(void** state)
         uint64_t batch_sum = 0, tuned_sum = 0;
         for (size_t k = 0; k < MESH_COUNT; ++k) {
             size_t n;
-            uint32_t* mesh = corpus_triangles(meshes[k], &n);
-            if (!mesh)
-                skip();
+            uint32_t mv;
+            uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
             const size_t tc = n / 3;
-            const uint32_t mv = max_plus_one(mesh, n);
             uint32_t* order = malloc(tc * sizeof *order);
             uint32_t* list = malloc(n * sizeof *list);
             uint32_t* out = malloc(n * sizeof *out);
@@ -516,12 +450,12 @@ static void batch_table(void** state)
                 batch_sum += order_cost(&m, mesh, order, tc);
                 for (size_t t = 0; t < tc; ++t)
                     memcpy(list + 3 * t, mesh + 3 * (size_t)order[t], 3 * sizeof *list);
-                run_auto(&m, mesh, n, mv, 1, 0, out);
+                auto_order(&m, mesh, n, mv, 1, 0, 0, out);
                 assert_memory_equal(out, list, n * sizeof *out);
                 /* the default scores effort 1's order and keeps the cheaper: never above it */
-                const uint64_t fast = cost_of(&m, list, n);
-                run_auto(&m, mesh, n, mv, 0, 0, out);
-                assert_true(cost_of(&m, out, n) <= fast);
+                const uint64_t fast = list_cost(&m, list, n);
+                auto_order(&m, mesh, n, mv, 0, 0, 0, out);
+                assert_true(list_cost(&m, out, n) <= fast);
                 assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_auto_tuned_scores, &rule, order, &err), GC_OK);
                 tuned_sum += order_cost(&m, mesh, order, tc);
             }

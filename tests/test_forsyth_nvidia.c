@@ -25,56 +25,14 @@
 static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
 #define MESH_COUNT (sizeof meshes / sizeof meshes[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
-static uint64_t cost_of(const gc_model* m, const uint32_t* list, size_t n)
-{
-    gc_draw d = {list, n, GC_TRIANGLE_LIST, 0, 0};
-    gc_stats st;
-    gc_error err;
-    if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
-        fail_msg("analyze %s: %s", m->name, err.message);
-    return st.invocations;
-}
-
-static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
-{
-    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
-    assert_non_null(list);
-    for (size_t t = 0; t < tc; ++t)
-        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
-    uint64_t c = cost_of(m, list, 3 * tc);
-    free(list);
-    return c;
-}
-
-static void assert_permutation(const uint32_t* order, size_t tc)
-{
-    unsigned char* seen = calloc(tc + 1, 1);
-    assert_non_null(seen);
-    for (size_t t = 0; t < tc; ++t) {
-        assert_true(order[t] < tc && !seen[order[t]]);
-        seen[order[t]] = 1;
-    }
-    free(seen);
-}
-
 static void no_drop_is_forsyth(void** state)
 {
     (void)state;
     for (size_t k = 0; k < 2; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
         uint32_t* want = malloc(tc * sizeof *want);
         uint32_t* got = malloc(tc * sizeof *got);
         assert_non_null(want);
@@ -100,19 +58,6 @@ static void no_drop_is_forsyth(void** state)
         free(got);
         free(idx);
     }
-}
-
-static void run_auto(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices, unsigned effort,
-                     uint64_t position, uint32_t* out)
-{
-    gc_optimize_options o = {0};
-    o.targets = m;
-    o.target_count = 1;
-    o.effort = effort;
-    const gc_optimize_placement place = {position, 0, 0};
-    gc_error err;
-    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
-        fail_msg("auto --effort %u -m %s: %s", effort, m->name, err.message);
 }
 
 /* A fan of FAN triangles around vertex 0 (a hub), degenerate triangles among them. */
@@ -148,7 +93,7 @@ static void permutation(void** state)
             assert_permutation(order, TC - FAN + 200);
         }
         for (unsigned effort = 0; effort < 2; ++effort) {
-            run_auto(&m, idx, 3 * TC, FAN + 1, effort, 300, out);
+            auto_order(&m, idx, 3 * TC, FAN + 1, effort, 300, 0, out);
             /* the same triangles: sums of each corner's value and its square */
             uint64_t a = 0, b = 0, a2 = 0, b2 = 0;
             for (size_t i = 0; i < 3 * TC; ++i)
@@ -168,11 +113,9 @@ static void against_meshopt(void** state)
     uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
     for (size_t k = 0; k < MESH_COUNT; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
         uint32_t* out = malloc(n * sizeof *out);
         uint32_t* order = malloc(tc * sizeof *order);
         assert_non_null(out);
@@ -181,11 +124,11 @@ static void against_meshopt(void** state)
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);
             meshopt_optimizeVertexCache(out, idx, n, vertices);
-            peer_sum += cost_of(&m, out, n);
-            run_auto(&m, idx, n, vertices, 1, 0, out);
-            fast_sum += cost_of(&m, out, n);
-            run_auto(&m, idx, n, vertices, 0, 0, out);
-            const uint64_t chosen = cost_of(&m, out, n);
+            peer_sum += list_cost(&m, out, n);
+            auto_order(&m, idx, n, vertices, 1, 0, 0, out);
+            fast_sum += list_cost(&m, out, n);
+            auto_order(&m, idx, n, vertices, 0, 0, 0, out);
+            const uint64_t chosen = list_cost(&m, out, n);
             default_sum += chosen;
             gc_error err;
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);

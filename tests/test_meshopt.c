@@ -11,14 +11,6 @@ static const unsigned params[][3] = {{16, 0, 0}, {32, 32, 32}, {16, 32, 32}, {14
                                      {3, 3, 0},  {3, 0, 1},    {64, 3, 7},   {7, 9, 2}};
 #define PARAM_COUNT (sizeof params / sizeof params[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
 /* Compares both the fast triangle-list path and the general path (per-vertex counts on). */
 static void compare(const uint32_t* idx, size_t n, const unsigned* p, const char* what)
 {

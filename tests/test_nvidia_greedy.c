@@ -32,12 +32,8 @@ static void same_as_sim_greedy(void** state)
     const float weights[][3] = {{0.75f, 0.1f, 7}, {1.0f, 0.2f, 8}, {0.25f, 0.0f, 16}};
     for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
-        uint32_t vertices = 0;
-        for (size_t i = 0; i < n; ++i)
-            vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
         uint32_t* a = malloc(tc * sizeof *a);
         uint32_t* b = malloc(tc * sizeof *b);

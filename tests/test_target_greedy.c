@@ -207,13 +207,9 @@ static void same_orders_corpus(void** state)
     static const char* const meshes[] = {"suzanne.obj", "cow.obj", "fandisk.obj"};
 #endif
     for (size_t m = 0; m < sizeof meshes / sizeof meshes[0]; ++m) {
-        size_t n = 0;
-        uint32_t* idx = corpus_triangles(meshes[m], &n);
-        if (!idx)
-            skip();
-        uint32_t verts = 0;
-        for (size_t i = 0; i < n; ++i)
-            verts = idx[i] + 1 > verts ? idx[i] + 1 : verts;
+        size_t n;
+        uint32_t verts;
+        uint32_t* idx = corpus_mesh_or_skip(meshes[m], &n, &verts);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);

@@ -105,6 +105,85 @@ static inline uint64_t invocations_of(const char* spec, const uint32_t* idx, siz
     return st.invocations;
 }
 
+/* One more than the largest index of idx, 0 for an empty list: the vertex count a list needs. */
+static inline uint32_t max_plus_one(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] + 1 > m ? idx[i] + 1 : m;
+    return m;
+}
+
+/* corpus_triangles for a test that needs the mesh: skips the test when the corpus lacks the
+ * file; the vertex count the list needs (max_plus_one) in *vertices. */
+static inline uint32_t* corpus_mesh_or_skip(const char* name, size_t* n, uint32_t* vertices)
+{
+    uint32_t* idx = corpus_triangles(name, n);
+    if (!idx)
+        skip();
+    *vertices = max_plus_one(idx, *n);
+    return idx;
+}
+
+/* Invocations of a triangle list under a parsed model (gc_analyze). */
+static inline uint64_t list_cost(const gc_model* m, const uint32_t* list, size_t n)
+{
+    gc_draw d = {list, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(m, &d, NULL, &st, &err) != GC_OK)
+        fail_msg("analyze %s: %s", m->name, err.message);
+    return st.invocations;
+}
+
+/* The triangle list of a triangle order (tc triangle numbers into idx), malloc'ed. */
+static inline uint32_t* order_list(const uint32_t* idx, const uint32_t* order, size_t tc)
+{
+    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
+    assert_non_null(list);
+    for (size_t t = 0; t < tc; ++t)
+        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    return list;
+}
+
+/* The invocations of a triangle order (triangle numbers into idx) under m. */
+static inline uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
+{
+    uint32_t* list = order_list(idx, order, tc);
+    uint64_t c = list_cost(m, list, 3 * tc);
+    free(list);
+    return c;
+}
+
+/* Asserts that the tc numbers of order are 0..tc-1, each once. */
+static inline void assert_permutation(const uint32_t* order, size_t tc)
+{
+    unsigned char* seen = calloc(tc + 1, 1);
+    assert_non_null(seen);
+    for (size_t t = 0; t < tc; ++t) {
+        assert_true(order[t] < tc);
+        assert_false(seen[order[t]]);
+        seen[order[t]] = 1;
+    }
+    free(seen);
+}
+
+/* auto's order (gc_optimize_placed) for the lone target m at `effort`, the list placed at
+ * index `position` of the draw, its vertices to be numbered in order of first use when
+ * first_use is non-zero; a failure fails the test. */
+static inline void auto_order(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices, unsigned effort,
+                              uint64_t position, int first_use, uint32_t* out)
+{
+    gc_optimize_options o = {0};
+    o.targets = m;
+    o.target_count = 1;
+    o.effort = effort;
+    const gc_optimize_placement place = {position, 0, first_use};
+    gc_error err;
+    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
+        fail_msg("auto --effort %u -m %s: %s", effort, m->name, err.message);
+}
+
 /* xorshift64*: test streams that are the same on every run. */
 static inline uint64_t test_random(uint64_t* s)
 {

@@ -81,24 +81,9 @@ static uint64_t distinct_sum(const uint32_t* idx, const uint32_t* order, uint32_
     return sum;
 }
 
-static void assert_permutation(const uint32_t* order, size_t n)
-{
-    bool* seen = calloc(n ? n : 1, sizeof *seen);
-    assert_non_null(seen);
-    for (size_t i = 0; i < n; ++i) {
-        assert_true(order[i] < n);
-        assert_false(seen[order[i]]);
-        seen[order[i]] = true;
-    }
-    free(seen);
-}
-
 static uint64_t expanded_invocations(const char* spec, const uint32_t* idx, const uint32_t* order, size_t n)
 {
-    uint32_t* list = malloc(3 * n * sizeof *list);
-    assert_non_null(list);
-    for (size_t t = 0; t < n; ++t)
-        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    uint32_t* list = order_list(idx, order, n);
     uint64_t inv = invocations_of(spec, list, 3 * n, GC_TRIANGLE_LIST);
     free(list);
     return inv;
@@ -138,6 +123,25 @@ static void check_refine(const uint32_t* idx, size_t n, uint32_t vertices, uint3
     free(start);
 }
 
+/* n random local triangles (corners in a band of 12 vertices of `vertices`), one in eight
+ * degenerate when `degenerate`, malloc'ed; the input order 0..n-1 in *order, malloc'ed. */
+static uint32_t* random_band_mesh(uint64_t* seed, uint32_t vertices, size_t n, bool degenerate, uint32_t** order)
+{
+    uint32_t* idx = malloc(3 * n * sizeof *idx);
+    *order = malloc(n * sizeof **order);
+    assert_non_null(idx);
+    assert_non_null(*order);
+    for (size_t t = 0; t < n; ++t) {
+        const uint32_t base = (uint32_t)(test_random(seed) % (vertices - 12));
+        for (int c = 0; c < 3; ++c)
+            idx[3 * t + c] = base + (uint32_t)(test_random(seed) % 12);
+        if (degenerate && test_random(seed) % 8 == 0)
+            idx[3 * t + 2] = idx[3 * t + (test_random(seed) % 2)];
+        (*order)[t] = (uint32_t)t;
+    }
+    return idx;
+}
+
 static void random_meshes(void** state)
 {
     (void)state;
@@ -145,19 +149,8 @@ static void random_meshes(void** state)
     for (int mesh = 0; mesh < 20; ++mesh) {
         const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 200);
         const size_t n = 8 + (size_t)(test_random(&seed) % 600);
-        uint32_t* idx = malloc(3 * n * sizeof *idx);
-        uint32_t* order = malloc(n * sizeof *order);
-        assert_non_null(idx);
-        assert_non_null(order);
-        for (size_t t = 0; t < n; ++t) {
-            /* local triangles (a band of 12 vertices), one in eight degenerate */
-            const uint32_t base = (uint32_t)(test_random(&seed) % (vertices - 12));
-            for (int c = 0; c < 3; ++c)
-                idx[3 * t + c] = base + (uint32_t)(test_random(&seed) % 12);
-            if (test_random(&seed) % 8 == 0)
-                idx[3 * t + 2] = idx[3 * t + (test_random(&seed) % 2)];
-            order[t] = (uint32_t)t;
-        }
+        uint32_t* order;
+        uint32_t* idx = random_band_mesh(&seed, vertices, n, true, &order);
         const uint32_t w = mesh % 2 ? 32 : 9, p = mesh % 3 ? 32 : 5;
         check_refine(idx, n, vertices, w, p, 1 + (unsigned)(mesh % 3), order);
         free(idx);
@@ -187,16 +180,8 @@ static void keep_never_worse(void** state)
     for (int mesh = 0; mesh < 30; ++mesh) {
         const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 300);
         const size_t n = 8 + (size_t)(test_random(&seed) % 500);
-        uint32_t* idx = malloc(3 * n * sizeof *idx);
-        uint32_t* order = malloc(n * sizeof *order);
-        assert_non_null(idx);
-        assert_non_null(order);
-        for (size_t t = 0; t < n; ++t) {
-            const uint32_t base = (uint32_t)(test_random(&seed) % (vertices - 12));
-            for (int c = 0; c < 3; ++c)
-                idx[3 * t + c] = base + (uint32_t)(test_random(&seed) % 12);
-            order[t] = (uint32_t)t;
-        }
+        uint32_t* order;
+        uint32_t* idx = random_band_mesh(&seed, vertices, n, false, &order);
         const uint32_t w = mesh % 2 ? 32 : 9, p = mesh % 3 ? 32 : 5;
         char spec[64];
         snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", w, w, p);
@@ -240,12 +225,8 @@ static void keep_matches_model(void** state)
     const char* const names[] = {"cow.obj", "fandisk.obj", "rocker-arm.obj", "teapot.obj", "woody.obj"};
     for (size_t k = 0; k < sizeof names / sizeof *names; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(names[k], &n);
-        if (!idx)
-            skip();
-        uint32_t vertices = 0;
-        for (size_t i = 0; i < n; ++i)
-            vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(names[k], &n, &vertices);
         const size_t tc = n / 3;
         uint32_t* order = malloc(tc * sizeof *order);
         assert_non_null(order);
@@ -292,12 +273,8 @@ static void warp_fast(void** state)
     double change = 0;
     for (size_t k = 0; k < 4; ++k) {
         size_t n;
-        uint32_t* idx = corpus_triangles(names[k], &n);
-        if (!idx)
-            skip();
-        uint32_t vertices = 0;
-        for (size_t i = 0; i < n; ++i)
-            vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+        uint32_t vertices;
+        uint32_t* idx = corpus_mesh_or_skip(names[k], &n, &vertices);
         const size_t tc = n / 3;
         uint32_t* order = malloc(tc * sizeof *order);
         assert_non_null(order);
@@ -315,12 +292,8 @@ static void warp_fast(void** state)
     assert_true(change <= -0.015);
     /* warps the swaps do not take (a group of 0 triangles: no limit): the patches, a permutation */
     size_t n;
-    uint32_t* idx = corpus_triangles("cow.obj", &n);
-    if (!idx)
-        skip();
-    uint32_t vertices = 0;
-    for (size_t i = 0; i < n; ++i)
-        vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+    uint32_t vertices;
+    uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     uint32_t* order = malloc(n / 3 * sizeof *order);
     assert_non_null(order);
     gc_error err;
@@ -334,12 +307,8 @@ static void corpus_mesh(void** state)
 {
     (void)state;
     size_t n;
-    uint32_t* idx = corpus_triangles("cow.obj", &n);
-    if (!idx)
-        skip();
-    uint32_t vertices = 0;
-    for (size_t i = 0; i < n; ++i)
-        vertices = idx[i] + 1 > vertices ? idx[i] + 1 : vertices;
+    uint32_t vertices;
+    uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
     uint32_t* order = malloc(tc * sizeof *order);
     assert_non_null(order);
