@@ -72,9 +72,7 @@ gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, u
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
     float boost[64];
-    boost[0] = 0.0f;
-    for (int n = 1; n < 64; ++n)
-        boost[n] = 1.0f / sqrtf((float)n);
+    gc_greedy_boost_table(boost);
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     size_t dead_top = 0, input_cursor = 0;
@@ -96,17 +94,14 @@ gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, u
                 }
                 const uint32_t misses = nv_price(&m, tv, prim);
                 const float score = (float)misses - beta * valence - gamma * age;
-                if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+                if (gc_greedy_beats(score, tri, best, best_score)) {
                     best = tri;
                     best_score = score;
                 }
             }
         }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        const uint32_t tri = (uint32_t)best;
+        const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * (size_t)tri;
-        emitted[tri] = 1;
         nv_feed(&m, tv, prim);
         order[step] = tri;
         gc_live_triangles_remove(&lists, indices, tri);

@@ -73,9 +73,8 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     if (triangle_count == 0)
         return GC_OK;
     const uint32_t cache_size = scores->cache_size;
-    if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
-        scores->live_count > GC_FORSYTH_MAX_LIVE)
-        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    if (gc_forsyth_scores_check(scores, err))
+        return GC_ERR_USAGE;
     gc_adjacency adj;
     gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)

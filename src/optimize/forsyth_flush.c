@@ -186,9 +186,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     if (triangle_count == 0)
         return GC_OK;
     const uint32_t cache_size = scores->cache_size;
-    if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
-        scores->live_count > GC_FORSYTH_MAX_LIVE)
-        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    if (gc_forsyth_scores_check(scores, err))
+        return GC_ERR_USAGE;
     if (nv && (target->family != GC_MODEL_NVIDIA || target->p[0] < 3))
         return gc_fail(err, GC_ERR_USAGE, "forsyth: the nvidia order takes an nvidia target of 3 entries or more");
     gc_nv_fill fill = gc_nv_fill_of(nv ? target->p[0] : 0, nv ? target->p[1] : 0, nv ? target->p[2] : 0);

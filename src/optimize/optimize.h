@@ -7,6 +7,7 @@
 
 #include "../internal.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -66,6 +67,15 @@ typedef struct gc_forsyth_scores {
 const gc_forsyth_scores* gc_family_forsyth_scores(const gc_family_traits* t, gc_forsyth_scores* own);
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err);
+/* GC_OK for a table Forsyth's orders can run (1 to GC_FORSYTH_MAX_CACHE positions, 2 to
+ * GC_FORSYTH_MAX_LIVE live counts; forsyth.c, forsyth_flush.c), else GC_ERR_USAGE. */
+static inline gc_status gc_forsyth_scores_check(const gc_forsyth_scores* scores, gc_error* err)
+{
+    if (scores->cache_size < 1 || scores->cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
+        scores->live_count > GC_FORSYTH_MAX_LIVE)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    return GC_OK;
+}
 /* Where a target empties its cache (forsyth_flush.c): hard resets every reset_indices
  * indices of the draw (ati with an LRU under 16 entries), or the warps of reuse:W,F,T (warp
  * vertices, each compared with the last `window` added, warp_triangles: T, 0 none). */
@@ -430,6 +440,34 @@ static inline int64_t gc_greedy_restart(const gc_live_triangles* lists, const ui
     while (emitted[*input_cursor])
         ++*input_cursor;
     return (int64_t)*input_cursor;
+}
+
+/* The greedies' valence bonus (auto_nvidia_greedy.c, target_sims.c): boost[n] = 1/sqrt(n)
+ * for a vertex with n live triangles, 0 for none. */
+static inline void gc_greedy_boost_table(float boost[64])
+{
+    boost[0] = 0.0f;
+    for (int n = 1; n < 64; ++n)
+        boost[n] = 1.0f / sqrtf((float)n);
+}
+
+/* Whether a candidate of `score` beats the best so far (none while best < 0): the lower
+ * score, ties to the lower triangle number. */
+static inline bool gc_greedy_beats(float score, uint32_t tri, int64_t best, float best_score)
+{
+    return best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best);
+}
+
+/* The triangle the greedies emit at a step: `best`, or gc_greedy_restart's when no candidate
+ * was found (best < 0); marked emitted. */
+static inline uint32_t gc_greedy_take(int64_t best, const gc_live_triangles* lists, const uint32_t* dead_end,
+                                      size_t* dead_top, unsigned char* emitted, size_t* input_cursor)
+{
+    if (best < 0)
+        best = gc_greedy_restart(lists, dead_end, dead_top, emitted, input_cursor);
+    const uint32_t tri = (uint32_t)best;
+    emitted[tri] = 1;
+    return tri;
 }
 
 /* ---- the targets' machines side by side (target_sims.c) ---- */

@@ -177,9 +177,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     const bool bounded = beta >= 0.0f && gamma >= 0.0f;
 
     float boost[64];
-    boost[0] = 0.0f;
-    for (int n = 1; n < 64; ++n)
-        boost[n] = 1.0f / sqrtf((float)n);
+    gc_greedy_boost_table(boost);
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
@@ -236,16 +234,13 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
                     age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
             }
             float score = (float)misses - beta * valences[i] - gamma * age;
-            if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+            if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
                 best_score = score;
             }
         }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        uint32_t tri = (uint32_t)best;
+        const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * tri;
-        emitted[tri] = 1;
         gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
         gc_target_sims_feed(&t, &p);
         order[step] = tri;
