@@ -28,9 +28,7 @@
  *  - nv-dx, nv-gl --effort 1 runs the batch table (gc_flush_batch_scores), whose orders cost
  *    fewer invocations than auto's tuned table's on the sum over the meshes, and the default,
  *    which scores that order too, is never above it on any mesh (batch_table). */
-#include "test_util.h"
-
-#include <meshoptimizer.h>
+#include "test_peer.h"
 
 #include "optimize/optimize.h"
 
@@ -155,12 +153,7 @@ static void against_meshopt(void** state)
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(idx, n, 7);
-                meshopt_optimizeVertexCache(out, idx, n, vertices);
-                peer_sum += list_cost(&m, out, n);
-                auto_order(&m, idx, n, vertices, 1, 0, 0, out);
-                fast_sum += list_cost(&m, out, n);
-                auto_order(&m, idx, n, vertices, 0, 0, 0, out);
-                const uint64_t chosen = list_cost(&m, out, n);
+                const uint64_t chosen = peer_row(&m, idx, n, vertices, true, &peer_sum, &fast_sum, out);
                 default_sum += chosen;
                 gc_error err;
                 assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
@@ -385,10 +378,7 @@ static void batches(void** state)
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(mesh, n, 7);
-                meshopt_optimizeVertexCache(o, mesh, n, mv);
-                peer_sum += list_cost(&m, o, n);
-                auto_order(&m, mesh, n, mv, 1, 0, 0, o);
-                fast_sum += list_cost(&m, o, n);
+                peer_row(&m, mesh, n, mv, false, &peer_sum, &fast_sum, o);
             }
             free(o);
             free(mesh);

@@ -16,9 +16,7 @@
  *    nvidia-kepler fewer invocations than meshoptimizer's over the meshes (gc_analyze), and
  *    the default's is never above meshoptimizer's table order (score_table.c) nor the
  *    rule's Forsyth order on any mesh: it keeps the cheaper of the two. */
-#include "test_util.h"
-
-#include <meshoptimizer.h>
+#include "test_peer.h"
 
 #include "optimize/optimize.h"
 
@@ -123,12 +121,7 @@ static void against_meshopt(void** state)
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);
-            meshopt_optimizeVertexCache(out, idx, n, vertices);
-            peer_sum += list_cost(&m, out, n);
-            auto_order(&m, idx, n, vertices, 1, 0, 0, out);
-            fast_sum += list_cost(&m, out, n);
-            auto_order(&m, idx, n, vertices, 0, 0, 0, out);
-            const uint64_t chosen = list_cost(&m, out, n);
+            const uint64_t chosen = peer_row(&m, idx, n, vertices, true, &peer_sum, &fast_sum, out);
             default_sum += chosen;
             gc_error err;
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);

@@ -123,16 +123,21 @@ static void check_refine(const uint32_t* idx, size_t n, uint32_t vertices, uint3
     free(start);
 }
 
-/* n random local triangles (corners in a band of 12 vertices of `vertices`), one in eight
- * degenerate when `degenerate`, malloc'ed; the input order 0..n-1 in *order, malloc'ed. */
-static uint32_t* random_band_mesh(uint64_t* seed, uint32_t vertices, size_t n, bool degenerate, uint32_t** order)
+/* A random mesh of local triangles (corners in a band of 12 vertices), one in eight
+ * degenerate when `degenerate`: 16 + (random % vertex_span) vertices into *vertices,
+ * 8 + (random % triangle_span) triangles into *n; malloc'ed, with the input order 0..n-1 in
+ * *order, malloc'ed. */
+static uint32_t* random_band_mesh(uint64_t* seed, uint32_t vertex_span, size_t triangle_span, bool degenerate,
+                                  uint32_t* vertices, size_t* n, uint32_t** order)
 {
-    uint32_t* idx = malloc(3 * n * sizeof *idx);
-    *order = malloc(n * sizeof **order);
+    *vertices = 16 + (uint32_t)(test_random(seed) % vertex_span);
+    *n = 8 + (size_t)(test_random(seed) % triangle_span);
+    uint32_t* idx = malloc(3 * *n * sizeof *idx);
+    *order = malloc(*n * sizeof **order);
     assert_non_null(idx);
     assert_non_null(*order);
-    for (size_t t = 0; t < n; ++t) {
-        const uint32_t base = (uint32_t)(test_random(seed) % (vertices - 12));
+    for (size_t t = 0; t < *n; ++t) {
+        const uint32_t base = (uint32_t)(test_random(seed) % (*vertices - 12));
         for (int c = 0; c < 3; ++c)
             idx[3 * t + c] = base + (uint32_t)(test_random(seed) % 12);
         if (degenerate && test_random(seed) % 8 == 0)
@@ -147,10 +152,10 @@ static void random_meshes(void** state)
     (void)state;
     uint64_t seed = 0x5eed33;
     for (int mesh = 0; mesh < 20; ++mesh) {
-        const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 200);
-        const size_t n = 8 + (size_t)(test_random(&seed) % 600);
+        uint32_t vertices;
+        size_t n;
         uint32_t* order;
-        uint32_t* idx = random_band_mesh(&seed, vertices, n, true, &order);
+        uint32_t* idx = random_band_mesh(&seed, 200, 600, true, &vertices, &n, &order);
         const uint32_t w = mesh % 2 ? 32 : 9, p = mesh % 3 ? 32 : 5;
         check_refine(idx, n, vertices, w, p, 1 + (unsigned)(mesh % 3), order);
         free(idx);
@@ -178,10 +183,10 @@ static void keep_never_worse(void** state)
     (void)state;
     uint64_t seed = 0xfeed33;
     for (int mesh = 0; mesh < 30; ++mesh) {
-        const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 300);
-        const size_t n = 8 + (size_t)(test_random(&seed) % 500);
+        uint32_t vertices;
+        size_t n;
         uint32_t* order;
-        uint32_t* idx = random_band_mesh(&seed, vertices, n, false, &order);
+        uint32_t* idx = random_band_mesh(&seed, 300, 500, false, &vertices, &n, &order);
         const uint32_t w = mesh % 2 ? 32 : 9, p = mesh % 3 ? 32 : 5;
         char spec[64];
         snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", w, w, p);
