@@ -104,16 +104,9 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     const uint32_t live_max = scores->live_count - 1;
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
-    int64_t best = -1;
     /* The first triangle: the best score overall (one linear scan). */
-    float best_score = -1.0f;
-    for (size_t t = 0; t < triangle_count; ++t) {
-        float sc = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
-        if (sc > best_score) {
-            best_score = sc;
-            best = (int64_t)t;
-        }
-    }
+    int64_t best = gc_forsyth_first(indices, triangle_count, vscore);
+    float best_score = -1.0f; /* set again before each later step */
     while (best >= 0) {
         uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;

@@ -225,13 +225,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
-    int64_t best = -1;
-    float best_score = -1.0f;
-    for (size_t t = 0; t < triangle_count; ++t) {
-        float sc = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
-        if (sc > best_score)
-            best_score = sc, best = (int64_t)t;
-    }
+    int64_t best = gc_forsyth_first(indices, triangle_count, vscore);
+    float best_score = -1.0f; /* set again before each later step */
     while (best >= 0) {
         const uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;

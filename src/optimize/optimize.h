@@ -76,6 +76,21 @@ static inline gc_status gc_forsyth_scores_check(const gc_forsyth_scores* scores,
         return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
     return GC_OK;
 }
+/* Forsyth's first triangle (forsyth.c, forsyth_flush.c): the highest sum of its corners'
+ * scores in vscore, the first of equals; -1 when none sums above -1. */
+static inline int64_t gc_forsyth_first(const uint32_t* indices, size_t triangle_count, const float* vscore)
+{
+    int64_t best = -1;
+    float best_score = -1.0f;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        float sc = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
+        if (sc > best_score) {
+            best_score = sc;
+            best = (int64_t)t;
+        }
+    }
+    return best;
+}
 /* Where a target empties its cache (forsyth_flush.c): hard resets every reset_indices
  * indices of the draw (ati with an LRU under 16 entries), or the warps of reuse:W,F,T (warp
  * vertices, each compared with the last `window` added, warp_triangles: T, 0 none). */
