@@ -30,8 +30,7 @@ static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suza
  * vertex of the list out of a slot it wants (it is never looked up again). */
 static uint64_t cost_at(const gc_model* m, const uint32_t* list, size_t n, size_t at, uint32_t unused)
 {
-    uint32_t* d = malloc((n + at + 1) * sizeof *d);
-    assert_non_null(d);
+    uint32_t* d = test_indices(n + at + 1);
     for (size_t i = 0; i < at; ++i)
         d[i] = unused;
     memcpy(d + at, list, n * sizeof *d);
@@ -92,12 +91,9 @@ static void corpus(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* table = malloc(tc * sizeof *table);
-        uint32_t* order = malloc(tc * sizeof *order);
-        uint32_t* out = malloc(n * sizeof *out);
-        assert_non_null(table);
-        assert_non_null(order);
-        assert_non_null(out);
+        uint32_t* table = test_indices(tc);
+        uint32_t* order = test_indices(tc);
+        uint32_t* out = test_indices(n);
         uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
@@ -152,12 +148,9 @@ static void random_lists(void** state)
     for (int round = 0; round < 500; ++round) {
         const size_t tc = 2 + NEXT() % 300;
         const uint32_t vertices = 3 + NEXT() % 60;
-        uint32_t* idx = malloc(3 * tc * sizeof *idx);
-        uint32_t* order = malloc(tc * sizeof *order);
-        uint32_t* before = malloc(tc * sizeof *before);
-        assert_non_null(idx);
-        assert_non_null(order);
-        assert_non_null(before);
+        uint32_t* idx = test_indices(3 * tc);
+        uint32_t* order = test_indices(tc);
+        uint32_t* before = test_indices(tc);
         for (size_t i = 0; i < 3 * tc; ++i)
             idx[i] = NEXT() % vertices;
         for (size_t t = 0; t < tc; ++t)

@@ -43,10 +43,8 @@ static void no_flush_is_forsyth(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* want = malloc(tc * sizeof *want);
-        uint32_t* got = malloc(tc * sizeof *got);
-        assert_non_null(want);
-        assert_non_null(got);
+        uint32_t* want = test_indices(tc);
+        uint32_t* got = test_indices(tc);
         gc_error err;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
@@ -146,10 +144,8 @@ static void against_meshopt(void** state)
             uint32_t vertices;
             uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
             const size_t tc = n / 3;
-            uint32_t* out = malloc(n * sizeof *out);
-            uint32_t* order = malloc(tc * sizeof *order);
-            assert_non_null(out);
-            assert_non_null(order);
+            uint32_t* out = test_indices(n);
+            uint32_t* order = test_indices(tc);
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(idx, n, 7);
@@ -185,12 +181,9 @@ static void resets_follow_the_place(void** state)
     uint32_t vertices;
     uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
-    uint32_t* out = malloc(n * sizeof *out);
-    uint32_t* at0 = malloc(tc * sizeof *at0);
-    uint32_t* at100 = malloc(tc * sizeof *at100);
-    assert_non_null(out);
-    assert_non_null(at0);
-    assert_non_null(at100);
+    uint32_t* out = test_indices(n);
+    uint32_t* at0 = test_indices(tc);
+    uint32_t* at100 = test_indices(tc);
     gc_model m = model_of("ati-basic");
     gc_forsyth_scores own;
     gc_flush_rule rule;
@@ -223,8 +216,7 @@ static void written_out_machines(void** state)
             skip();
         /* degenerate triangles added: one of a repeated pair per 50, one of a single vertex per 200 */
         const size_t tc = n / 3 + n / 150;
-        uint32_t* idx = malloc(3 * tc * sizeof *idx);
-        assert_non_null(idx);
+        uint32_t* idx = test_indices(3 * tc);
         memcpy(idx, loaded, n * sizeof *idx);
         for (size_t t = n / 3, j = 0; t < tc; ++t, ++j) {
             const uint32_t v = loaded[3 * (j * 50 % (n / 3))];
@@ -233,10 +225,8 @@ static void written_out_machines(void** state)
             idx[3 * t + 2] = v;
         }
         const uint32_t vertices = max_plus_one(idx, 3 * tc);
-        uint32_t* want = malloc(tc * sizeof *want);
-        uint32_t* got = malloc(tc * sizeof *got);
-        assert_non_null(want);
-        assert_non_null(got);
+        uint32_t* want = test_indices(tc);
+        uint32_t* got = test_indices(tc);
         gc_error err;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
@@ -327,12 +317,9 @@ static void batches(void** state)
     uint32_t vertices;
     uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
-    uint32_t* want = malloc(tc * sizeof *want);
-    uint32_t* got = malloc(tc * sizeof *got);
-    uint32_t* out = malloc(n * sizeof *out);
-    assert_non_null(want);
-    assert_non_null(got);
-    assert_non_null(out);
+    uint32_t* want = test_indices(tc);
+    uint32_t* got = test_indices(tc);
+    uint32_t* out = test_indices(n);
     gc_error err;
     const gc_flush_rule every = {0, 3, 0, 0, 0, 0};
     assert_int_equal(gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &every, want, &err), GC_OK);
@@ -373,8 +360,7 @@ static void batches(void** state)
         for (size_t k = 0; k < MESH_COUNT; ++k) {
             uint32_t mv;
             uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
-            uint32_t* o = malloc(n * sizeof *o);
-            assert_non_null(o);
+            uint32_t* o = test_indices(n);
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(mesh, n, 7);
@@ -426,12 +412,9 @@ static void batch_table(void** state)
             uint32_t mv;
             uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
             const size_t tc = n / 3;
-            uint32_t* order = malloc(tc * sizeof *order);
-            uint32_t* list = malloc(n * sizeof *list);
-            uint32_t* out = malloc(n * sizeof *out);
-            assert_non_null(order);
-            assert_non_null(list);
-            assert_non_null(out);
+            uint32_t* order = test_indices(tc);
+            uint32_t* list = test_indices(n);
+            uint32_t* out = test_indices(n);
             for (int shuffled = 0; shuffled < 2; ++shuffled) {
                 if (shuffled)
                     gc_shuffle_triangles(mesh, n, 11);

@@ -31,10 +31,8 @@ static void no_drop_is_forsyth(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* want = malloc(tc * sizeof *want);
-        uint32_t* got = malloc(tc * sizeof *got);
-        assert_non_null(want);
-        assert_non_null(got);
+        uint32_t* want = test_indices(tc);
+        uint32_t* got = test_indices(tc);
         const gc_model never = {GC_MODEL_NVIDIA, {vertices + 3, 0, 0}, "nvidia"};
         gc_error err;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
@@ -64,12 +62,9 @@ static void no_drop_is_forsyth(void** state)
 static void permutation(void** state)
 {
     (void)state;
-    uint32_t* idx = malloc(3 * TC * sizeof *idx);
-    uint32_t* order = malloc(TC * sizeof *order);
-    uint32_t* out = malloc(3 * TC * sizeof *out);
-    assert_non_null(idx);
-    assert_non_null(order);
-    assert_non_null(out);
+    uint32_t* idx = test_indices(3 * TC);
+    uint32_t* order = test_indices(TC);
+    uint32_t* out = test_indices(3 * TC);
     for (uint32_t t = 0; t < FAN; ++t)
         idx[3 * t] = 0, idx[3 * t + 1] = t + 1, idx[3 * t + 2] = t + 2 <= FAN ? t + 2 : 1;
     for (uint32_t t = FAN; t < TC; ++t) /* degenerate: two or three corners alike */
@@ -114,10 +109,8 @@ static void against_meshopt(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* out = malloc(n * sizeof *out);
-        uint32_t* order = malloc(tc * sizeof *order);
-        assert_non_null(out);
-        assert_non_null(order);
+        uint32_t* out = test_indices(n);
+        uint32_t* order = test_indices(tc);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);

@@ -35,10 +35,8 @@ static void same_as_sim_greedy(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* a = malloc(tc * sizeof *a);
-        uint32_t* b = malloc(tc * sizeof *b);
-        assert_non_null(a);
-        assert_non_null(b);
+        uint32_t* a = test_indices(tc);
+        uint32_t* b = test_indices(tc);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);

@@ -27,9 +27,8 @@ static void reference_greedy(const uint32_t* indices, size_t triangle_count, uin
     gc_target_sims t;
     assert_int_equal(
         gc_target_sims_init(&t, targets, target_count, vertex_count, triangle_count, place, NULL, &err), GC_OK);
-    uint32_t* dead_end = malloc(triangle_count * 3 * sizeof *dead_end);
+    uint32_t* dead_end = test_indices(triangle_count * 3);
     unsigned char* emitted = calloc(triangle_count, 1);
-    assert_non_null(dead_end);
     assert_non_null(emitted);
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
@@ -129,8 +128,7 @@ static uint64_t rng_next(uint64_t* s)
  * recent ones (so that there are fans to follow); `clean`: no triangle repeats a vertex. */
 static uint32_t* random_mesh(uint64_t seed, size_t tris, uint32_t verts, bool clean)
 {
-    uint32_t* idx = malloc(tris * 3 * sizeof *idx);
-    assert_non_null(idx);
+    uint32_t* idx = test_indices(tris * 3);
     for (size_t i = 0; i < tris; ++i) {
         uint32_t* t = idx + 3 * i;
         do {
@@ -147,11 +145,9 @@ static uint32_t* random_mesh(uint64_t seed, size_t tris, uint32_t verts, bool cl
 
 static void check_mesh(const uint32_t* idx, size_t tris, uint32_t verts, const char* what, size_t weight_count)
 {
-    uint32_t* a = malloc((tris ? tris : 1) * sizeof *a);
-    uint32_t* b = malloc((tris ? tris : 1) * sizeof *b);
+    uint32_t* a = test_indices(tris ? tris : 1);
+    uint32_t* b = test_indices(tris ? tris : 1);
     unsigned char* seen = malloc(tris ? tris : 1);
-    assert_non_null(a);
-    assert_non_null(b);
     assert_non_null(seen);
     for (size_t s = 0; s < TARGET_SET_COUNT; ++s) {
         gc_model models[8];

@@ -105,6 +105,14 @@ static inline uint64_t invocations_of(const char* spec, const uint32_t* idx, siz
     return st.invocations;
 }
 
+/* malloc'ed room for `count` indices; a failed allocation fails the test. */
+static inline uint32_t* test_indices(size_t count)
+{
+    uint32_t* p = malloc(count * sizeof *p);
+    assert_non_null(p);
+    return p;
+}
+
 /* One more than the largest index of idx, 0 for an empty list: the vertex count a list needs. */
 static inline uint32_t max_plus_one(const uint32_t* idx, size_t n)
 {
@@ -139,8 +147,7 @@ static inline uint64_t list_cost(const gc_model* m, const uint32_t* list, size_t
 /* The triangle list of a triangle order (tc triangle numbers into idx), malloc'ed. */
 static inline uint32_t* order_list(const uint32_t* idx, const uint32_t* order, size_t tc)
 {
-    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
-    assert_non_null(list);
+    uint32_t* list = test_indices(3 * tc + 1);
     for (size_t t = 0; t < tc; ++t)
         memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
     return list;

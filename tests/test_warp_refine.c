@@ -132,9 +132,8 @@ static uint32_t* random_band_mesh(uint64_t* seed, uint32_t vertex_span, size_t t
 {
     *vertices = 16 + (uint32_t)(test_random(seed) % vertex_span);
     *n = 8 + (size_t)(test_random(seed) % triangle_span);
-    uint32_t* idx = malloc(3 * *n * sizeof *idx);
+    uint32_t* idx = test_indices(3 * *n);
     *order = malloc(*n * sizeof **order);
-    assert_non_null(idx);
     assert_non_null(*order);
     for (size_t t = 0; t < *n; ++t) {
         const uint32_t base = (uint32_t)(test_random(seed) % (*vertices - 12));
@@ -208,10 +207,8 @@ static void check_keep(const uint32_t* idx, size_t tc, uint32_t vertices, uint32
 {
     char spec[64];
     snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", w, w, p);
-    uint32_t* plain = malloc(tc * sizeof *plain);
-    uint32_t* kept = malloc(tc * sizeof *kept);
-    assert_non_null(plain);
-    assert_non_null(kept);
+    uint32_t* plain = test_indices(tc);
+    uint32_t* kept = test_indices(tc);
     memcpy(plain, order, tc * sizeof *order);
     memcpy(kept, order, tc * sizeof *order);
     gc_error err;
@@ -233,8 +230,7 @@ static void keep_matches_model(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(names[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* order = malloc(tc * sizeof *order);
-        assert_non_null(order);
+        uint32_t* order = test_indices(tc);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, n, 7);
@@ -253,10 +249,8 @@ static void keep_matches_model(void** state)
     for (int mesh = 0; mesh < 40; ++mesh) {
         const uint32_t vertices = 16 + (uint32_t)(test_random(&seed) % 300);
         const size_t n = 8 + (size_t)(test_random(&seed) % 500);
-        uint32_t* idx = malloc(3 * n * sizeof *idx);
-        uint32_t* order = malloc(n * sizeof *order);
-        assert_non_null(idx);
-        assert_non_null(order);
+        uint32_t* idx = test_indices(3 * n);
+        uint32_t* order = test_indices(n);
         for (size_t t = 0; t < n; ++t) {
             const uint32_t base = (uint32_t)(test_random(&seed) % (vertices - 12));
             for (int c = 0; c < 3; ++c)
@@ -281,8 +275,7 @@ static void warp_fast(void** state)
         uint32_t vertices;
         uint32_t* idx = corpus_mesh_or_skip(names[k], &n, &vertices);
         const size_t tc = n / 3;
-        uint32_t* order = malloc(tc * sizeof *order);
-        assert_non_null(order);
+        uint32_t* order = test_indices(tc);
         gc_error err;
         assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
         const uint64_t table = expanded_invocations("nvidia-pascal", idx, order, tc);
@@ -299,8 +292,7 @@ static void warp_fast(void** state)
     size_t n;
     uint32_t vertices;
     uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
-    uint32_t* order = malloc(n / 3 * sizeof *order);
-    assert_non_null(order);
+    uint32_t* order = test_indices(n / 3);
     gc_error err;
     assert_int_equal(gc_opt_warp_fast(idx, n / 3, vertices, 32, 0, order, &err), GC_OK);
     assert_permutation(order, n / 3);
@@ -315,8 +307,7 @@ static void corpus_mesh(void** state)
     uint32_t vertices;
     uint32_t* idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
     const size_t tc = n / 3;
-    uint32_t* order = malloc(tc * sizeof *order);
-    assert_non_null(order);
+    uint32_t* order = test_indices(tc);
     gc_error err;
     assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
     const uint64_t before = expanded_invocations("nvidia-pascal", idx, order, tc);
