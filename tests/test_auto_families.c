@@ -176,7 +176,7 @@ static int setup(void** state)
         uint32_t* tri = corpus_triangles(name, &n);
         if (!tri)
             continue;
-        uint32_t vertices = max_plus_one(tri, n);
+        uint32_t vertices = index_bound(tri, n);
         add_mesh(name, tri, n, vertices);
         char shuffled_name[96];
         snprintf(shuffled_name, sizeof shuffled_name, "%s (shuffled)", name);

@@ -51,7 +51,7 @@ static void against_meshopt(void** state)
             uint32_t* idx = corpus_triangles(meshes[k], &n);
             if (!idx)
                 continue;
-            uint32_t vertices = max_plus_one(idx, n);
+            uint32_t vertices = index_bound(idx, n);
             uint32_t* peer = malloc(n * sizeof *peer);
             uint32_t* out = malloc(n * sizeof *out);
             assert_non_null(peer);

@@ -109,7 +109,7 @@ static void corpus(void** state)
                     memcpy(order, table, tc * sizeof *order);
                     assert_int_equal(
                         gc_opt_direct_position_window(idx, tc, vertices, 32, at, window, order, &changed, NULL, &err), GC_OK);
-                    assert_permutation(order, tc);
+                    assert_is_permutation(order, tc);
                     const uint64_t c = order_cost_at(&m, idx, order, tc, at, vertices);
                     assert_true(changed ? c < table_cost : c == table_cost);
                     assert_true(c <= table_cost);
@@ -174,7 +174,7 @@ static void random_lists(void** state)
             assert_int_equal(
                 gc_opt_direct_position_window(idx, tc, vertices, slots, at, window, order, &changed, counts, &err),
                 GC_OK);
-            assert_permutation(order, tc);
+            assert_is_permutation(order, tc);
             const uint64_t c0 = order_cost_at(&m, idx, before, tc, at, vertices);
             const uint64_t c1 = order_cost_at(&m, idx, order, tc, at, vertices);
             assert_true(changed ? c1 < c0 : c1 == c0);

@@ -91,7 +91,7 @@ static void permutation(void** state)
         gc_forsyth_scores own;
         gc_error err;
         assert_int_equal(gc_opt_forsyth_flush(idx, TC, FAN + 1, gc_flush_scores(&m, &own), &rule, order, &err), GC_OK);
-        assert_permutation(order, TC);
+        assert_is_permutation(order, TC);
     }
     /* auto's orders for these targets and lru:16, direct-position:32 (gc_opt_auto_lone at the
      * default effort: meshoptimizer's table order refuses a hub, the others take it), as
@@ -162,7 +162,7 @@ static void against_meshopt(void** state)
                 else
                     assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, 1.0f, 6, order, &err),
                                      GC_OK);
-                assert_true(chosen <= order_cost(&m, idx, order, tc));
+                assert_true(chosen <= order_invocations(&m, idx, order, tc));
             }
             free(out);
             free(order);
@@ -223,7 +223,7 @@ static void written_out_machines(void** state)
             idx[3 * t + 1] = j % 4 ? loaded[3 * (j * 50 % (n / 3)) + 1] : v;
             idx[3 * t + 2] = v;
         }
-        const uint32_t vertices = max_plus_one(idx, 3 * tc);
+        const uint32_t vertices = index_bound(idx, 3 * tc);
         uint32_t* want = test_indices(tc);
         uint32_t* got = test_indices(tc);
         gc_error err;
@@ -295,7 +295,7 @@ static void batches(void** state)
         gc_error err;
         assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
         assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_auto_tuned_scores, &rule, horder, &err), GC_OK);
-        assert_permutation(horder, TC);
+        assert_is_permutation(horder, TC);
         uint32_t out[3 * TC];
         auto_order(&m, hub, 3 * TC, FAN + 1, 1, 0, 0, out);
         unsigned char used[TC] = {0};
@@ -404,7 +404,7 @@ static void batch_table(void** state)
         gc_error err;
         assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
         assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_flush_batch_scores, &rule, horder, &err), GC_OK);
-        assert_permutation(horder, TC);
+        assert_is_permutation(horder, TC);
         uint64_t batch_sum = 0, tuned_sum = 0;
         for (size_t k = 0; k < MESH_COUNT; ++k) {
             size_t n;
@@ -418,8 +418,8 @@ static void batch_table(void** state)
                 if (shuffled)
                     gc_shuffle_triangles(mesh, n, 11);
                 assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_flush_batch_scores, &rule, order, &err), GC_OK);
-                assert_permutation(order, tc);
-                batch_sum += order_cost(&m, mesh, order, tc);
+                assert_is_permutation(order, tc);
+                batch_sum += order_invocations(&m, mesh, order, tc);
                 for (size_t t = 0; t < tc; ++t)
                     memcpy(list + 3 * t, mesh + 3 * (size_t)order[t], 3 * sizeof *list);
                 auto_order(&m, mesh, n, mv, 1, 0, 0, out);
@@ -429,7 +429,7 @@ static void batch_table(void** state)
                 auto_order(&m, mesh, n, mv, 0, 0, 0, out);
                 assert_true(list_cost(&m, out, n) <= fast);
                 assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_auto_tuned_scores, &rule, order, &err), GC_OK);
-                tuned_sum += order_cost(&m, mesh, order, tc);
+                tuned_sum += order_invocations(&m, mesh, order, tc);
             }
             free(order);
             free(list);

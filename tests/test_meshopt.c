@@ -18,7 +18,7 @@ static void compare(const uint32_t* idx, size_t n, const unsigned* p, const char
     snprintf(spec, sizeof spec, "meshopt:%u,%u,%u", p[0], p[1], p[2]);
     gc_model m = model_of(spec);
     struct meshopt_VertexCacheStatistics ref =
-        meshopt_analyzeVertexCache(idx, n, max_plus_one(idx, n), p[0], p[1], p[2]);
+        meshopt_analyzeVertexCache(idx, n, index_bound(idx, n), p[0], p[1], p[2]);
     gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
     gc_stats st;
     gc_error err;
@@ -29,7 +29,7 @@ static void compare(const uint32_t* idx, size_t n, const unsigned* p, const char
     /* Given the vertex count, the driver skips its pass over the indices and the warp loop
      * checks them itself (the unchecked variants). */
     gc_analyze_options counted = {0};
-    counted.vertex_count = max_plus_one(idx, n);
+    counted.vertex_count = index_bound(idx, n);
     assert_int_equal(gc_analyze(&m, &d, &counted, &st, &err), GC_OK);
     if (st.invocations != ref.vertices_transformed || st.batches != ref.warps_executed)
         fail_msg("%s %s with the vertex count: ours %llu/%llu, meshopt %u/%zu", what, spec,
@@ -178,9 +178,9 @@ static void cli_json_equals_meshopt(void** state)
         assert_int_equal(gc_mesh_load(path, NULL, &mesh, &err), GC_OK);
         size_t n;
         uint32_t* list = as_triangle_list(&mesh, &n);
-        struct meshopt_VertexCacheStatistics a = meshopt_analyzeVertexCache(list, n, max_plus_one(list, n), 32, 32, 32);
+        struct meshopt_VertexCacheStatistics a = meshopt_analyzeVertexCache(list, n, index_bound(list, n), 32, 32, 32);
         struct meshopt_VertexCacheStatistics b =
-            meshopt_analyzeVertexCache(list, n, max_plus_one(list, n), 14, 64, 128);
+            meshopt_analyzeVertexCache(list, n, index_bound(list, n), 14, 64, 128);
         assert_int_equal(json_field(json, 0, "invocations"), a.vertices_transformed);
         assert_int_equal(json_field(json, 0, "batches"), a.warps_executed);
         assert_int_equal(json_field(json, 1, "invocations"), b.vertices_transformed);

@@ -57,7 +57,7 @@ static int same_triangles(const uint32_t* a, const uint32_t* b, size_t n)
     return same;
 }
 
-static uint32_t vertex_bound(const uint32_t* idx, size_t n)
+static uint32_t max_plus_one(const uint32_t* idx, size_t n)
 {
     uint32_t m = 0;
     for (size_t i = 0; i < n; ++i)
@@ -69,7 +69,7 @@ static void optimize_ok(gc_optimizer a, const uint32_t* idx, size_t n, uint32_t*
 {
     gc_error err;
     gc_optimize_options o = {0};
-    if (gc_optimize(a, idx, n, vertex_bound(idx, n), &o, out, &err) != GC_OK)
+    if (gc_optimize(a, idx, n, max_plus_one(idx, n), &o, out, &err) != GC_OK)
         fail_msg("%s on %s: %s", gc_optimizer_name(a), what, err.message);
     if (!same_triangles(idx, out, n))
         fail_msg("%s on %s: the output is not a reordering of the input triangles", gc_optimizer_name(a), what);
@@ -121,7 +121,7 @@ static void random_meshes(void** state)
         o.target_count = 1;
         o.effort = 2;
         gc_error err;
-        if (gc_optimize(GC_OPT_AUTO, idx, n, vertex_bound(idx, n), &o, out, &err) != GC_OK)
+        if (gc_optimize(GC_OPT_AUTO, idx, n, max_plus_one(idx, n), &o, out, &err) != GC_OK)
             fail_msg("auto effort 2: %s", err.message);
         if (!same_triangles(idx, out, n))
             fail_msg("auto effort 2 lost or changed triangles");
@@ -129,7 +129,7 @@ static void random_meshes(void** state)
         gc_model pascal = model_of(round % 2 ? "meshopt:32,32,32" : "meshopt:12,9,5");
         o.targets = &pascal;
         o.effort = 1 + (unsigned)(round % 2);
-        if (gc_optimize(GC_OPT_AUTO, idx, n, vertex_bound(idx, n), &o, out, &err) != GC_OK)
+        if (gc_optimize(GC_OPT_AUTO, idx, n, max_plus_one(idx, n), &o, out, &err) != GC_OK)
             fail_msg("auto for a warp model: %s", err.message);
         if (!same_triangles(idx, out, n))
             fail_msg("auto for a warp model lost or changed triangles");
@@ -333,7 +333,7 @@ static void tipsify_matches_meshoptimizer(void** state)
             if (shuffled)
                 gc_shuffle_triangles(tri, n, 5);
             gc_optimize_options o = {0};
-            uint32_t vertices = vertex_bound(tri, n);
+            uint32_t vertices = max_plus_one(tri, n);
             assert_int_equal(gc_optimize(GC_OPT_TIPSIFY, tri, n, vertices, &o, out, &err), GC_OK);
             meshopt_optimizeVertexCacheFifo(ref, tri, n, vertices, 16);
             if (memcmp(out, ref, n * sizeof *out) != 0)
@@ -362,7 +362,7 @@ static void auto_pascal_beats_meshoptimizer(void** state)
             continue;
         found++;
         gc_shuffle_triangles(tri, n, 5);
-        uint32_t vertices = vertex_bound(tri, n);
+        uint32_t vertices = max_plus_one(tri, n);
         uint32_t* out = malloc(n * sizeof *out);
         uint32_t* ref = malloc(n * sizeof *ref);
         gc_model pascal = model_of("nvidia-pascal");

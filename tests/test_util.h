@@ -114,7 +114,7 @@ static inline uint32_t* test_indices(size_t count)
 }
 
 /* One more than the largest index of idx, 0 for an empty list: the vertex count a list needs. */
-static inline uint32_t max_plus_one(const uint32_t* idx, size_t n)
+static inline uint32_t index_bound(const uint32_t* idx, size_t n)
 {
     uint32_t m = 0;
     for (size_t i = 0; i < n; ++i)
@@ -123,13 +123,13 @@ static inline uint32_t max_plus_one(const uint32_t* idx, size_t n)
 }
 
 /* corpus_triangles for a test that needs the mesh: skips the test when the corpus lacks the
- * file; the vertex count the list needs (max_plus_one) in *vertices. */
+ * file; the vertex count the list needs (index_bound) in *vertices. */
 static inline uint32_t* corpus_mesh_or_skip(const char* name, size_t* n, uint32_t* vertices)
 {
     uint32_t* idx = corpus_triangles(name, n);
     if (!idx)
         skip();
-    *vertices = max_plus_one(idx, *n);
+    *vertices = index_bound(idx, *n);
     return idx;
 }
 
@@ -154,7 +154,7 @@ static inline uint32_t* order_list(const uint32_t* idx, const uint32_t* order, s
 }
 
 /* The invocations of a triangle order (triangle numbers into idx) under m. */
-static inline uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
+static inline uint64_t order_invocations(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
 {
     uint32_t* list = order_list(idx, order, tc);
     uint64_t c = list_cost(m, list, 3 * tc);
@@ -163,7 +163,7 @@ static inline uint64_t order_cost(const gc_model* m, const uint32_t* idx, const 
 }
 
 /* Asserts that the tc numbers of order are 0..tc-1, each once. */
-static inline void assert_permutation(const uint32_t* order, size_t tc)
+static inline void assert_is_permutation(const uint32_t* order, size_t tc)
 {
     unsigned char* seen = calloc(tc + 1, 1);
     assert_non_null(seen);

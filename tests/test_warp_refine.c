@@ -116,7 +116,7 @@ static void check_refine(const uint32_t* idx, size_t n, uint32_t vertices, uint3
     const uint64_t before = distinct_sum(idx, order, vertices, start, warps, &largest_before);
     gc_error err;
     assert_int_equal(gc_opt_warp_refine(idx, n, vertices, w, p, passes, order, &err), GC_OK);
-    assert_permutation(order, n);
+    assert_is_permutation(order, n);
     const uint64_t after = distinct_sum(idx, order, vertices, start, warps, &largest_after);
     assert_true(after <= before);
     assert_true(largest_after <= w);
@@ -194,7 +194,7 @@ static void keep_never_worse(void** state)
         const unsigned flags = GC_WARP_REFINE_KEEP | (mesh % 4 ? GC_WARP_REFINE_NEXT(1 + mesh % 3) : 0);
         assert_int_equal(gc_opt_warp_refine_ex(idx, n, vertices, w, p, 1 + (unsigned)(mesh % 2), flags, order, &err),
                          GC_OK);
-        assert_permutation(order, n);
+        assert_is_permutation(order, n);
         assert_true(expanded_invocations(spec, idx, order, n) <= before);
         free(idx);
         free(order);
@@ -280,7 +280,7 @@ static void warp_fast(void** state)
         assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, order, &err), GC_OK);
         const uint64_t table = expanded_invocations("nvidia-pascal", idx, order, tc);
         assert_int_equal(gc_opt_warp_fast(idx, tc, vertices, 32, 32, order, &err), GC_OK);
-        assert_permutation(order, tc);
+        assert_is_permutation(order, tc);
         const uint64_t fast = expanded_invocations("nvidia-pascal", idx, order, tc);
         assert_true(fast <= table);
         change += ((double)fast - (double)table) / (double)table / 4;
@@ -295,7 +295,7 @@ static void warp_fast(void** state)
     uint32_t* order = test_indices(n / 3);
     gc_error err;
     assert_int_equal(gc_opt_warp_fast(idx, n / 3, vertices, 32, 0, order, &err), GC_OK);
-    assert_permutation(order, n / 3);
+    assert_is_permutation(order, n / 3);
     free(order);
     free(idx);
 }
