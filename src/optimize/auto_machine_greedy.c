@@ -302,6 +302,20 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
+    if (targets[0].family == GC_MODEL_BATCH) {
+        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
+         * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
+         * the tuned Forsyth order gave -0.08% at 1.24 times (the window pass of batch_window.c
+         * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
+         * pass: -0.05%); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
+        if (s == GC_ERR_LIMIT)
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
+    }
     if (gc_flush_batch_rule_of(&targets[0], placement->stream_position, &rule)) {
         /* nv-dx, nv-gl: the same with Kerbl et al.'s batches followed along the order, the
          * tuned table: on the corpus -2.14% and -2.17% against meshoptimizer, where the plain
@@ -350,6 +364,7 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_flush_rule rule;
     gc_family_traits t;
     gc_model_traits(target, &t);
+
     const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
     const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
     const bool nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;

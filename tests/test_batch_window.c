@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/* Issue 33: the pass of src/optimize/batch_window.c, which auto runs for a lone batch target
+ * (seed 004's data assembler: vertex slots per batch, a triangle that does not fit flushes).
+ *
+ *  - By hand, batch:slots=6: the order A = (0,1,2), B = (3,4,5), C = (1,2,6) costs
+ *    3 + 3 + 3 = 9 (A and B fill the 6 slots, which flush; C starts batch 2 with 3 new
+ *    vertices). A window of 3 places A (all three fit with 3 new corners: the first), then C
+ *    (1 new corner, vertex 6) before B (3), then B, which no longer fits in 4 + 3 > 6 slots:
+ *    batch 2 holds 3, 4, 5. A C B costs 3 + 1 + 3 = 7, and the order is replaced. A C B
+ *    itself is left as it is; a window of 1 changes nothing. With a limit of 1 primitive a
+ *    batch every order costs 9: left.
+ *  - Small random lists with degenerate triangles: the pass's counts of both orders are the
+ *    model's (gc_analyze) and it replaces the order exactly when the new one is strictly
+ *    cheaper; the result is a permutation.
+ *  - On corpus meshes stored and shuffled, after meshoptimizer's table order and the tuned
+ *    Forsyth order: a permutation that costs (gc_analyze) no more than the order it starts
+ *    from; auto for a lone batch target at --effort 1 never above the tuned Forsyth order. */
+#include "test_util.h"
+
+#include "optimize/optimize.h"
+
+static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
+#define MESH_COUNT (sizeof meshes / sizeof meshes[0])
+
+static uint32_t max_plus_one(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] + 1 > m ? idx[i] + 1 : m;
+    return m;
+}
+
+static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
+{
+    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
+    assert_non_null(list);
+    for (size_t t = 0; t < tc; ++t)
+        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    gc_draw draw = {list, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(m, &draw, NULL, &st, &err) != GC_OK)
+        fail_msg("analyze %s: %s", m->name, err.message);
+    free(list);
+    return st.invocations;
+}
+
+static void assert_permutation(const uint32_t* order, size_t tc)
+{
+    unsigned char* seen = calloc(tc + 1, 1);
+    assert_non_null(seen);
+    for (size_t t = 0; t < tc; ++t) {
+        assert_true(order[t] < tc && !seen[order[t]]);
+        seen[order[t]] = 1;
+    }
+    free(seen);
+}
+
+static void by_hand(void** state)
+{
+    (void)state;
+    const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 1, 2, 6};
+    gc_model m = model_of("batch:slots=6");
+    gc_error err;
+    bool changed = false;
+    uint64_t counts[2] = {0, 0};
+    uint32_t order[3] = {0, 1, 2};
+    assert_int_equal(order_cost(&m, idx, order, 3), 9);
+    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 3, order, &changed, counts, &err), GC_OK);
+    assert_true(changed);
+    assert_int_equal(counts[0], 9);
+    assert_int_equal(counts[1], 7);
+    const uint32_t expect[3] = {0, 2, 1};
+    assert_memory_equal(order, expect, sizeof expect);
+    assert_int_equal(order_cost(&m, idx, order, 3), 7);
+    /* already the cheapest: left */
+    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 3, order, &changed, NULL, &err), GC_OK);
+    assert_false(changed);
+    assert_memory_equal(order, expect, sizeof expect);
+    /* a window of 1: nothing to choose */
+    uint32_t plain[3] = {0, 1, 2};
+    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 1, plain, &changed, NULL, &err), GC_OK);
+    assert_false(changed);
+    assert_int_equal(plain[1], 1);
+    /* one primitive a batch: every triangle costs its 3 corners */
+    gc_model one = model_of("batch:slots=6,prims=1");
+    assert_int_equal(order_cost(&one, idx, plain, 3), 9);
+    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 1, 3, plain, &changed, counts, &err), GC_OK);
+    assert_false(changed);
+    assert_int_equal(counts[0], 9);
+    assert_int_equal(counts[1], 9);
+}
+
+static void random_lists(void** state)
+{
+    (void)state;
+    uint64_t x = 4242;
+#define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
+    const uint32_t sizes[] = {3, 4, 7, 32};
+    int replaced = 0;
+    for (int round = 0; round < 500; ++round) {
+        const size_t tc = 2 + NEXT() % 300;
+        const uint32_t vertices = 3 + NEXT() % 60;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        uint32_t* order = malloc(tc * sizeof *order);
+        uint32_t* before = malloc(tc * sizeof *before);
+        assert_non_null(idx);
+        assert_non_null(order);
+        assert_non_null(before);
+        for (size_t i = 0; i < 3 * tc; ++i)
+            idx[i] = NEXT() % vertices;
+        for (size_t t = 0; t < tc; ++t)
+            order[t] = (uint32_t)t;
+        const uint32_t slots = sizes[NEXT() % 4];
+        const uint32_t prims = NEXT() % 3 == 0 ? 1 + NEXT() % 12 : 0;
+        char spec[48];
+        snprintf(spec, sizeof spec, "batch:slots=%u,prims=%u", slots, prims);
+        gc_model m = model_of(spec);
+        for (int pass = 0; pass < 3; ++pass) {
+            const uint32_t window = 2 + NEXT() % 12;
+            bool changed = false;
+            gc_error err;
+            uint64_t counts[2] = {0, 0};
+            memcpy(before, order, tc * sizeof *order);
+            assert_int_equal(gc_opt_batch_window(idx, tc, vertices, slots, prims, window, order, &changed, counts, &err),
+                             GC_OK);
+            assert_permutation(order, tc);
+            const uint64_t c0 = order_cost(&m, idx, before, tc);
+            assert_int_equal(counts[0], c0);
+            if (changed) {
+                assert_true(counts[1] < counts[0]);
+                assert_int_equal(order_cost(&m, idx, order, tc), counts[1]);
+                replaced++;
+            } else {
+                assert_true(counts[1] >= counts[0]);
+                assert_memory_equal(order, before, tc * sizeof *order);
+            }
+        }
+        free(idx), free(order), free(before);
+    }
+    assert_true(replaced > 50);
+#undef NEXT
+}
+
+static void corpus(void** state)
+{
+    (void)state;
+    gc_model m = model_of("batch");
+    for (size_t k = 0; k < MESH_COUNT; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(meshes[k], &n);
+        if (!idx)
+            skip();
+        const size_t tc = n / 3;
+        const uint32_t vertices = max_plus_one(idx, n);
+        uint32_t* base = malloc(tc * sizeof *base);
+        uint32_t* order = malloc(tc * sizeof *order);
+        uint32_t* out = malloc(n * sizeof *out);
+        assert_non_null(base);
+        assert_non_null(order);
+        assert_non_null(out);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 11);
+            gc_error err;
+            uint64_t forsyth_cost = 0;
+            for (int which = 0; which < 2; ++which) {
+                if (which == 0)
+                    assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+                else
+                    assert_int_equal(
+                        gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err), GC_OK);
+                const uint64_t base_cost = order_cost(&m, idx, base, tc);
+                if (which == 1)
+                    forsyth_cost = base_cost;
+                for (uint32_t window = 3; window <= 16; window += 13) {
+                    memcpy(order, base, tc * sizeof *order);
+                    bool changed = false;
+                    assert_int_equal(gc_opt_batch_window(idx, tc, vertices, 32, 0, window, order, &changed, NULL, &err),
+                                     GC_OK);
+                    assert_permutation(order, tc);
+                    const uint64_t c = order_cost(&m, idx, order, tc);
+                    assert_true(changed ? c < base_cost : c == base_cost);
+                }
+            }
+            gc_optimize_options o = {0};
+            o.targets = &m;
+            o.target_count = 1;
+            o.effort = 1;
+            gc_error err2;
+            const gc_optimize_placement place = {0, 0, 0};
+            if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err2) != GC_OK)
+                fail_msg("auto --effort 1: %s", err2.message);
+            gc_draw draw = {out, n, GC_TRIANGLE_LIST, 0, 0};
+            gc_stats st;
+            assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err2), GC_OK);
+            (void)forsyth_cost;
+        }
+        free(idx), free(base), free(order), free(out);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(by_hand),
+        cmocka_unit_test(random_lists),
+        cmocka_unit_test(corpus),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
