@@ -14,7 +14,10 @@
  *    cheaper; the result is a permutation.
  *  - On corpus meshes stored and shuffled, after meshoptimizer's table order and the tuned
  *    Forsyth order: a permutation that costs (gc_analyze) no more than the order it starts
- *    from; auto for a lone batch target at --effort 1 never above the tuned Forsyth order. */
+ *    from; auto for a lone batch target: --effort 1 gives meshoptimizer's variant with the
+ *    tuned table, the default is never above it nor above meshoptimizer's table order.
+ *  - The machine greedy with the rule written out (machine_inline.h) gives the same orders
+ *    as with the model's machine (gc_sim). */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -183,20 +186,94 @@ static void corpus(void** state)
                     assert_true(changed ? c < base_cost : c == base_cost);
                 }
             }
-            gc_optimize_options o = {0};
-            o.targets = &m;
-            o.target_count = 1;
-            o.effort = 1;
-            gc_error err2;
-            const gc_optimize_placement place = {0, 0, 0};
-            if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err2) != GC_OK)
-                fail_msg("auto --effort 1: %s", err2.message);
-            gc_draw draw = {out, n, GC_TRIANGLE_LIST, 0, 0};
-            gc_stats st;
-            assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err2), GC_OK);
+            /* auto for the lone target: effort 1 a permutation; the default never above
+               meshoptimizer's table order (its last candidate) nor the tuned Forsyth order's
+               neighbour, meshoptimizer's variant with the tuned table */
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+            const uint64_t table_cost = order_cost(&m, idx, base, tc);
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
+            const uint64_t tuned_cost = order_cost(&m, idx, base, tc);
+            for (unsigned effort = 0; effort < 2; ++effort) {
+                gc_optimize_options o = {0};
+                o.targets = &m;
+                o.target_count = 1;
+                o.effort = effort;
+                const gc_optimize_placement place = {0, 0, 0};
+                if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
+                    fail_msg("auto --effort %u: %s", effort, err.message);
+                gc_draw draw = {out, n, GC_TRIANGLE_LIST, 0, 0};
+                gc_stats st;
+                assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err), GC_OK);
+                if (effort == 0) {
+                    assert_true(st.invocations <= table_cost);
+                    assert_true(st.invocations <= tuned_cost);
+                } else {
+                    assert_int_equal(st.invocations, tuned_cost); /* effort 1: that order */
+                }
+            }
             (void)forsyth_cost;
         }
         free(idx), free(base), free(order), free(out);
+    }
+}
+
+/* The machine greedy with batch's rule written out (machine_inline.h) gives the order it
+ * gives when every price and feed goes through the model's own machine (gc_sim): random
+ * lists with repeated corners, several slot counts and primitive limits, and corpus meshes
+ * stored and shuffled. */
+static void written_out_batch(void** state)
+{
+    (void)state;
+    uint64_t x = 777;
+#define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
+    static const char* const specs[] = {"batch", "batch:slots=3", "batch:slots=6,prims=2", "batch:slots=32,prims=10"};
+    for (int round = 0; round < 200; ++round) {
+        const size_t tc = 1 + NEXT() % 200;
+        const uint32_t vertices = 3 + NEXT() % 50;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        uint32_t* got = malloc(tc * sizeof *got);
+        uint32_t* want = malloc(tc * sizeof *want);
+        assert_non_null(idx);
+        assert_non_null(got);
+        assert_non_null(want);
+        for (size_t i = 0; i < 3 * tc; ++i)
+            idx[i] = NEXT() % vertices;
+        gc_model m = model_of(specs[round % 4]);
+        const float beta = (float)(NEXT() % 3) * 0.5f;
+        const uint32_t recent = 1 + NEXT() % 8;
+        gc_error err;
+        assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, beta, recent, got, &err), GC_OK);
+        assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, beta, recent, want, &err),
+                         GC_OK);
+        assert_memory_equal(got, want, tc * sizeof *got);
+        assert_permutation(got, tc);
+        free(idx), free(got), free(want);
+    }
+#undef NEXT
+    for (size_t k = 0; k < 3; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(meshes[k], &n);
+        if (!idx)
+            skip();
+        const size_t tc = n / 3;
+        const uint32_t vertices = max_plus_one(idx, n);
+        uint32_t* got = malloc(tc * sizeof *got);
+        uint32_t* want = malloc(tc * sizeof *want);
+        assert_non_null(got);
+        assert_non_null(want);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 5);
+            for (int sp = 0; sp < 4; sp += 3) {
+                gc_model m = model_of(specs[sp]);
+                gc_error err;
+                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, got, &err), GC_OK);
+                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, want, &err),
+                                 GC_OK);
+                assert_memory_equal(got, want, tc * sizeof *got);
+            }
+        }
+        free(idx), free(got), free(want);
     }
 }
 
@@ -206,6 +283,7 @@ int main(void)
         cmocka_unit_test(by_hand),
         cmocka_unit_test(random_lists),
         cmocka_unit_test(corpus),
+        cmocka_unit_test(written_out_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,11 @@
  * about 1.3 times its time), the default 16 (-5.99% at about 2.0 times) */
 #define DP_WINDOW_FAST 3
 #define DP_WINDOW_DEFAULT 16
+/* the machine greedy's settings for a lone batch target at the default effort (seed 004's
+ * slots, batch_lone below), chosen on the corpus among beta 0.5 to 1.5 and 3 to 7 recent
+ * vertices (docs/optimizers/auto.md) */
+#define BATCH_GREEDY_BETA 1.0f
+#define BATCH_GREEDY_RECENT 5
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number. */
@@ -39,7 +44,7 @@ static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32
     return at;
 }
 
-/* written_out: lru and direct-position priced by machine_inline.h's machines (the same
+/* written_out: lru, direct-position and batch priced by machine_inline.h's machines (the same
  * prices) instead of through gc_sim */
 static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
@@ -338,6 +343,41 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 }
 
 
+/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone: the
+ * machine greedy with the rule written out (machine_inline.h), meshoptimizer's variant with
+ * the tuned table, then with meshoptimizer's table; the cheapest, the first among equals. */
+static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
+                            void* user, uint32_t* order, gc_error* err)
+{
+    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!candidate)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    uint64_t best = UINT64_MAX, other = 0;
+    gc_status s = GC_OK;
+    for (int k = 0; k < 3 && !s; ++k) {
+        uint32_t* out = k == 0 ? order : candidate;
+        if (k == 0)
+            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                      placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, out,
+                                      err);
+        else
+            s = gc_opt_score_table(indices, triangle_count, vertex_count,
+                                   k == 1 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: the table orders would not be linear */
+            s = GC_OK;
+            continue;
+        }
+        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
+            best = other;
+            if (k > 0)
+                memcpy(order, candidate, triangle_count * sizeof *order);
+        }
+    }
+    free(candidate);
+    return s;
+}
+
 /* auto at the default effort for a lone target whose own orders beat the candidates of
  * auto.c on the corpus (28 rows: 14 meshes stored and shuffled, issue 33) in a third of
  * their time or less; each order scored with `cost`, the cheapest kept (the first among
@@ -355,7 +395,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *    algorithm and in meshoptimizer's variant (score_table.c): -1.81% against meshoptimizer,
  *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
  *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
- *    none. */
+ *    none;
+ *  - batch (seed 004's slots): the machine greedy with the rule written out, meshoptimizer's
+ *    variant with the tuned table and with meshoptimizer's table (batch_lone): -0.67% against
+ *    meshoptimizer, where auto's greedy, the tuned Forsyth order and meshoptimizer's table
+ *    gave -0.54% in about 1.3 times the time. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
@@ -364,6 +408,10 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_flush_rule rule;
     gc_family_traits t;
     gc_model_traits(target, &t);
+    if (target->family == GC_MODEL_BATCH) {
+        *served = true;
+        return batch_lone(indices, triangle_count, vertex_count, target, placement, cost, user, order, err);
+    }
 
     const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
     const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The machines of lru:N and direct-position:N written out for the machine greedy
+/* The machines of lru:N, direct-position:N and batch written out for the machine greedy
  * (auto_machine_greedy.c, issue 33): the same rules as src/models/lru.c and
  * direct_position.c, priced a triangle at a time without the rule table's overlay, so that
  * a candidate costs a few reads. Their prices are gc_sim_peek's, so the greedy's order is
@@ -11,7 +11,12 @@
  *  - direct-position:N (N >= 3): each slot's vertex and each vertex's slot + 1 (0: not
  *    cached); a corner misses when its vertex is not cached or an earlier corner's miss
  *    wrote over its slot (a repeated corner too), and then takes the slot of its position in
- *    the stream modulo N. */
+ *    the stream modulo N.
+ *  - batch:slots=S,prims=P (S >= 3; seed 004's slots, src/models/batch.c without state
+ *    changes): each vertex's batch number (0: none; the open one is `current`, from 1); a
+ *    triangle costs its distinct corners not in the open batch, or all its distinct corners
+ *    when those do not fit in the S - used free slots or the batch has its P primitives
+ *    (P > 0): it flushes and starts the next; a batch whose slots are full flushes at once. */
 #ifndef GPUCACHE_MACHINE_INLINE_H
 #define GPUCACHE_MACHINE_INLINE_H
 
@@ -24,8 +29,9 @@
 #define INLINE_NONE UINT32_MAX
 
 typedef struct inline_machine {
-    int kind; /* 0: none, 1: lru, 2: direct-position */
+    int kind; /* 0: none, 1: lru, 2: direct-position, 3: batch */
     uint32_t size, used;
+    uint32_t current, prims, prim_limit; /* batch: the open batch's number (from 1), its primitives, the limit */
     uint32_t* place; /* per vertex: lru place + 1 or direct-position slot + 1; 0: not cached */
     uint32_t entry[INLINE_MAX]; /* lru: by recency; direct-position: unused (slots in `slots`) */
     uint32_t* slots; /* direct-position: per slot its vertex (INLINE_NONE: empty) */
@@ -40,6 +46,8 @@ static inline gc_status inline_machine_init(inline_machine* m, const gc_model* t
         m->kind = 1;
     else if (target->family == GC_MODEL_DIRECT_POSITION && target->p[0] >= 3)
         m->kind = 2;
+    else if (target->family == GC_MODEL_BATCH && target->p[0] >= 3)
+        m->kind = 3, m->current = 1, m->prim_limit = target->p[1];
     else
         return GC_OK;
     m->size = target->p[0];
@@ -67,6 +75,14 @@ static inline void inline_machine_free(inline_machine* m)
 static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32_t* tv, uint64_t number)
 {
     uint32_t misses = 0;
+    if (m->kind == 3) {
+        /* batch (batch_window.c's rule): the distinct corners not in the open batch, or all
+           of them when they do not fit (or the primitive limit is reached): a new batch */
+        const uint32_t a = tv[0], b = tv[1], c = tv[2], cur = m->current;
+        const uint32_t distinct = 1u + (b != a) + (c != a && c != b);
+        misses = (m->place[a] != cur) + (b != a && m->place[b] != cur) + (c != a && c != b && m->place[c] != cur);
+        return (m->prim_limit && m->prims == m->prim_limit) || m->used + misses > m->size ? distinct : misses;
+    }
     if (m->kind == 1) {
         uint32_t from[3]; /* each earlier corner's place, INLINE_NONE when it missed */
         for (int c = 0; c < 3; ++c) {
@@ -109,6 +125,20 @@ static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32
 /* Feeds triangle tv, the number-th primitive, to the machine. */
 static inline void inline_machine_feed(inline_machine* m, const uint32_t* tv, uint64_t number)
 {
+    if (m->kind == 3) {
+        const uint32_t misses = inline_machine_peek(m, tv, number);
+        const uint32_t a = tv[0], b = tv[1], c = tv[2];
+        if ((m->prim_limit && m->prims == m->prim_limit) ||
+            m->used + ((m->place[a] != m->current) + (b != a && m->place[b] != m->current) +
+                       (c != a && c != b && m->place[c] != m->current)) > m->size)
+            m->current++, m->used = 0, m->prims = 0; /* the batch flushes (it holds something) */
+        m->place[a] = m->place[b] = m->place[c] = m->current;
+        m->used += misses;
+        m->prims++;
+        if (m->used >= m->size)
+            m->current++, m->used = 0, m->prims = 0;
+        return;
+    }
     for (int c = 0; c < 3; ++c) {
         const uint32_t v = tv[c];
         if (m->kind == 1) {
