@@ -273,6 +273,41 @@ static void written_out_batch(void** state)
     }
 }
 
+/* A hub (a fan of 70,000 triangles around vertex 0): meshoptimizer's variant refuses it, and
+ * from 65,536 triangles the default leaves the greedy out, so it falls back to the greedy:
+ * a result that costs (gc_analyze) at most the fan's own order, counted by hand: 30 triangles
+ * a batch of 32 slots, each batch after the first repeating the hub and one rim vertex. */
+static void hub(void** state)
+{
+    (void)state;
+    const size_t tc = 70000;
+    uint32_t* idx = malloc(3 * tc * sizeof *idx);
+    uint32_t* out = malloc(3 * tc * sizeof *out);
+    assert_non_null(idx);
+    assert_non_null(out);
+    for (size_t t = 0; t < tc; ++t)
+        idx[3 * t] = 0, idx[3 * t + 1] = (uint32_t)t + 1, idx[3 * t + 2] = (uint32_t)t + 2;
+    gc_model m = model_of("batch");
+    gc_draw fan = {idx, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    assert_int_equal(gc_analyze(&m, &fan, NULL, &st, &err), GC_OK);
+    const uint64_t fan_cost = st.invocations;
+    /* by hand: batch 1 holds the hub and rim 1..31 (30 triangles); each later batch the hub,
+       the last rim vertex of the one before and 30 new: 30 triangles for 32 slots */
+    const uint64_t batches = (tc + 29) / 30;
+    assert_int_equal(fan_cost, tc + 2 + 2 * (batches - 1));
+    gc_optimize_options o = {0};
+    o.targets = &m;
+    o.target_count = 1;
+    const gc_optimize_placement place = {0, 0, 0};
+    assert_int_equal(gc_optimize_placed(GC_OPT_AUTO, idx, 3 * tc, (uint32_t)tc + 2, &o, &place, out, &err), GC_OK);
+    gc_draw draw = {out, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err), GC_OK);
+    assert_true(st.invocations <= fan_cost);
+    free(idx), free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +315,7 @@ int main(void)
         cmocka_unit_test(random_lists),
         cmocka_unit_test(corpus),
         cmocka_unit_test(written_out_batch),
+        cmocka_unit_test(hub),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
