@@ -14,8 +14,9 @@
  *    cheaper; the result is a permutation.
  *  - On corpus meshes stored and shuffled, after meshoptimizer's table order and the tuned
  *    Forsyth order: a permutation that costs (gc_analyze) no more than the order it starts
- *    from; auto for a lone batch target: --effort 1 gives meshoptimizer's variant with the
- *    tuned table, the default is never above it nor above meshoptimizer's table order.
+ *    from; auto for a lone batch target: --effort 1 gives the cheaper of meshoptimizer's
+ *    variant with the tuned table and meshoptimizer's table order, the default is never above
+ *    either. gc_batch_order_cost agrees with the model on the random lists.
  *  - The machine greedy with the rule written out (machine_inline.h) gives the same orders
  *    as with the model's machine (gc_sim). */
 #include "test_util.h"
@@ -130,6 +131,9 @@ static void random_lists(void** state)
             assert_permutation(order, tc);
             const uint64_t c0 = order_cost(&m, idx, before, tc);
             assert_int_equal(counts[0], c0);
+            uint64_t counted = 0;
+            assert_int_equal(gc_batch_order_cost(idx, tc, vertices, slots, prims, before, &counted, &err), GC_OK);
+            assert_int_equal(counted, c0);
             if (changed) {
                 assert_true(counts[1] < counts[0]);
                 assert_int_equal(order_cost(&m, idx, order, tc), counts[1]);
@@ -183,9 +187,9 @@ static void corpus(void** state)
                     assert_true(changed ? c < base_cost : c == base_cost);
                 }
             }
-            /* auto for the lone target: effort 1 gives meshoptimizer's variant with the tuned
-               table; the default is never above it nor above meshoptimizer's table order (two
-               of its candidates) */
+            /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
+               with the tuned table and meshoptimizer's table order; the default is never above
+               either (two of its candidates) */
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
             const uint64_t table_cost = order_cost(&m, idx, base, tc);
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
@@ -204,8 +208,8 @@ static void corpus(void** state)
                 if (effort == 0) {
                     assert_true(st.invocations <= table_cost);
                     assert_true(st.invocations <= tuned_cost);
-                } else {
-                    assert_int_equal(st.invocations, tuned_cost); /* effort 1: that order */
+                } else { /* effort 1 (under 65,536 triangles): the cheaper of the two */
+                    assert_int_equal(st.invocations, tuned_cost < table_cost ? tuned_cost : table_cost);
                 }
             }
         }

@@ -247,6 +247,31 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
     }
 }
 
+/* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
+ * (meshoptimizer's variant with the tuned table) against meshoptimizer's table order, each
+ * counted under the rule (batch_window.c); the cheaper, `order` among equals. */
+static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint32_t* order, gc_error* err)
+{
+    uint32_t* other = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!other)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    uint64_t a = 0, b = 0;
+    gc_status s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, other, err);
+    if (s == GC_ERR_LIMIT) { /* (the same valences as the tuned table's: not expected) */
+        free(other);
+        return GC_OK;
+    }
+    if (!s)
+        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], order, &a, err);
+    if (!s)
+        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], other, &b, err);
+    if (!s && b < a)
+        memcpy(order, other, triangle_count * sizeof *order);
+    free(other);
+    return s;
+}
+
 /* --effort 1 for one target whose gain over meshoptimizer comes from its own machine
  * (direct-value and llvmpipe, below; direct-position gets meshoptimizer's order): the
  * greedy above, with the settings chosen on the corpus (docs/PERFORMANCE.md, issue 33); a
@@ -319,6 +344,8 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        else if (!s && triangle_count < BATCH_GREEDY_MAX_TRIANGLES && targets[0].p[0] >= 3)
+            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);

@@ -112,3 +112,20 @@ done:
     free(a.batch_of), free(b.batch_of), free(out);
     return s;
 }
+
+gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                              uint32_t prims, const uint32_t* order, uint64_t* cost, gc_error* err)
+{
+    *cost = 0;
+    if (slots < 3)
+        return gc_fail(err, GC_ERR_USAGE, "batch: at least 3 slots for a triangle");
+    bw_machine m = {gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true), slots, prims, 1, 0, 0};
+    if (!m.batch_of)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the batch count over %u vertices", vertex_count);
+    uint64_t c = 0;
+    for (size_t k = 0; k < triangle_count; ++k)
+        c += bw_feed(&m, indices + 3 * (size_t)order[k]);
+    free(m.batch_of);
+    *cost = c;
+    return GC_OK;
+}

@@ -167,6 +167,10 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
  * `prims` primitives, 0: no limit); `order` is replaced (*changed) only when the result costs
  * strictly fewer invocations; counts (NULL: not wanted): the input order's invocations and the
  * new one's, when the pass ran (window >= 2, slots >= 3, at least 2 triangles). */
+/* The invocations of `order` under batch:slots,prims (batch_window.c; the slots empty at the
+ * start, no state changes), slots >= 3. */
+gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                              uint32_t prims, const uint32_t* order, uint64_t* cost, gc_error* err);
 #define GC_BATCH_WINDOW_MAX 32
 gc_status gc_opt_batch_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               uint32_t slots, uint32_t prims, uint32_t window, uint32_t* order, bool* changed,
