@@ -340,7 +340,9 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
          * the tuned Forsyth order gave -0.08% at 1.24 times (the window pass of batch_window.c
          * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
-         * pass: -0.05%); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+         * pass: -0.05%); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order, the
+         * cheaper kept (batch_fast_pair: -0.36% at 1.14 times on the mean, the rows below that
+         * size about 2.2 times); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
