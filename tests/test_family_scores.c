@@ -5,7 +5,7 @@
  *  - Which table runs: lru:16's traits give lru's table, lru:32's and nvidia-kepler's none;
  *    auto at --effort 1 for lru:16 gives Forsyth's order with lru's table; for lru:32 the
  *    order with auto's tuned table, for nvidia-kepler that table in meshoptimizer's variant
- *    with the NVIDIA rule's cache (score_table_nvidia.c), triangle for triangle.
+ *    with the NVIDIA rule's cache (score_table.c), triangle for triangle.
  *  - What lru's table buys: under lru:16, on eight smaller corpus meshes as stored, effort 1
  *    costs no more invocations than meshoptimizer's order (gc_opt_score_table with
  *    meshoptimizer 0.18's table, which gives meshopt_optimizeVertexCache's order) on every
@@ -83,7 +83,7 @@ static void which_table(void** state)
     for (size_t s = 0; s < 3; ++s) {
         gc_error err;
         gc_model m = model_of(specs[s]);
-        if (m.family == GC_MODEL_NVIDIA) /* meshoptimizer's variant with the rule's cache (score_table_nvidia.c) */
+        if (m.family == GC_MODEL_NVIDIA) /* meshoptimizer's variant with the rule's cache (score_table.c) */
             assert_int_equal(gc_opt_score_table_nvidia(idx, n / 3, vertices, tables[s], &m, 0, order, &err), GC_OK);
         else
             assert_int_equal(gc_opt_forsyth_scored(idx, n / 3, vertices, tables[s], order, NULL, &err), GC_OK);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Issue 33: Forsyth's order with the modelled cache holding what seed 000's NVIDIA rule holds
- * (src/optimize/forsyth_nvidia.c), which auto's default runs for a lone nvidia-kepler.
+ * (src/optimize/forsyth_flush.c), which auto's default runs for a lone nvidia-kepler.
  *
  *  - With a rule that never drops a vertex (no lifetimes, more slots than the mesh has
  *    vertices) it is forsyth.c's order with the same table, triangle for triangle (the
  *    independent implementation it extends), on corpus meshes stored and shuffled.
- *    The same for meshoptimizer's variant told of the rule (score_table_nvidia.c, which
+ *    The same for meshoptimizer's variant told of the rule (score_table.c, which
  *    auto's --effort 1 runs) against score_table.c's order, with the tuned and meshoptimizer's
  *    tables.
  *  - Its order is a permutation of the triangles, with degenerate triangles and a hub, and

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* direct-position:N — seed 000's second "CPU cache-ish" policy: a missing vertex
- * is written to slot (position of the index in the stream) modulo N; a lookup
- * searches every slot. For strips and fans the position is that of the index the
- * primitive takes the vertex from. */
+/* direct-position:N: seed 000's second "CPU cache-ish" policy, stated in
+ * direct_position_rule.h; here its runs over a draw and its gc_sim machine. */
 #include "models.h"
+#include "direct_position_rule.h"
 
 #include <stdlib.h>
 
-#define EMPTY UINT32_MAX
+#define EMPTY GC_DP_EMPTY
 
 gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
@@ -32,14 +31,9 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
             const uint32_t* v = chunk.vertices + p * chunk.arity;
             const size_t* pos = chunk.positions + p * chunk.arity;
             for (unsigned j = 0; j < chunk.arity; ++j) {
-                uint32_t id = v[j];
-                if (slot_of[id])
+                const uint32_t id = v[j];
+                if (!gc_dp_access(slot_of, slots, n, id, pos[j]))
                     continue;
-                uint32_t slot = (uint32_t)(pos[j] % n);
-                if (slots[slot] != EMPTY)
-                    slot_of[slots[slot]] = 0;
-                slots[slot] = id;
-                slot_of[id] = slot + 1;
                 invocations++;
                 if (run->per_vertex)
                     run->per_vertex[id]++;
@@ -58,7 +52,7 @@ gc_status gc_model_direct_position_run(const gc_model* m, const gc_run* run, gc_
 
 /* ------------------------------------------------------------ state machine */
 
-/* The same rule one primitive at a time. Words: per vertex its slot + 1 (0: absent), then
+/* The same rule one primitive at a time, written through gc_sim_write. Words: per vertex its slot + 1 (0: absent), then
  * per slot the vertex id + 1 (0: empty). */
 static size_t direct_position_extra(const void* params)
 {
@@ -74,7 +68,7 @@ static uint32_t direct_position_feed(gc_sim_context* c, const gc_sim_primitive* 
         uint32_t id = p->vertices[j];
         if (c->words[id])
             continue;
-        uint32_t slot = (uint32_t)(p->positions[j] % n);
+        uint32_t slot = gc_dp_slot(p->positions[j], n);
         uint32_t old = c->words[slots + slot];
         if (old)
             gc_sim_write(c, old - 1, 0);

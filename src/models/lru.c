@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* lru:N — least recently used: a hit moves the vertex to the front, a miss
- * evicts the entry used longest ago (seed 000's "last-use cache"; seed 002's
- * LRU hypothesis). Vertices are looked up one at a time in primitive order.
+/* lru:N: least recently used, the rule stated in lru_rule.h. Vertices are looked up one at
+ * a time in primitive order.
  *
  * Implementation: N nodes in a doubly linked recency list and a per-vertex node
  * reference, so every lookup is O(1) whatever N. */

@@ -308,10 +308,10 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     }
     if (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) {
         /* nvidia-kepler: meshoptimizer's variant of Forsyth's algorithm with the modelled cache
-         * holding what the rule holds (score_table_nvidia.c), the tuned table: on the corpus
+         * holding what the rule holds (score_table.c), the tuned table: on the corpus
          * -1.62% against meshoptimizer at about 1.3 times its time, where the tuned Forsyth
-         * order gave -0.56% (forsyth.c's algorithm told the rule, forsyth_nvidia.c: -1.72% at
-         * 1.5 times); a hub (GC_ERR_LIMIT): forsyth_nvidia.c's */
+         * order gave -0.56% (forsyth.c's algorithm told the rule, forsyth_flush.c: -1.72% at
+         * 1.5 times); a hub (GC_ERR_LIMIT): forsyth_flush.c's */
         s = gc_opt_score_table_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, &targets[0],
                                       placement->stream_position / 3, order, err);
         if (s == GC_ERR_LIMIT)
@@ -427,7 +427,7 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
  *  - direct-position: meshoptimizer's order with the pass of direct_position_window.c, a
  *    window of 16 triangles (-5.99%; the greedy above with 6 recent vertices and a valence
  *    weight of 1, against meshoptimizer's order alone, gave -0.88%);
- *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_nvidia.c; -1.72% against
+ *  - nvidia-kepler: Forsyth's order with the rule's cache (forsyth_flush.c; -1.72% against
  *    meshoptimizer on its own, where auto's greedy and the two Forsyth orders gave -0.86%);
  *  - lru:16: its family's Forsyth table (family_scores.c, 26 rows of 28) in Forsyth's
  *    algorithm and in meshoptimizer's variant (score_table.c): -1.81% against meshoptimizer,

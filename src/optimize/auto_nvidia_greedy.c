@@ -13,12 +13,9 @@
  * lowest score wins, the lower triangle number among equals; dead ends as gc_greedy_restart.
  * The floating-point operations are gc_opt_target_greedy's, in its order.
  *
- * The rule, as nvidia.c states it: slots written in order; a primitive whose misses would
- * write past the end clears the cache and all its distinct vertices miss, placed from slot
- * 0; a slot is invalid from primitive min(last use + idle, insertion + life) on (a span of 0:
- * never). Here, as there, a vertex keeps the epoch (resets so far) and slot of its latest
- * insertion in one word. */
+ * The rule is nvidia_rule.h's (src/models/), its state by slot as the simulator keeps it. */
 #include "optimize.h"
+#include "../models/nvidia_rule.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,87 +23,27 @@
 
 #define RECENT_MAX 16
 #define SCAN 8
-#define NEVER UINT32_MAX
-#define SLOT_BITS 10
-#define EPOCH_LIMIT (1u << (32 - SLOT_BITS))
-
-typedef struct nv_machine {
-    uint32_t* tag;      /* per vertex: epoch << SLOT_BITS | slot of its latest insertion (0: never) */
-    uint32_t vertex_count;
-    uint32_t* expires;  /* per slot: the first primitive that cannot match it */
-    uint32_t* life_end; /* per slot: insertion + life */
-    uint32_t size, idle, life, epoch, next;
-} nv_machine;
-
-static inline uint32_t span_end(uint32_t prim, uint32_t span)
-{
-    return span == 0 || span >= NEVER - prim ? NEVER : prim + span;
-}
-
-static inline bool nv_hit(const nv_machine* m, uint32_t v, uint32_t prim)
-{
-    const uint32_t t = m->tag[v];
-    return (t >> SLOT_BITS) == m->epoch && prim < m->expires[t & ((1u << SLOT_BITS) - 1)];
-}
-
-/* The distinct corners of tv, in order (as gc_sim_unique_corners gives them); their count. */
-static inline unsigned distinct_corners(const uint32_t* tv, uint32_t* u)
-{
-    unsigned n = 0;
-    u[n++] = tv[0];
-    if (tv[1] != tv[0])
-        u[n++] = tv[1];
-    if (tv[2] != tv[0] && tv[2] != tv[1])
-        u[n++] = tv[2];
-    return n;
-}
 
 /* The rule's invocations for tv as primitive `prim`, the state unchanged. */
-static inline uint32_t nv_price(const nv_machine* m, const uint32_t* tv, uint32_t prim)
+static inline uint32_t nv_price(const gc_nv_slots* m, const uint32_t* tv, uint32_t prim)
 {
-    uint32_t u[3];
-    const unsigned n = distinct_corners(tv, u);
-    uint32_t misses = 0;
-    for (unsigned k = 0; k < n; ++k)
-        misses += !nv_hit(m, u[k], prim);
-    return m->next + misses > m->size ? n : misses;
+    bool fresh[3];
+    gc_nv_fresh3(tv, fresh);
+    return gc_nv_price(m, tv, fresh, 3, prim);
 }
 
-static void nv_feed(nv_machine* m, const uint32_t* tv, uint32_t prim)
+static void nv_feed(gc_nv_slots* m, const uint32_t* tv, uint32_t prim)
 {
-    uint32_t u[3];
-    const unsigned n = distinct_corners(tv, u);
-    bool hit[3];
-    uint32_t misses = 0;
-    for (unsigned k = 0; k < n; ++k) {
-        hit[k] = nv_hit(m, u[k], prim);
-        misses += !hit[k];
-    }
-    if (m->next + misses > m->size) {
-        if (++m->epoch == EPOCH_LIMIT) { /* every tag of the epochs before is stale; wrapped: cleared */
-            memset(m->tag, 0, m->vertex_count * sizeof *m->tag);
-            m->epoch = 1;
-        }
-        m->next = 0;
-        for (unsigned k = 0; k < n; ++k)
-            hit[k] = false;
-    }
-    const uint32_t idle_end = span_end(prim, m->idle);
-    for (unsigned k = 0; k < n; ++k) {
-        uint32_t slot = m->tag[u[k]] & ((1u << SLOT_BITS) - 1);
-        if (!hit[k]) {
-            slot = m->next++;
-            m->tag[u[k]] = m->epoch << SLOT_BITS | slot;
-            m->life_end[slot] = span_end(prim, m->life);
-        }
-        m->expires[slot] = idle_end < m->life_end[slot] ? idle_end : m->life_end[slot];
-    }
+    bool fresh[3];
+    int32_t inserted[3];
+    gc_nv_fresh3(tv, fresh);
+    gc_nv_feed(m, tv, fresh, 3, prim, inserted);
 }
 
 bool gc_nvidia_greedy_fits(const gc_model* target)
 {
     /* a vertex's tag holds its slot in SLOT_BITS bits, as nvidia.c's */
-    return target->family == GC_MODEL_NVIDIA && target->p[0] >= 3 && target->p[0] <= (1u << SLOT_BITS);
+    return target->family == GC_MODEL_NVIDIA && target->p[0] >= 3 && target->p[0] <= (1u << GC_NV_SLOT_BITS);
 }
 
 gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -121,7 +58,7 @@ gc_status gc_opt_nvidia_greedy(const uint32_t* indices, size_t triangle_count, u
     gc_status s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err);
     if (s)
         return s;
-    nv_machine m = {NULL, vertex_count, NULL, NULL, target->p[0], target->p[1], target->p[2], 1, 0};
+    gc_nv_slots m = {NULL, NULL, NULL, vertex_count, target->p[0], target->p[1], target->p[2], 1, 0};
     m.tag = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
     m.expires = gc_alloc_array(m.size, sizeof(uint32_t), true);
     m.life_end = gc_alloc_array(m.size, sizeof(uint32_t), true);

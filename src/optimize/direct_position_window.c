@@ -11,18 +11,19 @@
  * SCALE times its misses plus the cached vertices with triangles still to come that its
  * misses would write over (the lower place in the window among equals). A triangle that has
  * waited `window` steps behind its place is placed next whatever it costs, so no triangle
- * drifts far. The machine is the rule of src/models/direct_position.c written out (the same
- * as machine_inline.h's, with the list's positions from `first_position`); the input order
+ * drifts far. The machine is the rule of src/models/direct_position_rule.h (the model's, and
+ * machine_inline.h's, with the list's positions from `first_position`); the input order
  * is simulated alongside, and the new order replaces it only when it costs strictly fewer
  * invocations, so the result is never above the input order. (Where the list starts in the
  * draw only renames the slots, cyclically, when it starts with the cache empty: the counts
  * do not depend on it; first_position is kept so that the slots are the model's.) */
 #include "optimize.h"
+#include "../models/direct_position_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
+#define NONE GC_DP_EMPTY
 #define SCALE 4
 
 typedef struct dp_machine {
@@ -35,26 +36,13 @@ typedef struct dp_machine {
  * SCALE plus the live vertices written over; `live`: NULL for misses alone. */
 static uint32_t dp_price(const dp_machine* m, const uint32_t* tv, uint32_t base, const uint32_t* live)
 {
-    uint32_t slot[3], vertex[3], count = 0, misses = 0, lost = 0;
-    for (int c = 0; c < 3; ++c) {
-        const uint32_t v = tv[c];
-        bool hit = m->place[v] != 0, written = false;
-        for (uint32_t e = 0; e < count; ++e) {
-            written |= vertex[e] == v;
-            hit &= slot[e] != m->place[v] - 1;
-        }
-        if (!hit && !written) {
-            uint32_t s = base + (uint32_t)c;
-            s -= s >= m->n ? m->n : 0;
-            slot[count] = s;
-            vertex[count++] = v;
-            misses++;
-            const uint32_t old = m->slots[s];
-            /* a vertex of this triangle written over still costs (it is counted as a miss
-             * when it comes after; when it came before it is cached again by then) */
-            if (live && old != NONE && live[old] && old != tv[0] && old != tv[1] && old != tv[2])
-                lost++;
-        }
+    uint32_t slot[3], vertex[3], lost = 0;
+    const uint32_t misses = gc_dp_misses3(m->place, m->n, tv, base, slot, vertex);
+    for (uint32_t e = 0; e < misses && live; ++e) {
+        const uint32_t old = m->slots[slot[e]];
+        /* a vertex of this triangle written over still costs (it is counted as a miss when it
+         * comes after; when it came before it is cached again by then) */
+        lost += old != GC_DP_EMPTY && live[old] && old != tv[0] && old != tv[1] && old != tv[2];
     }
     return misses * SCALE + lost;
 }
@@ -64,15 +52,11 @@ static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
 {
     uint32_t misses = 0;
     for (int c = 0; c < 3; ++c) {
-        const uint32_t v = tv[c];
-        if (m->place[v])
+        if (m->place[tv[c]])
             continue;
         uint32_t s = base + (uint32_t)c;
         s -= s >= m->n ? m->n : 0;
-        if (m->slots[s] != NONE)
-            m->place[m->slots[s]] = 0;
-        m->slots[s] = v;
-        m->place[v] = s + 1;
+        gc_dp_write(m->place, m->slots, tv[c], s);
         misses++;
     }
     return misses;

@@ -21,8 +21,21 @@
  * On the corpus (28 rows, 14 meshes stored and shuffled) against meshoptimizer's order:
  * ati-basic -1.04% with lru:16's table (the plain order: -0.42%), reuse:32,16,32 -2.20%
  * with the tuned table (plain: -0.37%), nv-dx -2.14% (plain -0.41%), nv-gl -2.17% (plain
- * -0.44%), in the plain order's time (docs/optimizers/auto.md). */
+ * -0.44%), in the plain order's time (docs/optimizers/auto.md).
+ *
+ * Told of seed 000's NVIDIA rule (gc_opt_forsyth_nvidia; issue 33, nvidia-kepler): the
+ * modelled cache holds only the vertices the rule (src/models/nvidia_rule.h, its state by
+ * vertex) still holds for the next primitive, the rule followed along the order exactly.
+ * After each triangle the LRU of the vertices used so far is kept as in Forsyth's
+ * algorithm; the vertices the rule holds get the table's place scores by their rank among
+ * themselves, a vertex the rule no longer holds loses its place's score (its valence stays,
+ * and its remaining triangles stay candidates for the next step, so that the order stays on
+ * the surface). A vertex pushed past the LRU's places keeps the score it had until its next
+ * use (the rule's 32 slots may still hold it; zeroing it there, as forsyth.c does, gave
+ * -1.68% against meshoptimizer on the corpus for -1.72%). auto runs it with the tuned table
+ * (gc_auto_tuned_scores), unchanged. */
 #include "optimize.h"
+#include "../models/nvidia_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +93,21 @@ const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scor
     return gc_family_forsyth_scores(&t, own);
 }
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* A vertex: its remaining and listed triangles; told of the nvidia rule, its state under the
+ * rule follows in the same 16-byte record (the triangle's corners read both). */
 typedef struct flush_vertex {
     uint32_t live, listed;
 } flush_vertex;
+typedef struct nv_vertex {
+    flush_vertex f;
+    gc_nv_vertex rule;
+} nv_vertex;
 
 /* The warp of a reuse rule followed along the order: each vertex's stamp when it joined
  * (0: never), the stamps given so far, the warp's first stamp, its vertices and triangles. */
@@ -135,9 +160,13 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
     return (r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + 2 > r->warp;
 }
 
-gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                               const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
-                               gc_error* err)
+/* The order, with the flushes of `rule` or (`nv`) the nvidia rule of `target` from primitive
+ * `first_primitive` on. Inlined into each entry point, so that each keeps only its own tests
+ * and its own record size. */
+static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                            const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                            const bool nv, const gc_model* target, uint64_t first_primitive,
+                                            uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -145,19 +174,25 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
     if (cache_size < 1 || cache_size > GC_FORSYTH_MAX_CACHE || scores->live_count < 2 ||
         scores->live_count > GC_FORSYTH_MAX_LIVE)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: bad score tables");
+    if (nv && (target->family != GC_MODEL_NVIDIA || target->p[0] < 3))
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: the nvidia order takes an nvidia target of 3 entries or more");
+    gc_nv_fill fill = gc_nv_fill_of(nv ? target->p[0] : 0, nv ? target->p[1] : 0, nv ? target->p[2] : 0);
     gc_adjacency adj;
     gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)
         return s;
-    flush_vertex* vert = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vert, false);
+    const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
+    char* records = gc_alloc_array(vertex_count ? vertex_count : 1, stride, nv);
+#define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
+#define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
     float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false);
     uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     warp_state warp = {NULL, 0, 0, 0, 0};
-    if (rule->warp)
+    if (!nv && rule->warp)
         warp.stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint64_t), true);
-    if (!vert || !vscore || !emitted || !dead_end || (rule->warp && !warp.stamp)) {
-        free(vert), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
+    if (!records || !vscore || !emitted || !dead_end || (!nv && rule->warp && !warp.stamp)) {
+        free(records), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
         gc_adjacency_free(&adj);
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
@@ -167,12 +202,12 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
     const uint32_t live_max = scores->live_count - 1;
     for (uint32_t v = 0; v < vertex_count; ++v) {
         const uint32_t live = list_start[v + 1] - list_start[v];
-        vert[v].live = vert[v].listed = live;
+        VERT(v)->live = VERT(v)->listed = live;
         vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
     }
     uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
-    float position_score[GC_FORSYTH_MAX_CACHE + 3];
-    for (uint32_t k = 0; k < cache_size + 3; ++k)
+    float position_score[GC_FORSYTH_MAX_CACHE + 4];
+    for (uint32_t k = 0; k < cache_size + 4; ++k)
         position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
@@ -186,15 +221,22 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
     while (best >= 0) {
         const uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
+        const uint64_t prim = first_primitive + written;
         emitted[t / 64] |= 1ull << (t % 64);
         order[written++] = t;
         for (int c = 0; c < 3; ++c) {
             dead_end[dead_top++] = tv[c];
-            vert[tv[c]].live--;
+            VERT(tv[c])->live--;
         }
-        /* whether the target empties its cache before the next triangle */
+        uint32_t u[3];
+        const unsigned un = gc_nv_distinct3(tv, u);
+        /* whether the target empties its cache before the next triangle; the nvidia rule fed
+         * the triangle */
         bool flush = false;
-        if (rule->reset_indices) {
+        if (nv) {
+            gc_nv_vertex* corner[3] = {RULE(u[0]), RULE(u[un > 1 ? 1 : 0]), RULE(u[un > 2 ? 2 : 0])};
+            gc_nv_fill_feed(&fill, corner, un, prim);
+        } else if (rule->reset_indices) {
             const uint64_t next = rule->first_index + 3 * (uint64_t)written; /* > 0 */
             flush = next % rule->reset_indices == 0;
         } else if (rule->warp) {
@@ -202,20 +244,27 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
         }
         /* LRU update: the triangle's vertices first, then the old order */
         uint32_t n = 0;
-        for (int c = 0; c < 3; ++c)
-            if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
-                next_cache[n++] = tv[c];
+        for (uint32_t k = 0; k < un; ++k)
+            next_cache[n++] = u[k];
         for (uint32_t k = 0; k < cache_count; ++k) {
             const uint32_t v = cache[k];
             if (v != tv[0] && v != tv[1] && v != tv[2])
                 next_cache[n++] = v;
         }
-        uint32_t live_cached = 0;
+        uint32_t live_cached = 0, place = 0;
         for (uint32_t k = 0; k < n; ++k) {
-            const uint32_t v = next_cache[k], live = vert[v].live;
-            /* after a flush: no place in the cache, the valence only */
-            const float place = flush ? 0.0f : position_score[k];
-            vscore[v] = live == 0 ? -1.0f : place + scores->live[live < live_max ? live : live_max];
+            const uint32_t v = next_cache[k], live = VERT(v)->live;
+            float p;
+            if (nv) {
+                /* the place among the vertices the rule holds; 0 for the others */
+                const bool held = gc_nv_holds(&fill, RULE(v), prim + 1) && fill.next < fill.size;
+                p = position_score[held ? place : cache_size];
+                place += held;
+            } else {
+                /* after a flush: no place in the cache, the valence only */
+                p = flush ? 0.0f : position_score[k];
+            }
+            vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
             scan[live_cached] = v;
             live_cached += live != 0 && k < cache_size;
         }
@@ -224,31 +273,39 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
         /* the next triangle: the best among those vertices' remaining triangles */
         best = -1;
         best_score = -1.0f;
+        uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
+        for (uint32_t k = 0; nv && k < live_cached; ++k) {
+            scan_start[k] = list_start[scan[k]];
+#if defined(__GNUC__)
+            __builtin_prefetch(list + scan_start[k]);
+#endif
+        }
         for (uint32_t k = 0; k < live_cached; ++k) {
-            flush_vertex* fv = &vert[scan[k]];
-            uint32_t* entries = list + list_start[scan[k]];
+            flush_vertex* fv = VERT(scan[k]);
+            uint32_t* entries = list + (nv ? scan_start[k] : list_start[scan[k]]);
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
-                const uint32_t u = entries[a];
-                if (emitted[u / 64] >> (u % 64) & 1) {
+                const uint32_t w = entries[a];
+                if (emitted[w / 64] >> (w % 64) & 1) {
                     entries[a] = entries[--fv->listed];
                     continue;
                 }
-                float sc = vscore[indices[3 * (size_t)u]] + vscore[indices[3 * (size_t)u + 1]] +
-                           vscore[indices[3 * (size_t)u + 2]];
+                float sc = vscore[indices[3 * (size_t)w]] + vscore[indices[3 * (size_t)w + 1]] +
+                           vscore[indices[3 * (size_t)w + 2]];
                 if (sc > best_score)
-                    best_score = sc, best = u;
+                    best_score = sc, best = w;
                 ++a, ++scanned;
             }
         }
         while (best < 0 && dead_top > 0) {
             const uint32_t d = dead_end[--dead_top];
-            for (uint32_t a = 0; vert[d].live > 0 && a < vert[d].listed && best < 0;) {
-                const uint32_t u = list[list_start[d] + a];
-                if (emitted[u / 64] >> (u % 64) & 1)
-                    list[list_start[d] + a] = list[list_start[d] + --vert[d].listed];
+            flush_vertex* dv = VERT(d);
+            for (uint32_t a = 0; dv->live > 0 && a < dv->listed && best < 0;) {
+                const uint32_t w = list[list_start[d] + a];
+                if (emitted[w / 64] >> (w % 64) & 1)
+                    list[list_start[d] + a] = list[list_start[d] + --dv->listed];
                 else
-                    best = u;
+                    best = w;
             }
         }
         if (best < 0) {
@@ -258,10 +315,26 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                 best = (int64_t)cursor;
         }
     }
-    free(vert), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
+#undef VERT
+#undef RULE
+    free(records), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
     gc_adjacency_free(&adj);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }
 
+gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
+                               gc_error* err)
+{
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, order, err);
+}
+
+gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
+                                uint32_t* order, gc_error* err)
+{
+    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, true, target, first_primitive, order,
+                        err);
+}

@@ -92,12 +92,12 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
 
 /* gc_opt_forsyth_scored's order with its modelled cache holding only the vertices that an
  * nvidia target's rule (seed 000's, nvidia-kepler) still holds, the rule followed along the
- * order from primitive `first_primitive` of the draw (forsyth_nvidia.c). */
+ * order from primitive `first_primitive` of the draw (forsyth_flush.c). */
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err);
 
-/* meshoptimizer's variant (score_table.c) likewise (score_table_nvidia.c); GC_ERR_LIMIT as there. */
+/* meshoptimizer's variant (score_table.c) likewise; GC_ERR_LIMIT as there. */
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err);

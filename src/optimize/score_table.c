@@ -15,8 +15,15 @@
  * Running scores are sums of float differences, as meshoptimizer keeps them, so that ties
  * break the same way. Every step scans the listed vertices' whole lists: O(triangles x
  * valence), so auto runs it only when no vertex has more than SCORE_TABLE_MAX_VALENCE
- * triangles (gc_opt_score_table refuses others with GC_ERR_LIMIT). */
+ * triangles (gc_opt_score_table refuses others with GC_ERR_LIMIT).
+ *
+ * Told of seed 000's NVIDIA rule (gc_opt_score_table_nvidia, as gc_opt_forsyth_nvidia in
+ * forsyth_flush.c tells forsyth.c's): the rule (src/models/nvidia_rule.h, its state by
+ * vertex) followed exactly along the order, the place scores given only to the vertices it
+ * still holds for the next primitive, by their rank among themselves; the others score by
+ * their valence. */
 #include "optimize.h"
+#include "../models/nvidia_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +34,27 @@ static float vertex_score(const gc_forsyth_scores* t, int position, uint32_t liv
     return (position < 0 ? 0.0f : t->position[position]) + t->live[clamped];
 }
 
-gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* The algorithm; with `nv` (an nvidia target) told of its rule from primitive
+ * `first_primitive` on. Inlined into each entry point, so that the plain one keeps no test of
+ * the rule. */
+static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                           const gc_forsyth_scores* table, const gc_model* nv,
+                                           uint64_t first_primitive, uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
     enum { CACHE = 16 };
     if (table->cache_size != CACHE || table->live_count < 2 || table->live_count > GC_FORSYTH_MAX_LIVE)
         return gc_fail(err, GC_ERR_USAGE, "score table: a table of 16 cache positions is needed");
+    if (nv && (nv->family != GC_MODEL_NVIDIA || nv->p[0] < 3))
+        return gc_fail(err, GC_ERR_USAGE, "score table: the nvidia order takes an nvidia target of 3 entries or more");
+    gc_nv_fill fill = gc_nv_fill_of(nv ? nv->p[0] : 0, nv ? nv->p[1] : 0, nv ? nv->p[2] : 0);
     gc_adjacency adj;
     gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)
@@ -50,7 +70,8 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
     float* vscore = gc_alloc_array(vertex_count, sizeof(float), false);
     float* tscore = gc_alloc_array(triangle_count, sizeof(float), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    if (!count || !live || !vscore || !tscore || !emitted) {
+    gc_nv_vertex* rule = nv ? gc_alloc_array(vertex_count, sizeof *rule, true) : NULL;
+    if (!count || !live || !vscore || !tscore || !emitted || (nv && !rule)) {
         s = gc_fail(err, GC_ERR_NOMEM, "score table: out of memory for %zu triangles", triangle_count);
         goto done;
     }
@@ -67,7 +88,14 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
     uint64_t current = 0;
     while (current != UINT64_MAX) {
         const uint32_t* tv = indices + 3 * current;
+        const uint64_t prim = first_primitive + written;
         order[written++] = (uint32_t)current;
+        if (nv) {
+            uint32_t u[3];
+            const unsigned un = gc_nv_distinct3(tv, u);
+            gc_nv_vertex* corner[3] = {&rule[u[0]], &rule[u[un > 1 ? 1 : 0]], &rule[u[un > 2 ? 2 : 0]]};
+            gc_nv_fill_feed(&fill, corner, un, prim);
+        }
         emitted[current] = 1;
         tscore[current] = 0.0f;
         size_t n = 0;
@@ -110,9 +138,16 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
         uint32_t listed_vertex[CACHE + 3];
         float listed_diff[CACHE + 3];
         size_t listed_count = 0;
+        int place = 0;
         for (size_t i = 0; i < n; ++i) {
             uint32_t v = cache[i];
-            float score = vertex_score(table, i >= CACHE ? -1 : (int)i, live[v]);
+            int position = i >= CACHE ? -1 : (int)i;
+            if (nv) {
+                const bool held = i < CACHE && gc_nv_holds(&fill, &rule[v], prim + 1) && fill.next < fill.size;
+                position = held ? place : -1;
+                place += held;
+            }
+            float score = vertex_score(table, position, live[v]);
             listed_vertex[listed_count] = v;
             listed_diff[listed_count] = score - vscore[v];
             vscore[v] = score;
@@ -154,8 +189,22 @@ done:
     free(vscore);
     free(tscore);
     free(emitted);
+    free(rule);
     gc_adjacency_free(&adj);
     return s;
+}
+
+gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, order, err);
+}
+
+gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
+                                    uint32_t* order, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, order, err);
 }
 
 /* The tables auto runs (auto.c). */
