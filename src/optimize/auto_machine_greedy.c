@@ -249,7 +249,8 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 
 /* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
  * (meshoptimizer's variant with the tuned table) against meshoptimizer's table order, each
- * counted under the rule (batch_window.c); the cheaper, `order` among equals. */
+ * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
+ * among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint32_t* order, gc_error* err)
 {
@@ -338,7 +339,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     if (targets[0].family == GC_MODEL_BATCH) {
         /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
          * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
-         * the tuned Forsyth order gave -0.08% at 1.24 times (the window pass of batch_window.c
+         * the tuned Forsyth order gave -0.08% at 1.24 times (a window pass, not kept, tried
          * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
          * pass: -0.05%); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order, the
          * cheaper kept (batch_fast_pair: -0.36% at 1.14 times on the mean, the rows below that

@@ -2,19 +2,16 @@
 /* The machines of lru:N, direct-position:N and batch written out for the machine greedy
  * (auto_machine_greedy.c, issue 33), priced a triangle at a time without the rule table's
  * overlay, so that a candidate costs a few reads. The rules and their steps are the models'
- * own, stated next to them: src/models/lru_rule.h (lru:N, 3 <= N <= GC_LRU_SMALL_MAX) and
- * src/models/direct_position_rule.h (direct-position:N, N >= 3). Their prices are
- * gc_sim_peek's, so the greedy's order is the same either way (tests/test_forsyth_flush.c
- * checks it on the corpus).
- *  - batch:slots=S,prims=P (S >= 3; seed 004's slots, src/models/batch.c without state
- *    changes): each vertex's batch number (0: none; the open one is `current`, from 1); a
- *    triangle costs its distinct corners not in the open batch, or all its distinct corners
- *    when those do not fit in the S - used free slots or the batch has its P primitives
- *    (P > 0): it flushes and starts the next; a batch whose slots are full flushes at once. */
+ * own, stated next to them: src/models/lru_rule.h (lru:N, 3 <= N <= GC_LRU_SMALL_MAX),
+ * src/models/direct_position_rule.h (direct-position:N, N >= 3) and src/models/batch_rule.h
+ * (batch:slots=S,prims=P, S >= 3; its triangle-list form, no state changes). Their prices
+ * are gc_sim_peek's, so the greedy's order is the same either way (tests/test_forsyth_flush.c
+ * checks it on the corpus; tests/test_batch_rule.c for batch). */
 #ifndef GPUCACHE_MACHINE_INLINE_H
 #define GPUCACHE_MACHINE_INLINE_H
 
 #include "optimize.h"
+#include "../models/batch_rule.h"
 #include "../models/direct_position_rule.h"
 #include "../models/lru_rule.h"
 
@@ -24,9 +21,9 @@
 typedef struct inline_machine {
     int kind; /* 0: none, 1: lru, 2: direct-position, 3: batch */
     gc_lru_small lru; /* lru: its state; direct-position: size and place (per vertex slot + 1);
-                         batch: size (the slots), used, place (per vertex its batch number) */
+                         batch: place (per vertex its batch number, 0: none) */
     uint32_t* slots;  /* direct-position: per slot its vertex (GC_DP_EMPTY: empty) */
-    uint32_t current, prims, prim_limit; /* batch: the open batch's number (from 1), its primitives, the limit */
+    gc_batch_open batch; /* batch: the open batch */
 } inline_machine;
 
 /* The machine for a target, or kind 0 when it has none written out (nothing allocated). */
@@ -39,7 +36,7 @@ static inline gc_status inline_machine_init(inline_machine* m, const gc_model* t
     else if (target->family == GC_MODEL_DIRECT_POSITION && target->p[0] >= 3)
         m->kind = 2;
     else if (target->family == GC_MODEL_BATCH && target->p[0] >= 3)
-        m->kind = 3, m->current = 1, m->prim_limit = target->p[1];
+        m->kind = 3, m->batch = gc_batch_start(target->p[0], target->p[1]);
     else
         return GC_OK;
     m->lru.size = target->p[0];
@@ -66,15 +63,8 @@ static inline void inline_machine_free(inline_machine* m)
  * 3 number + c). */
 static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32_t* tv, uint64_t number)
 {
-    if (m->kind == 3) {
-        /* batch (batch_window.c's rule): the distinct corners not in the open batch, or all
-           of them when they do not fit (or the primitive limit is reached): a new batch */
-        const uint32_t a = tv[0], b = tv[1], c = tv[2], cur = m->current;
-        const uint32_t* place = m->lru.place;
-        const uint32_t distinct = 1u + (b != a) + (c != a && c != b);
-        const uint32_t misses = (place[a] != cur) + (b != a && place[b] != cur) + (c != a && c != b && place[c] != cur);
-        return (m->prim_limit && m->prims == m->prim_limit) || m->lru.used + misses > m->lru.size ? distinct : misses;
-    }
+    if (m->kind == 3)
+        return gc_batch_price3(&m->batch, m->lru.place, tv);
     if (m->kind == 1)
         return gc_lru_small_price3(&m->lru, tv);
     return gc_dp_price3(m->lru.place, m->lru.size, tv, number);
@@ -84,18 +74,7 @@ static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32
 static inline void inline_machine_feed(inline_machine* m, const uint32_t* tv, uint64_t number)
 {
     if (m->kind == 3) {
-        const uint32_t misses = inline_machine_peek(m, tv, number);
-        const uint32_t a = tv[0], b = tv[1], c = tv[2];
-        uint32_t* place = m->lru.place;
-        if ((m->prim_limit && m->prims == m->prim_limit) ||
-            m->lru.used + ((place[a] != m->current) + (b != a && place[b] != m->current) +
-                           (c != a && c != b && place[c] != m->current)) > m->lru.size)
-            m->current++, m->lru.used = 0, m->prims = 0; /* the batch flushes (it holds something) */
-        place[a] = place[b] = place[c] = m->current;
-        m->lru.used += misses;
-        m->prims++;
-        if (m->lru.used >= m->lru.size)
-            m->current++, m->lru.used = 0, m->prims = 0;
+        gc_batch_feed3(&m->batch, m->lru.place, tv);
         return;
     }
     for (int c = 0; c < 3; ++c) {

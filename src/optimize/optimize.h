@@ -161,20 +161,10 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
                                         bool* changed, uint64_t* counts, gc_error* err);
-/* A pass after an order for a lone batch target (seed 004's slots, batch_window.c): each step
- * places, of the next `window` (2 to GC_BATCH_WINDOW_MAX) triangles of `order` not placed yet,
- * the one with the fewest new corners that fits in the open batch of `slots` slots (and
- * `prims` primitives, 0: no limit); `order` is replaced (*changed) only when the result costs
- * strictly fewer invocations; counts (NULL: not wanted): the input order's invocations and the
- * new one's, when the pass ran (window >= 2, slots >= 3, at least 2 triangles). */
-/* The invocations of `order` under batch:slots,prims (batch_window.c; the slots empty at the
- * start, no state changes), slots >= 3. */
+/* The invocations of `order` under batch:slots,prims (batch_order_cost.c, the step of
+ * src/models/batch_rule.h; the slots empty at the start, no state changes), slots >= 3. */
 gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
                               uint32_t prims, const uint32_t* order, uint64_t* cost, gc_error* err);
-#define GC_BATCH_WINDOW_MAX 32
-gc_status gc_opt_batch_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              uint32_t slots, uint32_t prims, uint32_t window, uint32_t* order, bool* changed,
-                              uint64_t* counts, gc_error* err);
 /* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
  * written after), for the candidate orders it scores. */
 /* The greedy optimizers' priority queue (triangle_heap.c): a max-heap of triangle numbers

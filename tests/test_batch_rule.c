@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: MIT
-/* Issue 33: the pass of src/optimize/batch_window.c, which auto runs for a lone batch target
- * (seed 004's data assembler: vertex slots per batch, a triangle that does not fit flushes).
+/* Issue 33: the batch rule's step, stated once in src/models/batch_rule.h (seed 004's data
+ * assembler: vertex slots per batch, a triangle that does not fit flushes), as auto's
+ * machine greedy and gc_batch_order_cost drive it.
  *
  *  - By hand, batch:slots=6: the order A = (0,1,2), B = (3,4,5), C = (1,2,6) costs
  *    3 + 3 + 3 = 9 (A and B fill the 6 slots, which flush; C starts batch 2 with 3 new
- *    vertices). A window of 3 places A (all three fit with 3 new corners: the first), then C
- *    (1 new corner, vertex 6) before B (3), then B, which no longer fits in 4 + 3 > 6 slots:
- *    batch 2 holds 3, 4, 5. A C B costs 3 + 1 + 3 = 7, and the order is replaced. A C B
- *    itself is left as it is; a window of 1 changes nothing. With a limit of 1 primitive a
- *    batch every order costs 9: left.
- *  - Small random lists with degenerate triangles: the pass's counts of both orders are the
- *    model's (gc_analyze) and it replaces the order exactly when the new one is strictly
- *    cheaper; the result is a permutation.
- *  - On corpus meshes stored and shuffled, after meshoptimizer's table order and the tuned
- *    Forsyth order: a permutation that costs (gc_analyze) no more than the order it starts
- *    from; auto for a lone batch target: --effort 1 gives the cheaper of meshoptimizer's
- *    variant with the tuned table and meshoptimizer's table order, the default is never above
- *    either. gc_batch_order_cost agrees with the model on the random lists.
+ *    vertices); A C B costs 3 + 1 + 3 = 7 (C adds vertex 6 to A's batch; B's 3 new corners
+ *    do not fit in the 2 free slots: batch 2). With a limit of 1 primitive a batch every
+ *    order costs 9.
+ *  - Small random lists with degenerate triangles, random orders: gc_batch_order_cost is the
+ *    model's count (gc_analyze), and at each step the header's price of the triangle fed
+ *    next is what feeding it costs.
+ *  - On corpus meshes stored and shuffled: gc_batch_order_cost of meshoptimizer's table
+ *    order and the tuned Forsyth order is gc_analyze's; auto for a lone batch target:
+ *    --effort 1 gives the cheaper of meshoptimizer's variant with the tuned table and
+ *    meshoptimizer's table order, the default is never above either.
  *  - The machine greedy with the rule written out (machine_inline.h) gives the same orders
- *    as with the model's machine (gc_sim). */
+ *    as with the model's machine (gc_sim).
+ *  - A hub of 70,000 triangles counted by hand. */
 #include "test_util.h"
 
+#include "models/batch_rule.h"
 #include "optimize/optimize.h"
 
 static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
@@ -60,39 +60,47 @@ static void assert_permutation(const uint32_t* order, size_t tc)
     free(seen);
 }
 
+static uint64_t counted(const uint32_t* idx, size_t tc, uint32_t vertices, uint32_t slots, uint32_t prims,
+                        const uint32_t* order)
+{
+    uint64_t c = 0;
+    gc_error err;
+    if (gc_batch_order_cost(idx, tc, vertices, slots, prims, order, &c, &err) != GC_OK)
+        fail_msg("gc_batch_order_cost: %s", err.message);
+    return c;
+}
+
 static void by_hand(void** state)
 {
     (void)state;
     const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 1, 2, 6};
     gc_model m = model_of("batch:slots=6");
-    gc_error err;
-    bool changed = false;
-    uint64_t counts[2] = {0, 0};
-    uint32_t order[3] = {0, 1, 2};
+    const uint32_t order[3] = {0, 1, 2}, acb[3] = {0, 2, 1};
     assert_int_equal(order_cost(&m, idx, order, 3), 9);
-    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 3, order, &changed, counts, &err), GC_OK);
-    assert_true(changed);
-    assert_int_equal(counts[0], 9);
-    assert_int_equal(counts[1], 7);
-    const uint32_t expect[3] = {0, 2, 1};
-    assert_memory_equal(order, expect, sizeof expect);
-    assert_int_equal(order_cost(&m, idx, order, 3), 7);
-    /* already the cheapest: left */
-    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 3, order, &changed, NULL, &err), GC_OK);
-    assert_false(changed);
-    assert_memory_equal(order, expect, sizeof expect);
-    /* a window of 1: nothing to choose */
-    uint32_t plain[3] = {0, 1, 2};
-    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 0, 1, plain, &changed, NULL, &err), GC_OK);
-    assert_false(changed);
-    assert_int_equal(plain[1], 1);
+    assert_int_equal(counted(idx, 3, 7, 6, 0, order), 9);
+    assert_int_equal(order_cost(&m, idx, acb, 3), 7);
+    assert_int_equal(counted(idx, 3, 7, 6, 0, acb), 7);
     /* one primitive a batch: every triangle costs its 3 corners */
     gc_model one = model_of("batch:slots=6,prims=1");
-    assert_int_equal(order_cost(&one, idx, plain, 3), 9);
-    assert_int_equal(gc_opt_batch_window(idx, 3, 7, 6, 1, 3, plain, &changed, counts, &err), GC_OK);
-    assert_false(changed);
-    assert_int_equal(counts[0], 9);
-    assert_int_equal(counts[1], 9);
+    assert_int_equal(order_cost(&one, idx, acb, 3), 9);
+    assert_int_equal(counted(idx, 3, 7, 6, 1, acb), 9);
+    /* the header's step, by hand: after A (3 slots), C costs 1 and B then 3 in a new batch */
+    uint32_t batch_of[7] = {0};
+    gc_batch_open b = gc_batch_start(6, 0);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx), 3);
+    assert_int_equal(gc_batch_price3(&b, batch_of, idx + 6), 1);
+    assert_int_equal(gc_batch_price3(&b, batch_of, idx + 3), 3);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx + 6), 1);
+    assert_int_equal(b.fill, 4);
+    assert_int_equal(b.current, 1);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx + 3), 3);
+    assert_int_equal(b.current, 2);
+    assert_int_equal(b.fill, 3);
+    /* fewer than 3 slots: refused */
+    uint64_t c = 1;
+    gc_error err;
+    assert_int_equal(gc_batch_order_cost(idx, 3, 7, 2, 0, order, &c, &err), GC_ERR_USAGE);
+    assert_int_equal(c, 0);
 }
 
 static void random_lists(void** state)
@@ -101,16 +109,15 @@ static void random_lists(void** state)
     uint64_t x = 4242;
 #define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
     const uint32_t sizes[] = {3, 4, 7, 32};
-    int replaced = 0;
     for (int round = 0; round < 500; ++round) {
         const size_t tc = 2 + NEXT() % 300;
         const uint32_t vertices = 3 + NEXT() % 60;
         uint32_t* idx = malloc(3 * tc * sizeof *idx);
         uint32_t* order = malloc(tc * sizeof *order);
-        uint32_t* before = malloc(tc * sizeof *before);
+        uint32_t* batch_of = calloc(vertices, sizeof *batch_of);
         assert_non_null(idx);
         assert_non_null(order);
-        assert_non_null(before);
+        assert_non_null(batch_of);
         for (size_t i = 0; i < 3 * tc; ++i)
             idx[i] = NEXT() % vertices;
         for (size_t t = 0; t < tc; ++t)
@@ -121,31 +128,29 @@ static void random_lists(void** state)
         snprintf(spec, sizeof spec, "batch:slots=%u,prims=%u", slots, prims);
         gc_model m = model_of(spec);
         for (int pass = 0; pass < 3; ++pass) {
-            const uint32_t window = 2 + NEXT() % 12;
-            bool changed = false;
-            gc_error err;
-            uint64_t counts[2] = {0, 0};
-            memcpy(before, order, tc * sizeof *order);
-            assert_int_equal(gc_opt_batch_window(idx, tc, vertices, slots, prims, window, order, &changed, counts, &err),
-                             GC_OK);
-            assert_permutation(order, tc);
-            const uint64_t c0 = order_cost(&m, idx, before, tc);
-            assert_int_equal(counts[0], c0);
-            uint64_t counted = 0;
-            assert_int_equal(gc_batch_order_cost(idx, tc, vertices, slots, prims, before, &counted, &err), GC_OK);
-            assert_int_equal(counted, c0);
-            if (changed) {
-                assert_true(counts[1] < counts[0]);
-                assert_int_equal(order_cost(&m, idx, order, tc), counts[1]);
-                replaced++;
-            } else {
-                assert_true(counts[1] >= counts[0]);
-                assert_memory_equal(order, before, tc * sizeof *order);
+            for (size_t t = tc - 1; pass > 0 && t > 0; --t) { /* another order: shuffled */
+                const size_t j = NEXT() % (t + 1);
+                const uint32_t keep = order[t];
+                order[t] = order[j], order[j] = keep;
             }
+            const uint64_t c0 = order_cost(&m, idx, order, tc);
+            assert_int_equal(counted(idx, tc, vertices, slots, prims, order), c0);
+            /* the price of each triangle is what feeding it costs; the sum is the model's */
+            memset(batch_of, 0, vertices * sizeof *batch_of);
+            gc_batch_open b = gc_batch_start(slots, prims);
+            uint64_t sum = 0;
+            for (size_t k = 0; k < tc; ++k) {
+                const uint32_t* tv = idx + 3 * (size_t)order[k];
+                const uint32_t price = gc_batch_price3(&b, batch_of, tv);
+                const uint32_t fed = gc_batch_feed3(&b, batch_of, tv);
+                assert_int_equal(price, fed);
+                assert_true(b.fill < slots);
+                sum += fed;
+            }
+            assert_int_equal(sum, c0);
         }
-        free(idx), free(order), free(before);
+        free(idx), free(order), free(batch_of);
     }
-    assert_true(replaced > 50);
 #undef NEXT
 }
 
@@ -161,10 +166,8 @@ static void corpus(void** state)
         const size_t tc = n / 3;
         const uint32_t vertices = max_plus_one(idx, n);
         uint32_t* base = malloc(tc * sizeof *base);
-        uint32_t* order = malloc(tc * sizeof *order);
         uint32_t* out = malloc(n * sizeof *out);
         assert_non_null(base);
-        assert_non_null(order);
         assert_non_null(out);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
@@ -176,16 +179,7 @@ static void corpus(void** state)
                 else
                     assert_int_equal(
                         gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err), GC_OK);
-                const uint64_t base_cost = order_cost(&m, idx, base, tc);
-                for (uint32_t window = 3; window <= 16; window += 13) {
-                    memcpy(order, base, tc * sizeof *order);
-                    bool changed = false;
-                    assert_int_equal(gc_opt_batch_window(idx, tc, vertices, 32, 0, window, order, &changed, NULL, &err),
-                                     GC_OK);
-                    assert_permutation(order, tc);
-                    const uint64_t c = order_cost(&m, idx, order, tc);
-                    assert_true(changed ? c < base_cost : c == base_cost);
-                }
+                assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_cost(&m, idx, base, tc));
             }
             /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
                with the tuned table and meshoptimizer's table order; the default is never above
@@ -213,7 +207,7 @@ static void corpus(void** state)
                 }
             }
         }
-        free(idx), free(base), free(order), free(out);
+        free(idx), free(base), free(out);
     }
 }
 
