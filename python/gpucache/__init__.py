@@ -574,7 +574,7 @@ def optimize(indices: ArrayLike, vertex_count: Optional[int] = None, algorithm: 
         vertex data with ``new_vertices[remap[used]] = vertices[used]``.
     effort, seed: auto's effort (0: the default; 1: the fast path, one order per target family with
         nothing scored; 2 and more try more orders) and seed (deterministic).
-    threads: auto's threads scoring its candidates (0: one); the result is the same for any count.
+    threads: auto's threads for its candidates, and for the runs and glTF primitives side by side (0: one); the result is the same for any count.
     cache_size: tipsify's k or forsyth's cache (0: their defaults, 16 and 32).
     positions: the vertices' x, y, z (an array of vertex_count x 3 floats) for the overdraw pass
         (docs/optimizers/tipsify.md); None: a :class:`Mesh` read from a file with positions

@@ -12,7 +12,11 @@
  *    copies into the next batch the vertices of that primitive received before the
  *    change (the anchors a strip, fan, loop or polygon still needs); the map-mode
  *    batch runs until its next flush, after which normal mode resumes.
- * Each slot written is one vertex shader invocation. */
+ * Each slot written is one vertex shader invocation. The step (new corners, the flush when
+ * they do not fit or the primitive limit is reached, the full batch flushed) is stated once
+ * in batch_rule.h: gc_batch_fits decides below; its triangle-list form drives auto's
+ * machine greedy and gc_batch_order_cost (tests/test_batch_rule.c: the same counts). */
+#include "batch_rule.h"
 #include "models.h"
 
 #include <stdlib.h>
@@ -101,7 +105,7 @@ gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out
             unsigned misses = 0;
             for (unsigned j = 0; j < count; ++j)
                 misses += s.batch_of[unique[j]] != s.current;
-            if ((s.prim_limit && s.prims == s.prim_limit) || s.fill + misses > s.slots)
+            if (!gc_batch_fits(s.fill, s.prims, s.slots, s.prim_limit, misses))
                 flush(&s);
             for (unsigned j = 0; j < count; ++j)
                 if (s.batch_of[unique[j]] != s.current)
@@ -192,7 +196,7 @@ static uint32_t batch_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
     const unsigned count = gc_sim_unique_corners(p, corner);
     for (unsigned k = 0; k < count; ++k)
         misses += c->words[p->vertices[corner[k]]] != s->current;
-    if ((s->prim_limit && s->prims == s->prim_limit) || s->fill + misses > s->slots)
+    if (!gc_batch_fits(s->fill, s->prims, s->slots, s->prim_limit, misses))
         batch_sim_flush(s);
     for (unsigned k = 0; k < count; ++k)
         if (c->words[p->vertices[corner[k]]] != s->current)

@@ -411,14 +411,15 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* --effort 1: one order per target family, nothing scored (auto_fast.c), then the
      * overdraw pass as below (the values scored as they are). The default effort for a lone
      * target whose own orders beat the candidates below on the corpus (ati-basic, reuse,
-     * direct-position, lru:16, nvidia-kepler: gc_opt_auto_lone, auto_machine_greedy.c, two or three orders
+     * direct-position, lru:16, nvidia-kepler, batch: gc_opt_auto_lone, auto_machine_greedy.c, two or three orders
      * scored) likewise. */
     gc_flush_rule flush_rule;
     gc_family_traits lone_traits;
     gc_model_traits(&targets[0], &lone_traits);
     const bool lone = options->effort == 0 && target_count == 1 &&
                       (gc_flush_rule_of(&targets[0], 0, &flush_rule) || targets[0].family == GC_MODEL_DIRECT_POSITION ||
-                       lone_traits.order_scores || (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3));
+                       lone_traits.order_scores || (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) ||
+                       targets[0].family == GC_MODEL_BATCH);
     if (options->effort == 1 || lone) {
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};

@@ -27,6 +27,14 @@
  * about 1.3 times its time), the default 16 (-5.99% at about 2.0 times) */
 #define DP_WINDOW_FAST 3
 #define DP_WINDOW_DEFAULT 16
+/* the machine greedy's settings for a lone batch target at the default effort (seed 004's
+ * slots, batch_lone below), chosen on the corpus among beta 0.5 to 1.5 and 3 to 7 recent
+ * vertices (docs/optimizers/auto.md) */
+#define BATCH_GREEDY_BETA 1.0f
+#define BATCH_GREEDY_RECENT 5
+/* from this many triangles the greedy is left out there: on the corpus it won no row of
+ * 65,536 triangles or more (ogre shuffled by 0.04%) and most of the time goes there */
+#define BATCH_GREEDY_MAX_TRIANGLES 65536
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number. */
@@ -39,7 +47,7 @@ static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32
     return at;
 }
 
-/* written_out: lru and direct-position priced by machine_inline.h's machines (the same
+/* written_out: lru, direct-position and batch priced by machine_inline.h's machines (the same
  * prices) instead of through gc_sim */
 static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
@@ -239,6 +247,32 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
     }
 }
 
+/* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
+ * (meshoptimizer's variant with the tuned table) against meshoptimizer's table order, each
+ * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
+ * among equals. */
+static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint32_t* order, gc_error* err)
+{
+    uint32_t* other = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!other)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    uint64_t a = 0, b = 0;
+    gc_status s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, other, err);
+    if (s == GC_ERR_LIMIT) { /* (the same valences as the tuned table's: not expected) */
+        free(other);
+        return GC_OK;
+    }
+    if (!s)
+        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], order, &a, err);
+    if (!s)
+        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], other, &b, err);
+    if (!s && b < a)
+        memcpy(order, other, triangle_count * sizeof *order);
+    free(other);
+    return s;
+}
+
 /* --effort 1 for one target whose gain over meshoptimizer comes from its own machine
  * (direct-value and llvmpipe, below; direct-position gets meshoptimizer's order): the
  * greedy above, with the settings chosen on the corpus (docs/PERFORMANCE.md, issue 33); a
@@ -302,6 +336,24 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
+    if (targets[0].family == GC_MODEL_BATCH) {
+        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
+         * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
+         * the tuned Forsyth order gave -0.08% at 1.24 times (a window pass, not kept, tried
+         * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
+         * pass: -0.05%); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order, the
+         * cheaper kept (batch_fast_pair: -0.36% at 1.14 times on the mean, the rows below that
+         * size about 2.2 times); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
+        if (s == GC_ERR_LIMIT)
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        else if (!s && triangle_count < BATCH_GREEDY_MAX_TRIANGLES && targets[0].p[0] >= 3)
+            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], order, err);
+        *served = true;
+        if (!s && options->progress)
+            options->progress(options->progress_user, 1, 1);
+        return s;
+    }
     if (gc_flush_batch_rule_of(&targets[0], placement->stream_position, &rule)) {
         /* nv-dx, nv-gl: the same with Kerbl et al.'s batches followed along the order, the
          * tuned table tuned again for them (gc_flush_batch_scores, on half the corpus): on the
@@ -325,6 +377,47 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 }
 
 
+/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone: the
+ * machine greedy with the rule written out (machine_inline.h; below BATCH_GREEDY_MAX_TRIANGLES),
+ * meshoptimizer's variant with the tuned table, then with meshoptimizer's table; the cheapest,
+ * the first among equals. */
+static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
+                            void* user, uint32_t* order, gc_error* err)
+{
+    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!candidate)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    uint64_t best = UINT64_MAX, other = 0;
+    gc_status s = GC_OK;
+    bool any = false; /* an order is in `order` */
+    for (int k = triangle_count < BATCH_GREEDY_MAX_TRIANGLES ? 0 : 1; k < 3 && !s; ++k) {
+        uint32_t* out = any ? candidate : order;
+        if (k == 0)
+            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                      placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, out,
+                                      err);
+        else
+            s = gc_opt_score_table(indices, triangle_count, vertex_count,
+                                   k == 1 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: the table orders would not be linear */
+            s = GC_OK;
+            continue;
+        }
+        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
+            best = other;
+            if (out != order)
+                memcpy(order, candidate, triangle_count * sizeof *order);
+        }
+        any = true;
+    }
+    if (!s && !any) /* a hub, from BATCH_GREEDY_MAX_TRIANGLES triangles: the greedy after all */
+        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                  placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, order, err);
+    free(candidate);
+    return s;
+}
+
 /* auto at the default effort for a lone target whose own orders beat the candidates of
  * auto.c on the corpus (28 rows: 14 meshes stored and shuffled, issue 33) in a third of
  * their time or less; each order scored with `cost`, the cheapest kept (the first among
@@ -342,7 +435,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
  *    algorithm and in meshoptimizer's variant (score_table.c): -1.81% against meshoptimizer,
  *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
  *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
- *    none. */
+ *    none;
+ *  - batch (seed 004's slots): the machine greedy with the rule written out, meshoptimizer's
+ *    variant with the tuned table and with meshoptimizer's table (batch_lone): -0.67% against
+ *    meshoptimizer at 2.45 times its time, where auto's greedy, the tuned Forsyth order and
+ *    meshoptimizer's table gave -0.54% at 5.3 times. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
@@ -351,6 +448,11 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_flush_rule rule;
     gc_family_traits t;
     gc_model_traits(target, &t);
+    if (target->family == GC_MODEL_BATCH) {
+        *served = true;
+        return batch_lone(indices, triangle_count, vertex_count, target, placement, cost, user, order, err);
+    }
+
     const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
     const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
     const bool nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* The machines of lru:N and direct-position:N written out for the machine greedy
+/* The machines of lru:N, direct-position:N and batch written out for the machine greedy
  * (auto_machine_greedy.c, issue 33), priced a triangle at a time without the rule table's
  * overlay, so that a candidate costs a few reads. The rules and their steps are the models'
- * own, stated next to them: src/models/lru_rule.h (lru:N, 3 <= N <= GC_LRU_SMALL_MAX) and
- * src/models/direct_position_rule.h (direct-position:N, N >= 3). Their prices are
- * gc_sim_peek's, so the greedy's order is the same either way (tests/test_forsyth_flush.c
- * checks it on the corpus). */
+ * own, stated next to them: src/models/lru_rule.h (lru:N, 3 <= N <= GC_LRU_SMALL_MAX),
+ * src/models/direct_position_rule.h (direct-position:N, N >= 3) and src/models/batch_rule.h
+ * (batch:slots=S,prims=P, S >= 3; its triangle-list form, no state changes). Their prices
+ * are gc_sim_peek's, so the greedy's order is the same either way (tests/test_forsyth_flush.c
+ * checks it on the corpus; tests/test_batch_rule.c for batch). */
 #ifndef GPUCACHE_MACHINE_INLINE_H
 #define GPUCACHE_MACHINE_INLINE_H
 
 #include "optimize.h"
+#include "../models/batch_rule.h"
 #include "../models/direct_position_rule.h"
 #include "../models/lru_rule.h"
 
@@ -17,9 +19,11 @@
 #include <string.h>
 
 typedef struct inline_machine {
-    int kind; /* 0: none, 1: lru, 2: direct-position */
-    gc_lru_small lru; /* lru: its state; direct-position: size and place (per vertex slot + 1) */
+    int kind; /* 0: none, 1: lru, 2: direct-position, 3: batch */
+    gc_lru_small lru; /* lru: its state; direct-position: size and place (per vertex slot + 1);
+                         batch: place (per vertex its batch number, 0: none) */
     uint32_t* slots;  /* direct-position: per slot its vertex (GC_DP_EMPTY: empty) */
+    gc_batch_open batch; /* batch: the open batch */
 } inline_machine;
 
 /* The machine for a target, or kind 0 when it has none written out (nothing allocated). */
@@ -31,6 +35,8 @@ static inline gc_status inline_machine_init(inline_machine* m, const gc_model* t
         m->kind = 1;
     else if (target->family == GC_MODEL_DIRECT_POSITION && target->p[0] >= 3)
         m->kind = 2;
+    else if (target->family == GC_MODEL_BATCH && target->p[0] >= 3)
+        m->kind = 3, m->batch = gc_batch_start(target->p[0], target->p[1]);
     else
         return GC_OK;
     m->lru.size = target->p[0];
@@ -57,6 +63,8 @@ static inline void inline_machine_free(inline_machine* m)
  * 3 number + c). */
 static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32_t* tv, uint64_t number)
 {
+    if (m->kind == 3)
+        return gc_batch_price3(&m->batch, m->lru.place, tv);
     if (m->kind == 1)
         return gc_lru_small_price3(&m->lru, tv);
     return gc_dp_price3(m->lru.place, m->lru.size, tv, number);
@@ -65,6 +73,10 @@ static inline uint32_t inline_machine_peek(const inline_machine* m, const uint32
 /* Feeds triangle tv, the number-th primitive, to the machine. */
 static inline void inline_machine_feed(inline_machine* m, const uint32_t* tv, uint64_t number)
 {
+    if (m->kind == 3) {
+        gc_batch_feed3(&m->batch, m->lru.place, tv);
+        return;
+    }
     for (int c = 0; c < 3; ++c) {
         if (m->kind == 1)
             gc_lru_small_access(&m->lru, tv[c]);

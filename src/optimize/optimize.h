@@ -189,6 +189,10 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
                                         bool* changed, uint64_t* counts, gc_error* err);
+/* The invocations of `order` under batch:slots,prims (batch_order_cost.c, the step of
+ * src/models/batch_rule.h; the slots empty at the start, no state changes), slots >= 3. */
+gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                              uint32_t prims, const uint32_t* order, uint64_t* cost, gc_error* err);
 /* auto (auto.c); `scratch` holds 3 * triangle_count indices (the caller's output buffer,
  * written after), for the candidate orders it scores. */
 /* The greedy optimizers' priority queue (triangle_heap.c): a max-heap of triangle numbers

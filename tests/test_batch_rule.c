@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/* Issue 33: the batch rule's step, stated once in src/models/batch_rule.h (seed 004's data
+ * assembler: vertex slots per batch, a triangle that does not fit flushes), as auto's
+ * machine greedy and gc_batch_order_cost drive it.
+ *
+ *  - By hand, batch:slots=6: the order A = (0,1,2), B = (3,4,5), C = (1,2,6) costs
+ *    3 + 3 + 3 = 9 (A and B fill the 6 slots, which flush; C starts batch 2 with 3 new
+ *    vertices); A C B costs 3 + 1 + 3 = 7 (C adds vertex 6 to A's batch; B's 3 new corners
+ *    do not fit in the 2 free slots: batch 2). With a limit of 1 primitive a batch every
+ *    order costs 9.
+ *  - Small random lists with degenerate triangles, random orders: gc_batch_order_cost is the
+ *    model's count (gc_analyze), and at each step the header's price of the triangle fed
+ *    next is what feeding it costs.
+ *  - On corpus meshes stored and shuffled: gc_batch_order_cost of meshoptimizer's table
+ *    order and the tuned Forsyth order is gc_analyze's; auto for a lone batch target:
+ *    --effort 1 gives the cheaper of meshoptimizer's variant with the tuned table and
+ *    meshoptimizer's table order, the default is never above either.
+ *  - The machine greedy with the rule written out (machine_inline.h) gives the same orders
+ *    as with the model's machine (gc_sim).
+ *  - A hub of 70,000 triangles counted by hand. */
+#include "test_util.h"
+
+#include "models/batch_rule.h"
+#include "optimize/optimize.h"
+
+static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
+#define MESH_COUNT (sizeof meshes / sizeof meshes[0])
+
+static uint32_t max_plus_one(const uint32_t* idx, size_t n)
+{
+    uint32_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        m = idx[i] + 1 > m ? idx[i] + 1 : m;
+    return m;
+}
+
+static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
+{
+    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
+    assert_non_null(list);
+    for (size_t t = 0; t < tc; ++t)
+        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
+    gc_draw draw = {list, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(m, &draw, NULL, &st, &err) != GC_OK)
+        fail_msg("analyze %s: %s", m->name, err.message);
+    free(list);
+    return st.invocations;
+}
+
+static void assert_permutation(const uint32_t* order, size_t tc)
+{
+    unsigned char* seen = calloc(tc + 1, 1);
+    assert_non_null(seen);
+    for (size_t t = 0; t < tc; ++t) {
+        assert_true(order[t] < tc && !seen[order[t]]);
+        seen[order[t]] = 1;
+    }
+    free(seen);
+}
+
+static uint64_t counted(const uint32_t* idx, size_t tc, uint32_t vertices, uint32_t slots, uint32_t prims,
+                        const uint32_t* order)
+{
+    uint64_t c = 0;
+    gc_error err;
+    if (gc_batch_order_cost(idx, tc, vertices, slots, prims, order, &c, &err) != GC_OK)
+        fail_msg("gc_batch_order_cost: %s", err.message);
+    return c;
+}
+
+static void by_hand(void** state)
+{
+    (void)state;
+    const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 1, 2, 6};
+    gc_model m = model_of("batch:slots=6");
+    const uint32_t order[3] = {0, 1, 2}, acb[3] = {0, 2, 1};
+    assert_int_equal(order_cost(&m, idx, order, 3), 9);
+    assert_int_equal(counted(idx, 3, 7, 6, 0, order), 9);
+    assert_int_equal(order_cost(&m, idx, acb, 3), 7);
+    assert_int_equal(counted(idx, 3, 7, 6, 0, acb), 7);
+    /* one primitive a batch: every triangle costs its 3 corners */
+    gc_model one = model_of("batch:slots=6,prims=1");
+    assert_int_equal(order_cost(&one, idx, acb, 3), 9);
+    assert_int_equal(counted(idx, 3, 7, 6, 1, acb), 9);
+    /* the header's step, by hand: after A (3 slots), C costs 1 and B then 3 in a new batch */
+    uint32_t batch_of[7] = {0};
+    gc_batch_open b = gc_batch_start(6, 0);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx), 3);
+    assert_int_equal(gc_batch_price3(&b, batch_of, idx + 6), 1);
+    assert_int_equal(gc_batch_price3(&b, batch_of, idx + 3), 3);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx + 6), 1);
+    assert_int_equal(b.fill, 4);
+    assert_int_equal(b.current, 1);
+    assert_int_equal(gc_batch_feed3(&b, batch_of, idx + 3), 3);
+    assert_int_equal(b.current, 2);
+    assert_int_equal(b.fill, 3);
+    /* fewer than 3 slots: refused */
+    uint64_t c = 1;
+    gc_error err;
+    assert_int_equal(gc_batch_order_cost(idx, 3, 7, 2, 0, order, &c, &err), GC_ERR_USAGE);
+    assert_int_equal(c, 0);
+}
+
+static void random_lists(void** state)
+{
+    (void)state;
+    uint64_t x = 4242;
+#define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
+    const uint32_t sizes[] = {3, 4, 7, 32};
+    for (int round = 0; round < 500; ++round) {
+        const size_t tc = 2 + NEXT() % 300;
+        const uint32_t vertices = 3 + NEXT() % 60;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        uint32_t* order = malloc(tc * sizeof *order);
+        uint32_t* batch_of = calloc(vertices, sizeof *batch_of);
+        assert_non_null(idx);
+        assert_non_null(order);
+        assert_non_null(batch_of);
+        for (size_t i = 0; i < 3 * tc; ++i)
+            idx[i] = NEXT() % vertices;
+        for (size_t t = 0; t < tc; ++t)
+            order[t] = (uint32_t)t;
+        const uint32_t slots = sizes[NEXT() % 4];
+        const uint32_t prims = NEXT() % 3 == 0 ? 1 + NEXT() % 12 : 0;
+        char spec[48];
+        snprintf(spec, sizeof spec, "batch:slots=%u,prims=%u", slots, prims);
+        gc_model m = model_of(spec);
+        for (int pass = 0; pass < 3; ++pass) {
+            for (size_t t = tc - 1; pass > 0 && t > 0; --t) { /* another order: shuffled */
+                const size_t j = NEXT() % (t + 1);
+                const uint32_t keep = order[t];
+                order[t] = order[j], order[j] = keep;
+            }
+            const uint64_t c0 = order_cost(&m, idx, order, tc);
+            assert_int_equal(counted(idx, tc, vertices, slots, prims, order), c0);
+            /* the price of each triangle is what feeding it costs; the sum is the model's */
+            memset(batch_of, 0, vertices * sizeof *batch_of);
+            gc_batch_open b = gc_batch_start(slots, prims);
+            uint64_t sum = 0;
+            for (size_t k = 0; k < tc; ++k) {
+                const uint32_t* tv = idx + 3 * (size_t)order[k];
+                const uint32_t price = gc_batch_price3(&b, batch_of, tv);
+                const uint32_t fed = gc_batch_feed3(&b, batch_of, tv);
+                assert_int_equal(price, fed);
+                assert_true(b.fill < slots);
+                sum += fed;
+            }
+            assert_int_equal(sum, c0);
+        }
+        free(idx), free(order), free(batch_of);
+    }
+#undef NEXT
+}
+
+static void corpus(void** state)
+{
+    (void)state;
+    gc_model m = model_of("batch");
+    for (size_t k = 0; k < MESH_COUNT; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(meshes[k], &n);
+        if (!idx)
+            skip();
+        const size_t tc = n / 3;
+        const uint32_t vertices = max_plus_one(idx, n);
+        uint32_t* base = malloc(tc * sizeof *base);
+        uint32_t* out = malloc(n * sizeof *out);
+        assert_non_null(base);
+        assert_non_null(out);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 11);
+            gc_error err;
+            for (int which = 0; which < 2; ++which) {
+                if (which == 0)
+                    assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+                else
+                    assert_int_equal(
+                        gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err), GC_OK);
+                assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_cost(&m, idx, base, tc));
+            }
+            /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
+               with the tuned table and meshoptimizer's table order; the default is never above
+               either (two of its candidates) */
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+            const uint64_t table_cost = order_cost(&m, idx, base, tc);
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
+            const uint64_t tuned_cost = order_cost(&m, idx, base, tc);
+            for (unsigned effort = 0; effort < 2; ++effort) {
+                gc_optimize_options o = {0};
+                o.targets = &m;
+                o.target_count = 1;
+                o.effort = effort;
+                const gc_optimize_placement place = {0, 0, 0};
+                if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
+                    fail_msg("auto --effort %u: %s", effort, err.message);
+                gc_draw draw = {out, n, GC_TRIANGLE_LIST, 0, 0};
+                gc_stats st;
+                assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err), GC_OK);
+                if (effort == 0) {
+                    assert_true(st.invocations <= table_cost);
+                    assert_true(st.invocations <= tuned_cost);
+                } else { /* effort 1 (under 65,536 triangles): the cheaper of the two */
+                    assert_int_equal(st.invocations, tuned_cost < table_cost ? tuned_cost : table_cost);
+                }
+            }
+        }
+        free(idx), free(base), free(out);
+    }
+}
+
+/* The machine greedy with batch's rule written out (machine_inline.h) gives the order it
+ * gives when every price and feed goes through the model's own machine (gc_sim): random
+ * lists with repeated corners, several slot counts and primitive limits, and corpus meshes
+ * stored and shuffled. */
+static void written_out_batch(void** state)
+{
+    (void)state;
+    uint64_t x = 777;
+#define NEXT() (x = x * 6364136223846793005ull + 1442695040888963407ull, (uint32_t)(x >> 33))
+    static const char* const specs[] = {"batch", "batch:slots=3", "batch:slots=6,prims=2", "batch:slots=32,prims=10"};
+    for (int round = 0; round < 200; ++round) {
+        const size_t tc = 1 + NEXT() % 200;
+        const uint32_t vertices = 3 + NEXT() % 50;
+        uint32_t* idx = malloc(3 * tc * sizeof *idx);
+        uint32_t* got = malloc(tc * sizeof *got);
+        uint32_t* want = malloc(tc * sizeof *want);
+        assert_non_null(idx);
+        assert_non_null(got);
+        assert_non_null(want);
+        for (size_t i = 0; i < 3 * tc; ++i)
+            idx[i] = NEXT() % vertices;
+        gc_model m = model_of(specs[round % 4]);
+        const float beta = (float)(NEXT() % 3) * 0.5f;
+        const uint32_t recent = 1 + NEXT() % 8;
+        gc_error err;
+        assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, beta, recent, got, &err), GC_OK);
+        assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, beta, recent, want, &err),
+                         GC_OK);
+        assert_memory_equal(got, want, tc * sizeof *got);
+        assert_permutation(got, tc);
+        free(idx), free(got), free(want);
+    }
+#undef NEXT
+    for (size_t k = 0; k < 3; ++k) {
+        size_t n;
+        uint32_t* idx = corpus_triangles(meshes[k], &n);
+        if (!idx)
+            skip();
+        const size_t tc = n / 3;
+        const uint32_t vertices = max_plus_one(idx, n);
+        uint32_t* got = malloc(tc * sizeof *got);
+        uint32_t* want = malloc(tc * sizeof *want);
+        assert_non_null(got);
+        assert_non_null(want);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, n, 5);
+            for (int sp = 0; sp < 4; sp += 3) {
+                gc_model m = model_of(specs[sp]);
+                gc_error err;
+                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, got, &err), GC_OK);
+                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, want, &err),
+                                 GC_OK);
+                assert_memory_equal(got, want, tc * sizeof *got);
+            }
+        }
+        free(idx), free(got), free(want);
+    }
+}
+
+/* A hub (a fan of 70,000 triangles around vertex 0): meshoptimizer's variant refuses it, and
+ * from 65,536 triangles the default leaves the greedy out, so it falls back to the greedy:
+ * a result that costs (gc_analyze) at most the fan's own order, counted by hand: 30 triangles
+ * a batch of 32 slots, each batch after the first repeating the hub and one rim vertex. */
+static void hub(void** state)
+{
+    (void)state;
+    const size_t tc = 70000;
+    uint32_t* idx = malloc(3 * tc * sizeof *idx);
+    uint32_t* out = malloc(3 * tc * sizeof *out);
+    assert_non_null(idx);
+    assert_non_null(out);
+    for (size_t t = 0; t < tc; ++t)
+        idx[3 * t] = 0, idx[3 * t + 1] = (uint32_t)t + 1, idx[3 * t + 2] = (uint32_t)t + 2;
+    gc_model m = model_of("batch");
+    gc_draw fan = {idx, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats st;
+    gc_error err;
+    assert_int_equal(gc_analyze(&m, &fan, NULL, &st, &err), GC_OK);
+    const uint64_t fan_cost = st.invocations;
+    /* by hand: batch 1 holds the hub and rim 1..31 (30 triangles); each later batch the hub,
+       the last rim vertex of the one before and 30 new: 30 triangles for 32 slots */
+    const uint64_t batches = (tc + 29) / 30;
+    assert_int_equal(fan_cost, tc + 2 + 2 * (batches - 1));
+    gc_optimize_options o = {0};
+    o.targets = &m;
+    o.target_count = 1;
+    const gc_optimize_placement place = {0, 0, 0};
+    assert_int_equal(gc_optimize_placed(GC_OPT_AUTO, idx, 3 * tc, (uint32_t)tc + 2, &o, &place, out, &err), GC_OK);
+    gc_draw draw = {out, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
+    assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err), GC_OK);
+    assert_true(st.invocations <= fan_cost);
+    free(idx), free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(by_hand),
+        cmocka_unit_test(random_lists),
+        cmocka_unit_test(corpus),
+        cmocka_unit_test(written_out_batch),
+        cmocka_unit_test(hub),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
