@@ -26,40 +26,6 @@
 static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suzanne.obj", "teapot.obj"};
 #define MESH_COUNT (sizeof meshes / sizeof meshes[0])
 
-static uint32_t max_plus_one(const uint32_t* idx, size_t n)
-{
-    uint32_t m = 0;
-    for (size_t i = 0; i < n; ++i)
-        m = idx[i] + 1 > m ? idx[i] + 1 : m;
-    return m;
-}
-
-static uint64_t order_cost(const gc_model* m, const uint32_t* idx, const uint32_t* order, size_t tc)
-{
-    uint32_t* list = malloc((3 * tc + 1) * sizeof *list);
-    assert_non_null(list);
-    for (size_t t = 0; t < tc; ++t)
-        memcpy(list + 3 * t, idx + 3 * (size_t)order[t], 3 * sizeof *list);
-    gc_draw draw = {list, 3 * tc, GC_TRIANGLE_LIST, 0, 0};
-    gc_stats st;
-    gc_error err;
-    if (gc_analyze(m, &draw, NULL, &st, &err) != GC_OK)
-        fail_msg("analyze %s: %s", m->name, err.message);
-    free(list);
-    return st.invocations;
-}
-
-static void assert_permutation(const uint32_t* order, size_t tc)
-{
-    unsigned char* seen = calloc(tc + 1, 1);
-    assert_non_null(seen);
-    for (size_t t = 0; t < tc; ++t) {
-        assert_true(order[t] < tc && !seen[order[t]]);
-        seen[order[t]] = 1;
-    }
-    free(seen);
-}
-
 static uint64_t counted(const uint32_t* idx, size_t tc, uint32_t vertices, uint32_t slots, uint32_t prims,
                         const uint32_t* order)
 {
@@ -76,13 +42,13 @@ static void by_hand(void** state)
     const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 1, 2, 6};
     gc_model m = model_of("batch:slots=6");
     const uint32_t order[3] = {0, 1, 2}, acb[3] = {0, 2, 1};
-    assert_int_equal(order_cost(&m, idx, order, 3), 9);
+    assert_int_equal(order_invocations(&m, idx, order, 3), 9);
     assert_int_equal(counted(idx, 3, 7, 6, 0, order), 9);
-    assert_int_equal(order_cost(&m, idx, acb, 3), 7);
+    assert_int_equal(order_invocations(&m, idx, acb, 3), 7);
     assert_int_equal(counted(idx, 3, 7, 6, 0, acb), 7);
     /* one primitive a batch: every triangle costs its 3 corners */
     gc_model one = model_of("batch:slots=6,prims=1");
-    assert_int_equal(order_cost(&one, idx, acb, 3), 9);
+    assert_int_equal(order_invocations(&one, idx, acb, 3), 9);
     assert_int_equal(counted(idx, 3, 7, 6, 1, acb), 9);
     /* the header's step, by hand: after A (3 slots), C costs 1 and B then 3 in a new batch */
     uint32_t batch_of[7] = {0};
@@ -133,7 +99,7 @@ static void random_lists(void** state)
                 const uint32_t keep = order[t];
                 order[t] = order[j], order[j] = keep;
             }
-            const uint64_t c0 = order_cost(&m, idx, order, tc);
+            const uint64_t c0 = order_invocations(&m, idx, order, tc);
             assert_int_equal(counted(idx, tc, vertices, slots, prims, order), c0);
             /* the price of each triangle is what feeding it costs; the sum is the model's */
             memset(batch_of, 0, vertices * sizeof *batch_of);
@@ -164,7 +130,7 @@ static void corpus(void** state)
         if (!idx)
             skip();
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
+        const uint32_t vertices = index_bound(idx, n);
         uint32_t* base = malloc(tc * sizeof *base);
         uint32_t* out = malloc(n * sizeof *out);
         assert_non_null(base);
@@ -179,15 +145,15 @@ static void corpus(void** state)
                 else
                     assert_int_equal(
                         gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err), GC_OK);
-                assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_cost(&m, idx, base, tc));
+                assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_invocations(&m, idx, base, tc));
             }
             /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
                with the tuned table and meshoptimizer's table order; the default is never above
                either (two of its candidates) */
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
-            const uint64_t table_cost = order_cost(&m, idx, base, tc);
+            const uint64_t table_cost = order_invocations(&m, idx, base, tc);
             assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
-            const uint64_t tuned_cost = order_cost(&m, idx, base, tc);
+            const uint64_t tuned_cost = order_invocations(&m, idx, base, tc);
             for (unsigned effort = 0; effort < 2; ++effort) {
                 gc_optimize_options o = {0};
                 o.targets = &m;
@@ -240,7 +206,7 @@ static void written_out_batch(void** state)
         assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, beta, recent, want, &err),
                          GC_OK);
         assert_memory_equal(got, want, tc * sizeof *got);
-        assert_permutation(got, tc);
+        assert_is_permutation(got, tc);
         free(idx), free(got), free(want);
     }
 #undef NEXT
@@ -250,7 +216,7 @@ static void written_out_batch(void** state)
         if (!idx)
             skip();
         const size_t tc = n / 3;
-        const uint32_t vertices = max_plus_one(idx, n);
+        const uint32_t vertices = index_bound(idx, n);
         uint32_t* got = malloc(tc * sizeof *got);
         uint32_t* want = malloc(tc * sizeof *want);
         assert_non_null(got);
