@@ -70,6 +70,36 @@ gc_status gc_live_triangles_init(gc_live_triangles* lt, const uint32_t* indices,
     return GC_OK;
 }
 
+gc_status gc_live_triangles_init_light(gc_live_triangles* lt, const uint32_t* indices, size_t triangle_count,
+                                       uint32_t vertex_count, uint32_t light_valence, bool distinct, bool* light,
+                                       gc_error* err)
+{
+    memset(lt, 0, sizeof *lt);
+    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lt->adj, err);
+    if (s)
+        return s;
+    bool is_light = true;
+    for (uint32_t v = 0; v < vertex_count && is_light; ++v)
+        is_light = lt->adj.offsets[v + 1] - lt->adj.offsets[v] <= light_valence;
+    for (size_t i = 0; i < triangle_count && is_light && distinct; ++i) {
+        const uint32_t* tv = indices + 3 * i;
+        is_light = tv[0] != tv[1] && tv[0] != tv[2] && tv[1] != tv[2];
+    }
+    *light = is_light;
+    if (!is_light) {
+        gc_adjacency_free(&lt->adj);
+        return gc_live_triangles_init(lt, indices, triangle_count, vertex_count, err);
+    }
+    lt->live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
+    if (!lt->live) {
+        gc_adjacency_free(&lt->adj);
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices", vertex_count);
+    }
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        lt->live[v] = lt->adj.offsets[v + 1] - lt->adj.offsets[v];
+    return GC_OK;
+}
+
 void gc_live_triangles_remove(gc_live_triangles* lt, const uint32_t* indices, uint32_t t)
 {
     for (int c = 0; c < 3; ++c) {

@@ -61,29 +61,14 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
     /* The remaining triangles of each vertex. Where every vertex has at most LIGHT_VALENCE
      * triangles, a triangle leaves a list by a search of it (a few entries in a row) instead of
      * through gc_live_triangles' slots, whose upkeep reads a scattered triangle per corner;
-     * both move the list's last entry into the hole, so the lists are the same. */
+     * both move the list's last entry into the hole (where a triangle repeats a vertex the two
+     * can leave a list in another order: the order is this greedy's own either way). */
     gc_live_triangles lists;
-    memset(&lists, 0, sizeof lists);
-    bool light = true;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lists.adj, err);
+    bool light;
+    gc_status s = gc_live_triangles_init_light(&lists, indices, triangle_count, vertex_count, LIGHT_VALENCE, false,
+                                               &light, err);
     if (s)
         return s;
-    for (uint32_t v = 0; v < vertex_count && light; ++v)
-        light = lists.adj.offsets[v + 1] - lists.adj.offsets[v] <= LIGHT_VALENCE;
-    if (light) {
-        lists.live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
-        if (!lists.live) {
-            gc_adjacency_free(&lists.adj);
-            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices",
-                           vertex_count);
-        }
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            lists.live[v] = lists.adj.offsets[v + 1] - lists.adj.offsets[v];
-    } else {
-        gc_adjacency_free(&lists.adj);
-        if ((s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err)))
-            return s;
-    }
     gc_sim* sim = NULL;
     inline_machine machine;
     memset(&machine, 0, sizeof machine);
@@ -172,16 +157,13 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
             for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
                 if (values[tv[c]] >= next)
                     values[tv[c]] = UINT32_MAX;
-            if (best < 0 || score < best_score || (score == best_score && tri < (uint32_t)best)) {
+            if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
                 best_score = score;
             }
         }
-        if (best < 0)
-            best = gc_greedy_restart(&lists, dead_end, &dead_top, emitted, &input_cursor);
-        uint32_t tri = (uint32_t)best;
+        const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * (size_t)tri;
-        emitted[tri] = 1;
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         if (values)
             next = number_new_corners(values, next, tv);

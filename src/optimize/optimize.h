@@ -34,6 +34,13 @@ typedef struct gc_live_triangles {
 
 gc_status gc_live_triangles_init(gc_live_triangles* lt, const uint32_t* indices, size_t triangle_count,
                                  uint32_t vertex_count, gc_error* err);
+/* gc_live_triangles_init, or, where every vertex has at most `light_valence` triangles (and,
+ * with `distinct`, no triangle repeats a vertex), the light form without slots (*light true):
+ * its user removes a triangle by a search of each corner's list, a few entries in a row,
+ * instead of the slots' upkeep, which reads a scattered triangle per corner. */
+gc_status gc_live_triangles_init_light(gc_live_triangles* lt, const uint32_t* indices, size_t triangle_count,
+                                       uint32_t vertex_count, uint32_t light_valence, bool distinct, bool* light,
+                                       gc_error* err);
 /* Removes triangle t (its three corners) from its vertices' lists. */
 void gc_live_triangles_remove(gc_live_triangles* lt, const uint32_t* indices, uint32_t t);
 void gc_live_triangles_free(gc_live_triangles* lt);

@@ -128,31 +128,11 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     if (recent_limit > RECENT_MAX)
         recent_limit = RECENT_MAX;
     gc_live_triangles lists;
-    memset(&lists, 0, sizeof lists);
-    bool light = true;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &lists.adj, err);
+    bool light;
+    gc_status s = gc_live_triangles_init_light(&lists, indices, triangle_count, vertex_count, LIGHT_VALENCE, true,
+                                               &light, err);
     if (s)
         return s;
-    for (uint32_t v = 0; v < vertex_count && light; ++v)
-        light = lists.adj.offsets[v + 1] - lists.adj.offsets[v] <= LIGHT_VALENCE;
-    for (size_t i = 0; i < triangle_count && light; ++i) {
-        const uint32_t* tv = indices + 3 * i;
-        light = tv[0] != tv[1] && tv[0] != tv[2] && tv[1] != tv[2];
-    }
-    if (light) {
-        lists.live = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
-        if (!lists.live) {
-            gc_adjacency_free(&lists.adj);
-            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the triangle lists of %u vertices",
-                           vertex_count);
-        }
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            lists.live[v] = lists.adj.offsets[v + 1] - lists.adj.offsets[v];
-    } else {
-        gc_adjacency_free(&lists.adj);
-        if ((s = gc_live_triangles_init(&lists, indices, triangle_count, vertex_count, err)))
-            return s;
-    }
     gc_target_sims t = {0};
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
