@@ -172,17 +172,7 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
         else
             gc_sim_feed(sim, &p, NULL);
         order[step] = tri;
-        if (light) {
-            for (int c = 0; c < 3; ++c) {
-                uint32_t* list = lists.adj.triangles + first[tv[c]];
-                uint32_t last = --lists.live[tv[c]], k = 0;
-                while (list[k] != tri)
-                    ++k;
-                list[k] = list[last];
-            }
-        } else {
-            gc_live_triangles_remove(&lists, indices, tri);
-        }
+        gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);

@@ -44,6 +44,24 @@ gc_status gc_live_triangles_init_light(gc_live_triangles* lt, const uint32_t* in
 /* Removes triangle t (its three corners) from its vertices' lists. */
 void gc_live_triangles_remove(gc_live_triangles* lt, const uint32_t* indices, uint32_t t);
 void gc_live_triangles_free(gc_live_triangles* lt);
+/* Removes triangle tri from its corners' lists: in the light form (gc_live_triangles_init_light,
+ * *light true) by a search of each list, the list's last entry moved into the hole; else
+ * through the slots (gc_live_triangles_remove). Inline: the greedies call it every step. */
+static inline void gc_live_triangles_drop(gc_live_triangles* lt, bool light, const uint32_t* indices, uint32_t tri)
+{
+    if (!light) {
+        gc_live_triangles_remove(lt, indices, tri);
+        return;
+    }
+    const uint32_t* tv = indices + 3 * (size_t)tri;
+    for (int c = 0; c < 3; ++c) {
+        uint32_t* list = lt->adj.triangles + lt->adj.offsets[tv[c]];
+        uint32_t last = --lt->live[tv[c]], k = 0;
+        while (list[k] != tri)
+            ++k;
+        list[k] = list[last];
+    }
+}
 
 /* The optimizers, one file each. Each writes the triangle ids in their new order to
  * `order` (triangle_count entries); gc_optimize validates, dispatches, checks that the

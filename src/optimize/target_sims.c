@@ -224,17 +224,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
         gc_target_sims_feed(&t, &p);
         order[step] = tri;
-        if (light) {
-            for (int c = 0; c < 3; ++c) {
-                uint32_t* list = lists.adj.triangles + first[tv[c]];
-                uint32_t last = --lists.live[tv[c]], k = 0;
-                while (list[k] != tri)
-                    ++k;
-                list[k] = list[last];
-            }
-        } else {
-            gc_live_triangles_remove(&lists, indices, tri);
-        }
+        gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
