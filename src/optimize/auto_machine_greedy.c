@@ -105,7 +105,7 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     /* the triangles scored in this step: at most RECENT_MAX x SCAN = 128 of 256 slots */
-    uint32_t seen_tri[256], seen_step[256];
+    uint32_t seen_tri[GC_GREEDY_SEEN_SLOTS], seen_step[GC_GREEDY_SEEN_SLOTS];
     memset(seen_step, 0, sizeof seen_step);
     size_t dead_top = 0, input_cursor = 0;
     gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
@@ -115,25 +115,9 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
         const uint32_t mark = (uint32_t)step + 1;
         p.number = first_number + step;
         p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
-        /* the step's candidates, each once, their corners fetched ahead: the reads of
-         * scattered triangles overlap instead of waiting one after the other */
         uint32_t candidates[RECENT_MAX * SCAN];
-        uint32_t count = 0;
-        for (uint32_t r = 0; r < recent_count; ++r) {
-            uint32_t v = recent[r];
-            uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-            for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-                uint32_t tri = adjacent[a];
-                uint32_t h = (tri * 2654435761u) >> 24;
-                while (seen_step[h] == mark && seen_tri[h] != tri)
-                    h = (h + 1) & 255;
-                if (seen_step[h] == mark)
-                    continue;
-                seen_step[h] = mark, seen_tri[h] = tri;
-                __builtin_prefetch(indices + 3 * (size_t)tri);
-                candidates[count++] = tri;
-            }
-        }
+        const uint32_t count = gc_greedy_step_candidates(recent, recent_count, live, first, adjacent, indices, SCAN,
+                                                         mark, seen_tri, seen_step, candidates);
         for (uint32_t i = 0; i < count; ++i) {
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;

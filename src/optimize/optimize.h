@@ -495,6 +495,40 @@ static inline void gc_greedy_boost_table(float boost[64])
         boost[n] = 1.0f / sqrtf((float)n);
 }
 
+/* Slots of the set of a step's candidates (gc_greedy_step_candidates): the triangle number's
+ * multiplicative hash takes its top 8 bits. */
+#define GC_GREEDY_SEEN_SLOTS 256
+
+/* A greedy step's candidates, each once: the first `scan` remaining triangles of each of the
+ * recent vertices (a triangle of two recent vertices is met twice; its score is the same both
+ * times, so once is enough for the same winner), their corners fetched ahead so that the
+ * reads of scattered triangles overlap. `mark` is the step's (non-zero, new each step); the
+ * seen sets have GC_GREEDY_SEEN_SLOTS entries, `candidates` room for recent_count x scan
+ * (fewer than GC_GREEDY_SEEN_SLOTS). The count. */
+static inline uint32_t gc_greedy_step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* live,
+                                                 const uint32_t* first, const uint32_t* adjacent,
+                                                 const uint32_t* indices, uint32_t scan_limit, uint32_t mark,
+                                                 uint32_t* seen_tri, uint32_t* seen_step, uint32_t* candidates)
+{
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        const uint32_t v = recent[r];
+        const uint32_t scan = live[v] < scan_limit ? live[v] : scan_limit;
+        for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
+            const uint32_t tri = adjacent[a];
+            uint32_t h = (tri * 2654435761u) >> 24;
+            while (seen_step[h] == mark && seen_tri[h] != tri)
+                h = (h + 1) & (GC_GREEDY_SEEN_SLOTS - 1);
+            if (seen_step[h] == mark)
+                continue;
+            seen_step[h] = mark, seen_tri[h] = tri;
+            __builtin_prefetch(indices + 3 * (size_t)tri);
+            candidates[count++] = tri;
+        }
+    }
+    return count;
+}
+
 /* Whether a candidate of `score` beats the best so far (none while best < 0): the lower
  * score, ties to the lower triangle number. */
 static inline bool gc_greedy_beats(float score, uint32_t tri, int64_t best, float best_score)

@@ -74,42 +74,16 @@ static void target_sims_release(gc_target_sims* t)
 
 /* ---------------------------------------------------------------- greedy */
 
-/* Every triangle a step scores, each once: at most RECENT_MAX x SCAN of SEEN_SLOTS slots. */
-#define SEEN_SLOTS 256
+/* Every triangle a step scores, each once: at most RECENT_MAX x SCAN of GC_GREEDY_SEEN_SLOTS slots. */
 /* Where every vertex has at most LIGHT_VALENCE triangles, a triangle leaves its corners'
  * lists by a search of each (a few entries in a row) instead of through gc_live_triangles'
  * slots; both move the list's last entry into the hole, so the lists are the same where no
  * triangle repeats a vertex (where one does, the two can leave a list in another order). */
 #define LIGHT_VALENCE 64
 
-/* The step's candidates, each once (a triangle of two recent vertices is met twice; its
- * score is the same both times, so once is enough for the same winner). */
-static uint32_t step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* live,
-                                const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
-                                uint32_t mark, uint32_t* seen_tri, uint32_t* seen_step, uint32_t* candidates)
-{
-    uint32_t count = 0;
-    for (uint32_t r = 0; r < recent_count; ++r) {
-        uint32_t v = recent[r];
-        uint32_t scan = live[v] < SCAN ? live[v] : SCAN;
-        for (uint32_t a = first[v]; a < first[v] + scan; ++a) {
-            uint32_t tri = adjacent[a];
-            uint32_t h = (tri * 2654435761u) >> 24;
-            while (seen_step[h] == mark && seen_tri[h] != tri)
-                h = (h + 1) & (SEEN_SLOTS - 1);
-            if (seen_step[h] == mark)
-                continue;
-            seen_step[h] = mark, seen_tri[h] = tri;
-            __builtin_prefetch(indices + 3 * (size_t)tri);
-            candidates[count++] = tri;
-        }
-    }
-    return count;
-}
-
 /* The greedy of auto.c's step 1, the same order as pricing every candidate of every recent
  * vertex on every machine, with less work:
- * - each candidate once a step (step_candidates);
+ * - each candidate once a step (gc_greedy_step_candidates);
  * - a candidate is priced only when a lower bound of its score could still win: a vertex
  *   that no triangle drawn so far had is in no machine, so each of the targets shades it
  *   at least once (checked on the corpus and random meshes for every family,
@@ -161,7 +135,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
-    uint32_t seen_tri[SEEN_SLOTS], seen_step[SEEN_SLOTS];
+    uint32_t seen_tri[GC_GREEDY_SEEN_SLOTS], seen_step[GC_GREEDY_SEEN_SLOTS];
     memset(seen_step, 0, sizeof seen_step);
     uint32_t candidates[RECENT_MAX * SCAN];
     float bounds[RECENT_MAX * SCAN], valences[RECENT_MAX * SCAN];
@@ -169,8 +143,8 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
-        const uint32_t count = step_candidates(recent, recent_count, live, first, adjacent, indices,
-                                               (uint32_t)step + 1, seen_tri, seen_step, candidates);
+        const uint32_t count = gc_greedy_step_candidates(recent, recent_count, live, first, adjacent, indices, SCAN,
+                                                         (uint32_t)step + 1, seen_tri, seen_step, candidates);
         /* each candidate's valence bonus and the bound of its score; the lowest bound first */
         uint32_t lowest = 0;
         for (uint32_t i = 0; i < count; ++i) {
