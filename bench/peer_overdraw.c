@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "gpucache/gpucache.h"
+#include "gpucache/gpucache_io.h"
 
 static const char* const meshes[] = {"alligator.obj", "beetle-alt.obj", "cheburashka.obj", "cow.obj",
                                      "fandisk.obj",   "homer.obj",      "igea.ply",        "ogre.obj",
