@@ -333,6 +333,9 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
             s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
                                      gamma, recent, candidate, err);
+        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) /* likewise (llvmpipe_greedy.c) */
+            s = gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
+                                       true, beta, recent, candidate, err);
         else
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);

@@ -405,6 +405,14 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                     bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
+/* The greedies above for a lone llvmpipe target, its rule written out (llvmpipe_greedy.c,
+ * src/models/llvmpipe_rule.h): with `distinct` lists and no first-use numbers the order of
+ * gc_opt_target_greedy with that one target (any gamma: llvmpipe keeps no ages); with
+ * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
+ * the list alone). */
+gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                 float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
