@@ -639,9 +639,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * meshoptimizer. */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const size_t machine_at =
-        target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
-                                                                                                     : SIZE_MAX;
+    const size_t machine_at = target_count == 1 &&
+                                      gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) &&
+                                      gc_machine_greedy_default(&targets[0], triangle_count)
+                                  ? total++
+                                  : SIZE_MAX;
     /* The overdraw pass's occlusion pairs (with positions; they depend on the triangles alone):
      * with several threads a job beside the candidates, the last; else computed before the
      * pass. Either way once for both of its passes. */

@@ -410,6 +410,9 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
  * gc_opt_target_greedy with that one target (any gamma: llvmpipe keeps no ages); with
  * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
  * the list alone). */
+/* Whether the default effort scores that greedy's order too for a lone target it serves
+ * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (llvmpipe_greedy.c). */
+bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count);
 gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
                                  float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
