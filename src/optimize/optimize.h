@@ -392,7 +392,9 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
                               gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
                               bool* balanced, gc_error* err);
 /* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
- * machine driven alongside the order, candidates priced with gc_sim_peek. first_number: the
+ * machine driven alongside the order, candidates priced with gc_sim_peek (lru, direct-position
+ * and batch by machine_inline.h's machines, llvmpipe by gc_opt_llvmpipe_greedy: the same
+ * prices). first_number: the
  * list's first triangle's number in the draw; stream_length: the draw's indices (0: the list
  * alone); first_use: the machine keyed by the numbers of first use the output will have. */
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
