@@ -16,6 +16,7 @@
  *    vsplit_add_cache); the table is cleared at every segment. Every miss is one
  *    vertex shader invocation. */
 #include "models.h"
+#include "llvmpipe_rule.h"
 
 #include <stdlib.h>
 
@@ -31,28 +32,6 @@ typedef struct llvmpipe_state {
     uint64_t segments;
     int64_t* line;
 } llvmpipe_state;
-
-/* First and increment of a topology in indices (draw_pt_split_prim). */
-static void split_prim(gc_topology t, unsigned* first, unsigned* incr)
-{
-    switch (t) {
-    case GC_POINT_LIST: *first = 1, *incr = 1; break;
-    case GC_LINE_LIST: *first = 2, *incr = 2; break;
-    case GC_LINE_STRIP:
-    case GC_LINE_LOOP: *first = 2, *incr = 1; break;
-    case GC_TRIANGLE_LIST: *first = 3, *incr = 3; break;
-    case GC_QUAD_LIST: *first = 4, *incr = 4; break;
-    default: *first = 3, *incr = 1; break; /* strips, fans, polygons */
-    }
-}
-
-/* draw_pt_trim_count: whole primitives only. */
-static size_t trim_count(size_t count, unsigned first, unsigned incr)
-{
-    if (count < first)
-        return 0;
-    return count - (count - first) % incr;
-}
 
 static void clear_table(llvmpipe_state* st)
 {
@@ -108,8 +87,8 @@ static void run_segment(llvmpipe_state* st, size_t start, size_t count, bool spo
 static void run_draw(llvmpipe_state* st, gc_topology t, size_t start, size_t count, size_t segment)
 {
     unsigned first, incr;
-    split_prim(t, &first, &incr);
-    count = trim_count(count, first, incr);
+    gc_llvmpipe_split_prim(t, &first, &incr);
+    count = gc_llvmpipe_trim(count, first, incr);
     if (count < first)
         return;
     if (count <= segment) {
@@ -120,7 +99,7 @@ static void run_draw(llvmpipe_state* st, gc_topology t, size_t start, size_t cou
     unsigned flags = SPLIT_AFTER;
     size_t seg_start = 0, seg_max;
     if (t == GC_LINE_LOOP) {
-        seg_max = trim_count(segment - 1 < count ? segment - 1 : count, first, incr);
+        seg_max = gc_llvmpipe_trim(segment - 1 < count ? segment - 1 : count, first, incr);
         while (seg_start < count) {
             size_t remaining = count - seg_start;
             size_t n = remaining > seg_max ? seg_max : remaining;
@@ -133,7 +112,7 @@ static void run_draw(llvmpipe_state* st, gc_topology t, size_t start, size_t cou
         return;
     }
     bool fan = t == GC_TRIANGLE_FAN || t == GC_POLYGON;
-    seg_max = trim_count(segment < count ? segment : count, first, incr);
+    seg_max = gc_llvmpipe_trim(segment < count ? segment : count, first, incr);
     if (t == GC_TRIANGLE_STRIP && seg_max < count && !(((seg_max - first) / incr) & 1))
         seg_max -= incr; /* an even number of triangles per segment keeps the winding */
     while (seg_start < count) {
@@ -215,28 +194,11 @@ static void llvmpipe_sim_reset(gc_sim_context* c)
 static void llvmpipe_begin_run(gc_sim_context* c, uint64_t first_position, uint64_t index_count)
 {
     llvmpipe_sim* s = c->state;
-    const gc_topology t = c->topology;
-    unsigned first, incr;
-    split_prim(t, &first, &incr);
-    uint64_t count = trim_count(index_count, first, incr);
     s->run_start = first_position;
     s->in_run = 0;
     s->current = 0;
-    s->per_segment = 0;
-    s->loop_lines = 0;
     s->memo_at = s->memo_segment = 0; /* 0 is in segment 0 */
-    if (count < first || count <= s->segment)
-        return;
-    uint64_t seg_max;
-    if (t == GC_LINE_LOOP) {
-        seg_max = trim_count(s->segment - 1 < count ? s->segment - 1 : count, first, incr);
-        s->loop_lines = count - 1;
-    } else {
-        seg_max = trim_count(s->segment < count ? s->segment : count, first, incr);
-        if (t == GC_TRIANGLE_STRIP && seg_max < count && !(((seg_max - first) / incr) & 1))
-            seg_max -= incr;
-    }
-    s->per_segment = (seg_max - first) / incr + 1;
+    s->per_segment = gc_llvmpipe_per_segment(c->topology, index_count, s->segment, &s->loop_lines);
 }
 
 /* Slots written while a primitive is only priced (gc_sim_peek): the table stays as it is. */
@@ -291,7 +253,7 @@ static uint32_t llvmpipe_step(gc_sim_context* c, const gc_sim_primitive* p, unsi
         /* vsplit_add_cache: the slot of the index value, a miss unless it holds this vertex
          * (a power-of-two table, the driver's 256, by mask: the optimizer's inner loop) */
         uint32_t id = p->vertices[j], value = gc_sim_value(c, id);
-        uint32_t slot = (s->map & (s->map - 1)) == 0 ? value & (s->map - 1) : value % s->map;
+        uint32_t slot = gc_llvmpipe_slot(value, s->map);
         uint32_t held = !commit && fresh ? 0 : c->words[slot]; /* priced: a fresh segment is empty */
         for (unsigned w = 0; w < written.count; ++w)
             if (written.slot[w] == slot)

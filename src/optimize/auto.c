@@ -333,6 +333,9 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
             s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
                                      gamma, recent, candidate, err);
+        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) /* likewise (llvmpipe_greedy.c) */
+            s = gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
+                                       true, beta, recent, candidate, err);
         else
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);
@@ -633,12 +636,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * when it was scored after the others (it runs beside them on the threads). Told of
      * first-use numbering, it keys the machine by those numbers as it assigns them, which the
      * other candidates cannot: on stanford-bunny it took direct-value from 1.3% to 6.0% below
-     * meshoptimizer. */
+     * meshoptimizer. For llvmpipe only below 32,768 triangles (gc_machine_greedy_default). */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const size_t machine_at =
-        target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
-                                                                                                     : SIZE_MAX;
+    const size_t machine_at = target_count == 1 &&
+                                      gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) &&
+                                      gc_machine_greedy_default(&targets[0], triangle_count)
+                                  ? total++
+                                  : SIZE_MAX;
     /* The overdraw pass's occlusion pairs (with positions; they depend on the triangles alone):
      * with several threads a job beside the candidates, the last; else computed before the
      * pass. Either way once for both of its passes. */

@@ -392,7 +392,9 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
                               gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
                               bool* balanced, gc_error* err);
 /* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
- * machine driven alongside the order, candidates priced with gc_sim_peek. first_number: the
+ * machine driven alongside the order, candidates priced with gc_sim_peek (lru, direct-position
+ * and batch by machine_inline.h's machines, llvmpipe by gc_opt_llvmpipe_greedy: the same
+ * prices). first_number: the
  * list's first triangle's number in the draw; stream_length: the draw's indices (0: the list
  * alone); first_use: the machine keyed by the numbers of first use the output will have. */
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -405,6 +407,17 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                     bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
+/* The greedies above for a lone llvmpipe target, its rule written out (llvmpipe_greedy.c,
+ * src/models/llvmpipe_rule.h): with `distinct` lists and no first-use numbers the order of
+ * gc_opt_target_greedy with that one target (any gamma: llvmpipe keeps no ages); with
+ * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
+ * the list alone). */
+/* Whether the default effort scores that greedy's order too for a lone target it serves
+ * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (llvmpipe_greedy.c). */
+bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count);
+gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                 float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
