@@ -165,6 +165,19 @@ bool gc_model_meshopt_checks_indices(const gc_model* m, const gc_draw* draw)
     return warps_apply((meshopt_params){m->p[0], m->p[1], m->p[2]}, draw);
 }
 
+/* The counts into *out, the vertices reported (gc_run_report_vertices), the stamps freed. */
+static gc_status meshopt_finish(const gc_run* run, uint32_t* stamps, uint64_t invocations, uint64_t warps,
+                                uint64_t resets, gc_stats* out)
+{
+    out->invocations = invocations;
+    out->has_batches = 1;
+    out->batches = warps;
+    out->resets = resets;
+    gc_run_report_vertices(run, stamps);
+    gc_run_vertex_state_free(run, stamps);
+    return GC_OK;
+}
+
 gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
     const meshopt_params k = {m->p[0], m->p[1], m->p[2]};
@@ -199,23 +212,11 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
             gc_run_vertex_state_free(run, stamps);
             return s;
         }
-        out->invocations = invocations;
-        out->has_batches = 1;
-        out->batches = warps;
-        out->resets = warps > 0 ? warps - 1 : 0;
-        gc_run_report_vertices(run, stamps);
-        gc_run_vertex_state_free(run, stamps);
-        return GC_OK;
+        return meshopt_finish(run, stamps, invocations, warps, warps > 0 ? warps - 1 : 0, out);
     }
     if (plain) {
         invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps, &flushes);
-        out->invocations = invocations;
-        out->has_batches = 1;
-        out->batches = warps;
-        out->resets = flushes;
-        gc_run_report_vertices(run, stamps);
-        gc_run_vertex_state_free(run, stamps);
-        return GC_OK;
+        return meshopt_finish(run, stamps, invocations, warps, flushes, out);
     }
 
     uint32_t stamp = GC_FIFO_FIRST(k.cache);
@@ -259,15 +260,9 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
         }
     }
     warps += warp_fill > 0;
-    out->invocations = invocations;
-    out->has_batches = 1;
-    out->batches = warps;
-    out->resets = flushes;
-    gc_run_report_vertices(run, stamps);
-    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
-    return GC_OK;
+    return meshopt_finish(run, stamps, invocations, warps, flushes, out);
 }
 
 /* ------------------------------------------------------------ state machine */
