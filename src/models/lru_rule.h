@@ -7,6 +7,8 @@
  *  - the list form, for any N: N nodes in a doubly linked recency list and per vertex its
  *    node, so that a lookup is O(1) whatever N. The model (lru.c: its simulator, and its
  *    gc_sim machine, whose writes go through the machine's log) keeps it.
+ *  - the scanned form: the recency in an array and no word per vertex, a lookup a scan
+ *    (Kerbl et al.'s LRUCacheSim): ati's LRU (ati.c), the same rule between its resets.
  *  - the small form, for a small N (at most GC_LRU_SMALL_MAX): the recency in an array, so
  *    that a triangle's misses are a few reads. auto's machine greedy
  *    (src/optimize/machine_inline.h) prices and feeds through it, the same prices as the
@@ -123,36 +125,40 @@ static inline bool gc_lru_listed(const uint32_t* list, unsigned count, uint32_t 
     return false;
 }
 
-/* The misses of a primitive's `count` (at most 4) corners, the state unchanged; the shaded
- * corners (GC_SIM_SHADE) added to *shaded. The vertices the primitive touches go to the
- * front in the order of their last touch; the victim of a miss in a full cache is the least
- * recent untouched vertex (from the tail: at most 4 misses, skipping at most 4 touched ones,
- * so 8 tail entries suffice), else the oldest touched one. */
-static inline uint32_t gc_lru_list_price(const gc_lru_list* l, const gc_lru_words* w, const uint32_t* vertices,
-                                         unsigned count, unsigned* shaded)
+/* The misses of a primitive's `count` (at most 4) corners through an LRU of `capacity`
+ * entries, `used` of them filled, the state unchanged; the shaded corners (GC_SIM_SHADE) added
+ * to *shaded. Given, of the state, what the price reads: tail[], its `tails` least recent
+ * vertices, least recent first (8, or all it holds when fewer: at most 4 misses, skipping at
+ * most 4 touched ones, reach no further), and cached(state, v), whether vertex v is in it
+ * (read as needed: with a constant function it compiles to the form's own test).
+ * The vertices the primitive touches go to the front in the order of their last touch; the
+ * victim of a miss in a full cache is the least recent untouched vertex, else the oldest
+ * touched one. Any form of the state can give it (gc_lru_list_price; ati.c's scanned list). */
+static inline __attribute__((always_inline)) uint32_t
+gc_lru_price(const uint32_t* tail, unsigned tails, uint32_t used, uint32_t capacity, const uint32_t* vertices,
+             unsigned count, bool (*cached)(const void* state, uint32_t v), const void* state, unsigned* shaded)
 {
-    uint32_t tail[8], front[4], evicted[8];
-    unsigned tails = 0, fronts = 0, evictions = 0, next_tail = 0;
-    for (uint32_t node = l->tail; node != GC_LRU_NONE && tails < 8; node = w->prev[node])
-        tail[tails++] = w->vertex[node];
-    uint32_t used = l->used, misses = 0;
+    uint32_t front[4], evicted[8];
+    unsigned fronts = 0, evictions = 0, next_tail = 0;
+    uint32_t misses = 0;
     for (unsigned j = 0; j < count; ++j) {
         const uint32_t v = vertices[j];
         unsigned at = 0;
         while (at < fronts && front[at] != v)
             ++at;
         if (at < fronts) { /* touched already: to the end of the front */
-            memmove(front + at, front + at + 1, (fronts - at - 1) * sizeof *front);
+            for (; at + 1 < fronts; ++at)
+                front[at] = front[at + 1];
             front[fronts - 1] = v;
             continue;
         }
-        if (w->node_of[v] && !gc_lru_listed(evicted, evictions, v)) { /* a hit */
+        if (cached(state, v) && !gc_lru_listed(evicted, evictions, v)) { /* a hit */
             front[fronts++] = v;
             continue;
         }
         misses++;
         *shaded += GC_SIM_SHADE(j);
-        if (used < l->capacity) {
+        if (used < capacity) {
             used++;
         } else {
             while (next_tail < tails && gc_lru_listed(front, fronts, tail[next_tail]))
@@ -161,13 +167,58 @@ static inline uint32_t gc_lru_list_price(const gc_lru_list* l, const gc_lru_word
                 evicted[evictions++] = tail[next_tail++];
             } else { /* only touched vertices are left: the oldest goes */
                 evicted[evictions++] = front[0];
-                memmove(front, front + 1, (fronts - 1) * sizeof *front);
+                for (unsigned k = 1; k < fronts; ++k)
+                    front[k - 1] = front[k];
                 fronts--;
             }
         }
         front[fronts++] = v;
     }
     return misses;
+}
+
+static inline bool gc_lru_list_cached(const void* node_of, uint32_t v)
+{
+    return ((const uint32_t*)node_of)[v] != 0;
+}
+
+/* gc_lru_price on the list form. */
+static inline uint32_t gc_lru_list_price(const gc_lru_list* l, const gc_lru_words* w, const uint32_t* vertices,
+                                         unsigned count, unsigned* shaded)
+{
+    uint32_t tail[8];
+    unsigned tails = 0;
+    for (uint32_t node = l->tail; node != GC_LRU_NONE && tails < 8; node = w->prev[node])
+        tail[tails++] = w->vertex[node];
+    return gc_lru_price(tail, tails, l->used, l->capacity, vertices, count, gc_lru_list_cached, w->node_of, shaded);
+}
+
+/* ------------------------------------------------------------ the scanned form */
+
+/* The recency in the first `count` extra words of a gc_sim machine, least recent first, and
+ * no word per vertex: a lookup scans (Kerbl et al.'s LRUCacheSim, which ati.c follows). Where
+ * v is, or count when it is not there (from the most recent end, where a reused vertex
+ * usually is; the entries are distinct). */
+static inline uint32_t gc_lru_scan_find(const uint32_t* list, uint32_t count, uint32_t v)
+{
+    for (uint32_t i = count; i-- > 0;)
+        if (list[i] == v)
+            return i;
+    return count;
+}
+
+/* v, found at `loc` (*count: not there), goes to the most recent end; a new one that finds
+ * the `size` entries full drops the least recent. */
+static inline void gc_lru_scan_insert(gc_sim_context* c, uint32_t* count, uint32_t v, uint32_t loc, uint32_t size)
+{
+    if (loc == *count) {
+        if (*count == size)
+            loc = 0; /* the least recent goes */
+        else
+            ++*count;
+    }
+    gc_sim_shift_down(c, loc, *count);
+    gc_sim_write(c, *count - 1, v);
 }
 
 /* ------------------------------------------------------------ the small form */
