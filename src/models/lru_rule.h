@@ -2,8 +2,8 @@
 /* lru:N, least recently used (seed 000's "last-use cache"; seed 002's LRU hypothesis),
  * stated once: vertices are looked up one at a time in primitive order; a hit moves the
  * vertex to the front, a miss puts it at the front and, in a full cache, evicts the entry
- * used longest ago. Every user of the rule drives the functions below, in one of two
- * forms, the same rule either way:
+ * used longest ago. Every user of the rule drives the functions below, in one of three
+ * forms, the same rule in each:
  *  - the list form, for any N: N nodes in a doubly linked recency list and per vertex its
  *    node, so that a lookup is O(1) whatever N. The model (lru.c: its simulator, and its
  *    gc_sim machine, whose writes go through the machine's log) keeps it.
