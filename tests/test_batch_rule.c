@@ -124,56 +124,39 @@ static void corpus(void** state)
 {
     (void)state;
     gc_model m = model_of("batch");
-    for (size_t k = 0; k < MESH_COUNT; ++k) {
-        size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
-        const size_t tc = n / 3;
-        const uint32_t vertices = index_bound(idx, n);
-        uint32_t* base = malloc(tc * sizeof *base);
-        uint32_t* out = malloc(n * sizeof *out);
-        assert_non_null(base);
-        assert_non_null(out);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 11);
-            gc_error err;
-            for (int which = 0; which < 2; ++which) {
-                if (which == 0)
-                    assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
-                else
-                    assert_int_equal(
-                        gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err), GC_OK);
-                assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_invocations(&m, idx, base, tc));
-            }
-            /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
-               with the tuned table and meshoptimizer's table order; the default is never above
-               either (two of its candidates) */
-            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
-            const uint64_t table_cost = order_invocations(&m, idx, base, tc);
-            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
-            const uint64_t tuned_cost = order_invocations(&m, idx, base, tc);
-            for (unsigned effort = 0; effort < 2; ++effort) {
-                gc_optimize_options o = {0};
-                o.targets = &m;
-                o.target_count = 1;
-                o.effort = effort;
-                const gc_optimize_placement place = {0, 0, 0};
-                if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK)
-                    fail_msg("auto --effort %u: %s", effort, err.message);
-                gc_draw draw = {out, n, GC_TRIANGLE_LIST, 0, 0};
-                gc_stats st;
-                assert_int_equal(gc_analyze(&m, &draw, NULL, &st, &err), GC_OK);
-                if (effort == 0) {
-                    assert_true(st.invocations <= table_cost);
-                    assert_true(st.invocations <= tuned_cost);
-                } else { /* effort 1 (under 65,536 triangles): the cheaper of the two */
-                    assert_int_equal(st.invocations, tuned_cost < table_cost ? tuned_cost : table_cost);
-                }
+    for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 11); corpus_rows_next(&r);) {
+        const uint32_t* idx = r.idx;
+        const size_t n = r.n, tc = r.tc;
+        const uint32_t vertices = r.vertices;
+        uint32_t* base = test_indices(tc);
+        uint32_t* out = test_indices(n);
+        gc_error err;
+        for (int which = 0; which < 2; ++which) {
+            if (which == 0)
+                assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+            else
+                assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, base, NULL, &err),
+                                 GC_OK);
+            assert_int_equal(counted(idx, tc, vertices, 32, 0, base), order_invocations(&m, idx, base, tc));
+        }
+        /* auto for the lone target: effort 1 gives the cheaper of meshoptimizer's variant
+           with the tuned table and meshoptimizer's table order; the default is never above
+           either (two of its candidates) */
+        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, base, &err), GC_OK);
+        const uint64_t table_cost = order_invocations(&m, idx, base, tc);
+        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_auto_tuned_scores, base, &err), GC_OK);
+        const uint64_t tuned_cost = order_invocations(&m, idx, base, tc);
+        for (unsigned effort = 0; effort < 2; ++effort) {
+            auto_order(&m, idx, n, vertices, effort, 0, 0, out);
+            const uint64_t c = list_cost(&m, out, n);
+            if (effort == 0) {
+                assert_true(c <= table_cost);
+                assert_true(c <= tuned_cost);
+            } else { /* effort 1 (under 65,536 triangles): the cheaper of the two */
+                assert_int_equal(c, tuned_cost < table_cost ? tuned_cost : table_cost);
             }
         }
-        free(idx), free(base), free(out);
+        free(base), free(out);
     }
 }
 
@@ -210,30 +193,19 @@ static void written_out_batch(void** state)
         free(idx), free(got), free(want);
     }
 #undef NEXT
-    for (size_t k = 0; k < 3; ++k) {
-        size_t n;
-        uint32_t* idx = corpus_triangles(meshes[k], &n);
-        if (!idx)
-            skip();
-        const size_t tc = n / 3;
-        const uint32_t vertices = index_bound(idx, n);
-        uint32_t* got = malloc(tc * sizeof *got);
-        uint32_t* want = malloc(tc * sizeof *want);
-        assert_non_null(got);
-        assert_non_null(want);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 5);
-            for (int sp = 0; sp < 4; sp += 3) {
-                gc_model m = model_of(specs[sp]);
-                gc_error err;
-                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, got, &err), GC_OK);
-                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, 0, 0, false, 1.0f, 5, want, &err),
-                                 GC_OK);
-                assert_memory_equal(got, want, tc * sizeof *got);
-            }
+    for (corpus_rows r = corpus_rows_of(meshes, 3, 5); corpus_rows_next(&r);) {
+        uint32_t* got = test_indices(r.tc);
+        uint32_t* want = test_indices(r.tc);
+        for (int sp = 0; sp < 4; sp += 3) {
+            gc_model m = model_of(specs[sp]);
+            gc_error err;
+            assert_int_equal(gc_opt_machine_greedy(r.idx, r.tc, r.vertices, &m, 0, 0, false, 1.0f, 5, got, &err),
+                             GC_OK);
+            assert_int_equal(gc_opt_machine_greedy_sim(r.idx, r.tc, r.vertices, &m, 0, 0, false, 1.0f, 5, want, &err),
+                             GC_OK);
+            assert_memory_equal(got, want, r.tc * sizeof *got);
         }
-        free(idx), free(got), free(want);
+        free(got), free(want);
     }
 }
 

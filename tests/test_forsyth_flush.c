@@ -38,51 +38,51 @@ static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suza
 static void no_flush_is_forsyth(void** state)
 {
     (void)state;
-    for (size_t k = 0; k < 2; ++k) {
-        size_t n;
-        uint32_t vertices;
-        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
-        const size_t tc = n / 3;
+    for (corpus_rows r = corpus_rows_of(meshes, 2, 11); corpus_rows_next(&r);) {
+        const size_t tc = r.tc;
         uint32_t* want = test_indices(tc);
         uint32_t* got = test_indices(tc);
         gc_error err;
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 11);
-            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-            /* none; resets past the list's end; warps larger than the mesh with no triangle limit;
-               batches (nv-dx, nv-gl) of more vertices than the list has indices */
-            const gc_flush_rule rules[] = {{0, 0, 0, 0, 0, 0},
-                                           {0, 3 * (uint32_t)tc + 3, 0, 0, 0, 0},
-                                           {0, 0, vertices + 3, vertices + 3, 0, 0},
-                                           {0, 0, 3 * (uint32_t)tc + 3, 3 * (uint32_t)tc + 3, 0, 42}};
-            for (size_t r = 0; r < sizeof rules / sizeof rules[0]; ++r) {
-                assert_int_equal(
-                    gc_opt_forsyth_flush(idx, tc, vertices, &gc_auto_tuned_scores, &rules[r], got, &err), GC_OK);
-                assert_memory_equal(got, want, tc * sizeof *got);
-            }
+        assert_int_equal(gc_opt_forsyth_scored(r.idx, tc, r.vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+        /* none; resets past the list's end; warps larger than the mesh with no triangle limit;
+           batches (nv-dx, nv-gl) of more vertices than the list has indices */
+        const gc_flush_rule rules[] = {{0, 0, 0, 0, 0, 0},
+                                       {0, 3 * (uint32_t)tc + 3, 0, 0, 0, 0},
+                                       {0, 0, r.vertices + 3, r.vertices + 3, 0, 0},
+                                       {0, 0, 3 * (uint32_t)tc + 3, 3 * (uint32_t)tc + 3, 0, 42}};
+        for (size_t k = 0; k < sizeof rules / sizeof rules[0]; ++k) {
+            assert_int_equal(gc_opt_forsyth_flush(r.idx, tc, r.vertices, &gc_auto_tuned_scores, &rules[k], got, &err),
+                             GC_OK);
+            assert_memory_equal(got, want, tc * sizeof *got);
         }
         free(want);
         free(got);
-        free(idx);
+    }
+}
+
+/* A hub of HUB_FAN triangles around vertex 0, then degenerate triangles, some of one vertex
+ * (HUB_TC triangles over HUB_FAN + 1 vertices). */
+enum { HUB_FAN = 300, HUB_TC = HUB_FAN + 40 };
+static void hub_with_degenerates(uint32_t* idx)
+{
+    for (uint32_t t = 0; t < HUB_FAN; ++t) {
+        idx[3 * t] = 0;
+        idx[3 * t + 1] = 1 + (t * 7) % HUB_FAN;
+        idx[3 * t + 2] = 1 + ((t * 7) % HUB_FAN + 1) % HUB_FAN;
+    }
+    for (uint32_t t = HUB_FAN; t < HUB_TC; ++t) {
+        idx[3 * t] = 5 + t % 9;
+        idx[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
+        idx[3 * t + 2] = 5 + t % 9;
     }
 }
 
 static void permutation(void** state)
 {
     (void)state;
-    enum { FAN = 300, TC = FAN + 40 };
+    enum { FAN = HUB_FAN, TC = HUB_TC };
     uint32_t idx[3 * TC], order[TC];
-    for (uint32_t t = 0; t < FAN; ++t) { /* a hub of 300 triangles */
-        idx[3 * t] = 0;
-        idx[3 * t + 1] = 1 + (t * 7) % FAN;
-        idx[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
-    }
-    for (uint32_t t = FAN; t < TC; ++t) { /* degenerate triangles, some of one vertex */
-        idx[3 * t] = 5 + t % 9;
-        idx[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
-        idx[3 * t + 2] = 5 + t % 9;
-    }
+    hub_with_degenerates(idx);
     const char* const specs[] = {"ati-basic", "reuse:32,16,32", "reuse:8,0,0", "ati:lru=14,vertices=64,reset=384"};
     for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
         gc_model m = model_of(specs[s]);
@@ -108,15 +108,7 @@ static void permutation(void** state)
             gc_error err;
             if (gc_optimize(GC_OPT_AUTO, idx, 3 * TC, FAN + 1, &o, out, &err) != GC_OK)
                 fail_msg("auto -m %s --effort %u: %s", lone[s], effort, err.message);
-            unsigned char used[TC] = {0};
-            for (uint32_t t = 0; t < TC; ++t) {
-                uint32_t found = TC;
-                for (uint32_t u = 0; u < TC && found == TC; ++u)
-                    if (!used[u] && !memcmp(out + 3 * t, idx + 3 * u, sizeof out[0] * 3))
-                        found = u;
-                assert_true(found < TC);
-                used[found] = 1;
-            }
+            assert_same_triangles(out, idx, TC);
         }
     }
     /* the families it does not know: no rule */
@@ -139,34 +131,25 @@ static void against_meshopt(void** state)
         const bool flushes = s < 3;
         gc_model m = model_of(specs[s]);
         uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
-        for (size_t k = 0; k < MESH_COUNT; ++k) {
-            size_t n;
-            uint32_t vertices;
-            uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
-            const size_t tc = n / 3;
-            uint32_t* out = test_indices(n);
-            uint32_t* order = test_indices(tc);
-            for (int shuffled = 0; shuffled < 2; ++shuffled) {
-                if (shuffled)
-                    gc_shuffle_triangles(idx, n, 7);
-                const uint64_t chosen = peer_row(&m, idx, n, vertices, true, &peer_sum, &fast_sum, out);
-                default_sum += chosen;
-                assert_not_above_table(&m, idx, tc, vertices, chosen, order);
-                gc_error err;
-                gc_flush_rule rule;
-                gc_forsyth_scores own;
-                assert_true(gc_flush_rule_of(&m, 0, &rule) == flushes);
-                if (flushes)
-                    assert_int_equal(
-                        gc_opt_forsyth_flush(idx, tc, vertices, gc_flush_scores(&m, &own), &rule, order, &err), GC_OK);
-                else
-                    assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, 0, 0, false, 1.0f, 6, order, &err),
-                                     GC_OK);
-                assert_true(chosen <= order_invocations(&m, idx, order, tc));
-            }
+        for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 7); corpus_rows_next(&r);) {
+            uint32_t* out = test_indices(r.n);
+            uint32_t* order = test_indices(r.tc);
+            const uint64_t chosen = peer_row(&m, r.idx, r.n, r.vertices, true, &peer_sum, &fast_sum, out);
+            default_sum += chosen;
+            assert_not_above_table(&m, r.idx, r.tc, r.vertices, chosen, order);
+            gc_error err;
+            gc_flush_rule rule;
+            gc_forsyth_scores own;
+            assert_true(gc_flush_rule_of(&m, 0, &rule) == flushes);
+            if (flushes)
+                assert_int_equal(
+                    gc_opt_forsyth_flush(r.idx, r.tc, r.vertices, gc_flush_scores(&m, &own), &rule, order, &err), GC_OK);
+            else
+                assert_int_equal(
+                    gc_opt_machine_greedy(r.idx, r.tc, r.vertices, &m, 0, 0, false, 1.0f, 6, order, &err), GC_OK);
+            assert_true(chosen <= order_invocations(&m, r.idx, order, r.tc));
             free(out);
             free(order);
-            free(idx);
         }
         assert_true(flushes ? fast_sum < peer_sum : fast_sum <= peer_sum);
         assert_true(default_sum < peer_sum);
@@ -277,18 +260,9 @@ static void batches(void** state)
     }
 
     /* the hub with degenerate triangles: a permutation, directly and as auto's --effort 1 list */
-    enum { FAN = 300, TC = FAN + 40 };
+    enum { FAN = HUB_FAN, TC = HUB_TC };
     uint32_t hub[3 * TC], horder[TC];
-    for (uint32_t t = 0; t < FAN; ++t) {
-        hub[3 * t] = 0;
-        hub[3 * t + 1] = 1 + (t * 7) % FAN;
-        hub[3 * t + 2] = 1 + ((t * 7) % FAN + 1) % FAN;
-    }
-    for (uint32_t t = FAN; t < TC; ++t) {
-        hub[3 * t] = 5 + t % 9;
-        hub[3 * t + 1] = t % 3 ? 5 + t % 9 : 7;
-        hub[3 * t + 2] = 5 + t % 9;
-    }
+    hub_with_degenerates(hub);
     const char* const specs[] = {"nv-dx", "nv-gl", "nv-gl:indices=6,vertices=3,window=3", "nv-gl:window=0"};
     for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
         m = model_of(specs[s]);
@@ -298,15 +272,7 @@ static void batches(void** state)
         assert_is_permutation(horder, TC);
         uint32_t out[3 * TC];
         auto_order(&m, hub, 3 * TC, FAN + 1, 1, 0, 0, out);
-        unsigned char used[TC] = {0};
-        for (uint32_t t = 0; t < TC; ++t) {
-            uint32_t found = TC;
-            for (uint32_t u = 0; u < TC && found == TC; ++u)
-                if (!used[u] && !memcmp(out + 3 * t, hub + 3 * u, sizeof out[0] * 3))
-                    found = u;
-            assert_true(found < TC);
-            used[found] = 1;
-        }
+        assert_same_triangles(out, hub, TC);
     }
 
     /* by hand: batches of one triangle (indices=3), or of 3 vertices (a triangle fills 3, and
@@ -356,17 +322,10 @@ static void batches(void** state)
     for (size_t s = 0; s < sizeof targets / sizeof *targets; ++s) {
         m = model_of(targets[s]);
         uint64_t peer_sum = 0, fast_sum = 0;
-        for (size_t k = 0; k < MESH_COUNT; ++k) {
-            uint32_t mv;
-            uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
-            uint32_t* o = test_indices(n);
-            for (int shuffled = 0; shuffled < 2; ++shuffled) {
-                if (shuffled)
-                    gc_shuffle_triangles(mesh, n, 7);
-                peer_row(&m, mesh, n, mv, false, &peer_sum, &fast_sum, o);
-            }
+        for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 7); corpus_rows_next(&r);) {
+            uint32_t* o = test_indices(r.n);
+            peer_row(&m, r.idx, r.n, r.vertices, false, &peer_sum, &fast_sum, o);
             free(o);
-            free(mesh);
         }
         if (fast_sum >= peer_sum)
             fail_msg("%s: effort 1 %llu invocations, meshoptimizer %llu", targets[s], (unsigned long long)fast_sum,
@@ -406,35 +365,27 @@ static void batch_table(void** state)
         assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_flush_batch_scores, &rule, horder, &err), GC_OK);
         assert_is_permutation(horder, TC);
         uint64_t batch_sum = 0, tuned_sum = 0;
-        for (size_t k = 0; k < MESH_COUNT; ++k) {
-            size_t n;
-            uint32_t mv;
-            uint32_t* mesh = corpus_mesh_or_skip(meshes[k], &n, &mv);
-            const size_t tc = n / 3;
+        for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 11); corpus_rows_next(&r);) {
+            const uint32_t* mesh = r.idx;
+            const size_t n = r.n, tc = r.tc;
+            const uint32_t mv = r.vertices;
             uint32_t* order = test_indices(tc);
-            uint32_t* list = test_indices(n);
             uint32_t* out = test_indices(n);
-            for (int shuffled = 0; shuffled < 2; ++shuffled) {
-                if (shuffled)
-                    gc_shuffle_triangles(mesh, n, 11);
-                assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_flush_batch_scores, &rule, order, &err), GC_OK);
-                assert_is_permutation(order, tc);
-                batch_sum += order_invocations(&m, mesh, order, tc);
-                for (size_t t = 0; t < tc; ++t)
-                    memcpy(list + 3 * t, mesh + 3 * (size_t)order[t], 3 * sizeof *list);
-                auto_order(&m, mesh, n, mv, 1, 0, 0, out);
-                assert_memory_equal(out, list, n * sizeof *out);
-                /* the default scores effort 1's order and keeps the cheaper: never above it */
-                const uint64_t fast = list_cost(&m, list, n);
-                auto_order(&m, mesh, n, mv, 0, 0, 0, out);
-                assert_true(list_cost(&m, out, n) <= fast);
-                assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_auto_tuned_scores, &rule, order, &err), GC_OK);
-                tuned_sum += order_invocations(&m, mesh, order, tc);
-            }
+            assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_flush_batch_scores, &rule, order, &err), GC_OK);
+            assert_is_permutation(order, tc);
+            batch_sum += order_invocations(&m, mesh, order, tc);
+            uint32_t* list = order_list(mesh, order, tc);
+            auto_order(&m, mesh, n, mv, 1, 0, 0, out);
+            assert_memory_equal(out, list, n * sizeof *out);
+            /* the default scores effort 1's order and keeps the cheaper: never above it */
+            const uint64_t fast = list_cost(&m, list, n);
+            auto_order(&m, mesh, n, mv, 0, 0, 0, out);
+            assert_true(list_cost(&m, out, n) <= fast);
+            assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_auto_tuned_scores, &rule, order, &err), GC_OK);
+            tuned_sum += order_invocations(&m, mesh, order, tc);
             free(order);
             free(list);
             free(out);
-            free(mesh);
         }
         if (batch_sum >= tuned_sum)
             fail_msg("%s: the batch table %llu invocations, the tuned table %llu", targets[s],

@@ -26,33 +26,26 @@ static const char* const meshes[] = {"cow.obj", "fandisk.obj", "spot.obj", "suza
 static void no_drop_is_forsyth(void** state)
 {
     (void)state;
-    for (size_t k = 0; k < 2; ++k) {
-        size_t n;
-        uint32_t vertices;
-        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
-        const size_t tc = n / 3;
+    for (corpus_rows r = corpus_rows_of(meshes, 2, 11); corpus_rows_next(&r);) {
+        const uint32_t* idx = r.idx;
+        const size_t tc = r.tc;
+        const uint32_t vertices = r.vertices;
         uint32_t* want = test_indices(tc);
         uint32_t* got = test_indices(tc);
         const gc_model never = {GC_MODEL_NVIDIA, {vertices + 3, 0, 0}, "nvidia"};
         gc_error err;
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 11);
-            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-            assert_int_equal(gc_opt_forsyth_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &never, 0, got, &err),
-                             GC_OK);
+        assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+        assert_int_equal(gc_opt_forsyth_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &never, 0, got, &err), GC_OK);
+        assert_memory_equal(got, want, tc * sizeof *got);
+        /* meshoptimizer's variant likewise (score_table.c), with both tables */
+        for (int table = 0; table < 2; ++table) {
+            const gc_forsyth_scores* t = table ? &gc_meshopt_scores : &gc_auto_tuned_scores;
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, t, want, &err), GC_OK);
+            assert_int_equal(gc_opt_score_table_nvidia(idx, tc, vertices, t, &never, 0, got, &err), GC_OK);
             assert_memory_equal(got, want, tc * sizeof *got);
-            /* meshoptimizer's variant likewise (score_table.c), with both tables */
-            for (int table = 0; table < 2; ++table) {
-                const gc_forsyth_scores* t = table ? &gc_meshopt_scores : &gc_auto_tuned_scores;
-                assert_int_equal(gc_opt_score_table(idx, tc, vertices, t, want, &err), GC_OK);
-                assert_int_equal(gc_opt_score_table_nvidia(idx, tc, vertices, t, &never, 0, got, &err), GC_OK);
-                assert_memory_equal(got, want, tc * sizeof *got);
-            }
         }
         free(want);
         free(got);
-        free(idx);
     }
 }
 
@@ -104,31 +97,24 @@ static void against_meshopt(void** state)
     (void)state;
     gc_model m = model_of("nvidia-kepler");
     uint64_t peer_sum = 0, fast_sum = 0, default_sum = 0;
-    for (size_t k = 0; k < MESH_COUNT; ++k) {
-        size_t n;
-        uint32_t vertices;
-        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
-        const size_t tc = n / 3;
-        uint32_t* out = test_indices(n);
+    for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 7); corpus_rows_next(&r);) {
+        const uint32_t* idx = r.idx;
+        const size_t tc = r.tc;
+        const uint32_t vertices = r.vertices;
+        uint32_t* out = test_indices(r.n);
         uint32_t* order = test_indices(tc);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 7);
-            const uint64_t chosen = peer_row(&m, idx, n, vertices, true, &peer_sum, &fast_sum, out);
-            default_sum += chosen;
-            assert_not_above_table(&m, idx, tc, vertices, chosen, order);
-            gc_error err;
-            assert_int_equal(gc_opt_forsyth_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &m, 0, order, &err),
-                             GC_OK);
-            assert_is_permutation(order, tc);
-            assert_true(chosen <= order_invocations(&m, idx, order, tc));
-            assert_int_equal(
-                gc_opt_score_table_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &m, 0, order, &err), GC_OK);
-            assert_is_permutation(order, tc);
-        }
+        const uint64_t chosen = peer_row(&m, idx, r.n, vertices, true, &peer_sum, &fast_sum, out);
+        default_sum += chosen;
+        assert_not_above_table(&m, idx, tc, vertices, chosen, order);
+        gc_error err;
+        assert_int_equal(gc_opt_forsyth_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &m, 0, order, &err), GC_OK);
+        assert_is_permutation(order, tc);
+        assert_true(chosen <= order_invocations(&m, idx, order, tc));
+        assert_int_equal(gc_opt_score_table_nvidia(idx, tc, vertices, &gc_auto_tuned_scores, &m, 0, order, &err),
+                         GC_OK);
+        assert_is_permutation(order, tc);
         free(out);
         free(order);
-        free(idx);
     }
     assert_true(fast_sum < peer_sum);
     assert_true(default_sum < peer_sum);

@@ -30,37 +30,28 @@ static void same_as_sim_greedy(void** state)
     const char* const meshes[] = {"cow.obj", "woody.obj", "suzanne.obj", "teapot.obj"};
     const char* const specs[] = {"nvidia-kepler", "nvidia:size=16,idle=8,life=20", "nvidia:size=24,idle=0,life=0"};
     const float weights[][3] = {{0.75f, 0.1f, 7}, {1.0f, 0.2f, 8}, {0.25f, 0.0f, 16}};
-    for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
-        size_t n;
-        uint32_t vertices;
-        uint32_t* idx = corpus_mesh_or_skip(meshes[k], &n, &vertices);
-        const size_t tc = n / 3;
+    for (corpus_rows r = corpus_rows_of(meshes, sizeof meshes / sizeof *meshes, 7); corpus_rows_next(&r);) {
+        const size_t tc = r.tc;
         uint32_t* a = test_indices(tc);
         uint32_t* b = test_indices(tc);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 7);
-            for (size_t sp = 0; sp < sizeof specs / sizeof *specs; ++sp) {
-                gc_model m = model_of(specs[sp]);
-                for (size_t w = 0; w < sizeof weights / sizeof *weights; ++w) {
-                    const uint64_t at = (k + w) % 2 ? 3000 : 0; /* triangle 1000 */
-                    gc_stream_place place = {at, 0, NULL};
-                    gc_error err;
-                    assert_int_equal(gc_opt_target_greedy(idx, tc, vertices, &m, 1, &place, weights[w][0], weights[w][1],
-                                                          (uint32_t)weights[w][2], a, &err),
-                                     GC_OK);
-                    assert_int_equal(gc_opt_nvidia_greedy(idx, tc, vertices, &m, at / 3, weights[w][0], weights[w][1],
-                                                          (uint32_t)weights[w][2], b, &err),
-                                     GC_OK);
-                    if (memcmp(a, b, tc * sizeof *a) != 0)
-                        fail_msg("%s %s %s, weights %zu: the orders differ", meshes[k], shuffled ? "shuffled" : "stored",
-                                 specs[sp], w);
-                }
+        for (size_t sp = 0; sp < sizeof specs / sizeof *specs; ++sp) {
+            gc_model m = model_of(specs[sp]);
+            for (size_t w = 0; w < sizeof weights / sizeof *weights; ++w) {
+                const uint64_t at = (r.mesh + w) % 2 ? 3000 : 0; /* triangle 1000 */
+                gc_stream_place place = {at, 0, NULL};
+                gc_error err;
+                assert_int_equal(gc_opt_target_greedy(r.idx, tc, r.vertices, &m, 1, &place, weights[w][0],
+                                                      weights[w][1], (uint32_t)weights[w][2], a, &err),
+                                 GC_OK);
+                assert_int_equal(gc_opt_nvidia_greedy(r.idx, tc, r.vertices, &m, at / 3, weights[w][0], weights[w][1],
+                                                      (uint32_t)weights[w][2], b, &err),
+                                 GC_OK);
+                if (memcmp(a, b, tc * sizeof *a) != 0)
+                    fail_msg("%s %s, weights %zu: the orders differ", r.what, specs[sp], w);
             }
         }
         free(a);
         free(b);
-        free(idx);
     }
 }
 

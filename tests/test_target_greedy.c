@@ -202,19 +202,8 @@ static void same_orders_corpus(void** state)
 #else
     static const char* const meshes[] = {"suzanne.obj", "cow.obj", "fandisk.obj"};
 #endif
-    for (size_t m = 0; m < sizeof meshes / sizeof meshes[0]; ++m) {
-        size_t n;
-        uint32_t verts;
-        uint32_t* idx = corpus_mesh_or_skip(meshes[m], &n, &verts);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, n, 7);
-            char what[96];
-            snprintf(what, sizeof what, "%s %s", meshes[m], shuffled ? "shuffled" : "stored");
-            check_mesh(idx, n / 3, verts, what, 2);
-        }
-        free(idx);
-    }
+    for (corpus_rows r = corpus_rows_of(meshes, sizeof meshes / sizeof meshes[0], 7); corpus_rows_next(&r);)
+        check_mesh(r.idx, r.tc, r.vertices, r.what, 2);
 }
 
 /* The bound's fact: for every family, a triangle whose corners include k distinct vertices

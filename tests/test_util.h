@@ -133,6 +133,54 @@ static inline uint32_t* corpus_mesh_or_skip(const char* name, size_t* n, uint32_
     return idx;
 }
 
+/* The rows of a test that goes through corpus meshes: each of `count` meshes of `names`
+ * (corpus_mesh_or_skip: the test skips when the corpus lacks one) as stored, then with its
+ * triangles shuffled in place (gc_shuffle_triangles with `seed`):
+ *     for (corpus_rows r = corpus_rows_of(names, count, seed); corpus_rows_next(&r);)
+ *         ... r.idx: r.n indices, r.tc triangles, over r.vertices ...
+ * corpus_rows_next frees the last mesh when it returns false. */
+typedef struct corpus_rows {
+    const char* const* names;
+    size_t count, next;
+    uint64_t seed;
+    size_t mesh;      /* the row's mesh: names[mesh] */
+    int shuffled;     /* 0: as stored, 1: shuffled */
+    char what[96];    /* "NAME stored" or "NAME shuffled", for messages */
+    uint32_t* idx;    /* its triangle list */
+    size_t n, tc;     /* its indices and triangles */
+    uint32_t vertices; /* index_bound(idx, n) */
+} corpus_rows;
+
+static inline corpus_rows corpus_rows_of(const char* const* names, size_t count, uint64_t seed)
+{
+    corpus_rows r;
+    memset(&r, 0, sizeof r);
+    r.names = names;
+    r.count = count;
+    r.seed = seed;
+    return r;
+}
+
+/* Steps to the next row; false after the last (the mesh freed). */
+static inline bool corpus_rows_next(corpus_rows* r)
+{
+    if (r->idx && !r->shuffled) {
+        gc_shuffle_triangles(r->idx, r->n, r->seed);
+        r->shuffled = 1;
+    } else {
+        free(r->idx);
+        r->idx = NULL;
+        if (r->next == r->count)
+            return false;
+        r->mesh = r->next++;
+        r->shuffled = 0;
+        r->idx = corpus_mesh_or_skip(r->names[r->mesh], &r->n, &r->vertices);
+        r->tc = r->n / 3;
+    }
+    snprintf(r->what, sizeof r->what, "%s %s", r->names[r->mesh], r->shuffled ? "shuffled" : "stored");
+    return true;
+}
+
 /* Invocations of a triangle list under a parsed model (gc_analyze). */
 static inline uint64_t list_cost(const gc_model* m, const uint32_t* list, size_t n)
 {
@@ -173,6 +221,23 @@ static inline void assert_is_permutation(const uint32_t* order, size_t tc)
         seen[order[t]] = 1;
     }
     free(seen);
+}
+
+/* Asserts that the tc triangles of the list `out` are those of `idx`, each once (a triangle
+ * matched by its three corners in order). O(tc^2): for small lists. */
+static inline void assert_same_triangles(const uint32_t* out, const uint32_t* idx, size_t tc)
+{
+    unsigned char* used = calloc(tc + 1, 1);
+    assert_non_null(used);
+    for (size_t t = 0; t < tc; ++t) {
+        size_t found = tc;
+        for (size_t u = 0; u < tc && found == tc; ++u)
+            if (!used[u] && !memcmp(out + 3 * t, idx + 3 * u, 3 * sizeof *out))
+                found = u;
+        assert_true(found < tc);
+        used[found] = 1;
+    }
+    free(used);
 }
 
 /* auto's order (gc_optimize_placed) for the lone target m at `effort`, the list placed at

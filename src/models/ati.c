@@ -18,6 +18,7 @@
  *    invocations are the LRU's misses with the hard resets; the batches only count.
  * Positions count the primitives' corners as if the draw were a list (the simulator's
  * `progress`, BS:380). */
+#include "lru_rule.h"
 #include "models.h"
 
 /* No per-vertex words: the LRU is the extra words 0..lru-1. */
@@ -36,31 +37,6 @@ static size_t ati_extra(const void* params)
     return ((const gc_model*)params)->p[0];
 }
 
-/* BS:197-205: where v is in the LRU, or s->count when it is not. */
-static uint32_t lru_find(const gc_sim_context* c, const ati_sim* s, uint32_t v)
-{
-    /* from the most recent end, where a reused vertex usually is (the entries are distinct) */
-    const uint32_t* list = c->words;
-    for (uint32_t i = s->count; i-- > 0;)
-        if (list[i] == v)
-            return i;
-    return s->count;
-}
-
-/* BS:206-233: v, found at `loc` (s->count: not present), goes to the most recent end; a new
- * one that finds the LRU full drops the least recent. */
-static void lru_insert(gc_sim_context* c, ati_sim* s, uint32_t v, uint32_t loc, uint32_t size)
-{
-    if (loc == s->count) {
-        if (s->count == size)
-            loc = 0; /* the least recent goes */
-        else
-            s->count++;
-    }
-    gc_sim_shift_down(c, loc, s->count);
-    gc_sim_write(c, s->count - 1, v);
-}
-
 static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
     ati_sim* s = c->state;
@@ -76,7 +52,7 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     uint32_t misses = 0, adds = 0, cbatch = s->cbatch, cuniques = s->cuniques, move = p->count;
     for (unsigned i = 0; i < p->count; ++i) {
         const uint32_t v = p->vertices[i];
-        const uint32_t loc = lru_find(c, s, v);
+        const uint32_t loc = gc_lru_scan_find(c->words, s->count, v); /* BS:197-205 */
         const bool miss = loc == s->count;
         adds += miss;
         if (miss) {
@@ -95,7 +71,7 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
             move -= i;
             adds = 1;
         }
-        lru_insert(c, s, v, loc, size);
+        gc_lru_scan_insert(c, &s->count, v, loc, size); /* BS:206-233 */
     }
     s->cuniques = cuniques + adds;
     s->cbatch = cbatch + move;
@@ -104,11 +80,21 @@ static uint32_t ati_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     return misses;
 }
 
+/* The LRU's entries as a peek reads them. */
+typedef struct ati_list {
+    const uint32_t* list;
+    uint32_t count;
+} ati_list;
+
+static bool ati_cached(const void* held, uint32_t v)
+{
+    const ati_list* h = held;
+    return gc_lru_scan_find(h->list, h->count, v) < h->count;
+}
+
 /* What ati_feed would return and shade, the state left as it is (auto prices many triangles
- * for each it places; a feed shifts the LRU word by word). The LRU as ati_feed would leave it:
- * the vertices this primitive touched go to the most recent end in the order of their last
- * touch; a miss in a full LRU drops the least recent untouched vertex, or when none is left,
- * the oldest touched one. */
+ * for each it places; a feed shifts the LRU word by word): the LRU's price (lru_rule.h's
+ * gc_lru_price) after the hard reset, if one comes before the primitive. */
 static uint32_t ati_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
     const ati_sim* s = c->state;
@@ -116,67 +102,8 @@ static uint32_t ati_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned*
     const uint32_t size = m->p[0], reset = m->p[2];
     const uint32_t* list = c->words;
     const uint32_t count = (s->progress != 0 && s->progress % reset == 0) ? 0 : s->count; /* the hard reset */
-    uint32_t touched[4], touched_at[4]; /* most recent last; where each was in the list (UINT32_MAX: new) */
-    uint32_t dropped[4];                /* touched vertices dropped again */
-    unsigned nt = 0, nd = 0;
-    uint32_t evicted = 0; /* untouched list entries dropped, from the least recent */
-    uint32_t held = count, misses = 0;
-    for (unsigned i = 0; i < p->count; ++i) {
-        const uint32_t v = p->vertices[i];
-        bool hit = false, was_dropped = false;
-        uint32_t at = UINT32_MAX;
-        unsigned t = 0;
-        while (t < nt && touched[t] != v)
-            ++t;
-        for (unsigned k = 0; k < nd; ++k)
-            was_dropped |= dropped[k] == v;
-        if (t < nt) {
-            hit = true;
-            at = touched_at[t];
-            for (unsigned k = t + 1; k < nt; ++k)
-                touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
-            nt--;
-        } else if (!was_dropped) {
-            uint32_t k = 0;
-            while (k < count && list[k] != v)
-                ++k;
-            if (k < count) {
-                /* untouched entries before it, and whether the drops have reached it */
-                uint32_t before = k;
-                for (unsigned q = 0; q < nt; ++q)
-                    before -= touched_at[q] != UINT32_MAX && touched_at[q] < k;
-                hit = before >= evicted;
-                at = k;
-            }
-        }
-        if (!hit) {
-            misses++;
-            *shaded += GC_SIM_SHADE(i);
-            at = UINT32_MAX;
-            if (held == size) {
-                /* untouched entries left to drop: the list's, less the touched and the dropped */
-                uint32_t untouched = count - evicted;
-                for (unsigned q = 0; q < nt; ++q)
-                    untouched -= touched_at[q] != UINT32_MAX;
-                if (untouched > 0) {
-                    evicted++;
-                } else {
-                    dropped[nd++] = touched[0];
-                    for (unsigned k = 1; k < nt; ++k)
-                        touched[k - 1] = touched[k], touched_at[k - 1] = touched_at[k];
-                    nt--;
-                }
-            } else {
-                held++;
-            }
-            for (unsigned k = 0; k < nd; ++k)
-                if (dropped[k] == v)
-                    dropped[k] = dropped[--nd];
-        }
-        touched[nt] = v;
-        touched_at[nt++] = at;
-    }
-    return misses;
+    const ati_list held = {list, count};
+    return gc_lru_price(list, count < 8 ? count : 8, count, size, p->vertices, p->count, ati_cached, &held, shaded);
 }
 
 static void ati_stats(const gc_sim_context* c, gc_stats* out)

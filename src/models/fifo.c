@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* fifo:N — a FIFO of insertions: a miss writes the next slot round-robin, a hit
- * changes nothing (seeds 000, 001, 002). Vertices are looked up one at a time in
- * primitive order.
+ * changes nothing (seeds 000, 001, 002), the rule stated in fifo_rule.h. Vertices are
+ * looked up one at a time in primitive order.
  *
- * Implementation: a per-vertex insertion stamp. `stamp` counts misses; a vertex
- * is cached while fewer than N misses happened since it was inserted. The slot
+ * Implementation: fifo_rule.h's per-vertex insertion stamp. `stamp` counts misses; a
+ * vertex is cached while fewer than N misses happened since it was inserted. The slot
  * a vertex occupies is its stamp modulo N, so the ring is only kept for tracing. */
+#include "fifo_rule.h"
 #include "models.h"
 
 #include <stdlib.h>
@@ -33,9 +34,6 @@ static inline __attribute__((always_inline)) bool fifo_stream(const uint32_t* v,
                                                               uint32_t n, uint32_t* stamp_io, bool prefetch,
                                                               uint32_t mask)
 {
-#define GC_LOOKUP(id)                                                                                              \
-    if (stamp - stamps[id] > n)                                                                                  \
-        stamps[id] = stamp++;
     uint32_t stamp = *stamp_io;
     const size_t prefetch_end = total > PREFETCH_INDICES + 3 ? total - PREFETCH_INDICES - 3 : 0;
     bool ok = true;
@@ -52,9 +50,9 @@ static inline __attribute__((always_inline)) bool fifo_stream(const uint32_t* v,
             ok = false;
             break;
         }
-        GC_LOOKUP(a)
-        GC_LOOKUP(b)
-        GC_LOOKUP(c)
+        gc_fifo_access(&stamps[a], &stamp, n);
+        gc_fifo_access(&stamps[b], &stamp, n);
+        gc_fifo_access(&stamps[c], &stamp, n);
     }
     for (; ok && i < total; ++i) {
         const uint32_t id = v[i];
@@ -62,9 +60,8 @@ static inline __attribute__((always_inline)) bool fifo_stream(const uint32_t* v,
             ok = false;
             break;
         }
-        GC_LOOKUP(id)
+        gc_fifo_access(&stamps[id], &stamp, n);
     }
-#undef GC_LOOKUP
     *stamp_io = stamp;
     return ok;
 }
@@ -93,7 +90,7 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
         return gc_fail(err, GC_ERR_NOMEM, "fifo: out of memory for %u vertices", run->vertex_count);
     }
     /* Stamps start at n + 1 so that the zeroed array reads as "never inserted". */
-    const uint32_t first = n + 1;
+    const uint32_t first = GC_FIFO_FIRST(n);
     uint32_t stamp = first;
     uint32_t* per_vertex = run->per_vertex;
 
@@ -117,11 +114,10 @@ gc_status gc_model_fifo_run(const gc_model* m, const gc_run* run, gc_stats* out,
         }
         for (size_t p = 0; p < chunk.count; ++p) {
             for (unsigned j = 0; j < chunk.arity; ++j) {
-                uint32_t id = v[p * chunk.arity + j];
-                if (stamp - stamps[id] > n) {
+                const uint32_t id = v[p * chunk.arity + j], slot_stamp = stamp;
+                if (gc_fifo_access(&stamps[id], &stamp, n)) {
                     if (ring)
-                        ring[(stamp - first) % n] = id;
-                    stamps[id] = stamp++;
+                        ring[(slot_stamp - first) % n] = id;
                     if (per_vertex)
                         per_vertex[id]++;
                 }
@@ -159,7 +155,7 @@ static void fifo_reset(gc_sim_context* c)
 {
     fifo_sim* s = c->state;
     s->size = ((const gc_model*)c->params)->p[0];
-    s->stamp = s->size + 1;
+    s->stamp = GC_FIFO_FIRST(s->size);
 }
 
 /* One primitive, on the machine (`commit`) or only priced. */
@@ -170,8 +166,9 @@ static uint32_t fifo_step(gc_sim_context* c, const gc_sim_primitive* p, unsigned
     uint32_t misses = 0;
     for (unsigned j = 0; j < p->count; ++j) {
         uint32_t id = p->vertices[j];
-        if (s.stamp - gc_sim_read(c, &o, id) > s.size) {
-            gc_sim_put(c, &o, id, s.stamp++);
+        uint32_t stamp = gc_sim_read(c, &o, id);
+        if (gc_fifo_access(&stamp, &s.stamp, s.size)) {
+            gc_sim_put(c, &o, id, stamp);
             *shaded += GC_SIM_SHADE(j);
             misses++;
         }
@@ -194,8 +191,7 @@ static uint32_t fifo_peek(gc_sim_context* c, const gc_sim_primitive* p, unsigned
 static float fifo_age(const gc_sim_context* c, uint32_t id)
 {
     const fifo_sim* s = c->state;
-    uint32_t age = s->stamp - 1 - c->words[id];
-    return age < s->size ? (float)age / (float)s->size : 0.0f;
+    return gc_fifo_age(gc_fifo_age_form_of(s->size, false), s->stamp, c->words[id]);
 }
 
 const gc_sim_rule gc_rule_fifo = {

@@ -9,6 +9,7 @@
  *    a degenerate (a, a, b) with a and b uncached counts 3 for that check;
  *  - the stamps are 32-bit and wrap as meshoptimizer's do.
  * Lines and points go through the same rules with 1 or 2 corners. */
+#include "fifo_rule.h"
 #include "models.h"
 
 #include <stdlib.h>
@@ -22,34 +23,26 @@ typedef struct meshopt_params {
 static uint64_t run_triangles(const uint32_t* idx, size_t triangles, uint32_t* stamps, meshopt_params k,
                               uint64_t* warps_out, uint64_t* flushes_out)
 {
-    uint32_t stamp = k.cache + 1;
+    uint32_t stamp = GC_FIFO_FIRST(k.cache);
     uint32_t warp_fill = 0, group_fill = 0;
     uint64_t warps = 0, misses = 0, flushes = 0;
     for (size_t t = 0; t < triangles; ++t) {
         uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
-        uint32_t ma = stamp - stamps[a] > k.cache;
-        uint32_t mb = stamp - stamps[b] > k.cache;
-        uint32_t mc = stamp - stamps[c] > k.cache;
-        if (GC_UNLIKELY((k.group && group_fill == k.group) || (k.warp && warp_fill + ma + mb + mc > k.warp))) {
+        const uint32_t corner_misses = gc_fifo_missed(stamp, stamps[a], k.cache) +
+                                       gc_fifo_missed(stamp, stamps[b], k.cache) +
+                                       gc_fifo_missed(stamp, stamps[c], k.cache);
+        if (GC_UNLIKELY(gc_meshopt_flushes(gc_meshopt_group_full(group_fill, k.group), warp_fill, corner_misses,
+                                           k.warp))) {
             warps += warp_fill > 0;
             warp_fill = 0;
             group_fill = 0;
             flushes++;
-            stamp += k.cache + 1;
-            ma = 1; /* after a flush nothing is cached */
+            stamp = gc_fifo_flush(stamp, k.cache);
         }
-        /* Re-test b and c after a's insertion: a degenerate corner hits its own new entry. */
-        if (ma) {
-            stamps[a] = stamp++;
-        }
-        mb = stamp - stamps[b] > k.cache;
-        if (mb) {
-            stamps[b] = stamp++;
-        }
-        mc = stamp - stamps[c] > k.cache;
-        if (mc) {
-            stamps[c] = stamp++;
-        }
+        /* One corner after the other: a degenerate corner hits its own new entry. */
+        const uint32_t ma = gc_fifo_access(&stamps[a], &stamp, k.cache);
+        const uint32_t mb = gc_fifo_access(&stamps[b], &stamp, k.cache);
+        const uint32_t mc = gc_fifo_access(&stamps[c], &stamp, k.cache);
         warp_fill += ma + mb + mc;
         misses += ma + mb + mc;
         group_fill++;
@@ -172,6 +165,19 @@ bool gc_model_meshopt_checks_indices(const gc_model* m, const gc_draw* draw)
     return warps_apply((meshopt_params){m->p[0], m->p[1], m->p[2]}, draw);
 }
 
+/* The counts into *out, the vertices reported (gc_run_report_vertices), the stamps freed. */
+static gc_status meshopt_finish(const gc_run* run, uint32_t* stamps, uint64_t invocations, uint64_t warps,
+                                uint64_t resets, gc_stats* out)
+{
+    out->invocations = invocations;
+    out->has_batches = 1;
+    out->batches = warps;
+    out->resets = resets;
+    gc_run_report_vertices(run, stamps);
+    gc_run_vertex_state_free(run, stamps);
+    return GC_OK;
+}
+
 gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
 {
     const meshopt_params k = {m->p[0], m->p[1], m->p[2]};
@@ -206,26 +212,14 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
             gc_run_vertex_state_free(run, stamps);
             return s;
         }
-        out->invocations = invocations;
-        out->has_batches = 1;
-        out->batches = warps;
-        out->resets = warps > 0 ? warps - 1 : 0;
-        gc_run_report_vertices(run, stamps);
-        gc_run_vertex_state_free(run, stamps);
-        return GC_OK;
+        return meshopt_finish(run, stamps, invocations, warps, warps > 0 ? warps - 1 : 0, out);
     }
     if (plain) {
         invocations = run_triangles(run->draw.indices, run->draw.index_count / 3, stamps, k, &warps, &flushes);
-        out->invocations = invocations;
-        out->has_batches = 1;
-        out->batches = warps;
-        out->resets = flushes;
-        gc_run_report_vertices(run, stamps);
-        gc_run_vertex_state_free(run, stamps);
-        return GC_OK;
+        return meshopt_finish(run, stamps, invocations, warps, flushes, out);
     }
 
-    uint32_t stamp = k.cache + 1;
+    uint32_t stamp = GC_FIFO_FIRST(k.cache);
     uint32_t flush_stamp = stamp; /* stamp at the last flush: ring slots count from here */
     uint32_t warp_fill = 0, group_fill = 0;
     if (ring)
@@ -235,23 +229,22 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
             const uint32_t* v = chunk.vertices + p * chunk.arity;
             uint32_t corner_misses = 0;
             for (unsigned j = 0; j < chunk.arity; ++j)
-                corner_misses += stamp - stamps[v[j]] > k.cache;
-            if ((k.group && group_fill == k.group) || (k.warp && warp_fill + corner_misses > k.warp)) {
+                corner_misses += gc_fifo_missed(stamp, stamps[v[j]], k.cache);
+            if (gc_meshopt_flushes(gc_meshopt_group_full(group_fill, k.group), warp_fill, corner_misses, k.warp)) {
                 warps += warp_fill > 0;
                 warp_fill = 0;
                 group_fill = 0;
                 flushes++;
-                stamp += k.cache + 1;
+                stamp = gc_fifo_flush(stamp, k.cache);
                 flush_stamp = stamp;
                 if (ring)
                     memset(ring, 0xff, k.cache * sizeof(uint32_t));
             }
             for (unsigned j = 0; j < chunk.arity; ++j) {
-                uint32_t id = v[j];
-                if (stamp - stamps[id] > k.cache) {
+                const uint32_t id = v[j], slot_stamp = stamp;
+                if (gc_fifo_access(&stamps[id], &stamp, k.cache)) {
                     if (ring)
-                        ring[(stamp - flush_stamp) % k.cache] = id;
-                    stamps[id] = stamp++;
+                        ring[(slot_stamp - flush_stamp) % k.cache] = id;
                     invocations++;
                     warp_fill++;
                     if (run->per_vertex)
@@ -267,15 +260,9 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
         }
     }
     warps += warp_fill > 0;
-    out->invocations = invocations;
-    out->has_batches = 1;
-    out->batches = warps;
-    out->resets = flushes;
-    gc_run_report_vertices(run, stamps);
-    gc_run_vertex_state_free(run, stamps);
     free(ring);
     free(line);
-    return GC_OK;
+    return meshopt_finish(run, stamps, invocations, warps, flushes, out);
 }
 
 /* ------------------------------------------------------------ state machine */
@@ -292,7 +279,7 @@ static void meshopt_sim_reset(gc_sim_context* c)
     meshopt_sim* s = c->state;
     const gc_model* m = c->params;
     s->k = (meshopt_params){m->p[0], m->p[1], m->p[2]};
-    s->stamp = s->k.cache + 1;
+    s->stamp = GC_FIFO_FIRST(s->k.cache);
 }
 
 /* One primitive, on the machine (`commit`) or only priced. */
@@ -302,19 +289,20 @@ static uint32_t meshopt_step(gc_sim_context* c, const gc_sim_primitive* p, unsig
     gc_sim_overlay o = {{0}, {0}, 0, commit};
     uint32_t corner_misses = 0;
     for (unsigned j = 0; j < p->count; ++j)
-        corner_misses += s.stamp - c->words[p->vertices[j]] > s.k.cache;
-    if ((s.k.group && s.group_fill == s.k.group) || (s.k.warp && s.warp_fill + corner_misses > s.k.warp)) {
+        corner_misses += gc_fifo_missed(s.stamp, c->words[p->vertices[j]], s.k.cache);
+    if (gc_meshopt_flushes(gc_meshopt_group_full(s.group_fill, s.k.group), s.warp_fill, corner_misses, s.k.warp)) {
         s.warps += s.warp_fill > 0;
         s.warp_fill = 0;
         s.group_fill = 0;
         s.flushes++;
-        s.stamp += s.k.cache + 1;
+        s.stamp = gc_fifo_flush(s.stamp, s.k.cache);
     }
     uint32_t misses = 0;
     for (unsigned j = 0; j < p->count; ++j) {
         uint32_t id = p->vertices[j];
-        if (s.stamp - gc_sim_read(c, &o, id) > s.k.cache) {
-            gc_sim_put(c, &o, id, s.stamp++);
+        uint32_t stamp = gc_sim_read(c, &o, id);
+        if (gc_fifo_access(&stamp, &s.stamp, s.k.cache)) {
+            gc_sim_put(c, &o, id, stamp);
             *shaded += GC_SIM_SHADE(j);
             misses++;
         }
@@ -347,8 +335,7 @@ static void meshopt_stats(const gc_sim_context* c, gc_stats* out)
 static float meshopt_age(const gc_sim_context* c, uint32_t id)
 {
     const meshopt_sim* s = c->state;
-    uint32_t age = s->stamp - c->words[id];
-    return age <= s->k.cache ? (float)age / (float)(s->k.cache + 1) : 0.0f;
+    return gc_fifo_age(gc_fifo_age_form_of(s->k.cache, true), s->stamp, c->words[id]);
 }
 
 const gc_sim_rule gc_rule_meshopt = {

@@ -23,6 +23,8 @@
  * its overdraw pass to the reference less one (auto.c). */
 #include "optimize.h"
 
+#include "../models/fifo_rule.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +37,7 @@ typedef struct balance_state {
     uint64_t rng;
     /* re-misses of the FIFO: the triangle at `at` reads a corner last used at `before` */
     uint32_t *remiss_at, *remiss_before, remiss_count;
-    uint32_t *stamp, *last; /* per vertex: FIFO insertion stamp, position of the last use */
+    uint32_t *stamp, *last; /* per vertex: FIFO insertion stamp (fifo_rule.h), position of the last use */
 } balance_state;
 
 static uint32_t draw(balance_state* b, uint32_t bound)
@@ -49,22 +51,19 @@ static uint64_t excess_of(const uint64_t* cost, const uint64_t* reference, size_
     return cost[k] + 1 > reference[k] ? cost[k] + 1 - reference[k] : 0;
 }
 
-/* The re-misses of a FIFO of `entries` over the order. */
+/* The re-misses of a FIFO of `entries` (fifo_rule.h's) over the order. */
 static void find_remisses(balance_state* b, const uint32_t* order, uint32_t entries)
 {
     for (uint32_t v = 0; v < b->vertex_count; ++v)
         b->stamp[v] = 0, b->last[v] = UINT32_MAX;
-    uint32_t misses = 0, n = 0;
+    uint32_t clock = GC_FIFO_FIRST(entries), n = 0;
     for (size_t i = 0; i < b->triangle_count; ++i)
         for (int c = 0; c < 3; ++c) {
             uint32_t v = b->indices[3 * (size_t)order[i] + c];
-            if (b->stamp[v] == 0 || misses - b->stamp[v] >= entries) {
-                if (b->last[v] != UINT32_MAX && b->last[v] + 1 < i) {
-                    b->remiss_at[n] = (uint32_t)i;
-                    b->remiss_before[n] = b->last[v];
-                    n++;
-                }
-                b->stamp[v] = ++misses;
+            if (gc_fifo_access(&b->stamp[v], &clock, entries) && b->last[v] != UINT32_MAX && b->last[v] + 1 < i) {
+                b->remiss_at[n] = (uint32_t)i;
+                b->remiss_before[n] = b->last[v];
+                n++;
             }
             b->last[v] = (uint32_t)i;
         }

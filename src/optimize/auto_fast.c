@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* auto's greedy for one FIFO (issue 33): the target-aware greedy of auto.c (greedy_order)
- * with the machine of a FIFO of `fifo_size` entries written into the loop instead of
+ * with the machine of a FIFO of `fifo_size` entries (and meshopt's warps around it) run in
+ * the loop, on the rule's own steps (src/models/fifo_rule.h, the models' too), instead of
  * driven through gc_sim, so that a candidate costs a few array reads instead of a call
  * through the rule table with its overlay.
  *
@@ -18,6 +19,8 @@
  * issue 33): lists of corners, the vertex states side by side, and a step's candidates
  * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
+
+#include "../models/fifo_rule.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,8 +124,8 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
 {
     int32_t low = INT32_MAX;
     const uint32_t size = g->size, clock = g->clock, shift = clock - g->age_shift, limit = g->age_limit;
-    const uint32_t flush_at = clock + size + 1, warp = g->warp, warp_fill = g->warp_fill;
-    const uint32_t group_full = g->group_full ? ~0u : 0u, warp_on = warp != 0 ? ~0u : 0u;
+    const uint32_t flush_at = gc_fifo_flush(clock, size), warp = g->warp, warp_fill = g->warp_fill;
+    const bool group_full = g->group_full;
     const float scale = g->age_scale, beta = g->beta, gamma = g->gamma;
     /* (selects written as masks, all-ones or zero, so that the loop has no branch) */
     for (uint32_t i = 0; i < n; ++i) {
@@ -131,14 +134,14 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
         if (warp_rule) {
             /* meshopt: a new warp (a flush) when the group is full or the corners' misses,
              * each counted, would take the warp past its vertices */
-            const uint32_t corner_misses = (uint32_t)(clock - s0 > size) + (uint32_t)(clock - s1 > size) +
-                                           (uint32_t)(clock - s2 > size);
-            const uint32_t flush = group_full | (warp_on & (0u - (uint32_t)(warp_fill + corner_misses > warp)));
+            const uint32_t corner_misses =
+                gc_fifo_missed(clock, s0, size) + gc_fifo_missed(clock, s1, size) + gc_fifo_missed(clock, s2, size);
+            const uint32_t flush = 0u - gc_meshopt_flushes(group_full, warp_fill, corner_misses, warp);
             at = (flush_at & flush) | (clock & ~flush);
         }
         /* corner by corner: a miss stamps its vertex at once (later corners see it) */
         uint32_t w0 = s0, w1 = s1, w2 = s2;
-        const uint32_t miss0 = (uint32_t)(at - w0 > size), m0 = 0u - miss0;
+        const uint32_t miss0 = gc_fifo_missed(at, w0, size), m0 = 0u - miss0;
         uint32_t e01 = 0, e02 = 0, e12 = 0;
         if (repeats) { /* (else no triangle repeats a vertex: the masks are zero) */
             const uint32_t v0 = c->id[0][i], v1 = c->id[1][i], v2 = c->id[2][i];
@@ -148,13 +151,13 @@ static inline __attribute__((always_inline)) int32_t score_candidates(const gree
             w2 = (w0 & e02) | (w2 & ~e02);
         }
         at += miss0;
-        const uint32_t miss1 = (uint32_t)(at - w1 > size), m1 = 0u - miss1;
+        const uint32_t miss1 = gc_fifo_missed(at, w1, size), m1 = 0u - miss1;
         if (repeats) {
             w1 = (at & m1) | (w1 & ~m1);
             w2 = (w1 & e12) | (w2 & ~e12);
         }
         at += miss1;
-        const uint32_t miss2 = (uint32_t)(at - w2 > size);
+        const uint32_t miss2 = gc_fifo_missed(at, w2, size);
         /* the ages (shift - stamp) / scale of the corners that hit, below the limit, whose
          * vertex has more triangles left; 0 for the others (0 / scale) */
         uint32_t o0 = shift - s0, o1 = shift - s1, o2 = shift - s2;
@@ -243,9 +246,8 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     gc_status s = GC_OK;
     const size_t corners = 3 * triangle_count;
     const uint32_t size = m->cache, warp = m->warp, group = m->group;
-    /* gc_sim_age: fifo (stamp - 1 - w) / size below size; meshopt (stamp - w) / (size + 1) up to size */
-    const uint32_t age_shift = m->warp_rule ? 0 : 1, age_limit = m->warp_rule ? size + 1 : size;
-    const float age_scale = m->warp_rule ? (float)(size + 1) : (float)size;
+    /* gc_sim_age's form for the rule: fifo (stamp - 1 - w) / size below size; meshopt (stamp - w) / (size + 1) up to size */
+    const gc_fifo_age_form age = gc_fifo_age_form_of(size, m->warp_rule);
     corner_lists l;
     l.first = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), true);
     l.corner = gc_alloc_array(corners + SCAN, sizeof(uint32_t), true);
@@ -289,14 +291,14 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     for (uint32_t v = 0; v < vertex_count; ++v) {
         vs[v].boost = boost_of(boost, live[v]);
     }
-    greedy_state g = {vs, live, size, age_shift, age_limit, size + 1, warp, 0, false, age_scale, beta, gamma};
+    greedy_state g = {vs, live, size, age.shift, age.limit, GC_FIFO_FIRST(size), warp, 0, false, age.scale, beta, gamma};
     /* g.clock: the next stamp; v is cached when clock - stamp <= size */
     uint32_t group_fill = 0;
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
     size_t dead_top = 0, input_cursor = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
-        g.group_full = m->warp_rule && group && group_fill == group;
+        g.group_full = m->warp_rule && gc_meshopt_group_full(group_fill, group);
         uint32_t tri = m->warp_rule ? (repeats ? best_candidate(&g, indices, &l, recent, recent_count, cands, true, true)
                                                : best_candidate(&g, indices, &l, recent, recent_count, cands, true, false))
                      : repeats ? best_candidate(&g, indices, &l, recent, recent_count, cands, false, true)
@@ -319,17 +321,14 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
         if (m->warp_rule) {
             uint32_t corner_misses = 0;
             for (int c = 0; c < 3; ++c)
-                corner_misses += g.clock - vs[tv[c]].stamp > size;
-            if ((group && group_fill == group) || (warp && g.warp_fill + corner_misses > warp)) {
+                corner_misses += gc_fifo_missed(g.clock, vs[tv[c]].stamp, size);
+            if (gc_meshopt_flushes(g.group_full, g.warp_fill, corner_misses, warp)) {
                 g.warp_fill = group_fill = 0;
-                g.clock += size + 1;
+                g.clock = gc_fifo_flush(g.clock, size);
             }
         }
         for (int c = 0; c < 3; ++c)
-            if (g.clock - vs[tv[c]].stamp > size) {
-                vs[tv[c]].stamp = g.clock++;
-                g.warp_fill++;
-            }
+            g.warp_fill += gc_fifo_access(&vs[tv[c]].stamp, &g.clock, size);
         group_fill++;
         order[step] = tri;
         corner_lists_remove(&l, vs, live, boost, tv, tri);
