@@ -501,6 +501,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
     const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
+    if (lean.greedy_from && triangle_count >= lean.greedy_from)
+        greedy_variants = 0;
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
@@ -636,9 +638,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * meshoptimizer. */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const size_t machine_at =
-        target_count == 1 && gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) ? total++
-                                                                                                     : SIZE_MAX;
+    const bool machine_lean = lean.machine_from && triangle_count >= lean.machine_from && !place.numbering;
+    const size_t machine_at = target_count == 1 && !machine_lean &&
+                                      gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent)
+                                  ? total++
+                                  : SIZE_MAX;
     /* The overdraw pass's occlusion pairs (with positions; they depend on the triangles alone):
      * with several threads a job beside the candidates, the last; else computed before the
      * pass. Either way once for both of its passes. */

@@ -432,7 +432,10 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
-        else if (k == 1 && t.order_scores) /* lru:16: its table in meshoptimizer's variant too */
+        else if (k == 1 && t.order_scores && triangle_count < GC_LEAN_LARGE_TRIANGLES)
+            /* lru:16: its table in meshoptimizer's variant too, below GC_LEAN_LARGE_TRIANGLES: its
+             * 4 corpus rows have 20,088 triangles or fewer, and from 38,656 on the Forsyth order
+             * was 0.07% to 0.6% below it (docs/optimizers/auto.md) */
             s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
         else if (k == 2)
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);

@@ -81,16 +81,6 @@ static void target_sims_release(gc_target_sims* t)
  * triangle repeats a vertex (where one does, the two can leave a list in another order). */
 #define LIGHT_VALENCE 64
 
-/* A vertex's share of a candidate's bound where no triangle repeats a vertex (the bound is
- * then the sum of its corners' shares): `fresh_cost` if no triangle drawn so far had it (no
- * machine holds it), less beta times its valence bonus, less `aged_weight` (gamma times the
- * targets that keep ages) if it may be cached with triangles left. */
-static inline float bound_share(uint32_t l, uint32_t total, const float* boost, float fresh_cost, float beta,
-                                float aged_weight)
-{
-    const bool fresh = l == total;
-    return (fresh ? fresh_cost : 0.0f) - beta * (l < 64 ? boost[l] : 0.0f) - (l > 1 && !fresh ? aged_weight : 0.0f);
-}
 
 /* The greedy of auto.c's step 1, the same order as pricing every candidate of every recent
  * vertex on every machine, with less work:
@@ -106,10 +96,10 @@ static inline float bound_share(uint32_t l, uint32_t total, const float* boost, 
  *   early and the bound leaves out most of the others;
  * - where no triangle repeats a vertex and no vertex has more than LIGHT_VALENCE triangles
  *   (and the weights are at most 64), the bound is the sum of its corners' shares
- *   (bound_share), kept per vertex and made again only for the three corners of the triangle
- *   drawn, less a margin that covers the rounding of both sums (about 10 float operations on
- *   magnitudes up to 3 (targets + beta + gamma x targets): 1e-4 of that is a hundred times
- *   their error). A candidate's valence is then summed as before when it is priced, so the
+ *   (gc_greedy_bound_share), kept per vertex and made again only for the three corners of
+ *   the triangle drawn, less a margin that covers the rounding of both sums (about 10 float
+ *   operations on magnitudes up to 3 (targets + beta + gamma x targets): 1e-4 of that is
+ *   over a hundred times their error). A candidate's valence is then summed as before when it is priced, so the
  *   scores, and the winner (the lowest score, then the lowest triangle number, whichever
  *   order the candidates are priced in), are the same. */
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -127,7 +117,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     if (s)
         return s;
     gc_target_sims t = {0};
-    float* share = NULL; /* each vertex's bound_share, on light meshes */
+    float* share = NULL; /* each vertex's gc_greedy_bound_share, on light meshes */
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     if (!dead_end || !emitted) {
@@ -161,7 +151,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
             goto done;
         }
         for (uint32_t v = 0; v < vertex_count; ++v)
-            share[v] = bound_share(live[v], first[v + 1] - first[v], boost, fresh_cost, beta, aged_weight);
+            share[v] = gc_greedy_bound_share(live[v], first[v + 1] - first[v], boost, fresh_cost, beta, aged_weight);
     }
 
     uint32_t recent[RECENT_MAX];
@@ -243,7 +233,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         order[step] = tri;
         gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3 && by_share; ++c)
-            share[tv[c]] = bound_share(live[tv[c]], first[tv[c] + 1] - first[tv[c]], boost, fresh_cost, beta,
+            share[tv[c]] = gc_greedy_bound_share(live[tv[c]], first[tv[c] + 1] - first[tv[c]], boost, fresh_cost, beta,
                                        aged_weight);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
