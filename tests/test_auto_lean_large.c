@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* Issue 33: from GC_LEAN_LARGE_TRIANGLES (32,768) triangles, the default effort for a lone
+/* Issue 33: where the largest part of the surface (triangles joined through shared vertices)
+ * has GC_LEAN_LARGE_TRIANGLES (32,768) triangles or more, the default effort for a lone
  * direct-value, intel-lower-bound or lru:16 target leaves out the order that won only on
- * smaller corpus meshes (docs/optimizers/auto.md, "The lone defaults on large meshes"):
+ * smaller corpus meshes (docs/optimizers/auto.md, "The lone defaults on large surfaces"):
  *  - direct-value:64 (vertices keeping their numbers): the greedy alone, without the
  *    machine greedy after it;
  *  - intel-lower-bound: the patches and meshoptimizer's table, without the greedy;
  *  - lru:16: the Forsyth order with lru's table and meshoptimizer's table, without lru's
  *    table in meshoptimizer's variant.
- * Below that size every order is still scored. auto keeps the cheapest, the first in its
- * candidate order among equals; the expected orders below are made by calling each order
- * on its own and pricing it with gc_analyze. Meshes: copies of a small corpus mesh on which
- * the order left out wins (woody for direct-value, suzanne for the others), just above and
- * just below 32,768 triangles: above, auto's order is the cheapest of the others. */
+ * Elsewhere every order is still scored. auto keeps the cheapest, the first in its candidate
+ * order among equals; the expected orders below are made by calling each order on its own
+ * and pricing it with gc_analyze. Meshes: a shuffled grid of 128 x 128 quads (one part of
+ * 32,768 triangles), and more than 32,768 triangles made of copies of a small corpus mesh on
+ * which the order left out wins (woody for direct-value, suzanne for the others): there
+ * every order is kept. */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -21,6 +23,22 @@ typedef struct grid {
     size_t n, tc;
     uint32_t vertices;
 } grid;
+
+static grid shuffled_grid(uint32_t side)
+{
+    grid g;
+    gc_error err;
+    size_t written = 0;
+    g.n = gc_grid_index_count(side, side, GC_GRID_ROWMAJOR, 0);
+    g.idx = test_indices(g.n);
+    if (gc_grid_generate(side, side, GC_GRID_ROWMAJOR, 0, g.idx, &written, &err) != GC_OK)
+        fail_msg("grid: %s", err.message);
+    assert_int_equal(written, g.n);
+    gc_shuffle_triangles(g.idx, g.n, 11);
+    g.tc = g.n / 3;
+    g.vertices = (side + 1) * (side + 1);
+    return g;
+}
 
 /* `copies` copies of a corpus mesh as stored, one after the other, each with its own vertices
  * (numbered after the previous copy's): a mesh of that many times the triangles on which each
@@ -74,8 +92,9 @@ static void direct_value(void** state)
     assert_true(gc_machine_greedy_settings(&m, &beta, &recent));
     const gc_stream_place place = {0, 0, NULL};
     gc_error err;
-    for (uint32_t copies = 25; copies <= 26; ++copies) {
-        grid g = tiled("woody.obj", copies);
+    for (int large = 0; large < 2; ++large) {
+        grid g = large ? shuffled_grid(128) : tiled("woody.obj", 26);
+        assert_int_equal(gc_largest_surface_part(g.idx, g.tc, g.vertices), large ? g.tc : 1267);
         uint32_t* greedy = test_indices(g.tc);
         uint32_t* machine = test_indices(g.tc);
         uint32_t* out = test_indices(g.n);
@@ -86,8 +105,8 @@ static void direct_value(void** state)
                          GC_OK);
         auto_order(&m, g.idx, g.n, g.vertices, 0, 0, 0, out);
         uint32_t* const both[] = {greedy, machine};
-        const uint32_t* expected = g.tc >= GC_LEAN_LARGE_TRIANGLES ? greedy : cheapest(&m, &g, both, 2);
-        assert_same_order(out, &g, expected, copies == 26 ? "direct-value, 26 woodies" : "direct-value, 25 woodies");
+        const uint32_t* expected = large ? greedy : cheapest(&m, &g, both, 2);
+        assert_same_order(out, &g, expected, large ? "direct-value, a grid" : "direct-value, 26 woodies");
         free(greedy), free(machine), free(out), free(g.idx);
     }
 }
@@ -100,8 +119,8 @@ static void intel_lower_bound(void** state)
     gc_model_traits(&m, &t);
     const gc_stream_place place = {0, 0, NULL};
     gc_error err;
-    for (uint32_t copies = 33; copies <= 34; ++copies) {
-        grid g = tiled("suzanne.obj", copies);
+    for (int large = 0; large < 2; ++large) {
+        grid g = large ? shuffled_grid(128) : tiled("suzanne.obj", 34);
         uint32_t* greedy = test_indices(g.tc);
         uint32_t* patches = test_indices(g.tc);
         uint32_t* table = test_indices(g.tc);
@@ -114,9 +133,8 @@ static void intel_lower_bound(void** state)
         assert_int_equal(gc_opt_score_table(g.idx, g.tc, g.vertices, &gc_meshopt_scores, table, &err), GC_OK);
         auto_order(&m, g.idx, g.n, g.vertices, 0, 0, 0, out);
         uint32_t* const all[] = {greedy, patches, table};
-        const uint32_t* expected =
-            g.tc >= GC_LEAN_LARGE_TRIANGLES ? cheapest(&m, &g, all + 1, 2) : cheapest(&m, &g, all, 3);
-        assert_same_order(out, &g, expected, copies == 34 ? "intel-lower-bound, 34 suzannes" : "intel-lower-bound, 33 suzannes");
+        const uint32_t* expected = large ? cheapest(&m, &g, all + 1, 2) : cheapest(&m, &g, all, 3);
+        assert_same_order(out, &g, expected, large ? "intel-lower-bound, a grid" : "intel-lower-bound, 34 suzannes");
         free(greedy), free(patches), free(table), free(out), free(g.idx);
     }
 }
@@ -130,8 +148,8 @@ static void lru16(void** state)
     gc_forsyth_scores own;
     const gc_forsyth_scores* scores = gc_family_forsyth_scores(&t, &own);
     gc_error err;
-    for (uint32_t copies = 33; copies <= 34; ++copies) {
-        grid g = tiled("suzanne.obj", copies);
+    for (int large = 0; large < 2; ++large) {
+        grid g = large ? shuffled_grid(128) : tiled("suzanne.obj", 34);
         uint32_t* forsyth = test_indices(g.tc);
         uint32_t* variant = test_indices(g.tc);
         uint32_t* table = test_indices(g.tc);
@@ -140,11 +158,10 @@ static void lru16(void** state)
         assert_int_equal(gc_opt_score_table(g.idx, g.tc, g.vertices, scores, variant, &err), GC_OK);
         assert_int_equal(gc_opt_score_table(g.idx, g.tc, g.vertices, &gc_meshopt_scores, table, &err), GC_OK);
         auto_order(&m, g.idx, g.n, g.vertices, 0, 0, 0, out);
-        uint32_t* const large[] = {forsyth, table};
+        uint32_t* const kept[] = {forsyth, table};
         uint32_t* const all[] = {forsyth, variant, table};
-        const uint32_t* expected =
-            g.tc >= GC_LEAN_LARGE_TRIANGLES ? cheapest(&m, &g, large, 2) : cheapest(&m, &g, all, 3);
-        assert_same_order(out, &g, expected, copies == 34 ? "lru:16, 34 suzannes" : "lru:16, 33 suzannes");
+        const uint32_t* expected = large ? cheapest(&m, &g, kept, 2) : cheapest(&m, &g, all, 3);
+        assert_same_order(out, &g, expected, large ? "lru:16, a grid" : "lru:16, 34 suzannes");
         free(forsyth), free(variant), free(table), free(out), free(g.idx);
     }
 }

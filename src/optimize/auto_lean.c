@@ -27,7 +27,7 @@ gc_auto_lean gc_auto_default_lean(const gc_model* targets, const gc_family_trait
          * shuffled) it was 0.4% to 1.5% above the greedy, at 0.9 to 1.4 times meshoptimizer's
          * time. With first-use numbering it keys the machine by the numbers the vertices will
          * have, which the greedy cannot: it stays there (auto.c). */
-        lean.machine_from = GC_LEAN_LARGE_TRIANGLES;
+        lean.machine_from = GC_LEAN_LARGE_TRIANGLES; /* (the surface's largest part, as below) */
     } else if (traits[0].segment_indices) {
         /* llvmpipe: the greedy (polished) won on 27 rows, the patches on one (woody stored)
          * where the machine greedy after them did better still; polishing the winner again
@@ -40,7 +40,9 @@ gc_auto_lean gc_auto_default_lean(const gc_model* targets, const gc_family_trait
         lean.no_tuned = true;
         /* the greedy's rows have 20,088 triangles or fewer (rocker-arm, suzanne, teapot,
          * woody); from 38,656 triangles on the patches were 1.5% to 3.5% below it (cure-block
-         * 1.2% to 2.7%), and the greedy took about 2 times meshoptimizer's time */
+         * 1.2% to 2.7%), and the greedy took about 2 times meshoptimizer's time; counted in
+         * the surface's largest part: on many copies of a small mesh the greedy still wins,
+         * as on one (tests/test_auto_lean_large.c) */
         lean.greedy_from = GC_LEAN_LARGE_TRIANGLES;
     }
     return lean;
