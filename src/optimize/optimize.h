@@ -424,7 +424,8 @@ typedef struct gc_auto_lean {
  * (gc_largest_surface_part): the corpus has none between 20,088 and 38,656 triangles. */
 #define GC_LEAN_LARGE_TRIANGLES 32768
 /* The triangles of the largest part of the list's surface (triangles joined through shared
- * vertices; surface_parts.c); 0 when out of memory. O(triangles + vertices). */
+ * vertices; surface_parts.c); 0 when out of memory (every order is then kept), the
+ * triangle count from 2^32 - 1 triangles. O(triangles + vertices). */
 size_t gc_largest_surface_part(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
 gc_auto_lean gc_auto_default_lean(const gc_model* targets, const gc_family_traits* traits, size_t target_count);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -505,8 +506,8 @@ static inline void gc_greedy_boost_table(float boost[64])
         boost[n] = 1.0f / sqrtf((float)n);
 }
 
-/* The greedies' bound of a candidate's score (target_sims.c, auto_machine_greedy.c) where no
- * triangle repeats a vertex: the sum of its corners' shares. A vertex's share, with `l` of its
+/* The target greedy's bound of a candidate's score (target_sims.c) where no triangle repeats
+ * a vertex: the sum of its corners' shares. A vertex's share, with `l` of its
  * `total` triangles left: `fresh_cost` if no triangle drawn so far had it (no machine holds
  * it), less beta times its valence bonus, less `aged_weight` (gamma times the targets that
  * keep ages) if it may be cached with triangles left. */

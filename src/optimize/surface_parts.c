@@ -33,13 +33,11 @@ static void join(uint32_t* parent, uint32_t* size, uint32_t a, uint32_t b)
 
 size_t gc_largest_surface_part(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count)
 {
+    if (triangle_count >= UINT32_MAX) /* (the counts below are 32-bit) */
+        return triangle_count;
     uint32_t* parent = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
     uint32_t* size = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), false);
     size_t largest = 0;
-    if (triangle_count >= UINT32_MAX) { /* (the counts below are 32-bit) */
-        largest = triangle_count;
-        goto done;
-    }
     if (!parent || !size) /* none: every order is kept */
         goto done;
     for (uint32_t v = 0; v < vertex_count; ++v)

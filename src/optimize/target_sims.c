@@ -81,7 +81,6 @@ static void target_sims_release(gc_target_sims* t)
  * triangle repeats a vertex (where one does, the two can leave a list in another order). */
 #define LIGHT_VALENCE 64
 
-
 /* The greedy of auto.c's step 1, the same order as pricing every candidate of every recent
  * vertex on every machine, with less work:
  * - each candidate once a step (gc_greedy_step_candidates);
@@ -99,9 +98,9 @@ static void target_sims_release(gc_target_sims* t)
  *   (gc_greedy_bound_share), kept per vertex and made again only for the three corners of
  *   the triangle drawn, less a margin that covers the rounding of both sums (about 10 float
  *   operations on magnitudes up to 3 (targets + beta + gamma x targets): 1e-4 of that is
- *   over a hundred times their error). A candidate's valence is then summed as before when it is priced, so the
- *   scores, and the winner (the lowest score, then the lowest triangle number, whichever
- *   order the candidates are priced in), are the same. */
+ *   over a hundred times their error). A candidate's valence is then summed as before when
+ *   it is priced, so the scores, and the winner (the lowest score, then the lowest triangle
+ *   number, whichever order the candidates are priced in), are the same. */
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
@@ -214,12 +213,12 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
                 for (int c = 0; c < 3; ++c)
                     age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
             }
-            float valence = valences[i];
-            if (by_share) { /* summed as the loop above does where the bound is not by share */
-                valence = 0.0f;
+            float valence = 0.0f;
+            if (by_share) /* summed as the loop above sums it where the bound is not by share */
                 for (int c = 0; c < 3; ++c)
                     valence += live[tv[c]] < 64 ? boost[live[tv[c]]] : 0.0f;
-            }
+            else
+                valence = valences[i];
             float score = (float)misses - beta * valence - gamma * age;
             if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
