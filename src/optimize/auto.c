@@ -504,6 +504,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
     const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
+    /* the largest part of the surface, where a lean choice depends on it (a mesh of many small
+     * parts keeps every order: auto_lean.c) */
+    const size_t part = (lean.greedy_from && triangle_count >= lean.greedy_from) ||
+                                (lean.machine_from && triangle_count >= lean.machine_from)
+                            ? gc_largest_surface_part(indices, triangle_count, vertex_count)
+                            : 0;
+    if (lean.greedy_from && part >= lean.greedy_from)
+        greedy_variants = 0;
     uint32_t tipsify_sizes[MAX_TARGETS];
     size_t tipsify_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
@@ -639,7 +647,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * meshoptimizer. For llvmpipe only below 32,768 triangles (gc_machine_greedy_default). */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const size_t machine_at = target_count == 1 &&
+    const bool machine_lean = lean.machine_from && part >= lean.machine_from && !place.numbering;
+    const size_t machine_at = target_count == 1 && !machine_lean &&
                                       gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) &&
                                       gc_machine_greedy_default(&targets[0], triangle_count)
                                   ? total++

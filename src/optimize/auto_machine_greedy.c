@@ -424,6 +424,9 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     gc_forsyth_scores own;
     uint64_t best = UINT64_MAX, other = 0;
     gc_status s = GC_OK;
+    /* lru:16's table in meshoptimizer's variant is left out on large surfaces (below) */
+    const bool large = t.order_scores && triangle_count >= GC_LEAN_LARGE_TRIANGLES &&
+                       gc_largest_surface_part(indices, triangle_count, vertex_count) >= GC_LEAN_LARGE_TRIANGLES;
     for (int k = 0; k < 3 && !s; ++k) {
         uint32_t* out = k == 0 ? order : candidate;
         if (k == 0 && flushes)
@@ -435,7 +438,11 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
         else if (k == 0 && t.order_scores)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
                                       NULL, err);
-        else if (k == 1 && t.order_scores) /* lru:16: its table in meshoptimizer's variant too */
+        else if (k == 1 && t.order_scores && !large)
+            /* lru:16: its table in meshoptimizer's variant too, but where the surface's largest
+             * part has GC_LEAN_LARGE_TRIANGLES or more: its 4 corpus rows have 20,088 triangles
+             * or fewer, and from 38,656 on the Forsyth order was 0.07% to 0.6% below it
+             * (docs/optimizers/auto.md) */
             s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
         else if (k == 2)
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);

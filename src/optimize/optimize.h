@@ -425,10 +425,21 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
                               const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err);
 /* Candidates auto's default effort leaves out for some targets (auto_lean.c): Tipsify, the
  * Forsyth orders (tuned and meshoptimizer's table), the tuned one alone, the patches as
- * candidates (they still polish the greedy's orders), the winner's polish for segments. */
+ * candidates (they still polish the greedy's orders), the winner's polish for segments; where
+ * the surface's largest part has greedy_from triangles or more the greedy, machine_from the
+ * machine greedy if the vertices keep their numbers (0: never). */
 typedef struct gc_auto_lean {
     bool no_tipsify, no_forsyth, no_tuned, no_patch_jobs, no_winner_polish;
+    size_t greedy_from, machine_from;
 } gc_auto_lean;
+/* A surface from which some lone targets' defaults leave out an order that won only on
+ * smaller corpus meshes (auto_lean.c, gc_opt_auto_lone), in triangles of its largest part
+ * (gc_largest_surface_part): the corpus has none between 20,088 and 38,656 triangles. */
+#define GC_LEAN_LARGE_TRIANGLES 32768
+/* The triangles of the largest part of the list's surface (triangles joined through shared
+ * vertices; surface_parts.c); 0 when out of memory (every order is then kept), the
+ * triangle count from 2^32 - 1 triangles. O(triangles + vertices). */
+size_t gc_largest_surface_part(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
 gc_auto_lean gc_auto_default_lean(const gc_model* targets, const gc_family_traits* traits, size_t target_count);
 gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                       const gc_optimize_options* options, const gc_optimize_placement* placement, uint32_t* order,
@@ -506,6 +517,18 @@ static inline void gc_greedy_boost_table(float boost[64])
     boost[0] = 0.0f;
     for (int n = 1; n < 64; ++n)
         boost[n] = 1.0f / sqrtf((float)n);
+}
+
+/* The target greedy's bound of a candidate's score (target_sims.c) where no triangle repeats
+ * a vertex: the sum of its corners' shares. A vertex's share, with `l` of its
+ * `total` triangles left: `fresh_cost` if no triangle drawn so far had it (no machine holds
+ * it), less beta times its valence bonus, less `aged_weight` (gamma times the targets that
+ * keep ages) if it may be cached with triangles left. */
+static inline float gc_greedy_bound_share(uint32_t l, uint32_t total, const float* boost, float fresh_cost,
+                                          float beta, float aged_weight)
+{
+    const bool fresh = l == total;
+    return (fresh ? fresh_cost : 0.0f) - beta * (l < 64 ? boost[l] : 0.0f) - (l > 1 && !fresh ? aged_weight : 0.0f);
 }
 
 /* Slots of the set of a step's candidates (gc_greedy_step_candidates): the triangle number's

@@ -92,7 +92,15 @@ static void target_sims_release(gc_target_sims* t)
  *   place of the misses and the ages, and rounding is monotonic, so the bound never exceeds
  *   the score;
  * - the candidate with the lowest bound is priced first, so that the best score is known
- *   early and the bound leaves out most of the others. */
+ *   early and the bound leaves out most of the others;
+ * - where no triangle repeats a vertex and no vertex has more than LIGHT_VALENCE triangles
+ *   (and the weights are at most 64), the bound is the sum of its corners' shares
+ *   (gc_greedy_bound_share), kept per vertex and made again only for the three corners of
+ *   the triangle drawn, less a margin that covers the rounding of both sums (about 10 float
+ *   operations on magnitudes up to 3 (targets + beta + gamma x targets): 1e-4 of that is
+ *   over a hundred times their error). A candidate's valence is then summed as before when
+ *   it is priced, so the scores, and the winner (the lowest score, then the lowest triangle
+ *   number, whichever order the candidates are priced in), are the same. */
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
@@ -108,6 +116,7 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
     if (s)
         return s;
     gc_target_sims t = {0};
+    float* share = NULL; /* each vertex's gc_greedy_bound_share, on light meshes */
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     if (!dead_end || !emitted) {
@@ -132,6 +141,17 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
 
     float boost[64];
     gc_greedy_boost_table(boost);
+    const float fresh_cost = (float)(uint32_t)t.count, aged_weight = gamma * (float)age_targets;
+    const bool by_share = light && bounded && beta <= 64.0f && gamma <= 64.0f;
+    const float margin = 1e-4f * (1.0f + 3.0f * (fresh_cost + beta + aged_weight));
+    if (by_share) {
+        if (!(share = gc_alloc_array((size_t)vertex_count + 1, sizeof *share, false))) {
+            s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the bounds of %u vertices", vertex_count);
+            goto done;
+        }
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            share[v] = gc_greedy_bound_share(live[v], first[v + 1] - first[v], boost, fresh_cost, beta, aged_weight);
+    }
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
@@ -147,7 +167,13 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
                                                          (uint32_t)step + 1, seen_tri, seen_step, candidates);
         /* each candidate's valence bonus and the bound of its score; the lowest bound first */
         uint32_t lowest = 0;
-        for (uint32_t i = 0; i < count; ++i) {
+        for (uint32_t i = 0; i < count && by_share; ++i) {
+            const uint32_t* tv = indices + 3 * (size_t)candidates[i];
+            bounds[i] = share[tv[0]] + share[tv[1]] + share[tv[2]] - margin;
+            if (bounds[i] < bounds[lowest] || (bounds[i] == bounds[lowest] && candidates[i] < candidates[lowest]))
+                lowest = i;
+        }
+        for (uint32_t i = 0; i < count && !by_share; ++i) {
             const uint32_t* tv = indices + 3 * (size_t)candidates[i];
             float valence = 0.0f;
             uint32_t fresh = 0, aged = 0;
@@ -187,7 +213,13 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
                 for (int c = 0; c < 3; ++c)
                     age += GC_SIM_SHADED(shaded, c) ? 0.0f : ages[c];
             }
-            float score = (float)misses - beta * valences[i] - gamma * age;
+            float valence = 0.0f;
+            if (by_share) /* summed as the loop above sums it where the bound is not by share */
+                for (int c = 0; c < 3; ++c)
+                    valence += live[tv[c]] < 64 ? boost[live[tv[c]]] : 0.0f;
+            else
+                valence = valences[i];
+            float score = (float)misses - beta * valence - gamma * age;
             if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
                 best_score = score;
@@ -199,11 +231,15 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
         gc_target_sims_feed(&t, &p);
         order[step] = tri;
         gc_live_triangles_drop(&lists, light, indices, tri);
+        for (int c = 0; c < 3 && by_share; ++c)
+            share[tv[c]] = gc_greedy_bound_share(live[tv[c]], first[tv[c] + 1] - first[tv[c]], boost, fresh_cost, beta,
+                                       aged_weight);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
     }
 done:
+    free(share);
     gc_target_sims_free(&t);
     free(dead_end);
     free(emitted);
