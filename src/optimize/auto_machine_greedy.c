@@ -35,6 +35,12 @@
 /* from this many triangles the greedy is left out there: on the corpus it won no row of
  * 65,536 triangles or more (ogre shuffled by 0.04%) and most of the time goes there */
 #define BATCH_GREEDY_MAX_TRIANGLES 65536
+/* the bonus of a vertex the open batch holds in gc_opt_score_table_batch (seed 004's slots):
+ * --effort 1 0.5, chosen on the even half of the corpus among 0.25 to 1.5 (-1.45% against
+ * meshoptimizer there, -1.52% on the odd half); the default adds 0.75 below
+ * BATCH_GREEDY_MAX_TRIANGLES (docs/optimizers/auto.md, "batch told") */
+#define BATCH_BONUS_FAST 0.5f
+#define BATCH_BONUS_MORE 0.75f
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number. */
@@ -204,7 +210,7 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 }
 
 /* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
- * (meshoptimizer's variant with the tuned table) against meshoptimizer's table order, each
+ * (meshoptimizer's variant with the tuned table, told of the batches) against meshoptimizer's table order, each
  * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
  * among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -294,13 +300,17 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     }
     if (targets[0].family == GC_MODEL_BATCH) {
         /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
-         * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
-         * the tuned Forsyth order gave -0.08% at 1.24 times (a window pass, not kept, tried
-         * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
-         * pass: -0.05%); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order, the
-         * cheaper kept (batch_fast_pair: -0.36% at 1.14 times on the mean, the rows below that
-         * size about 2.2 times); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
+         * the tuned table, told of the batches (a vertex the open batch holds scores
+         * BATCH_BONUS_FAST more): on the corpus -1.49% against meshoptimizer at about 1.2 times
+         * its time, where the same without the batches gave -0.18% (docs/optimizers/auto.md,
+         * "batch told"); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order,
+         * the cheaper kept (batch_fast_pair: -1.55%, no row above meshoptimizer's order); a hub
+         * (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+        s = targets[0].p[0] >= 3 ? gc_opt_score_table_batch(indices, triangle_count, vertex_count,
+                                                            &gc_auto_tuned_scores, &targets[0], BATCH_BONUS_FAST,
+                                                            order, err)
+                                 : gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores,
+                                                      order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
         else if (!s && triangle_count < BATCH_GREEDY_MAX_TRIANGLES && targets[0].p[0] >= 3)
@@ -333,10 +343,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 }
 
 
-/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone: the
- * machine greedy with the rule written out (machine_inline.h; below BATCH_GREEDY_MAX_TRIANGLES),
- * meshoptimizer's variant with the tuned table, then with meshoptimizer's table; the cheapest,
- * the first among equals. */
+/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
+ * meshoptimizer's variant with the tuned table told of the batches (score_table.c) with the
+ * bonus of --effort 1, below BATCH_GREEDY_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
+ * meshoptimizer's table order; the cheapest, the first among equals. Where every table order
+ * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). */
 static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                             const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                             void* user, uint32_t* order, gc_error* err)
@@ -347,16 +358,18 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
     uint64_t best = UINT64_MAX, other = 0;
     gc_status s = GC_OK;
     bool any = false; /* an order is in `order` */
-    for (int k = triangle_count < BATCH_GREEDY_MAX_TRIANGLES ? 0 : 1; k < 3 && !s; ++k) {
+    const bool told = target->p[0] >= 3;
+    for (int k = 0; k < 3 && !s; ++k) {
+        if (k == 1 && (triangle_count >= BATCH_GREEDY_MAX_TRIANGLES || !told))
+            continue;
         uint32_t* out = any ? candidate : order;
-        if (k == 0)
-            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                      placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, out,
-                                      err);
+        if (k < 2 && told)
+            s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
+                                         k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, err);
         else
             s = gc_opt_score_table(indices, triangle_count, vertex_count,
-                                   k == 1 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
-        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: the table orders would not be linear */
+                                   k == 0 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+        if (s == GC_ERR_LIMIT) { /* a hub: the table orders would not be linear */
             s = GC_OK;
             continue;
         }
@@ -367,7 +380,7 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
         }
         any = true;
     }
-    if (!s && !any) /* a hub, from BATCH_GREEDY_MAX_TRIANGLES triangles: the greedy after all */
+    if (!s && !any) /* a hub: the greedy */
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
                                   placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, order, err);
     free(candidate);
