@@ -3,6 +3,7 @@
  * assembler: vertex slots per batch, a triangle that does not fit flushes), as auto's
  * machine greedy and gc_batch_order_cost drive it.
  *
+ *  - meshoptimizer's variant told of the batches, by hand (told_by_hand, below).
  *  - By hand, batch:slots=6: the order A = (0,1,2), B = (3,4,5), C = (1,2,6) costs
  *    3 + 3 + 3 = 9 (A and B fill the 6 slots, which flush; C starts batch 2 with 3 new
  *    vertices); A C B costs 3 + 1 + 3 = 7 (C adds vertex 6 to A's batch; B's 3 new corners
@@ -70,6 +71,40 @@ static void by_hand(void** state)
     gc_error err;
     assert_int_equal(gc_batch_order_cost(idx, 3, 7, 2, 0, order, &c, &err), GC_ERR_USAGE);
     assert_int_equal(c, 0);
+}
+
+/* meshoptimizer's variant told of the batches (gc_opt_score_table_batch), by hand, with a table
+ * of zeros: every score is then the bonus times the corners the open batch held when scored,
+ * no triangle beats 0 without one, and a step where none does takes the first remaining
+ * triangle in input order. A = (0,1,2), B = (3,4,5), C = (1,2,6), D = (2,6,7):
+ *  - bonus 0: nothing scores, the input order A B C D;
+ *  - bonus 1, 32 slots: after A, C scores 2 (1 and 2 in the batch), D 1: C; after C (6 in
+ *    the batch too) D scores 2: D, then B: A C D B;
+ *  - bonus 1, 4 slots: C's new corner fills the 4th slot, the batch flushes, 1, 2 and 6 lose
+ *    the bonus and D scores 0: the input order gives B, then D: A C B D. */
+static void told_by_hand(void** state)
+{
+    (void)state;
+    const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 1, 2, 6, 2, 6, 7};
+    gc_forsyth_scores zero;
+    memset(&zero, 0, sizeof zero);
+    zero.cache_size = 16, zero.live_count = 2;
+    gc_model wide = model_of("batch:slots=32"), narrow = model_of("batch:slots=4");
+    const uint32_t input[4] = {0, 1, 2, 3}, acdb[4] = {0, 2, 3, 1}, acbd[4] = {0, 2, 1, 3};
+    uint32_t order[4];
+    gc_error err;
+    assert_int_equal(gc_opt_score_table_batch(idx, 4, 8, &zero, &wide, 0.0f, order, &err), GC_OK);
+    assert_memory_equal(order, input, sizeof order);
+    assert_int_equal(gc_opt_score_table_batch(idx, 4, 8, &zero, &wide, 1.0f, order, &err), GC_OK);
+    assert_memory_equal(order, acdb, sizeof order);
+    assert_int_equal(gc_opt_score_table_batch(idx, 4, 8, &zero, &narrow, 1.0f, order, &err), GC_OK);
+    assert_memory_equal(order, acbd, sizeof order);
+    /* not a batch target, or fewer than 3 slots: refused */
+    gc_model lru = model_of("lru:16");
+    assert_int_equal(gc_opt_score_table_batch(idx, 4, 8, &zero, &lru, 1.0f, order, &err), GC_ERR_USAGE);
+    gc_model two = narrow;
+    two.p[0] = 2;
+    assert_int_equal(gc_opt_score_table_batch(idx, 4, 8, &zero, &two, 1.0f, order, &err), GC_ERR_USAGE);
 }
 
 static void random_lists(void** state)
@@ -297,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(by_hand),
+        cmocka_unit_test(told_by_hand),
         cmocka_unit_test(random_lists),
         cmocka_unit_test(corpus),
         cmocka_unit_test(written_out_batch),
