@@ -28,17 +28,19 @@
 #define DP_WINDOW_FAST 3
 #define DP_WINDOW_DEFAULT 16
 /* the machine greedy's settings for a lone batch target at the default effort (seed 004's
- * slots, batch_lone below), chosen on the corpus among beta 0.5 to 1.5 and 3 to 7 recent
- * vertices (docs/optimizers/auto.md) */
+ * slots, batch_lone below, now only where the table orders refuse a hub), chosen on the
+ * corpus among beta 0.5 to 1.5 and 3 to 7 recent vertices (docs/optimizers/auto.md) */
 #define BATCH_GREEDY_BETA 1.0f
 #define BATCH_GREEDY_RECENT 5
-/* from this many triangles the greedy is left out there: on the corpus it won no row of
- * 65,536 triangles or more (ogre shuffled by 0.04%) and most of the time goes there */
-#define BATCH_GREEDY_MAX_TRIANGLES 65536
+/* below this many triangles a lone batch target's --effort 1 and default run one order more
+ * (meshoptimizer's table order; the told order with BATCH_BONUS_MORE): the rows of 65,536
+ * triangles or more take most of the corpus' time, and none of them was above meshoptimizer
+ * with the told order (docs/optimizers/auto.md, "batch told") */
+#define BATCH_SMALL_MAX_TRIANGLES 65536
 /* the bonus of a vertex the open batch holds in gc_opt_score_table_batch (seed 004's slots):
  * --effort 1 0.5, chosen on the even half of the corpus among 0.25 to 1.5 (-1.45% against
  * meshoptimizer there, -1.52% on the odd half); the default adds 0.75 below
- * BATCH_GREEDY_MAX_TRIANGLES (docs/optimizers/auto.md, "batch told") */
+ * BATCH_SMALL_MAX_TRIANGLES (docs/optimizers/auto.md, "batch told") */
 #define BATCH_BONUS_FAST 0.5f
 #define BATCH_BONUS_MORE 0.75f
 
@@ -209,7 +211,7 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
     }
 }
 
-/* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
+/* --effort 1 for a lone batch target under BATCH_SMALL_MAX_TRIANGLES triangles: `order`
  * (meshoptimizer's variant with the tuned table, told of the batches) against meshoptimizer's table order, each
  * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
  * among equals. */
@@ -303,7 +305,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * the tuned table, told of the batches (a vertex the open batch holds scores
          * BATCH_BONUS_FAST more): on the corpus -1.49% against meshoptimizer at about 1.2 times
          * its time, where the same without the batches gave -0.18% (docs/optimizers/auto.md,
-         * "batch told"); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order,
+         * "batch told"); below BATCH_SMALL_MAX_TRIANGLES also meshoptimizer's table order,
          * the cheaper kept (batch_fast_pair: -1.55%, no row above meshoptimizer's order); a hub
          * (GC_ERR_LIMIT): the tuned Forsyth order, as before */
         s = targets[0].p[0] >= 3 ? gc_opt_score_table_batch(indices, triangle_count, vertex_count,
@@ -313,7 +315,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
                                                       order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
-        else if (!s && triangle_count < BATCH_GREEDY_MAX_TRIANGLES && targets[0].p[0] >= 3)
+        else if (!s && triangle_count < BATCH_SMALL_MAX_TRIANGLES && targets[0].p[0] >= 3)
             s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], order, err);
         *served = true;
         if (!s && options->progress)
@@ -345,7 +347,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 
 /* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
  * meshoptimizer's variant with the tuned table told of the batches (score_table.c) with the
- * bonus of --effort 1, below BATCH_GREEDY_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
+ * bonus of --effort 1, below BATCH_SMALL_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
  * meshoptimizer's table order; the cheapest, the first among equals. Where every table order
  * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). */
 static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -360,7 +362,7 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
     bool any = false; /* an order is in `order` */
     const bool told = target->p[0] >= 3;
     for (int k = 0; k < 3 && !s; ++k) {
-        if (k == 1 && (triangle_count >= BATCH_GREEDY_MAX_TRIANGLES || !told))
+        if (k == 1 && (triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !told))
             continue;
         uint32_t* out = any ? candidate : order;
         if (k < 2 && told)
@@ -405,10 +407,10 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
  *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
  *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
  *    none;
- *  - batch (seed 004's slots): the machine greedy with the rule written out, meshoptimizer's
- *    variant with the tuned table and with meshoptimizer's table (batch_lone): -0.67% against
- *    meshoptimizer at 2.45 times its time, where auto's greedy, the tuned Forsyth order and
- *    meshoptimizer's table gave -0.54% at 5.3 times. */
+ *  - batch (seed 004's slots): meshoptimizer's variant with the tuned table told of the
+ *    batches (two bonuses below 65,536 triangles) and meshoptimizer's table (batch_lone):
+ *    -1.67% against meshoptimizer at 2.4 times its time, where the machine greedy with the
+ *    rule written out and the two untold table orders gave -0.67% at 2.3 times. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)
