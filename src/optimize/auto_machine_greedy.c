@@ -212,26 +212,24 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 }
 
 /* --effort 1 for a lone batch target under BATCH_SMALL_MAX_TRIANGLES triangles: `order`
- * (meshoptimizer's variant with the tuned table, told of the batches) against meshoptimizer's table order, each
- * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
- * among equals. */
+ * (meshoptimizer's variant with the tuned table told of the batches, `cost` invocations under
+ * the rule) against meshoptimizer's table order counted under the rule (gc_batch_order_cost:
+ * src/models/batch_rule.h); the cheaper, `order` among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const gc_model* target, uint32_t* order, gc_error* err)
+                                 const gc_model* target, uint64_t cost, uint32_t* order, gc_error* err)
 {
     uint32_t* other = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     if (!other)
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    uint64_t a = 0, b = 0;
+    uint64_t b = 0;
     gc_status s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, other, err);
-    if (s == GC_ERR_LIMIT) { /* (the same valences as the tuned table's: not expected) */
+    if (s == GC_ERR_LIMIT) { /* (the same valences as the told order's: not expected) */
         free(other);
         return GC_OK;
     }
     if (!s)
-        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], order, &a, err);
-    if (!s)
         s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], other, &b, err);
-    if (!s && b < a)
+    if (!s && b < cost)
         memcpy(order, other, triangle_count * sizeof *order);
     free(other);
     return s;
@@ -308,15 +306,16 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * "batch told"); below BATCH_SMALL_MAX_TRIANGLES also meshoptimizer's table order,
          * the cheaper kept (batch_fast_pair: -1.55%, no row above meshoptimizer's order); a hub
          * (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+        uint64_t told = 0;
         s = targets[0].p[0] >= 3 ? gc_opt_score_table_batch(indices, triangle_count, vertex_count,
                                                             &gc_auto_tuned_scores, &targets[0], BATCH_BONUS_FAST,
-                                                            order, err)
+                                                            order, &told, err)
                                  : gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores,
                                                       order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
         else if (!s && triangle_count < BATCH_SMALL_MAX_TRIANGLES && targets[0].p[0] >= 3)
-            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], order, err);
+            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], told, order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
@@ -361,21 +360,32 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
     gc_status s = GC_OK;
     bool any = false; /* an order is in `order` */
     const bool told = target->p[0] >= 3;
+    /* a list drawn alone: the told orders' own counts under the rule, meshoptimizer's counted
+       with the same step (gc_batch_order_cost: both are the model's, tests/test_batch_rule.c) */
+    const bool alone = placement->stream_position == 0 &&
+                       (placement->stream_length == 0 || placement->stream_length == 3 * (uint64_t)triangle_count);
     for (int k = 0; k < 3 && !s; ++k) {
         if (k == 1 && (triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !told))
             continue;
         uint32_t* out = any ? candidate : order;
-        if (k < 2 && told)
+        bool counted = false;
+        if (k < 2 && told) {
             s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
-                                         k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, err);
-        else
+                                         k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, &other, err);
+            counted = alone;
+        } else {
             s = gc_opt_score_table(indices, triangle_count, vertex_count,
                                    k == 0 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+        }
         if (s == GC_ERR_LIMIT) { /* a hub: the table orders would not be linear */
             s = GC_OK;
             continue;
         }
-        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
+        if (!s && !counted)
+            s = alone && told ? gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1],
+                                                    out, &other, err)
+                              : cost(user, out, true, 0, &other, err);
+        if (!s && other < best) {
             best = other;
             if (out != order)
                 memcpy(order, candidate, triangle_count * sizeof *order);

@@ -157,10 +157,11 @@ gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_cou
 /* meshoptimizer's variant (score_table.c) told of seed 004's batches (a batch target,
  * batch:slots=S,prims=P, S >= 3): a vertex the open batch holds scores `bonus` more; the
  * batches follow the rule from the list's first triangle (a batch of its own, as
- * gc_batch_order_cost counts them). GC_ERR_LIMIT as gc_opt_score_table. */
+ * gc_batch_order_cost counts them), and *invocations (NULL: not wanted) the order's under the
+ * rule, as gc_batch_order_cost counts them. GC_ERR_LIMIT as gc_opt_score_table. */
 gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                    const gc_forsyth_scores* table, const gc_model* target, float bonus,
-                                   uint32_t* order, gc_error* err);
+                                   uint32_t* order, uint64_t* invocations, gc_error* err);
 
 /* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
  * the model's warps (at most max_vertices vertices and max_triangles triangles each) and

@@ -51,6 +51,7 @@ static float vertex_score(const gc_forsyth_scores* t, int position, uint32_t liv
 typedef struct batch_told {
     uint32_t slots, prims;
     float bonus;
+    uint64_t invocations; /* out: the order's under the rule, the list drawn alone */
 } batch_told;
 
 /* The algorithm; with `nv` (an nvidia target) told of its rule from primitive
@@ -58,7 +59,7 @@ typedef struct batch_told {
  * each entry point, so that the plain one keeps no test of either rule. */
 static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const gc_forsyth_scores* table, const gc_model* nv,
-                                           uint64_t first_primitive, const batch_told* bt, uint32_t* order,
+                                           uint64_t first_primitive, batch_told* bt, uint32_t* order,
                                            gc_error* err)
 {
     if (triangle_count == 0)
@@ -115,7 +116,7 @@ static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t trian
             gc_nv_fill_feed(&fill, corner, un, prim);
         }
         if (bt)
-            gc_batch_feed3(&batch, batch_of, tv);
+            bt->invocations += gc_batch_feed3(&batch, batch_of, tv);
         emitted[current] = 1;
         tscore[current] = 0.0f;
         size_t n = 0;
@@ -232,12 +233,17 @@ gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_cou
 
 gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                    const gc_forsyth_scores* table, const gc_model* target, float bonus,
-                                   uint32_t* order, gc_error* err)
+                                   uint32_t* order, uint64_t* invocations, gc_error* err)
 {
+    if (invocations)
+        *invocations = 0;
     if (target->family != GC_MODEL_BATCH)
         return gc_fail(err, GC_ERR_USAGE, "score table: the batch order takes a batch target");
-    const batch_told bt = {target->p[0], target->p[1], bonus};
-    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, &bt, order, err);
+    batch_told bt = {target->p[0], target->p[1], bonus, 0};
+    const gc_status s = score_table(indices, triangle_count, vertex_count, table, NULL, 0, &bt, order, err);
+    if (!s && invocations)
+        *invocations = bt.invocations;
+    return s;
 }
 
 /* The tables auto runs (auto.c). */
