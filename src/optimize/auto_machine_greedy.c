@@ -38,8 +38,9 @@
  * with the told order (docs/optimizers/auto.md, "batch told") */
 #define BATCH_SMALL_MAX_TRIANGLES 65536
 /* the bonus of a vertex the open batch holds in gc_opt_score_table_batch (seed 004's slots):
- * --effort 1 0.5, chosen on the even half of the corpus among 0.25 to 1.5 (-1.45% against
- * meshoptimizer there, -1.52% on the odd half); the default adds 0.75 below
+ * --effort 1 0.5, chosen with auto's tuned table on the even half of the corpus among 0.25 to
+ * 1.5 (-1.45% against meshoptimizer there, -1.52% on the odd half), then kept when the table
+ * was tuned for it (gc_batch_told_scores); the default adds 0.75 below
  * BATCH_SMALL_MAX_TRIANGLES (docs/optimizers/auto.md, "batch told") */
 #define BATCH_BONUS_FAST 0.5f
 #define BATCH_BONUS_MORE 0.75f
@@ -212,7 +213,7 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 }
 
 /* --effort 1 for a lone batch target under BATCH_SMALL_MAX_TRIANGLES triangles: `order`
- * (meshoptimizer's variant with the tuned table told of the batches, `cost` invocations under
+ * (meshoptimizer's variant told of the batches, `cost` invocations under
  * the rule) against meshoptimizer's table order counted under the rule (gc_batch_order_cost:
  * src/models/batch_rule.h); the cheaper, `order` among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -299,16 +300,17 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         return s;
     }
     if (targets[0].family == GC_MODEL_BATCH) {
-        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
-         * the tuned table, told of the batches (a vertex the open batch holds scores
-         * BATCH_BONUS_FAST more): on the corpus -1.49% against meshoptimizer at about 1.2 times
-         * its time, where the same without the batches gave -0.18% (docs/optimizers/auto.md,
-         * "batch told"); below BATCH_SMALL_MAX_TRIANGLES also meshoptimizer's table order,
-         * the cheaper kept (batch_fast_pair: -1.55%, no row above meshoptimizer's order); a hub
-         * (GC_ERR_LIMIT): the tuned Forsyth order, as before */
+        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) told
+         * of the batches (a vertex the open batch holds scores BATCH_BONUS_FAST more), with the
+         * table tuned for it (gc_batch_told_scores): on the corpus -1.79% against meshoptimizer
+         * at about 1.1 times its time, where the untold variant with auto's tuned table gave
+         * -0.18% (the told one with that table -1.49%; docs/optimizers/auto.md, "batch told");
+         * below BATCH_SMALL_MAX_TRIANGLES also meshoptimizer's table order, the cheaper kept
+         * (batch_fast_pair: -1.83%, no row above meshoptimizer's order); a hub (GC_ERR_LIMIT):
+         * the tuned Forsyth order, as before */
         uint64_t told = 0;
         s = targets[0].p[0] >= 3 ? gc_opt_score_table_batch(indices, triangle_count, vertex_count,
-                                                            &gc_auto_tuned_scores, &targets[0], BATCH_BONUS_FAST,
+                                                            &gc_batch_told_scores, &targets[0], BATCH_BONUS_FAST,
                                                             order, &told, err)
                                  : gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores,
                                                       order, err);
@@ -345,7 +347,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 
 
 /* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
- * meshoptimizer's variant with the tuned table told of the batches (score_table.c) with the
+ * meshoptimizer's variant told of the batches with its table (score_table.c) and the
  * bonus of --effort 1, below BATCH_SMALL_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
  * meshoptimizer's table order; the cheapest, the first among equals. Where every table order
  * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). */
@@ -370,7 +372,7 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
         uint32_t* out = any ? candidate : order;
         bool counted = false;
         if (k < 2 && told) {
-            s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
+            s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_batch_told_scores, target,
                                          k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, &other, err);
             counted = alone;
         } else {
@@ -417,9 +419,9 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
  *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
  *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
  *    none;
- *  - batch (seed 004's slots): meshoptimizer's variant with the tuned table told of the
- *    batches (two bonuses below 65,536 triangles) and meshoptimizer's table (batch_lone):
- *    -1.67% against meshoptimizer at 2.4 times its time, where the machine greedy with the
+ *  - batch (seed 004's slots): meshoptimizer's variant told of the batches with its table
+ *    (two bonuses below 65,536 triangles) and meshoptimizer's table order (batch_lone):
+ *    -1.94% against meshoptimizer at 2.1 times its time, where the machine greedy with the
  *    rule written out and the two untold table orders gave -0.67% at 2.3 times. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,

@@ -339,6 +339,8 @@ gc_status gc_parallel_run(unsigned threads, size_t jobs, gc_job_fn fn, void* use
 /* auto's score tables (score_table.c): tuned on the vertex cache models for Forsyth's
  * algorithm, and meshoptimizer 0.18's for gc_opt_score_table. */
 extern const gc_forsyth_scores gc_auto_tuned_scores, gc_meshopt_scores;
+/* auto's tuned table tuned again for gc_opt_score_table_batch (seed 004's batches). */
+extern const gc_forsyth_scores gc_batch_told_scores;
 /* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
