@@ -213,8 +213,8 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
 }
 
 /* --effort 1 for a lone batch target under BATCH_SMALL_MAX_TRIANGLES triangles: `order`
- * (meshoptimizer's variant told of the batches, `cost` invocations under
- * the rule) against meshoptimizer's table order counted under the rule (gc_batch_order_cost:
+ * (meshoptimizer's variant told of the batches, `cost` invocations under the rule) against
+ * meshoptimizer's table order counted under the rule (gc_batch_order_cost:
  * src/models/batch_rule.h); the cheaper, `order` among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t cost, uint32_t* order, gc_error* err)
