@@ -22,6 +22,8 @@
  *    meshoptimizer's table order (so never above the untold tuned variant here either).
  *  - The machine greedy with the rule written out (machine_inline.h) gives the same orders
  *    as with the model's machine (gc_sim).
+ *  - Runs of a longer draw, each reordered at its place: each keeps its triangles, the same
+ *    output for 1, 2 and 4 threads.
  *  - A hub of 70,000 triangles counted by hand. */
 #include "test_util.h"
 
@@ -313,6 +315,54 @@ static void written_out_batch(void** state)
  * from 65,536 triangles the default leaves the greedy out, so it falls back to the greedy:
  * a result that costs (gc_analyze) at most the fan's own order, counted by hand: 30 triangles
  * a batch of 32 slots, each batch after the first repeating the hub and one rim vertex. */
+/* Runs of a longer draw (gc_mesh_optimize), each reordered at its place in the draw: the
+ * default's orders are then scored by the model at that place rather than with the rule's step
+ * for a list drawn alone. Each run keeps its own triangles, and 1, 2 and 4 threads give the
+ * same output. */
+static void runs_placed(void** state)
+{
+    (void)state;
+    size_t n;
+    uint32_t* idx = corpus_triangles("cow.obj", &n);
+    if (!idx)
+        skip();
+    const uint32_t vertices = index_bound(idx, n);
+    gc_shuffle_triangles(idx, n, 3);
+    const size_t t = n / 3;
+    const size_t runs[4] = {t / 5, t / 3, 0, t - t / 5 - t / 3};
+    gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_model m = model_of("batch");
+    uint32_t* one = malloc(n * sizeof *one);
+    assert_non_null(one);
+    for (unsigned threads = 1; threads <= 4; threads *= 2) {
+        gc_mesh_optimize_options o;
+        memset(&o, 0, sizeof o);
+        o.algorithm = GC_OPT_AUTO;
+        o.optimize.targets = &m;
+        o.optimize.target_count = 1;
+        o.optimize.threads = threads;
+        gc_mesh_optimized r;
+        gc_error err;
+        if (gc_mesh_optimize(NULL, &d, runs, 4, &o, &r, &err) != GC_OK)
+            fail_msg("%u threads: %s", threads, err.message);
+        assert_int_equal(r.runs, 4);
+        assert_int_equal(r.index_count, n);
+        if (threads == 1) {
+            memcpy(one, r.indices, n * sizeof *one);
+            size_t at = 0;
+            for (int k = 0; k < 4; ++k) {
+                assert_int_equal(gc_check_permutation(idx + at, one + at, 3 * runs[k], vertices, &err), GC_OK);
+                at += 3 * runs[k];
+            }
+        } else {
+            assert_memory_equal(one, r.indices, n * sizeof *one);
+        }
+        gc_mesh_optimized_free(&r);
+    }
+    free(one);
+    free(idx);
+}
+
 static void hub(void** state)
 {
     (void)state;
@@ -349,6 +399,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(by_hand),
         cmocka_unit_test(told_by_hand),
+        cmocka_unit_test(runs_placed),
         cmocka_unit_test(random_lists),
         cmocka_unit_test(corpus),
         cmocka_unit_test(written_out_batch),
