@@ -28,13 +28,22 @@
 #define DP_WINDOW_FAST 3
 #define DP_WINDOW_DEFAULT 16
 /* the machine greedy's settings for a lone batch target at the default effort (seed 004's
- * slots, batch_lone below), chosen on the corpus among beta 0.5 to 1.5 and 3 to 7 recent
- * vertices (docs/optimizers/auto.md) */
+ * slots, batch_lone below, now only where the table orders refuse a hub), chosen on the
+ * corpus among beta 0.5 to 1.5 and 3 to 7 recent vertices (docs/optimizers/auto.md) */
 #define BATCH_GREEDY_BETA 1.0f
 #define BATCH_GREEDY_RECENT 5
-/* from this many triangles the greedy is left out there: on the corpus it won no row of
- * 65,536 triangles or more (ogre shuffled by 0.04%) and most of the time goes there */
-#define BATCH_GREEDY_MAX_TRIANGLES 65536
+/* below this many triangles a lone batch target's --effort 1 and default run one order more
+ * (meshoptimizer's table order; the told order with BATCH_BONUS_MORE): the rows of 65,536
+ * triangles or more take most of the corpus' time, and none of them was above meshoptimizer
+ * with the told order (docs/optimizers/auto.md, "batch told") */
+#define BATCH_SMALL_MAX_TRIANGLES 65536
+/* the bonus of a vertex the open batch holds in gc_opt_score_table_batch (seed 004's slots):
+ * --effort 1 0.5, chosen with auto's tuned table on the even half of the corpus among 0.25 to
+ * 1.5 (-1.45% against meshoptimizer there, -1.52% on the odd half), then kept when the table
+ * was tuned for it (gc_batch_told_scores); the default adds 0.75 below
+ * BATCH_SMALL_MAX_TRIANGLES (docs/optimizers/auto.md, "batch told") */
+#define BATCH_BONUS_FAST 0.5f
+#define BATCH_BONUS_MORE 0.75f
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number. */
@@ -206,27 +215,25 @@ bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* r
     }
 }
 
-/* --effort 1 for a lone batch target under BATCH_GREEDY_MAX_TRIANGLES triangles: `order`
- * (meshoptimizer's variant with the tuned table) against meshoptimizer's table order, each
- * counted under the rule (gc_batch_order_cost: src/models/batch_rule.h); the cheaper, `order`
- * among equals. */
+/* --effort 1 for a lone batch target under BATCH_SMALL_MAX_TRIANGLES triangles: `order`
+ * (meshoptimizer's variant told of the batches, `cost` invocations under the rule) against
+ * meshoptimizer's table order counted under the rule (gc_batch_order_cost:
+ * src/models/batch_rule.h); the cheaper, `order` among equals. */
 static gc_status batch_fast_pair(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const gc_model* target, uint32_t* order, gc_error* err)
+                                 const gc_model* target, uint64_t cost, uint32_t* order, gc_error* err)
 {
     uint32_t* other = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     if (!other)
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    uint64_t a = 0, b = 0;
+    uint64_t b = 0;
     gc_status s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, other, err);
-    if (s == GC_ERR_LIMIT) { /* (the same valences as the tuned table's: not expected) */
+    if (s == GC_ERR_LIMIT) { /* (the same valences as the told order's: not expected) */
         free(other);
         return GC_OK;
     }
     if (!s)
-        s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], order, &a, err);
-    if (!s)
         s = gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1], other, &b, err);
-    if (!s && b < a)
+    if (!s && b < cost)
         memcpy(order, other, triangle_count * sizeof *order);
     free(other);
     return s;
@@ -296,18 +303,24 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         return s;
     }
     if (targets[0].family == GC_MODEL_BATCH) {
-        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) with
-         * the tuned table: on the corpus -0.18% against meshoptimizer at about its time, where
-         * the tuned Forsyth order gave -0.08% at 1.24 times (a window pass, not kept, tried
-         * over either: 0.01% to 0.02% more for 0.15 times more; meshoptimizer's table, with the
-         * pass: -0.05%); below BATCH_GREEDY_MAX_TRIANGLES also meshoptimizer's table order, the
-         * cheaper kept (batch_fast_pair: -0.36% at 1.14 times on the mean, the rows below that
-         * size about 2.2 times); a hub (GC_ERR_LIMIT): the tuned Forsyth order, as before */
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, err);
+        /* seed 004's slots: meshoptimizer's variant of Forsyth's algorithm (score_table.c) told
+         * of the batches (a vertex the open batch holds scores BATCH_BONUS_FAST more), with the
+         * table tuned for it (gc_batch_told_scores): on the corpus -1.79% against meshoptimizer
+         * at about 1.1 times its time, where the untold variant with auto's tuned table gave
+         * -0.18% (the told one with that table -1.49%; docs/optimizers/auto.md, "batch told");
+         * below BATCH_SMALL_MAX_TRIANGLES also meshoptimizer's table order, the cheaper kept
+         * (batch_fast_pair: -1.83%, no row above meshoptimizer's order); a hub (GC_ERR_LIMIT):
+         * the tuned Forsyth order, as before */
+        uint64_t told = 0;
+        s = targets[0].p[0] >= 3 ? gc_opt_score_table_batch(indices, triangle_count, vertex_count,
+                                                            &gc_batch_told_scores, &targets[0], BATCH_BONUS_FAST,
+                                                            order, &told, err)
+                                 : gc_opt_score_table(indices, triangle_count, vertex_count, &gc_auto_tuned_scores,
+                                                      order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
-        else if (!s && triangle_count < BATCH_GREEDY_MAX_TRIANGLES && targets[0].p[0] >= 3)
-            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], order, err);
+        else if (!s && triangle_count < BATCH_SMALL_MAX_TRIANGLES && targets[0].p[0] >= 3)
+            s = batch_fast_pair(indices, triangle_count, vertex_count, &targets[0], told, order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
@@ -336,10 +349,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 }
 
 
-/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone: the
- * machine greedy with the rule written out (machine_inline.h; below BATCH_GREEDY_MAX_TRIANGLES),
- * meshoptimizer's variant with the tuned table, then with meshoptimizer's table; the cheapest,
- * the first among equals. */
+/* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
+ * meshoptimizer's variant told of the batches with its table (score_table.c) and the
+ * bonus of --effort 1, below BATCH_SMALL_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
+ * meshoptimizer's table order; the cheapest, the first among equals. Where every table order
+ * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). */
 static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                             const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                             void* user, uint32_t* order, gc_error* err)
@@ -350,27 +364,40 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
     uint64_t best = UINT64_MAX, other = 0;
     gc_status s = GC_OK;
     bool any = false; /* an order is in `order` */
-    for (int k = triangle_count < BATCH_GREEDY_MAX_TRIANGLES ? 0 : 1; k < 3 && !s; ++k) {
+    const bool told = target->p[0] >= 3;
+    /* a list drawn alone: the told orders' own counts under the rule, meshoptimizer's counted
+       with the same step (gc_batch_order_cost: both are the model's, tests/test_batch_rule.c) */
+    const bool alone = placement->stream_position == 0 &&
+                       (placement->stream_length == 0 || placement->stream_length == 3 * (uint64_t)triangle_count);
+    for (int k = 0; k < 3 && !s; ++k) {
+        if (k == 1 && (triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !told))
+            continue;
         uint32_t* out = any ? candidate : order;
-        if (k == 0)
-            s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                      placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, out,
-                                      err);
-        else
+        bool counted = false;
+        if (k < 2 && told) {
+            s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_batch_told_scores, target,
+                                         k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, &other, err);
+            counted = alone;
+        } else {
             s = gc_opt_score_table(indices, triangle_count, vertex_count,
-                                   k == 1 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
-        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: the table orders would not be linear */
+                                   k == 0 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+        }
+        if (s == GC_ERR_LIMIT) { /* a hub: the table orders would not be linear */
             s = GC_OK;
             continue;
         }
-        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
+        if (!s && !counted)
+            s = alone && told ? gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1],
+                                                    out, &other, err)
+                              : cost(user, out, true, 0, &other, err);
+        if (!s && other < best) {
             best = other;
             if (out != order)
                 memcpy(order, candidate, triangle_count * sizeof *order);
         }
         any = true;
     }
-    if (!s && !any) /* a hub, from BATCH_GREEDY_MAX_TRIANGLES triangles: the greedy after all */
+    if (!s && !any) /* a hub: the greedy */
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
                                   placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, order, err);
     free(candidate);
@@ -395,10 +422,10 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
  *    where the first with the greedy above (3 recent vertices, 1.3 times meshoptimizer's time
  *    for one row, suzanne stored, by 4 invocations) gave -1.76%; the tuned Forsyth order won
  *    none;
- *  - batch (seed 004's slots): the machine greedy with the rule written out, meshoptimizer's
- *    variant with the tuned table and with meshoptimizer's table (batch_lone): -0.67% against
- *    meshoptimizer at 2.45 times its time, where auto's greedy, the tuned Forsyth order and
- *    meshoptimizer's table gave -0.54% at 5.3 times. */
+ *  - batch (seed 004's slots): meshoptimizer's variant told of the batches with its table
+ *    (two bonuses below 65,536 triangles) and meshoptimizer's table order (batch_lone):
+ *    -1.94% against meshoptimizer at 2.1 times its time, where the machine greedy with the
+ *    rule written out and the two untold table orders gave -0.67% at 2.3 times. */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
                            void* user, uint32_t* order, bool* served, gc_error* err)

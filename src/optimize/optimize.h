@@ -154,6 +154,14 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err);
+/* meshoptimizer's variant (score_table.c) told of seed 004's batches (a batch target,
+ * batch:slots=S,prims=P, S >= 3): a vertex the open batch holds scores `bonus` more; the
+ * batches follow the rule from the list's first triangle (a batch of its own, as
+ * gc_batch_order_cost counts them), and *invocations (NULL: not wanted) the order's under the
+ * rule, as gc_batch_order_cost counts them. GC_ERR_LIMIT as gc_opt_score_table. */
+gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const gc_forsyth_scores* table, const gc_model* target, float bonus,
+                                   uint32_t* order, uint64_t* invocations, gc_error* err);
 
 /* Warp refinement (warp_refine.c), for meshopt:C,W,P with C >= W: splits `order` into
  * the model's warps (at most max_vertices vertices and max_triangles triangles each) and
@@ -331,6 +339,8 @@ gc_status gc_parallel_run(unsigned threads, size_t jobs, gc_job_fn fn, void* use
 /* auto's score tables (score_table.c): tuned on the vertex cache models for Forsyth's
  * algorithm, and meshoptimizer 0.18's for gc_opt_score_table. */
 extern const gc_forsyth_scores gc_auto_tuned_scores, gc_meshopt_scores;
+/* auto's tuned table tuned again for gc_opt_score_table_batch (seed 004's batches). */
+extern const gc_forsyth_scores gc_batch_told_scores;
 /* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
