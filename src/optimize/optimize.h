@@ -22,6 +22,10 @@ typedef struct gc_adjacency {
 gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              gc_adjacency* out, gc_error* err);
 void gc_adjacency_free(gc_adjacency* a);
+/* gc_adjacency_build's lists into the caller's arrays: offsets (vertex_count + 1, zeroed)
+ * and triangles (3 * triangle_count). */
+void gc_adjacency_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t* offsets,
+                       uint32_t* triangles);
 
 /* Each vertex's remaining (not yet emitted) triangles, kept compact: those of v are
  * adj.triangles[adj.offsets[v] .. adj.offsets[v] + live[v]). An emitted triangle leaves
