@@ -419,10 +419,18 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
     else if (target_count == 1 && targets[0].family == GC_MODEL_BATCH_ALL && t.piece_vertices >= 128)
         s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
                            err);
-    else
-        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
-                                  target_count == 1 ? gc_family_forsyth_scores(&t, &own) : &gc_auto_tuned_scores, order, NULL,
-                                  err);
+    else {
+        /* several targets on a regular grid (a finely subdivided surface, auto_regular.c):
+         * meshoptimizer's own table order, which the tuned table's is worse than there (a
+         * hub: the tuned order, as elsewhere) */
+        s = GC_ERR_LIMIT;
+        if (target_count > 1 && gc_mesh_regular(indices, triangle_count, vertex_count))
+            s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+        if (s == GC_ERR_LIMIT)
+            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,
+                                      target_count == 1 ? gc_family_forsyth_scores(&t, &own) : &gc_auto_tuned_scores,
+                                      order, NULL, err);
+    }
     if (!s && options->progress)
         options->progress(options->progress_user, 1, 1);
     return s;

@@ -335,6 +335,9 @@ gc_status gc_parallel_run(unsigned threads, size_t jobs, gc_job_fn fn, void* use
 /* auto's score tables (score_table.c): tuned on the vertex cache models for Forsyth's
  * algorithm, and meshoptimizer 0.18's for gc_opt_score_table. */
 extern const gc_forsyth_scores gc_auto_tuned_scores, gc_meshopt_scores;
+/* Whether at least 95% of the used vertices have exactly 6 corners: a regular grid almost
+ * everywhere, as a finely subdivided surface (auto_regular.c); false when out of memory. */
+bool gc_mesh_regular(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
 /* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
