@@ -246,16 +246,26 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
     /* gc_sim_age: fifo (stamp - 1 - w) / size below size; meshopt (stamp - w) / (size + 1) up to size */
     const uint32_t age_shift = m->warp_rule ? 0 : 1, age_limit = m->warp_rule ? size + 1 : size;
     const float age_scale = m->warp_rule ? (float)(size + 1) : (float)size;
+    /* The state in one block (4-byte words; the vertex states 8-byte aligned first), so that
+     * a caller's next call gets it back whole from the allocator instead of fresh pages
+     * (apart, glibc gave the heap's top back on every call on a large mesh: about 1,100 page
+     * faults a call on ogre). Zeroed as calloc'ed before: the vertex states, live, the lists'
+     * starts and entries, the emitted flags. */
     corner_lists l;
-    l.first = gc_alloc_array((size_t)vertex_count + 1, sizeof(uint32_t), true);
-    l.corner = gc_alloc_array(corners + SCAN, sizeof(uint32_t), true);
-    l.slot = gc_alloc_array(corners, sizeof(uint32_t), false);
-    uint32_t* dead_end = gc_alloc_array(corners, sizeof(uint32_t), false);
-    vertex_state* vs = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(vertex_state), true);
-    uint32_t* live = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    candidates* cands = gc_alloc_array(1, sizeof(candidates), false);
-    if (!l.first || !l.corner || !l.slot || !dead_end || !vs || !live || !emitted || !cands) {
+    const size_t v_words = (size_t)vertex_count + 1, cand_words = (sizeof(candidates) + 7) / 4;
+    const size_t zeroed = 2 * v_words + 2 * v_words + (corners + SCAN) + (triangle_count + 3) / 4;
+    uint32_t* block = gc_alloc_array(zeroed + 2 * corners + cand_words + 1, sizeof(uint32_t), false);
+    vertex_state* vs = block ? (vertex_state*)(void*)(((uintptr_t)block & 7u) ? block + 1 : block) : NULL;
+    uint32_t* live = block ? (uint32_t*)(vs + v_words) : NULL;
+    l.first = block ? live + v_words : NULL;
+    l.corner = block ? l.first + v_words : NULL;
+    unsigned char* emitted = block ? (unsigned char*)(l.corner + corners + SCAN) : NULL;
+    l.slot = block ? l.corner + corners + SCAN + (triangle_count + 3) / 4 : NULL;
+    uint32_t* dead_end = block ? l.slot + corners : NULL;
+    candidates* cands = block ? (candidates*)(void*)(dead_end + corners + (((uintptr_t)(dead_end + corners) & 7u) ? 1 : 0)) : NULL;
+    if (block)
+        memset(vs, 0, zeroed * sizeof(uint32_t));
+    if (!block) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -338,14 +348,7 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
         recent_after(recent, &recent_count, recent_limit, tv, live);
     }
 done:
-    free(l.first);
-    free(l.corner);
-    free(l.slot);
-    free(dead_end);
-    free(vs);
-    free(live);
-    free(emitted);
-    free(cands);
+    free(block);
     return s;
 }
 
