@@ -264,23 +264,20 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
     return swaps;
 }
 
-/* Splits `order` into warps as meshopt:C,W,P with C >= W does: a new warp when the current
+/* Splits an order into warps as meshopt:C,W,P with C >= W does: a new warp when the current
  * one holds P triangles or the triangle's uncached corners (each corner counted, as the
  * model counts them) would take it past W vertices; a vertex is cached when it is in the
- * current warp. Writes each triangle's warp to warp and each warp's first position to start
- * (start[warps] = triangle_count; both may be NULL), and with `corner` each place's corners
- * there; returns the number of warps, their distinct vertices in all in *cost. `stamp` (per
- * vertex) must be zero. `order` NULL: `indices` is already in order (the corners by place). */
-static uint32_t form_warps(const uint32_t* indices, const uint32_t* order, size_t triangle_count,
-                           uint32_t max_vertices, uint32_t max_triangles, uint32_t* stamp, uint32_t* warp,
-                           uint32_t* start, uint32_t* corner, uint64_t* cost)
+ * current warp. `corner`: each place's triangle corners, `ids` its triangle. Writes each
+ * triangle's warp to warp and each warp's first position to start (start[warps] =
+ * triangle_count; both may be NULL); returns the number of warps, their distinct vertices
+ * in all in *cost. `stamp` (per vertex) must be zero. */
+static uint32_t form_warps(const uint32_t* corner, const uint32_t* ids, size_t triangle_count, uint32_t max_vertices,
+                           uint32_t max_triangles, uint32_t* stamp, uint32_t* warp, uint32_t* start, uint64_t* cost)
 {
     uint32_t warps = 0, fill = 0, drawn = 0;
     uint64_t filled = 0;
     for (size_t i = 0; i < triangle_count; ++i) {
-        const uint32_t* tv = indices + 3 * (order ? (size_t)order[i] : i);
-        if (corner)
-            memcpy(corner + 3 * i, tv, 3 * sizeof *corner);
+        const uint32_t* tv = corner + 3 * i;
         uint32_t misses = (stamp[tv[0]] != warps) + (stamp[tv[1]] != warps) + (stamp[tv[2]] != warps);
         if (warps == 0 || drawn == max_triangles || fill + misses > max_vertices) {
             if (start)
@@ -296,7 +293,7 @@ static uint32_t form_warps(const uint32_t* indices, const uint32_t* order, size_
         }
         drawn++;
         if (warp)
-            warp[order ? order[i] : i] = warps - 1;
+            warp[ids[i]] = warps - 1;
     }
     if (start)
         start[warps] = (uint32_t)triangle_count;
@@ -344,7 +341,11 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
     }
     /* The warps, counted first so that the per-warp arrays are sized by them. */
     uint64_t cost_before = 0, cost_after = 0;
-    warps = form_warps(indices, order, triangle_count, max_vertices, max_triangles, stamp, r.warp, start, r.corner,
+    /* each place's corners, in a pass of its own (its loads independent of each other: the
+     * warps' cuts would stall them), then the warps over them in order */
+    for (size_t i = 0; i < triangle_count; ++i)
+        memcpy(r.corner + 3 * i, indices + 3 * (size_t)order[i], 3 * sizeof *r.corner);
+    warps = form_warps(r.corner, order, triangle_count, max_vertices, max_triangles, stamp, r.warp, start,
                        &cost_before);
     if ((flags & GC_WARP_REFINE_KEEP) && !(input = gc_alloc_array(triangle_count, sizeof(uint32_t), false))) {
         s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for an order of %zu triangles", triangle_count);
@@ -424,7 +425,7 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
     }
     if (input) { /* the input back unless the model's warps of the result cost less */
         memset(stamp, 0, vertex_count * sizeof *stamp);
-        form_warps(r.corner, NULL, triangle_count, max_vertices, max_triangles, stamp, NULL, NULL, NULL, &cost_after);
+        form_warps(r.corner, order, triangle_count, max_vertices, max_triangles, stamp, NULL, NULL, &cost_after);
         if (cost_after >= cost_before)
             memcpy(order, input, triangle_count * sizeof *order);
     }
