@@ -250,20 +250,41 @@ done:
     return s;
 }
 
-gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+/* Cloned for AVX2 where the CPU has it (an ifunc picks at load time; static, so that the
+ * library exports no resolver): the same floating-point operations in the same order (that
+ * target has no fused multiply-add), so the same orders. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SCORE_TABLE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SCORE_TABLE_CLONES
+#endif
+
+SCORE_TABLE_CLONES
+static gc_status score_table_plain(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
 {
     return score_table(indices, triangle_count, vertex_count, table, NULL, 0, order, err);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+SCORE_TABLE_CLONES
+static gc_status score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err)
 {
     return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, order, err);
+}
+
+gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+{
+    return score_table_plain(indices, triangle_count, vertex_count, table, order, err);
+}
+
+gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
+                                    uint32_t* order, gc_error* err)
+{
+    return score_table_nvidia(indices, triangle_count, vertex_count, table, target, first_primitive, order, err);
 }
 
 /* The tables auto runs (auto.c). */
