@@ -157,7 +157,7 @@ static inline void corner_share(int n, int m, int sign, int* ca, int* cb, int* c
 /* Up to REFINE_ROUNDS swaps between warps a and b, each the best of all pairs of their
  * triangles that touch the other warp. Returns the swaps made. Warp a's corners are counted
  * in count_a (the caller's, kept by the swaps), its distinct vertices in *distinct. */
-static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, uint32_t b, uint32_t max_vertices,
+static inline __attribute__((always_inline)) unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, uint32_t b, uint32_t max_vertices,
                             touching_set* set, int* distinct, int* keep_b)
 {
     unsigned swaps = 0;
@@ -309,9 +309,15 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
                                  err);
 }
 
-gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
-                                uint32_t* order, gc_error* err)
+/* gc_opt_warp_refine_ex, cloned for AVX2 where the CPU has it (an ifunc picks at load time;
+ * static, so that the library exports no resolver; integers only, so the same orders): the
+ * pricing of a pair's swaps on 8 lanes. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static gc_status refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                           uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0 || passes == 0)
         return GC_OK;
@@ -441,6 +447,13 @@ done:
     free(seen_by);
     free(r.changed);
     return s;
+}
+
+gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                uint32_t* order, gc_error* err)
+{
+    return refine_ex(indices, triangle_count, vertex_count, max_vertices, max_triangles, passes, flags, order, err);
 }
 
 /* --effort 1 for meshopt:C,W,P with C >= W (auto_fast.c): meshoptimizer's order (its table,
