@@ -17,9 +17,15 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
         return gc_fail(err, GC_ERR_NOMEM, "out of memory building the vertex adjacency of %zu triangles",
                        triangle_count);
     }
+    gc_adjacency_fill(indices, triangle_count, vertex_count, out->offsets, out->triangles);
+    return GC_OK;
+}
+
+void gc_adjacency_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t* offsets,
+                       uint32_t* triangles)
+{
     /* Count, prefix-sum to each list's end, then fill backwards: offsets[v] ends as the
      * start of v's list, and each list is in triangle order, corner by corner. */
-    uint32_t* offsets = out->offsets;
     for (size_t i = 0; i < triangle_count * 3; ++i)
         offsets[indices[i]]++;
     uint32_t end = 0;
@@ -30,11 +36,10 @@ gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uin
     offsets[vertex_count] = end;
     for (size_t t = triangle_count; t-- > 0;) {
         const uint32_t* tv = indices + 3 * t;
-        out->triangles[--offsets[tv[2]]] = (uint32_t)t;
-        out->triangles[--offsets[tv[1]]] = (uint32_t)t;
-        out->triangles[--offsets[tv[0]]] = (uint32_t)t;
+        triangles[--offsets[tv[2]]] = (uint32_t)t;
+        triangles[--offsets[tv[1]]] = (uint32_t)t;
+        triangles[--offsets[tv[0]]] = (uint32_t)t;
     }
-    return GC_OK;
 }
 
 void gc_adjacency_free(gc_adjacency* a)

@@ -22,6 +22,10 @@ typedef struct gc_adjacency {
 gc_status gc_adjacency_build(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              gc_adjacency* out, gc_error* err);
 void gc_adjacency_free(gc_adjacency* a);
+/* gc_adjacency_build's lists into the caller's arrays: offsets (vertex_count + 1, zeroed)
+ * and triangles (3 * triangle_count). */
+void gc_adjacency_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t* offsets,
+                       uint32_t* triangles);
 
 /* Each vertex's remaining (not yet emitted) triangles, kept compact: those of v are
  * adj.triangles[adj.offsets[v] .. adj.offsets[v] + live[v]). An emitted triangle leaves
@@ -341,6 +345,9 @@ gc_status gc_parallel_run(unsigned threads, size_t jobs, gc_job_fn fn, void* use
 extern const gc_forsyth_scores gc_auto_tuned_scores, gc_meshopt_scores;
 /* auto's tuned table tuned again for gc_opt_score_table_batch (seed 004's batches). */
 extern const gc_forsyth_scores gc_batch_told_scores;
+/* Whether at least 95% of the used vertices have exactly 6 corners: a regular grid almost
+ * everywhere, as a finely subdivided surface (auto_regular.c); false when out of memory. */
+bool gc_mesh_regular(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
 /* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,

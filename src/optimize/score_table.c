@@ -41,6 +41,19 @@ static float vertex_score(const gc_forsyth_scores* t, int position, uint32_t liv
     return (position < 0 ? 0.0f : t->position[position]) + t->live[clamped];
 }
 
+/* The lowest set bit of m (not 0). */
+static inline uint32_t lowest_bit(uint32_t m)
+{
+#if defined(__GNUC__)
+    return (uint32_t)__builtin_ctz(m);
+#else
+    uint32_t i = 0;
+    while (!(m >> i & 1u))
+        ++i;
+    return i;
+#endif
+}
+
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -73,27 +86,40 @@ static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t trian
         return gc_fail(err, GC_ERR_USAGE, "score table: a batch of at least 3 slots is needed");
     gc_batch_open batch = gc_batch_start(bt ? bt->slots : 3, bt ? bt->prims : 0);
     gc_nv_fill fill = gc_nv_fill_of(nv ? nv->p[0] : 0, nv ? nv->p[1] : 0, nv ? nv->p[2] : 0);
-    gc_adjacency adj;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
-    if (s)
-        return s;
+    /* Everything in one block (the adjacency's lists, the per-vertex and per-triangle
+     * state), so that a caller's next call gets it back whole from the allocator instead of
+     * fresh pages: with the pieces apart, glibc gave the heap's top back on every call on a
+     * large mesh (about 900 page faults a call on ogre). The zeroed parts: the adjacency's
+     * counts, the rule's states, the batch's vertices, the emitted flags. */
+    const size_t v_words = (size_t)vertex_count, t_words = triangle_count;
+    const size_t rule_words = nv ? 2 * v_words : 0, batch_words = bt ? v_words : 0;
+    uint32_t* block = gc_alloc_array((v_words + 1) + 3 * t_words + 3 * v_words + rule_words + batch_words + t_words +
+                                         (t_words + 3) / 4,
+                                     sizeof(uint32_t), false);
+    if (!block)
+        return gc_fail(err, GC_ERR_NOMEM, "score table: out of memory for %zu triangles", triangle_count);
+    gc_adjacency adj = {block, block + v_words + 1};
+    uint32_t* count = adj.triangles + 3 * t_words; /* listed triangles */
+    uint32_t* live = count + v_words;
+    float* vscore = (float*)(void*)(live + v_words);
+    gc_nv_vertex* rule = nv ? (gc_nv_vertex*)(void*)(live + 2 * v_words) : NULL;
+    uint32_t* batch_of = bt ? live + 2 * v_words + rule_words : NULL; /* 0: none */
+    float* tscore = (float*)(void*)(live + 2 * v_words + rule_words + batch_words);
+    unsigned char* emitted = (unsigned char*)(live + 2 * v_words + rule_words + batch_words + t_words);
+    memset(adj.offsets, 0, (v_words + 1) * sizeof *adj.offsets);
+    if (rule)
+        memset(rule, 0, v_words * sizeof *rule);
+    if (batch_of)
+        memset(batch_of, 0, v_words * sizeof *batch_of);
+    memset(emitted, 0, triangle_count);
+    gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
+    gc_status s = GC_OK;
     for (uint32_t v = 0; v < vertex_count; ++v)
         if (adj.offsets[v + 1] - adj.offsets[v] > SCORE_TABLE_MAX_VALENCE) {
-            gc_adjacency_free(&adj);
-            return gc_fail(err, GC_ERR_LIMIT, "score table: vertex %u has more than %d triangles", v,
-                           SCORE_TABLE_MAX_VALENCE);
+            s = gc_fail(err, GC_ERR_LIMIT, "score table: vertex %u has more than %d triangles", v,
+                        SCORE_TABLE_MAX_VALENCE);
+            goto done;
         }
-    uint32_t* count = gc_alloc_array(vertex_count, sizeof(uint32_t), false); /* listed triangles */
-    uint32_t* live = gc_alloc_array(vertex_count, sizeof(uint32_t), false);
-    float* vscore = gc_alloc_array(vertex_count, sizeof(float), false);
-    float* tscore = gc_alloc_array(triangle_count, sizeof(float), false);
-    unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    gc_nv_vertex* rule = nv ? gc_alloc_array(vertex_count, sizeof *rule, true) : NULL;
-    uint32_t* batch_of = bt ? gc_alloc_array(vertex_count, sizeof(uint32_t), true) : NULL; /* 0: none */
-    if (!count || !live || !vscore || !tscore || !emitted || (nv && !rule) || (bt && !batch_of)) {
-        s = gc_fail(err, GC_ERR_NOMEM, "score table: out of memory for %zu triangles", triangle_count);
-        goto done;
-    }
     for (uint32_t v = 0; v < vertex_count; ++v) {
         count[v] = live[v] = adj.offsets[v + 1] - adj.offsets[v];
         vscore[v] = vertex_score(table, -1, live[v]);
@@ -102,83 +128,121 @@ static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t trian
         tscore[t] = vscore[indices[3 * t]] + vscore[indices[3 * t + 1]] + vscore[indices[3 * t + 2]];
 
     const uint32_t list_end = adj.offsets[vertex_count]; /* 3 x triangle_count */
+    /* vertex_score's terms as the loop below reads them: the place scores from entry 1, entry
+     * 0 (no place) adding 0, and the last live count */
+    float place_score[CACHE + 1];
+    place_score[0] = 0.0f;
+    memcpy(place_score + 1, table->position, CACHE * sizeof *place_score);
+    const uint32_t live_last = table->live_count - 1;
     uint32_t cache[CACHE + 3], next[CACHE + 3];
+    /* (nv) the first primitive for which the rule no longer holds each entry's vertex,
+     * carried with the entries: rule[cache[i]].expires, or 0 once a reset has passed it (a
+     * triangle's corners, which come first, are the only vertices its feed changes, and
+     * after the feed the rule's fill holds them: a vertex is held for prim when prim is
+     * below this) */
+    uint32_t cache_ex[CACHE + 3], next_ex[CACHE + 3];
     size_t cache_count = 0, cursor = 1, written = 0;
     uint64_t current = 0;
     while (current != UINT64_MAX) {
         const uint32_t* tv = indices + 3 * current;
         const uint64_t prim = first_primitive + written;
         order[written++] = (uint32_t)current;
+        uint32_t kept_ex = ~0u; /* (nv) 0 when this primitive reset the rule's cache */
         if (nv) {
             uint32_t u[3];
             const unsigned un = gc_nv_distinct3(tv, u);
             gc_nv_vertex* corner[3] = {&rule[u[0]], &rule[u[un > 1 ? 1 : 0]], &rule[u[un > 2 ? 2 : 0]]};
+            const uint32_t start = fill.start;
             gc_nv_fill_feed(&fill, corner, un, prim);
+            kept_ex = fill.start == start ? ~0u : 0u;
         }
         if (bt)
             bt->invocations += gc_batch_feed3(&batch, batch_of, tv);
         emitted[current] = 1;
         tscore[current] = 0.0f;
+        const uint32_t t0 = tv[0], t1 = tv[1], t2 = tv[2];
         size_t n = 0;
-        next[n++] = tv[0];
-        next[n++] = tv[1];
-        next[n++] = tv[2];
-        for (size_t i = 0; i < cache_count; ++i)
-            if (cache[i] != tv[0] && cache[i] != tv[1] && cache[i] != tv[2])
-                next[n++] = cache[i];
+        next[n++] = t0;
+        next[n++] = t1;
+        next[n++] = t2;
+        if (nv)
+            for (int c = 0; c < 3; ++c)
+                next_ex[c] = rule[tv[c]].expires;
+        /* (without a branch on the data: whether an entry is a corner is not predictable) */
+        for (size_t i = 0; i < cache_count; ++i) {
+            const uint32_t v = cache[i];
+            next[n] = v;
+            if (nv)
+                next_ex[n] = cache_ex[i] & kept_ex;
+            n += (size_t)((v != t0) & (v != t1) & (v != t2));
+        }
         memcpy(cache, next, n * sizeof *cache);
+        if (nv)
+            memcpy(cache_ex, next_ex, n * sizeof *cache_ex);
         cache_count = n > CACHE ? CACHE : n;
         for (int c = 0; c < 3; ++c)
             live[tv[c]]--;
+        const uint32_t emitted_now = (uint32_t)current;
         for (int c = 0; c < 3; ++c) {
             uint32_t* list = adj.triangles + adj.offsets[tv[c]];
             const uint32_t listed = count[tv[c]];
             if (listed <= 8 && adj.offsets[tv[c]] + 8 <= list_end) {
                 /* a short list: its first entry for `current` found without a branch (an
                  * early exit mispredicts nearly every time), reading 8 entries whatever
-                 * the length */
-                uint32_t at = listed;
-                for (uint32_t i = 8; i-- > 0;)
-                    at = i < listed && list[i] == current ? i : at;
-                if (at < listed)
-                    list[at] = list[--count[tv[c]]];
+                 * the length, as a mask of the matches */
+                uint32_t match = 0;
+                for (uint32_t i = 0; i < 8; ++i)
+                    match |= (uint32_t)(list[i] == emitted_now) << i;
+                match &= (1u << listed) - 1u;
+                if (match)
+                    list[lowest_bit(match)] = list[--count[tv[c]]];
                 continue;
             }
             for (uint32_t i = 0; i < listed; ++i)
-                if (list[i] == current) {
+                if (list[i] == emitted_now) {
                     list[i] = list[--count[tv[c]]];
                     break;
                 }
         }
         uint64_t best = UINT64_MAX;
         float best_score = 0.0f;
-        /* The new scores first, keeping the vertices with triangles listed (and the change of
-         * their score), in cache order: a finished vertex's score changes no triangle's (and
+        /* The vertices with triangles listed first, in cache order, with their place entry
+         * (0 for none, position -1): a finished vertex's score changes no triangle's (and
          * most of the cache is finished on an ordinary mesh), so the loop below skips them
-         * without a branch per vertex. */
-        uint32_t listed_vertex[CACHE + 3];
-        float listed_diff[CACHE + 3];
+         * without a branch per vertex. With nv the place is the rank among the entries the
+         * rule holds for the next primitive, finished or not. */
+        uint32_t listed_vertex[CACHE + 3], listed_entry[CACHE + 3];
         size_t listed_count = 0;
-        int place = 0;
+        uint32_t held[CACHE + 3];
+        if (nv) {
+            /* whether the rule holds anything for the next primitive: with its slots all
+             * written, any miss resets it; then each entry, without a branch on the data */
+            const uint32_t room = fill.next < fill.size ? ~0u : 0u;
+            const uint32_t p1 = prim + 1 < UINT32_MAX ? (uint32_t)(prim + 1) : UINT32_MAX;
+            for (size_t i = 0; i < n; ++i)
+                held[i] = (uint32_t)(p1 < cache_ex[i]) & room;
+        }
+        uint32_t place = 0;
         for (size_t i = 0; i < n; ++i) {
-            uint32_t v = cache[i];
-            int position = i >= CACHE ? -1 : (int)i;
+            const uint32_t v = cache[i];
+            uint32_t entry = i < CACHE ? (uint32_t)i + 1 : 0u;
             if (nv) {
-                const bool held = i < CACHE && gc_nv_holds(&fill, &rule[v], prim + 1) && fill.next < fill.size;
-                position = held ? place : -1;
-                place += held;
+                const uint32_t h = held[i] & (uint32_t)(i < CACHE);
+                entry = (place + 1) & (0u - h);
+                place += h;
             }
-            float score = vertex_score(table, position, live[v]);
-            if (bt && batch_of[v] == batch.current)
-                score += bt->bonus;
             listed_vertex[listed_count] = v;
-            listed_diff[listed_count] = score - vscore[v];
-            vscore[v] = score;
+            listed_entry[listed_count] = entry;
             listed_count += count[v] != 0;
         }
         for (size_t i = 0; i < listed_count; ++i) {
-            uint32_t v = listed_vertex[i];
-            float diff = listed_diff[i];
+            const uint32_t v = listed_vertex[i];
+            const uint32_t left = live[v] < live_last ? live[v] : live_last;
+            float score = place_score[listed_entry[i]] + table->live[left];
+            if (bt && batch_of[v] == batch.current)
+                score += bt->bonus;
+            const float diff = score - vscore[v];
+            vscore[v] = score;
             const uint32_t* list = adj.triangles + adj.offsets[v];
             for (uint32_t k = 0; k < count[v]; ++k) {
                 uint32_t t = list[k];
@@ -207,28 +271,52 @@ static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t trian
     if (written != triangle_count)
         s = gc_fail(err, GC_ERR_DATA, "score table: emitted %zu of %zu triangles", written, triangle_count);
 done:
-    free(count);
-    free(live);
-    free(vscore);
-    free(tscore);
-    free(emitted);
-    free(rule);
-    free(batch_of);
-    gc_adjacency_free(&adj);
+    free(block);
     return s;
+}
+
+/* Cloned for AVX2 where the CPU has it (an ifunc picks at load time; static, so that the
+ * library exports no resolver): the same floating-point operations in the same order (that
+ * target has no fused multiply-add), so the same orders. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SCORE_TABLE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SCORE_TABLE_CLONES
+#endif
+
+SCORE_TABLE_CLONES
+static gc_status score_table_plain(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, NULL, order, err);
+}
+
+SCORE_TABLE_CLONES
+static gc_status score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
+                                    uint32_t* order, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, NULL, order, err);
 }
 
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
 {
-    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, NULL, order, err);
+    return score_table_plain(indices, triangle_count, vertex_count, table, order, err);
 }
 
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err)
 {
-    return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, NULL, order, err);
+    return score_table_nvidia(indices, triangle_count, vertex_count, table, target, first_primitive, order, err);
+}
+
+SCORE_TABLE_CLONES
+static gc_status score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                   const gc_forsyth_scores* table, batch_told* bt, uint32_t* order, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, bt, order, err);
 }
 
 gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -240,7 +328,7 @@ gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_coun
     if (target->family != GC_MODEL_BATCH)
         return gc_fail(err, GC_ERR_USAGE, "score table: the batch order takes a batch target");
     batch_told bt = {target->p[0], target->p[1], bonus, 0};
-    const gc_status s = score_table(indices, triangle_count, vertex_count, table, NULL, 0, &bt, order, err);
+    const gc_status s = score_table_batch(indices, triangle_count, vertex_count, table, &bt, order, err);
     if (!s && invocations)
         *invocations = bt.invocations;
     return s;

@@ -31,9 +31,11 @@
 #define REFINE_MAX_WARP 65536 /* llvmpipe's segments: 341 triangles, 256 vertices */
 
 typedef struct refine_state {
-    const uint32_t* indices;
     uint32_t* order;     /* triangle ids; warp w is order[start[w] .. start[w + 1]) */
-    uint32_t* warp;      /* per triangle: its warp (swaps update it) */
+    uint32_t* corner;    /* per place in the order: its triangle's corners (swaps move them
+                          * with the triangle), read in order instead of through the ids */
+    uint32_t* warp;      /* per triangle: its warp (swaps update it); NULL when the
+                          * neighbours are the next warps in the order (unused then) */
     uint32_t* count_a;   /* per vertex: corners in warp a (zero outside a pair's evaluation) */
     uint32_t* count_b;
     uint32_t* changed;   /* per warp: 1 + the last pass that swapped a triangle of it, 0: none */
@@ -62,14 +64,14 @@ static int warp_fill(refine_state* r, uint32_t* count, uint32_t begin, uint32_t 
 {
     int distinct = 0, square = 0;
     for (uint32_t i = begin; i < end; ++i)
-        distinct += corners_update(count, r->indices + 3 * (size_t)r->order[i], sign, &square);
+        distinct += corners_update(count, r->corner + 3 * (size_t)i, sign, &square);
     return distinct;
 }
 
 /* Whether triangle tv has a corner in the warp counted by `count`. */
 static bool touches(const uint32_t* count, const uint32_t* tv)
 {
-    return count[tv[0]] || count[tv[1]] || count[tv[2]];
+    return (count[tv[0]] | count[tv[1]] | count[tv[2]]) != 0; /* (no branch on the data) */
 }
 
 /* A triangle of a pair's touching lists: its corners and their counts in warps a and b, read
@@ -82,7 +84,7 @@ typedef struct touching_tri {
 
 static bool touching_fill(const refine_state* r, touching_tri* t, uint32_t position)
 {
-    const uint32_t* tv = r->indices + 3 * (size_t)r->order[position];
+    const uint32_t* tv = r->corner + 3 * (size_t)position;
     t->position = position;
     for (int c = 0; c < 3; ++c) {
         t->v[c] = tv[c];
@@ -130,7 +132,17 @@ typedef struct touching_set {
     int ca[3][REFINE_TOUCHING], cb[3][REFINE_TOUCHING], cs[3][REFINE_TOUCHING];
     int sa[REFINE_TOUCHING], sb[REFINE_TOUCHING], ss[REFINE_TOUCHING];
     int da[REFINE_TOUCHING], db[REFINE_TOUCHING], sq[REFINE_TOUCHING];
+    int32_t key[REFINE_TOUCHING]; /* the swap's score, INT32_MAX where it may not be made */
 } touching_set;
+
+/* A swap's score (fewer distinct vertices first, then more concentration: lower is better),
+ * INT32_MAX where it adds distinct vertices or takes a warp past its room. It fits: |da + db|
+ * <= 6 and |sq| < 2^25 for warps of REFINE_MAX_WARP triangles. */
+static inline int32_t swap_key(int da, int db, int sq, int room_a, int room_b)
+{
+    const int bad = (da + db > 0) | (da > room_a) | (db > room_b);
+    return bad ? INT32_MAX : (da + db) * (1 << 20) - sq;
+}
 
 /* A corner's shares (distinct in a, in b, squares) when its triangle leaves (sign -1, d =
  * -1 for a) or joins (sign 1) warp a. */
@@ -145,11 +157,11 @@ static inline void corner_share(int n, int m, int sign, int* ca, int* cb, int* c
 /* Up to REFINE_ROUNDS swaps between warps a and b, each the best of all pairs of their
  * triangles that touch the other warp. Returns the swaps made. Warp a's corners are counted
  * in count_a (the caller's, kept by the swaps), its distinct vertices in *distinct. */
-static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, uint32_t b, uint32_t max_vertices,
+static inline __attribute__((always_inline)) unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, uint32_t b, uint32_t max_vertices,
                             touching_set* set, int* distinct, int* keep_b)
 {
     unsigned swaps = 0;
-    const uint32_t* idx = r->indices;
+    const uint32_t* corner = r->corner;
     int distinct_a = *distinct;
     int distinct_b = warp_fill(r, r->count_b, start[b], start[b + 1], 1);
     for (int round = 0; round < REFINE_ROUNDS; ++round) {
@@ -162,10 +174,10 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
         uint32_t na = 0, nb = 0;
         bool degenerate_b = false;
         for (uint32_t i = start[a]; i < start[a + 1] && na < REFINE_TOUCHING; ++i)
-            if (touches(r->count_b, idx + 3 * (size_t)r->order[i]))
+            if (touches(r->count_b, corner + 3 * (size_t)i))
                 touching_fill(r, &touching_a[na++], i);
         for (uint32_t j = start[b]; j < start[b + 1] && nb < REFINE_TOUCHING; ++j)
-            if (touches(r->count_a, idx + 3 * (size_t)r->order[j])) {
+            if (touches(r->count_a, corner + 3 * (size_t)j)) {
                 const touching_tri* y = &touching_b[nb];
                 degenerate_b |= touching_fill(r, &touching_b[nb], j);
                 set->sa[nb] = set->sb[nb] = set->ss[nb] = 0;
@@ -176,12 +188,15 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
                 }
                 nb++;
             }
+        const int room_a = (int)max_vertices - distinct_a, room_b = (int)max_vertices - distinct_b;
         for (uint32_t ia = 0; ia < na; ++ia) {
             const touching_tri* x = &touching_a[ia];
             const bool degenerate = degenerate_b || x->v[0] == x->v[1] || x->v[0] == x->v[2] || x->v[1] == x->v[2];
             if (degenerate) {
-                for (uint32_t ib = 0; ib < nb; ++ib)
+                for (uint32_t ib = 0; ib < nb; ++ib) {
                     swap_delta(x, &touching_b[ib], &set->da[ib], &set->db[ib], &set->sq[ib]);
+                    set->key[ib] = swap_key(set->da[ib], set->db[ib], set->sq[ib], room_a, room_b);
+                }
             } else {
                 int xa[3], xb[3], xs[3], sa = 0, sb = 0, ss = 0;
                 for (int c = 0; c < 3; ++c) {
@@ -202,32 +217,41 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
                         db -= (xb[0] & m0) + (xb[1] & m1) + (xb[2] & m2);
                         sq -= (xs[0] & m0) + (xs[1] & m1) + (xs[2] & m2);
                     }
-                    set->da[ib] = da, set->db[ib] = db, set->sq[ib] = sq;
+                    set->da[ib] = da, set->db[ib] = db;
+                    set->key[ib] = swap_key(da, db, sq, room_a, room_b);
                 }
             }
-            for (uint32_t ib = 0; ib < nb; ++ib) {
-                const int da = set->da[ib], db = set->db[ib];
-                if (da + db > 0 || distinct_a + da > (int)max_vertices || distinct_b + db > (int)max_vertices)
-                    continue;
-                /* fewer distinct vertices first, then more concentration */
-                int64_t score = (int64_t)(da + db) * (1 << 20) - set->sq[ib];
-                if (score < best) {
-                    best = score;
-                    best_i = x->position, best_j = touching_b[ib].position;
-                    best_da = da, best_db = db;
-                }
+            /* the lowest score of the row, then its first pair (without a branch per pair):
+             * the first pair of the lowest score over the rows, as a scan would keep */
+            int32_t low = INT32_MAX;
+            for (uint32_t ib = 0; ib < nb; ++ib)
+                low = set->key[ib] < low ? set->key[ib] : low;
+            if ((int64_t)low < best) {
+                uint32_t ib = 0;
+                while (set->key[ib] != low)
+                    ++ib;
+                best = low;
+                best_i = x->position, best_j = touching_b[ib].position;
+                best_da = set->da[ib], best_db = set->db[ib];
             }
         }
         if (best >= 0)
             break;
         int square = 0;
         const uint32_t x = r->order[best_i], y = r->order[best_j];
-        corners_update(r->count_a, idx + 3 * (size_t)x, -1, &square);
-        corners_update(r->count_a, idx + 3 * (size_t)y, 1, &square);
-        corners_update(r->count_b, idx + 3 * (size_t)y, -1, &square);
-        corners_update(r->count_b, idx + 3 * (size_t)x, 1, &square);
+        uint32_t* cx = r->corner + 3 * (size_t)best_i;
+        uint32_t* cy = r->corner + 3 * (size_t)best_j;
+        corners_update(r->count_a, cx, -1, &square);
+        corners_update(r->count_a, cy, 1, &square);
+        corners_update(r->count_b, cy, -1, &square);
+        corners_update(r->count_b, cx, 1, &square);
         r->order[best_i] = y, r->order[best_j] = x;
-        r->warp[y] = a, r->warp[x] = b;
+        for (int c = 0; c < 3; ++c) {
+            const uint32_t t = cx[c];
+            cx[c] = cy[c], cy[c] = t;
+        }
+        if (r->warp)
+            r->warp[y] = a, r->warp[x] = b;
         r->changed[a] = r->changed[b] = r->pass + 1;
         distinct_a += best_da, distinct_b += best_db;
         swaps++;
@@ -240,20 +264,20 @@ static unsigned refine_pair(refine_state* r, const uint32_t* start, uint32_t a, 
     return swaps;
 }
 
-/* Splits `order` into warps as meshopt:C,W,P with C >= W does: a new warp when the current
+/* Splits an order into warps as meshopt:C,W,P with C >= W does: a new warp when the current
  * one holds P triangles or the triangle's uncached corners (each corner counted, as the
  * model counts them) would take it past W vertices; a vertex is cached when it is in the
- * current warp. Writes each triangle's warp to warp and each warp's first position to start
- * (start[warps] = triangle_count; both may be NULL); returns the number of warps, their
- * distinct vertices in all in *cost. `stamp` (per vertex) must be zero. */
-static uint32_t form_warps(const uint32_t* indices, const uint32_t* order, size_t triangle_count,
-                           uint32_t max_vertices, uint32_t max_triangles, uint32_t* stamp, uint32_t* warp,
-                           uint32_t* start, uint64_t* cost)
+ * current warp. `corner`: each place's triangle corners, `ids` its triangle. Writes each
+ * triangle's warp to warp and each warp's first position to start (start[warps] =
+ * triangle_count; both may be NULL); returns the number of warps, their distinct vertices
+ * in all in *cost. `stamp` (per vertex) must be zero. */
+static uint32_t form_warps(const uint32_t* corner, const uint32_t* ids, size_t triangle_count, uint32_t max_vertices,
+                           uint32_t max_triangles, uint32_t* stamp, uint32_t* warp, uint32_t* start, uint64_t* cost)
 {
     uint32_t warps = 0, fill = 0, drawn = 0;
     uint64_t filled = 0;
     for (size_t i = 0; i < triangle_count; ++i) {
-        const uint32_t* tv = indices + 3 * (size_t)order[i];
+        const uint32_t* tv = corner + 3 * i;
         uint32_t misses = (stamp[tv[0]] != warps) + (stamp[tv[1]] != warps) + (stamp[tv[2]] != warps);
         if (warps == 0 || drawn == max_triangles || fill + misses > max_vertices) {
             if (start)
@@ -269,7 +293,7 @@ static uint32_t form_warps(const uint32_t* indices, const uint32_t* order, size_
         }
         drawn++;
         if (warp)
-            warp[order[i]] = warps - 1;
+            warp[ids[i]] = warps - 1;
     }
     if (start)
         start[warps] = (uint32_t)triangle_count;
@@ -285,9 +309,15 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
                                  err);
 }
 
-gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
-                                uint32_t* order, gc_error* err)
+/* gc_opt_warp_refine_ex, cloned for AVX2 where the CPU has it (an ifunc picks at load time;
+ * static, so that the library exports no resolver; integers only, so the same orders): the
+ * pricing of a pair's swaps on 8 lanes. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static gc_status refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                           uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0 || passes == 0)
         return GC_OK;
@@ -300,23 +330,28 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
     gc_status s = next_warps ? GC_OK : gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
     if (s)
         return s;
-    refine_state r = {indices, order, NULL, NULL, NULL, NULL, 0};
+    refine_state r = {order, NULL, NULL, NULL, NULL, NULL, 0};
     uint32_t* stamp = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
     uint32_t *start = NULL, *seen_by = NULL, *input = NULL, warps = 0;
     uint32_t neighbour[REFINE_NEIGHBOURS];
     touching_set set_storage, *set = &set_storage; /* refine_pair's scratch */
-    r.warp = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    r.warp = next_warps ? NULL : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    r.corner = gc_alloc_array(triangle_count, 3 * sizeof(uint32_t), false);
     start = gc_alloc_array(triangle_count + 1, sizeof(uint32_t), false);
     r.count_a = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
     r.count_b = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
-    if (!stamp || !r.warp || !start || !r.count_a || !r.count_b) {
+    if (!stamp || (!next_warps && !r.warp) || !r.corner || !start || !r.count_a || !r.count_b) {
         s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
     }
     /* The warps, counted first so that the per-warp arrays are sized by them. */
     uint64_t cost_before = 0, cost_after = 0;
-    warps = form_warps(indices, order, triangle_count, max_vertices, max_triangles, stamp, r.warp, start,
+    /* each place's corners, in a pass of its own (its loads independent of each other: the
+     * warps' cuts would stall them), then the warps over them in order */
+    for (size_t i = 0; i < triangle_count; ++i)
+        memcpy(r.corner + 3 * i, indices + 3 * (size_t)order[i], 3 * sizeof *r.corner);
+    warps = form_warps(r.corner, order, triangle_count, max_vertices, max_triangles, stamp, r.warp, start,
                        &cost_before);
     if ((flags & GC_WARP_REFINE_KEEP) && !(input = gc_alloc_array(triangle_count, sizeof(uint32_t), false))) {
         s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for an order of %zu triangles", triangle_count);
@@ -367,7 +402,7 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
             for (uint32_t b = a + 1; next_warps && b < warps && b - a <= next_warps && neighbours < REFINE_NEIGHBOURS; ++b)
                 neighbour[neighbours++] = b;
             for (uint32_t i = start[a]; !next_warps && i < start[a + 1] && neighbours < REFINE_NEIGHBOURS; ++i) {
-                const uint32_t* tv = indices + 3 * (size_t)order[i];
+                const uint32_t* tv = r.corner + 3 * (size_t)i;
                 for (int c = 0; c < 3; ++c) {
                     if (stamp[tv[c]] == visit)
                         continue;
@@ -396,7 +431,7 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
     }
     if (input) { /* the input back unless the model's warps of the result cost less */
         memset(stamp, 0, vertex_count * sizeof *stamp);
-        form_warps(indices, order, triangle_count, max_vertices, max_triangles, stamp, NULL, NULL, &cost_after);
+        form_warps(r.corner, order, triangle_count, max_vertices, max_triangles, stamp, NULL, NULL, &cost_after);
         if (cost_after >= cost_before)
             memcpy(order, input, triangle_count * sizeof *order);
     }
@@ -404,6 +439,7 @@ done:
     free(input);
     gc_adjacency_free(&adj);
     free(r.warp);
+    free(r.corner);
     free(r.count_a);
     free(r.count_b);
     free(start);
@@ -411,6 +447,13 @@ done:
     free(seen_by);
     free(r.changed);
     return s;
+}
+
+gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                uint32_t* order, gc_error* err)
+{
+    return refine_ex(indices, triangle_count, vertex_count, max_vertices, max_triangles, passes, flags, order, err);
 }
 
 /* --effort 1 for meshopt:C,W,P with C >= W (auto_fast.c): meshoptimizer's order (its table,

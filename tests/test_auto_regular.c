@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/* Issue 33: --effort 1 for several targets on a regular grid (src/optimize/auto_regular.c).
+ *
+ *  - gc_mesh_regular on grids of n x n vertices, each quad cut along the same diagonal: an
+ *    inner vertex has 6 corners, one on the border 3 (2 or 1 at the grid's corners), so
+ *    (n - 2)^2 of the n^2 vertices have 6. At least 95% of them: 77^2 = 5929 of 6241 for n =
+ *    79 (592,900 >= 592,895), but 76^2 = 5776 of 6084 for n = 78 (577,600 < 577,980). Unused
+ *    vertices do not count; a fan, and nothing at all, are not regular.
+ *  - auto --effort 1 with the four presets (no targets given): on a regular grid, shuffled,
+ *    meshoptimizer's table order (gc_opt_score_table with gc_meshopt_scores); on a grid
+ *    that is not regular, the tuned Forsyth order as before (gc_opt_forsyth_scored with
+ *    gc_auto_tuned_scores). */
+#include "test_util.h"
+
+#include "optimize/optimize.h"
+
+/* A grid of n x n vertices, vertex (i, j) = j n + i, each quad (i, j)..(i + 1, j + 1) as the
+ * triangles (i,j) (i+1,j) (i+1,j+1) and (i,j) (i+1,j+1) (i,j+1). */
+static uint32_t* grid(uint32_t n, size_t* index_count)
+{
+    const size_t quads = (size_t)(n - 1) * (n - 1);
+    uint32_t* idx = test_indices(6 * quads);
+    size_t k = 0;
+    for (uint32_t j = 0; j + 1 < n; ++j)
+        for (uint32_t i = 0; i + 1 < n; ++i) {
+            const uint32_t a = j * n + i, b = a + 1, c = a + n + 1, d = a + n;
+            const uint32_t q[6] = {a, b, c, a, c, d};
+            memcpy(idx + k, q, sizeof q);
+            k += 6;
+        }
+    *index_count = k;
+    return idx;
+}
+
+static void regular_share(void** state)
+{
+    (void)state;
+    size_t n = 0;
+    uint32_t* idx = grid(79, &n);
+    assert_true(gc_mesh_regular(idx, n / 3, 79 * 79));
+    assert_true(gc_mesh_regular(idx, n / 3, 79 * 79 + 10)); /* unused vertices do not count */
+    free(idx);
+    idx = grid(78, &n);
+    assert_false(gc_mesh_regular(idx, n / 3, 78 * 78));
+    free(idx);
+    idx = grid(4, &n); /* 4 of 16 */
+    assert_false(gc_mesh_regular(idx, n / 3, 16));
+    free(idx);
+    /* a fan of 6 triangles around vertex 0: 6 corners there, 2 at the rim's vertices */
+    const uint32_t fan[18] = {0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 5, 0, 5, 6, 0, 6, 1};
+    assert_false(gc_mesh_regular(fan, 6, 7));
+    assert_false(gc_mesh_regular(fan, 0, 7));
+}
+
+/* auto --effort 1 with the default presets; its output as triangle numbers (by matching
+ * each output triangle to the input's, the grid's triangles being distinct). */
+static void presets_order(const uint32_t* idx, size_t n, uint32_t vertices, uint32_t* order)
+{
+    gc_optimize_options o = {0};
+    o.effort = 1;
+    uint32_t* out = test_indices(n);
+    gc_error err;
+    if (gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err) != GC_OK)
+        fail_msg("auto --effort 1: %s", err.message);
+    /* a triangle is found by its first corner's triangles: at most 6 each on a grid */
+    size_t tc = n / 3;
+    uint32_t* first = calloc((size_t)vertices + 1, sizeof *first);
+    uint32_t* by_first = calloc(tc, sizeof *by_first);
+    assert_non_null(first);
+    assert_non_null(by_first);
+    for (size_t t = 0; t < tc; ++t)
+        first[idx[3 * t] + 1]++;
+    for (uint32_t v = 0; v < vertices; ++v)
+        first[v + 1] += first[v];
+    uint32_t* fill = calloc((size_t)vertices, sizeof *fill);
+    assert_non_null(fill);
+    for (size_t t = 0; t < tc; ++t)
+        by_first[first[idx[3 * t]] + fill[idx[3 * t]]++] = (uint32_t)t;
+    for (size_t i = 0; i < tc; ++i) {
+        const uint32_t* tv = out + 3 * i;
+        size_t found = SIZE_MAX;
+        for (uint32_t k = first[tv[0]]; k < first[tv[0] + 1] && found == SIZE_MAX; ++k) {
+            const uint32_t t = by_first[k];
+            if (idx[3 * t + 1] == tv[1] && idx[3 * t + 2] == tv[2])
+                found = t;
+        }
+        assert_true(found != SIZE_MAX);
+        order[i] = (uint32_t)found;
+    }
+    free(fill);
+    free(first);
+    free(by_first);
+    free(out);
+}
+
+static void effort1_presets(void** state)
+{
+    (void)state;
+    const uint32_t sizes[2] = {100, 40}; /* regular (96%), not (90%) */
+    for (int s = 0; s < 2; ++s) {
+        const uint32_t g = sizes[s], vertices = g * g;
+        size_t n = 0;
+        uint32_t* idx = grid(g, &n);
+        gc_shuffle_triangles(idx, n, 7);
+        const size_t tc = n / 3;
+        uint32_t* got = test_indices(tc);
+        uint32_t* want = test_indices(tc);
+        presets_order(idx, n, vertices, got);
+        assert_is_permutation(got, tc);
+        gc_error err;
+        assert_int_equal(gc_mesh_regular(idx, tc, vertices), s == 0);
+        if (s == 0)
+            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, want, &err), GC_OK);
+        else
+            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+        assert_memory_equal(got, want, tc * sizeof *got);
+        free(got);
+        free(want);
+        free(idx);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(regular_share),
+        cmocka_unit_test(effort1_presets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
