@@ -151,8 +151,10 @@ int main(int argc, char** argv)
     size_t name_count = 0;
     int a = 1;
     for (; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; ++a) {
-        if (a + 1 >= argc)
+        if (!strcmp(argv[a], "--help") || a + 1 >= argc) { /* an option without its value: the usage below */
+            a = argc;
             break;
+        }
         if (!strcmp(argv[a], "--reps"))
             reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--threads"))
@@ -170,7 +172,7 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    if (reps < 1 || reps > 64 || levels < 0 || levels > 8 || a >= argc) {
+    if (reps < 1 || reps > 64 || levels < 0 || levels > 8 || threads > 64 || effort_count == 0 || a >= argc) {
         fprintf(stderr, "usage: bench_speed [--reps N] [--threads N] [--efforts 1,0] [--subdivide N] [--target SPEC]... "
                         "MESH...\n");
         return 2;
