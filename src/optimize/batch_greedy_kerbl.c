@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/* The batch greedy (batch_greedy.c: Kerbl et al.'s gbatch, "GB" cites its lines) for nv-dx
+ * and nv-gl, the same orders, with their machine written into the loop (issue 33: the
+ * default effort of these targets was mostly this greedy's time).
+ *
+ * What differs from batch_greedy.c's loop, the steps and the scores being the same:
+ *  - the machine: the rule's lookup (src/models/kerbl_rule.h) on the greedy's own words, 2 per
+ *    vertex; a triangle that does not fit is looked up, not fed and rolled back, and the check
+ *    of the vertices still held is a lookup of the vertex alone, not a feed undone;
+ *  - the hot triangles (those whose score changed since the batch was taken as ended, some
+ *    tens) are a dense array of (triangle, score), scanned each step for the best, instead of
+ *    a heap with its stale entries; a score change goes to the array at once, not through a
+ *    step's list of changes (the order of a step's changes does not matter: the best is the
+ *    highest score, then the lower number, over the hot and the cold triangles alike).
+ * A triangle whose changes in a step sum to zero is hot here and stays cold there, with the
+ * same score either way. The cold queue, the distance records and the setup are the same
+ * code (batch_greedy_parts.h). tests/test_batch_greedy.c checks the orders against
+ * gc_opt_batch_greedy_sim's and against a plain implementation of the steps. */
+#include "../models/kerbl_rule.h"
+#include "batch_greedy_parts.h"
+
+typedef struct kerbl_machine {
+    gc_kerbl_rule rule;
+    uint32_t* words;   /* per vertex: the batch that last referenced it, the position */
+    uint32_t current;  /* the open batch, from 1 */
+    uint32_t cbatch;   /* its indices */
+    uint32_t cuniques; /* its invocations */
+    uint32_t progress; /* the next corner's position */
+    uint64_t invocations;
+} kerbl_machine;
+
+/* Feeds triangle f (its lookups done: adds, cut). */
+static void machine_feed(kerbl_machine* m, const uint32_t* f, uint32_t adds, bool cut)
+{
+    if (cut) {
+        m->current++;
+        m->cbatch = m->cuniques = 0;
+    }
+    for (unsigned i = 0; i < 3; ++i) {
+        m->words[2 * (size_t)f[i]] = m->current;
+        m->words[2 * (size_t)f[i] + 1] = m->progress + i;
+    }
+    m->cuniques += adds;
+    m->cbatch += 3;
+    m->progress += 3;
+    m->invocations += adds;
+}
+
+/* Whether vertex v is still held: a primitive of v alone would cost nothing (gc_sim_peek's
+ * answer in batch_greedy.c). */
+static bool machine_holds(const kerbl_machine* m, uint32_t v)
+{
+    const uint32_t q[3] = {v, v, v};
+    bool miss[3], cut;
+    return gc_kerbl_lookup(&m->rule, m->words, q, 3, m->progress, m->current, m->cbatch, m->cuniques, miss, &cut) == 0 &&
+           !cut;
+}
+
+/* ------------------------------------------------------------------- hot */
+
+static bool hot_reserve(greedy* g)
+{
+    if (g->hot_size < g->hot_capacity)
+        return true;
+    const size_t c = g->hot_capacity ? 2 * g->hot_capacity : 256;
+    uint32_t* tri = realloc(g->hot_tri, c * sizeof *tri);
+    if (tri)
+        g->hot_tri = tri;
+    int32_t* score = realloc(g->hot_score, c * sizeof *score);
+    if (score)
+        g->hot_score = score;
+    if (!tri || !score)
+        return false;
+    g->hot_capacity = c;
+    return true;
+}
+
+/* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
+static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
+{
+    tri_info* x = &g->tri[t];
+    const int32_t score = g->score[t] += delta;
+    if (x->state == HOT) {
+        g->hot_score[x->hot_at] = score;
+        return true;
+    }
+    if (!hot_reserve(g))
+        return false;
+    x->state = HOT; /* its bucket entry is stale now */
+    x->hot_at = (uint32_t)g->hot_size;
+    g->hot_tri[g->hot_size] = t;
+    g->hot_score[g->hot_size++] = score;
+    return true;
+}
+
+static void hot_remove(greedy* g, uint32_t t)
+{
+    const uint32_t at = g->tri[t].hot_at, last = g->hot_tri[--g->hot_size];
+    g->hot_tri[at] = last;
+    g->hot_score[at] = g->hot_score[g->hot_size];
+    g->tri[last].hot_at = at;
+}
+
+/* The best hot triangle (UINT32_MAX: none): the highest score, then the lower number. */
+static uint32_t hot_best(const greedy* g)
+{
+    const size_t n = g->hot_size;
+    if (n == 0)
+        return UINT32_MAX;
+    const int32_t* score = g->hot_score;
+    int32_t top = score[0];
+    for (size_t k = 1; k < n; ++k)
+        top = score[k] > top ? score[k] : top;
+    uint32_t best = UINT32_MAX;
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t t = score[k] == top ? g->hot_tri[k] : UINT32_MAX;
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, const gc_batch_greedy_weights* w, uint32_t* order,
+                                    uint64_t* invocations, gc_error* err)
+{
+    const size_t T = triangle_count;
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not nv-dx or nv-gl", target->name);
+    gc_family_traits traits;
+    gc_model_traits(target, &traits);
+    const uint32_t batch = traits.batch_indices;
+    if (traits.batch_held > BATCH_GREEDY_MAX_HELD || batch > BATCH_GREEDY_MAX_INDICES)
+        return gc_fail(err, GC_ERR_LIMIT, "batch greedy: batches of '%s' are too large", target->name);
+    gc_status s = GC_OK;
+    greedy g = {0};
+    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
+                        target->p[1]},
+                       NULL, 1, 0, 0, 0, 0};
+    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
+    m.words = gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof *m.words, true);
+    bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
+    uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
+    uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+        goto done;
+    if (!m.words || !cached || !cached_list || !removed || !hot_reserve(&g)) {
+        s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+        goto done;
+    }
+    const uint32_t NONE = UINT32_MAX;
+    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    size_t placed = 0;
+    bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
+    for (;;) {
+        uint32_t best = cold_top(&g);
+        const uint32_t hot = hot_best(&g);
+        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+            best = hot;
+        if (best == NONE)
+            break;
+        const uint32_t* f = indices + 3 * (size_t)best;
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
+        /* GB's canAddTriangle < 2: it fits the open batch (the first, or the one after a
+           batch was taken as ended, goes in whatever the machine says) */
+        const bool ok = placed == 0 || ended || !cut;
+        uint32_t removed_count = 0;
+        if (ok) {
+            machine_feed(&m, f, adds, cut);
+            ended = false;
+            order[placed++] = best;
+            /* cached_list stays in order of last reference, oldest first */
+            bool incache[3];
+            for (unsigned i = 0; i < 3; ++i) {
+                incache[i] = cached[f[i]];
+                if (incache[i]) {
+                    uint32_t at = 0;
+                    while (cached_list[at] != f[i])
+                        ++at;
+                    memmove(cached_list + at, cached_list + at + 1, (cached_count - at - 1) * sizeof *cached_list);
+                    cached_list[cached_count - 1] = f[i];
+                } else {
+                    cached[f[i]] = true;
+                    cached_list[cached_count++] = f[i];
+                }
+            }
+            if (g.tri[best].state == HOT)
+                hot_remove(&g, best);
+            g.tri[best].batch_count = 0;
+            g.tri[best].state = PLACED; /* its bucket entries are stale now */
+            const uint32_t mine = dist_of(&g, best);
+            const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
+            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
+            const uint32_t sb = slots_used++;
+            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+                s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
+                goto done;
+            }
+            /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
+               among them until they are taken out below */
+            const uint32_t live[3] = {valence[f[0]], valence[f[1]], valence[f[2]]};
+            for (unsigned t = 0; t < 3; ++t) {
+                const uint32_t vid = f[t];
+                const uint32_t* list = adj + adj_start[vid];
+                valence[vid]--;
+                for (uint32_t j = 0; j < live[t]; ++j) {
+                    const uint32_t face = list[j];
+                    if (face == best)
+                        continue;
+                    int32_t delta = -w->valence;
+                    if (!incache[t]) {
+                        delta += w->cache;
+                        g.tri[face].batch_count++;
+                    }
+                    if (w->distance != 0) {
+                        uint32_t d = dist_of(&g, face);
+                        if (d != NONE) {
+                            uint16_t* row = dist_row(&g, d);
+                            if (!row[sb]) {
+                                g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                                row[sb] = 1;
+                                g.info[d].accumulated += 1;
+                                delta += w->distance;
+                            }
+                        } else {
+                            if ((d = dist_new(&g, face)) == NONE)
+                                goto nomem;
+                            uint16_t* row = dist_row(&g, d);
+                            if (mine != NONE) {
+                                g.info[d].accumulated = my_distance + batch_indices / 3;
+                                const uint16_t* from = dist_row(&g, mine);
+                                for (uint32_t k = 0; k < sb; ++k)
+                                    row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
+                            } else {
+                                g.info[d].accumulated = 1;
+                            }
+                            g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                            row[sb] = 1;
+                            delta += w->distance * (int32_t)g.info[d].accumulated;
+                        }
+                    }
+                    if (!add_score(&g, face, delta))
+                        goto nomem;
+                }
+            }
+            /* best out of its vertices' lists (a vertex repeated in it, once) */
+            for (unsigned t = 0; t < 3; ++t) {
+                if ((t > 0 && f[t] == f[0]) || (t > 1 && f[t] == f[1]))
+                    continue;
+                uint32_t* list = adj + adj_start[f[t]];
+                uint32_t kept = 0;
+                for (uint32_t j = 0; j < live[t]; ++j)
+                    if (list[j] != best)
+                        list[kept++] = list[j];
+            }
+            /* GB:399-430 */
+            if (mine != NONE) {
+                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
+                const uint32_t mine_direct_count = g.info[mine].direct_count;
+                for (uint32_t a = 0; a < g.active_count; ++a) {
+                    const uint32_t d = g.active[a];
+                    const uint32_t other = g.info[d].owner;
+                    uint16_t* row = dist_row(&g, d);
+                    if (other == best || row[sb])
+                        continue;
+                    uint32_t mindist = NONE;
+                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
+                        const uint32_t dn = row[mine_direct[k]];
+                        if (dn && dn + 1u < mindist)
+                            mindist = dn + 1u;
+                    }
+                    if (mindist != NONE) {
+                        if (!add_score(&g, other, w->distance * (int32_t)mindist))
+                            goto nomem;
+                        row[sb] = (uint16_t)mindist;
+                        g.info[d].accumulated += mindist;
+                    }
+                }
+                dist_remove(&g, best);
+            }
+            batch_indices += 3;
+            /* GB:444-451: the vertices the machine no longer holds, from the oldest, the check
+               ended after STILL_HELD held ones in a row (as batch_greedy.c) */
+            uint32_t keep = 0, held_in_row = 0, i = 0;
+            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
+                const uint32_t v = cached_list[i];
+                if (machine_holds(&m, v)) {
+                    cached_list[keep++] = v;
+                    held_in_row++;
+                } else {
+                    cached[v] = false;
+                    removed[removed_count++] = v;
+                    held_in_row = 0;
+                }
+            }
+            memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
+            cached_count = keep + (cached_count - i);
+        } else {
+            ended = true; /* GB:436 */
+            for (uint32_t i = 0; i < cached_count; ++i) {
+                cached[cached_list[i]] = false;
+                removed[removed_count++] = cached_list[i];
+            }
+            cached_count = 0;
+        }
+        /* GB:460-498 */
+        for (uint32_t r = 0; r < removed_count; ++r) {
+            const uint32_t vid = removed[r];
+            const uint32_t* list = adj + adj_start[vid];
+            for (uint32_t j = 0; j < valence[vid]; ++j) {
+                const uint32_t face = list[j];
+                if (g.tri[face].batch_count == 0)
+                    continue;
+                int32_t delta = -w->cache;
+                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
+                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
+                    dist_remove(&g, face);
+                }
+                if (!add_score(&g, face, delta))
+                    goto nomem;
+            }
+        }
+        if (!ok) {
+            while (g.active_count)
+                dist_remove(&g, g.info[g.active[0]].owner);
+            batch_indices = 0;
+            slots_used = 0;
+            /* the hot triangles back with the others */
+            for (size_t k = 0; k < g.hot_size; ++k)
+                if (!cold_push(&g, g.hot_tri[k]))
+                    goto nomem;
+            g.hot_size = 0;
+        }
+    }
+    if (invocations)
+        *invocations = m.invocations;
+    goto done;
+nomem:
+    s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
+done:
+    free(m.words);
+    free(valence);
+    free(adj_start);
+    free(adj);
+    free(cached);
+    free(cached_list);
+    free(removed);
+    batch_greedy_free(&g);
+    return s;
+}
+
+gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, const uint32_t* order, uint64_t* invocations, gc_error* err)
+{
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "kerbl order cost: '%s' is not nv-dx or nv-gl", target->name);
+    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
+                        target->p[1]},
+                       gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true), 1, 0, 0, 0, 0};
+    if (!m.words)
+        return gc_fail(err, GC_ERR_NOMEM, "kerbl order cost: out of memory for %u vertices", vertex_count);
+    for (size_t t = 0; t < triangle_count; ++t) {
+        const uint32_t* f = indices + 3 * (size_t)(order ? order[t] : t);
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
+        machine_feed(&m, f, adds, cut);
+    }
+    free(m.words);
+    *invocations = m.invocations;
+    return GC_OK;
+}
