@@ -352,8 +352,25 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
         const size_t target = J->batch_targets[v - J->batch_at];
         const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
-        s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
-                                place->length, candidate, err);
+        if (J->nv_batch_pair) {
+            /* nv-dx or nv-gl alone: the greedy counts the order's invocations as it feeds its
+               machine, the target's cost whatever the list's place and numbering (the rule keys
+               its state by vertex and starts each list empty): not scored again */
+            uint64_t cost = 0;
+            s = gc_opt_batch_greedy_kerbl(indices, triangle_count, vertex_count, &J->targets[0], &bw, candidate, &cost,
+                                          err);
+            if (!s) {
+                if (cost < w->best_cost) {
+                    w->best_cost = cost;
+                    w->best_key = ((uint64_t)v << 6) + 1;
+                    memcpy(w->best, candidate, triangle_count * sizeof *candidate);
+                }
+                return GC_OK;
+            }
+        } else {
+            s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw,
+                                    place->position / 3, place->length, candidate, err);
+        }
         if (s == GC_ERR_LIMIT && J->nv_batch_pair) /* a hub: the tuned Forsyth order instead */
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL,
                                       err);
@@ -733,9 +750,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!s && nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule)) {
         s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &batch_rule, candidate,
                                  err);
+        uint64_t cost = 0; /* counted with the rule's own step (the same count, no gc_sim) */
         if (!s)
-            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                               &place, &best_cost, order, err);
+            s = gc_kerbl_order_cost(indices, triangle_count, vertex_count, &targets[0], candidate, &cost, err);
+        if (!s && cost < best_cost) {
+            best_cost = cost;
+            memcpy(order, candidate, triangle_count * sizeof *order);
+        }
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {

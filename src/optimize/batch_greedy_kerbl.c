@@ -47,13 +47,20 @@ static void machine_feed(kerbl_machine* m, const uint32_t* f, uint32_t adds, boo
 }
 
 /* Whether vertex v is still held: a primitive of v alone would cost nothing (gc_sim_peek's
- * answer in batch_greedy.c). */
-static bool machine_holds(const kerbl_machine* m, uint32_t v)
+ * answer in batch_greedy.c). Its lookup (gc_kerbl_lookup of v, v, v) hits at every corner
+ * without ending the batch exactly when corner 0 hits in the open batch, corners 1 and 2
+ * find the corner before them in their window (`inner`, the same for every vertex of a
+ * step), and the batch has room for 3 more indices (its invocations are within its limit). */
+static inline bool machine_holds(const kerbl_machine* m, uint32_t v, bool inner)
 {
-    const uint32_t q[3] = {v, v, v};
-    bool miss[3], cut;
-    return gc_kerbl_lookup(&m->rule, m->words, q, 3, m->progress, m->current, m->cbatch, m->cuniques, miss, &cut) == 0 &&
-           !cut;
+    return inner && m->cbatch + 3 <= m->rule.max_indices && m->cuniques <= m->rule.max_vertices &&
+           m->words[2 * (size_t)v] == m->current && gc_kerbl_cached(&m->rule, m->progress, m->words[2 * (size_t)v + 1]);
+}
+
+static inline bool machine_inner(const kerbl_machine* m)
+{
+    return gc_kerbl_cached(&m->rule, m->progress + 1, m->progress) &&
+           gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
 }
 
 /* ------------------------------------------------------------------- hot */
@@ -87,6 +94,7 @@ static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
     if (!hot_reserve(g))
         return false;
     x->state = HOT; /* its bucket entry is stale now */
+    __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
     x->hot_at = (uint32_t)g->hot_size;
     g->hot_tri[g->hot_size] = t;
     g->hot_score[g->hot_size++] = score;
@@ -282,9 +290,10 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             /* GB:444-451: the vertices the machine no longer holds, from the oldest, the check
                ended after STILL_HELD held ones in a row (as batch_greedy.c) */
             uint32_t keep = 0, held_in_row = 0, i = 0;
+            const bool inner = machine_inner(&m);
             for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
                 const uint32_t v = cached_list[i];
-                if (machine_holds(&m, v)) {
+                if (machine_holds(&m, v, inner)) {
                     cached_list[keep++] = v;
                     held_in_row++;
                 } else {
