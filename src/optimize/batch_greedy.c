@@ -31,9 +31,10 @@
  * vertices' lists) and a few per vertex, plus the distance records (a batch's triangles'
  * distances, for each triangle around the batch). The data layout (issue 33: records, not
  * hash maps; one queue move per triangle a step; the queue split in two) leaves the order as
- * it was: docs/optimizers/auto.md, "The batch families". */
+ * it was: docs/optimizers/auto.md, "The batch families". For nv-dx and nv-gl, gc_opt_batch_greedy
+ * runs batch_greedy_kerbl.c's form with their machine in the loop (the same orders, faster);
+ * gc_opt_batch_greedy_sim is this machine-driven form for every batch family. */
 #include "batch_greedy_parts.h"
-
 
 /* ------------------------------------------------------------------- hot */
 
