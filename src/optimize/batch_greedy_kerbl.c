@@ -73,13 +73,20 @@ static bool hot_reserve(greedy* g)
     uint32_t* tri = realloc(g->hot_tri, c * sizeof *tri);
     if (tri)
         g->hot_tri = tri;
-    int32_t* score = realloc(g->hot_score, c * sizeof *score);
-    if (score)
-        g->hot_score = score;
-    if (!tri || !score)
+    int64_t* key = realloc(g->hot_key, c * sizeof *key);
+    if (key)
+        g->hot_key = key;
+    if (!tri || !key)
         return false;
     g->hot_capacity = c;
     return true;
+}
+
+/* A hot triangle's key: the greater key is the better triangle (the higher score, then the
+ * lower number). */
+static inline int64_t hot_key_of(int32_t score, uint32_t t)
+{
+    return (int64_t)score * ((int64_t)1 << 32) + (int64_t)(UINT32_MAX - t);
 }
 
 /* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
@@ -88,7 +95,7 @@ static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
     tri_info* x = &g->tri[t];
     const int32_t score = g->score[t] += delta;
     if (x->state == HOT) {
-        g->hot_score[x->hot_at] = score;
+        g->hot_key[x->hot_at] = hot_key_of(score, t);
         return true;
     }
     if (!hot_reserve(g))
@@ -97,7 +104,7 @@ static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
     __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
     x->hot_at = (uint32_t)g->hot_size;
     g->hot_tri[g->hot_size] = t;
-    g->hot_score[g->hot_size++] = score;
+    g->hot_key[g->hot_size++] = hot_key_of(score, t);
     return true;
 }
 
@@ -105,26 +112,22 @@ static void hot_remove(greedy* g, uint32_t t)
 {
     const uint32_t at = g->tri[t].hot_at, last = g->hot_tri[--g->hot_size];
     g->hot_tri[at] = last;
-    g->hot_score[at] = g->hot_score[g->hot_size];
+    g->hot_key[at] = g->hot_key[g->hot_size];
     g->tri[last].hot_at = at;
 }
 
-/* The best hot triangle (UINT32_MAX: none): the highest score, then the lower number. */
+/* The best hot triangle (UINT32_MAX: none): the highest score, then the lower number (the
+ * greatest key, keys being distinct). */
 static uint32_t hot_best(const greedy* g)
 {
     const size_t n = g->hot_size;
     if (n == 0)
         return UINT32_MAX;
-    const int32_t* score = g->hot_score;
-    int32_t top = score[0];
+    const int64_t* key = g->hot_key;
+    int64_t top = key[0];
     for (size_t k = 1; k < n; ++k)
-        top = score[k] > top ? score[k] : top;
-    uint32_t best = UINT32_MAX;
-    for (size_t k = 0; k < n; ++k) {
-        const uint32_t t = score[k] == top ? g->hot_tri[k] : UINT32_MAX;
-        best = t < best ? t : best;
-    }
-    return best;
+        top = key[k] > top ? key[k] : top;
+    return UINT32_MAX - (uint32_t)((uint64_t)top & UINT32_MAX);
 }
 
 gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,

@@ -36,15 +36,19 @@ typedef struct dist_info {
  * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
  * the others, whose score is the valence term alone (valence x the sum of their vertices'
  * remaining triangles: the batch's scores are taken back when it ends) and does not move
- * while they are cold, in buckets by that sum, each a heap of triangle numbers, an entry
- * stale once its triangle is hot or placed or in another bucket. The best is the better of
- * the two tops under the same total order, as in one heap, but a step moves entries of a
- * small heap only, and memory stays at a few words per triangle. */
+ * while they are cold, in buckets by that sum, each the setup's triangles of that sum in
+ * increasing number (a run read from its front) and a heap of triangle numbers for those
+ * that came back cold since, an entry stale once its triangle is hot or placed or in another
+ * bucket (a triangle back in the bucket of its run entry is in both: either entry gives it).
+ * The best is the better of the two tops under the same total order, as in one heap, but a
+ * step moves entries of a small heap only, and memory stays at a few words per triangle. */
 #define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
 #define MAX_RECORDS ((1u << 24) - 1) /* distance records, numbered in 24 bits */
 
 typedef struct bucket {
-    uint32_t* heap; /* triangle numbers, the lowest on top */
+    uint32_t* run;  /* the setup's triangles of the bucket, in increasing number */
+    size_t run_at, run_size;
+    uint32_t* heap; /* triangle numbers back cold since, the lowest on top */
     size_t size, capacity;
 } bucket;
 
@@ -76,8 +80,8 @@ typedef struct greedy {
     int32_t valence_weight;
     hot_entry* hot; /* batch_greedy.c: a heap */
     size_t hot_size, hot_capacity;
-    uint32_t* hot_tri;  /* batch_greedy_kerbl.c: the hot triangles, densely, */
-    int32_t* hot_score; /* and their scores */
+    uint32_t* hot_tri; /* batch_greedy_kerbl.c: the hot triangles, densely, */
+    int64_t* hot_key;  /* and their keys: score x 2^32 + (2^32 - 1 - triangle) */
     uint32_t cap;           /* slots per record */
     dist_info* info;        /* per record */
     uint16_t* dist;         /* per record, cap distances by slot */
@@ -214,7 +218,7 @@ static inline bool cold_push(greedy* g, uint32_t t)
     if (b->size == b->capacity) {
         bucket_compact(g, k);
         if (4 * b->size >= 3 * b->capacity) {
-            const size_t c = b->capacity + b->capacity / 4 + 64;
+            const size_t c = b->capacity + b->capacity / 2 + 64;
             uint32_t* grown = realloc(b->heap, c * sizeof *grown);
             if (!grown)
                 return false;
@@ -233,17 +237,26 @@ static inline bool cold_push(greedy* g, uint32_t t)
     return true;
 }
 
+/* Whether t is a cold triangle of bucket k (else its entry there is stale). */
+static inline bool cold_in(const greedy* g, uint32_t t, uint32_t k)
+{
+    return g->tri[t].state == COLD && bucket_of(g, t) == k;
+}
+
 /* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
 static inline uint32_t cold_top(greedy* g)
 {
     for (; g->cold_lowest < COLD_BUCKETS; g->cold_lowest++) {
-        bucket* b = &g->cold[g->cold_lowest];
-        while (b->size) {
-            const uint32_t t = b->heap[0];
-            if (g->tri[t].state == COLD && bucket_of(g, t) == g->cold_lowest)
-                return t;
+        const uint32_t k = g->cold_lowest;
+        bucket* b = &g->cold[k];
+        while (b->run_at < b->run_size && !cold_in(g, b->run[b->run_at], k))
+            b->run_at++;
+        while (b->size && !cold_in(g, b->heap[0], k))
             bucket_pop(b);
-        }
+        const uint32_t r = b->run_at < b->run_size ? b->run[b->run_at] : UINT32_MAX;
+        const uint32_t h = b->size ? b->heap[0] : UINT32_MAX;
+        if (r != UINT32_MAX || h != UINT32_MAX)
+            return r < h ? r : h;
     }
     return UINT32_MAX;
 }
@@ -286,18 +299,23 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
         g->score[t] = valence_weight * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
-        g->cold[bucket_of(g, (uint32_t)t)].capacity++;
+        g->cold[bucket_of(g, (uint32_t)t)].run_size++;
     }
-    /* the buckets sized for their first entries and a quarter more */
+    /* each bucket's run: its triangles in increasing number; the heaps grow as they fill */
     for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
         bucket* b = &g->cold[k];
-        b->capacity += b->capacity / 4 + 16;
-        if (!(b->heap = malloc(b->capacity * sizeof *b->heap)))
+        if (!b->run_size)
+            continue;
+        if (!(b->run = malloc(b->run_size * sizeof *b->run)))
             return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+        b->run_size = 0;
+        if (k < g->cold_lowest)
+            g->cold_lowest = k;
     }
-    for (size_t t = 0; t < T; ++t)
-        if (!cold_push(g, (uint32_t)t))
-            return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+    for (size_t t = 0; t < T; ++t) {
+        bucket* b = &g->cold[bucket_of(g, (uint32_t)t)];
+        b->run[b->run_size++] = (uint32_t)t;
+    }
     return GC_OK;
 }
 
@@ -305,11 +323,13 @@ static inline void batch_greedy_free(greedy* g)
 {
     free(g->score);
     free(g->tri);
-    for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
+        free(g->cold[k].run);
         free(g->cold[k].heap);
+    }
     free(g->hot);
     free(g->hot_tri);
-    free(g->hot_score);
+    free(g->hot_key);
     free(g->info);
     free(g->dist);
     free(g->direct);
