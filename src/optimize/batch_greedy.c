@@ -64,7 +64,7 @@ static void hot_sift_down(greedy* g, size_t i)
  * entry holds it: scores that rise push a new entry). */
 static bool hot_stale(const greedy* g, const hot_entry* e)
 {
-    return g->tri[e->triangle].state != HOT || g->score[e->triangle] > e->score;
+    return g->tri[e->triangle].state != HOT || g->tri[e->triangle].score > e->score;
 }
 
 static bool hot_push(greedy* g, uint32_t t)
@@ -87,7 +87,7 @@ static bool hot_push(greedy* g, uint32_t t)
             g->hot_capacity = c;
         }
     }
-    const hot_entry x = {g->score[t], t};
+    const hot_entry x = {g->tri[t].score, t};
     size_t i = g->hot_size++;
     while (i > 0 && hot_above(&x, &g->hot[(i - 1) / 2])) {
         g->hot[i] = g->hot[(i - 1) / 2];
@@ -106,8 +106,8 @@ static uint32_t hot_top(greedy* g)
         hot_entry* top = &g->hot[0];
         if (hot_stale(g, top)) {
             g->hot[0] = g->hot[--g->hot_size];
-        } else if (top->score != g->score[top->triangle]) {
-            top->score = g->score[top->triangle];
+        } else if (top->score != g->tri[top->triangle].score) {
+            top->score = g->tri[top->triangle].score;
         } else {
             return top->triangle;
         }
@@ -126,10 +126,10 @@ static bool rescore(greedy* g, uint32_t t, int32_t delta)
         g->tri[t].state = HOT; /* its bucket entry is stale now */
         __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
     } else if (delta < 0) { /* a hot score that falls: its entries stay above it (hot_top) */
-        g->score[t] += delta;
+        g->tri[t].score += delta;
         return true;
     }
-    g->score[t] += delta; /* an entry at its new score; the older ones are stale */
+    g->tri[t].score += delta; /* an entry at its new score; the older ones are stale */
     return hot_push(g, t);
 }
 
@@ -215,7 +215,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     for (;;) {
         uint32_t best = cold_top(&g);
         const uint32_t hot = hot_top(&g);
-        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+        if (hot != NONE && (best == NONE || better(&g, hot, best)))
             best = hot;
         if (best == NONE)
             break;

@@ -93,7 +93,7 @@ static inline int64_t hot_key_of(int32_t score, uint32_t t)
 static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
 {
     tri_info* x = &g->tri[t];
-    const int32_t score = g->score[t] += delta;
+    const int32_t score = g->tri[t].score += delta;
     if (x->state == HOT) {
         g->hot_key[x->hot_at] = hot_key_of(score, t);
         return true;
@@ -165,7 +165,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
     for (;;) {
         uint32_t best = cold_top(&g);
         const uint32_t hot = hot_best(&g);
-        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+        if (hot != NONE && (best == NONE || better(&g, hot, best)))
             best = hot;
         if (best == NONE)
             break;
@@ -177,6 +177,12 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         const bool ok = placed == 0 || ended || !cut;
         uint32_t removed_count = 0;
         if (ok) {
+            /* the records of best's neighbours, read below, asked for now */
+            for (unsigned t = 0; t < 3; ++t) {
+                const uint32_t* list = adj + adj_start[f[t]];
+                for (uint32_t j = 0, n = valence[f[t]]; j < n; ++j)
+                    __builtin_prefetch(&g.tri[list[j]]);
+            }
             machine_feed(&m, f, adds, cut);
             ended = false;
             order[placed++] = best;

@@ -29,8 +29,8 @@ typedef struct dist_info {
     uint32_t active;       /* its place in the active list */
 } dist_info;
 
-/* The remaining triangles by (score, then the lower number), in two queues over one score
- * array. "Hot": those whose score changed since the batch was last taken as ended (around
+/* The remaining triangles by (score, then the lower number), in two queues over the
+ * triangles' scores. "Hot": those whose score changed since the batch was last taken as ended (around
  * the batch), a heap of (score, triangle) entries; a changed score pushes a new entry, and an
  * entry whose score is no longer its triangle's, or whose triangle is no longer hot, is
  * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
@@ -61,6 +61,7 @@ enum { COLD, HOT, PLACED };
 
 /* Per triangle, in one place: a step reads them together. */
 typedef struct tri_info {
+    int32_t score;
     union {
         int32_t pend;    /* the step's score change so far (batch_greedy.c) */
         uint32_t hot_at; /* its place among the hot triangles (batch_greedy_kerbl.c) */
@@ -72,7 +73,6 @@ typedef struct tri_info {
 } tri_info;
 
 typedef struct greedy {
-    int32_t* score;
     tri_info* tri;
     const uint32_t* indices;
     bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
@@ -150,9 +150,10 @@ static inline void dist_remove(greedy* g, uint32_t t)
     g->free_list[g->free_count++] = r;
 }
 
-static inline bool better(const int32_t* score, uint32_t a, uint32_t b)
+static inline bool better(const greedy* g, uint32_t a, uint32_t b)
 {
-    return score[a] > score[b] || (score[a] == score[b] && a < b);
+    const int32_t sa = g->tri[a].score, sb = g->tri[b].score;
+    return sa > sb || (sa == sb && a < b);
 }
 
 /* ------------------------------------------------------------------ cold */
@@ -162,7 +163,7 @@ static inline uint32_t bucket_of(const greedy* g, uint32_t t)
 {
     if (g->valence_weight == 0)
         return 0;
-    const uint32_t sum = (uint32_t)(g->score[t] / g->valence_weight);
+    const uint32_t sum = (uint32_t)(g->tri[t].score / g->valence_weight);
     return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
 }
 
@@ -273,13 +274,12 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     uint32_t* adj_start = *adj_start_out = gc_alloc_array(vertex_count + 2, sizeof *adj_start, true);
     uint32_t* adj = *adj_out = gc_alloc_array(n + 1, sizeof *adj, false);
     uint32_t* fill = gc_alloc_array(vertex_count + 1, sizeof *fill, true);
-    g->score = gc_alloc_array(T + 1, sizeof *g->score, true);
     g->tri = gc_alloc_array(T + 1, sizeof *g->tri, true);
     g->indices = indices;
     g->valence_weight = valence_weight;
     g->cold_lowest = COLD_BUCKETS;
     g->cap = batch_indices / 3 + 2;
-    if (!valence || !adj_start || !adj || !fill || !g->score || !g->tri) {
+    if (!valence || !adj_start || !adj || !fill || !g->tri) {
         free(fill);
         return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
     }
@@ -298,7 +298,7 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     free(fill);
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
-        g->score[t] = valence_weight * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        g->tri[t].score = valence_weight * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
         g->cold[bucket_of(g, (uint32_t)t)].run_size++;
     }
     /* each bucket's run: its triangles in increasing number; the heaps grow as they fill */
@@ -321,7 +321,6 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
 
 static inline void batch_greedy_free(greedy* g)
 {
-    free(g->score);
     free(g->tri);
     for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
         free(g->cold[k].run);
