@@ -214,16 +214,21 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                 goto done;
             }
             /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
-               among them until they are taken out below */
-            const uint32_t live[3] = {valence[f[0]], valence[f[1]], valence[f[2]]};
+               taken out on the way (a vertex repeated in best: its list read again, without
+               them) */
+            uint32_t live[3];
             for (unsigned t = 0; t < 3; ++t) {
                 const uint32_t vid = f[t];
-                const uint32_t* list = adj + adj_start[vid];
+                uint32_t* list = adj + adj_start[vid];
+                const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
+                const uint32_t n = first == t ? valence[vid] : live[first];
+                uint32_t kept = 0;
                 valence[vid]--;
-                for (uint32_t j = 0; j < live[t]; ++j) {
+                for (uint32_t j = 0; j < n; ++j) {
                     const uint32_t face = list[j];
                     if (face == best)
                         continue;
+                    list[kept++] = face;
                     int32_t delta = -w->valence;
                     if (!incache[t]) {
                         delta += w->cache;
@@ -259,16 +264,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                     if (!add_score(&g, face, delta))
                         goto nomem;
                 }
-            }
-            /* best out of its vertices' lists (a vertex repeated in it, once) */
-            for (unsigned t = 0; t < 3; ++t) {
-                if ((t > 0 && f[t] == f[0]) || (t > 1 && f[t] == f[1]))
-                    continue;
-                uint32_t* list = adj + adj_start[f[t]];
-                uint32_t kept = 0;
-                for (uint32_t j = 0; j < live[t]; ++j)
-                    if (list[j] != best)
-                        list[kept++] = list[j];
+                live[t] = kept;
             }
             /* GB:399-430 */
             if (mine != NONE) {
