@@ -39,11 +39,10 @@ static inline bool gc_kerbl_cached(const gc_kerbl_rule* r, uint32_t current, uin
         return d <= r->window;
     if (r->entry != GC_KERBL_DX)
         return true;
-    switch (last % 3) {
-    case 0: return d < 45;
-    case 1: return d <= 40 || d == 42;
-    default: return d <= 39 || d == 41 || d == 42;
-    }
+    /* the three windows above as bit sets of d, by last % 3 */
+    static const uint64_t dx_window[3] = {(1ull << 45) - 1, ((1ull << 41) - 1) | 1ull << 42,
+                                          ((1ull << 40) - 1) | 1ull << 41 | 1ull << 42};
+    return d < 64 && (dx_window[last % 3] >> d & 1);
 }
 
 /* Whether corner i of the primitive v[] hits at `progress` in batch `batch`, its earlier

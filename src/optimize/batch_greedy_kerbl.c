@@ -374,6 +374,8 @@ gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, ui
     if (!m.words)
         return gc_fail(err, GC_ERR_NOMEM, "kerbl order cost: out of memory for %u vertices", vertex_count);
     for (size_t t = 0; t < triangle_count; ++t) {
+        if (order && t + 8 < triangle_count) /* the order's triangles, asked for ahead */
+            __builtin_prefetch(indices + 3 * (size_t)order[t + 8]);
         const uint32_t* f = indices + 3 * (size_t)(order ? order[t] : t);
         bool miss[3], cut;
         const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
