@@ -63,6 +63,17 @@ static inline bool machine_inner(const kerbl_machine* m)
            gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
 }
 
+/* Record d, met by the step's best directly, moved to the active list's tail, before the
+ * `touched` records already there. */
+static inline void touch(greedy* g, uint32_t d, uint32_t touched)
+{
+    const uint32_t at = g->info[d].active, to = g->active_count - 1 - touched, other = g->active[to];
+    g->active[to] = d;
+    g->info[d].active = to;
+    g->active[at] = other;
+    g->info[other].active = at;
+}
+
 /* ------------------------------------------------------------------- hot */
 
 static bool hot_reserve(greedy* g)
@@ -209,6 +220,10 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
             const uint32_t sb = slots_used++;
+            /* the records that meet best directly (row[sb] set below) are kept the last
+               `touched` of the active list, so that GB:399-430 reads only the others (the
+               list's order changes no score: each record's change is its own) */
+            uint32_t touched = 0;
             if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
@@ -241,6 +256,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                             if (!row[sb]) {
                                 g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
                                 row[sb] = 1;
+                                touch(&g, d, touched++);
                                 g.info[d].accumulated += 1;
                                 delta += w->distance;
                             }
@@ -258,6 +274,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                             }
                             g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
                             row[sb] = 1;
+                            touched++; /* dist_new put it last */
                             delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
@@ -270,12 +287,12 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             if (mine != NONE) {
                 const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
                 const uint32_t mine_direct_count = g.info[mine].direct_count;
-                for (uint32_t a = 0; a < g.active_count; ++a) {
+                for (uint32_t a = 0, untouched = g.active_count - touched; a < untouched; ++a) {
                     const uint32_t d = g.active[a];
+                    if (d == mine)
+                        continue;
                     const uint32_t other = g.info[d].owner;
                     uint16_t* row = dist_row(&g, d);
-                    if (other == best || row[sb])
-                        continue;
                     uint32_t mindist = NONE;
                     for (uint32_t k = 0; k < mine_direct_count; ++k) {
                         const uint32_t dn = row[mine_direct[k]];
