@@ -163,7 +163,9 @@ static inline uint32_t bucket_of(const greedy* g, uint32_t t)
 {
     if (g->valence_weight == 0)
         return 0;
-    const uint32_t sum = (uint32_t)(g->tri[t].score / g->valence_weight);
+    /* gbatch's weight (-4) divided as a constant, the same quotient without a division */
+    const int32_t score = g->tri[t].score;
+    const uint32_t sum = (uint32_t)(g->valence_weight == -4 ? score / -4 : score / g->valence_weight);
     return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
 }
 
