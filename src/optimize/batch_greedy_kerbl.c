@@ -201,12 +201,15 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             bool incache[3];
             for (unsigned i = 0; i < 3; ++i) {
                 incache[i] = cached[f[i]];
-                if (incache[i]) {
-                    uint32_t at = 0;
-                    while (cached_list[at] != f[i])
-                        ++at;
-                    memmove(cached_list + at, cached_list + at + 1, (cached_count - at - 1) * sizeof *cached_list);
-                    cached_list[cached_count - 1] = f[i];
+                if (incache[i]) { /* to the end, the ones after it moved down (from the end: it is recent) */
+                    uint32_t carry = f[i];
+                    for (uint32_t k = cached_count; k-- > 0;) {
+                        const uint32_t x = cached_list[k];
+                        cached_list[k] = carry;
+                        if (x == f[i])
+                            break;
+                        carry = x;
+                    }
                 } else {
                     cached[f[i]] = true;
                     cached_list[cached_count++] = f[i];
@@ -324,7 +327,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                     held_in_row = 0;
                 }
             }
-            memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
+            if (keep != i)
+                memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
             cached_count = keep + (cached_count - i);
         } else {
             ended = true; /* GB:436 */
