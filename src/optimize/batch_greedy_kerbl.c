@@ -247,13 +247,13 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                     if (face == best)
                         continue;
                     list[kept++] = face;
+                    uint32_t d = dist_of(&g, face); /* read before the same word is written */
                     int32_t delta = -w->valence;
                     if (!incache[t]) {
                         delta += w->cache;
                         g.tri[face].batch_count++;
                     }
                     if (w->distance != 0) {
-                        uint32_t d = dist_of(&g, face);
                         if (d != NONE) {
                             uint16_t* row = dist_row(&g, d);
                             if (!row[sb]) {
