@@ -101,11 +101,20 @@ static inline int64_t hot_key_of(int32_t score, uint32_t t)
 }
 
 /* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
+static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot);
+
 static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
 {
+    return add_score_as(g, t, delta, g->tri[t].state == HOT);
+}
+
+/* The same, `hot` its state read by the caller (before it wrote the record's word of flags:
+ * read after that store, it waits for it). */
+static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot)
+{
     tri_info* x = &g->tri[t];
-    const int32_t score = g->tri[t].score += delta;
-    if (x->state == HOT) {
+    const int32_t score = x->score += delta;
+    if (hot) {
         g->hot_key[x->hot_at] = hot_key_of(score, t);
         return true;
     }
@@ -215,11 +224,11 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                     cached_list[cached_count++] = f[i];
                 }
             }
+            const uint32_t mine = dist_of(&g, best); /* read before the word is written */
             if (g.tri[best].state == HOT)
                 hot_remove(&g, best);
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its bucket entries are stale now */
-            const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
             const uint32_t sb = slots_used++;
@@ -248,6 +257,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                         continue;
                     list[kept++] = face;
                     uint32_t d = dist_of(&g, face); /* read before the same word is written */
+                    const bool hot = g.tri[face].state == HOT;
                     int32_t delta = -w->valence;
                     if (!incache[t]) {
                         delta += w->cache;
@@ -281,7 +291,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                             delta += w->distance * (int32_t)g.info[d].accumulated;
                         }
                     }
-                    if (!add_score(&g, face, delta))
+                    if (!add_score_as(&g, face, delta, hot))
                         goto nomem;
                 }
                 live[t] = kept;
@@ -344,14 +354,17 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             const uint32_t* list = adj + adj_start[vid];
             for (uint32_t j = 0; j < valence[vid]; ++j) {
                 const uint32_t face = list[j];
-                if (g.tri[face].batch_count == 0)
+                const uint32_t count = g.tri[face].batch_count, slot = g.tri[face].slot;
+                if (count == 0)
                     continue;
+                const bool hot = g.tri[face].state == HOT; /* read before the word is written */
                 int32_t delta = -w->cache;
-                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
-                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
+                g.tri[face].batch_count = count - 1;
+                if (count == 1 && slot) {
+                    delta -= w->distance * (int32_t)g.info[slot - 1].accumulated;
                     dist_remove(&g, face);
                 }
-                if (!add_score(&g, face, delta))
+                if (!add_score_as(&g, face, delta, hot))
                     goto nomem;
             }
         }
