@@ -25,43 +25,17 @@
  * takes triangle lists only, BS:415-416: progress += 3 per triangle); for a triangle
  * list it is the index position. Positions are kept in 32 bits, as the simulator's
  * uint32_t (BS:120, 136): distances are taken modulo 2^32. */
+#include "kerbl_rule.h"
 #include "models.h"
 
-/* --------------------------------------------------------------- entry rules */
-
-/* Whether an entry last used at `last` is still cached at `current`.
- * NVGLCacheEntry::cached (BS:125-128): a fixed window of 42 indices, inclusive
- * (d <= window; 42 is BSP:22's "FIFO 42"). */
-static bool gl_cached(uint32_t current, uint32_t last, uint32_t window)
-{
-    return current - last <= window;
-}
-
-/* NVDxCacheEntry::cached (BS:141-151): the window depends on the slot of the last use,
- * last % 3 (its corner in a triangle list): slot 0 keeps the vertex for d < 45 (BS:145-146),
- * slot 1 for d <= 40 or d == 42 (BS:147-148), slot 2 for d <= 39, d == 41 or d == 42
- * (BS:150). BSP:20 names it "FIFO +/-42". */
-static bool dx_cached(uint32_t current, uint32_t last)
-{
-    const uint32_t d = current - last;
-    switch (last % 3) {
-    case 0: return d < 45;
-    case 1: return d <= 40 || d == 42;
-    default: return d <= 39 || d == 41 || d == 42;
-    }
-}
-
-/* ForeverCacheEntry::cached (BS:108-111): anything looked up in the batch stays. */
-typedef enum entry_rule { ENTRY_DX, ENTRY_GL, ENTRY_ALL } entry_rule;
-
-static bool entry_cached(entry_rule rule, const gc_model* m, uint32_t current, uint32_t last)
-{
-    switch (rule) {
-    case ENTRY_DX: return dx_cached(current, last);
-    case ENTRY_GL: return gl_cached(current, last, m->p[2]);
-    default: return true;
-    }
-}
+/* The entry rules (BS:102-156) and the lookup (BS:325-355) are in kerbl_rule.h:
+ *  - NVGLCacheEntry::cached (BS:125-128): a fixed window of 42 indices, inclusive (d <=
+ *    window; 42 is BSP:22's "FIFO 42");
+ *  - NVDxCacheEntry::cached (BS:141-151): the window depends on the slot of the last use,
+ *    last % 3 (its corner in a triangle list): slot 0 keeps the vertex for d < 45
+ *    (BS:145-146), slot 1 for d <= 40 or d == 42 (BS:147-148), slot 2 for d <= 39, d == 41
+ *    or d == 42 (BS:150). BSP:20 names it "FIFO +/-42";
+ *  - ForeverCacheEntry::cached (BS:108-111): anything looked up in the batch stays. */
 
 /* ------------------------------------------------------------------ engine */
 
@@ -82,67 +56,38 @@ static void kerbl_reset(gc_sim_context* c)
     s->current = 1;
 }
 
-/* Whether corner i of p hits, the corners before it already looked up and inserted in
- * the batch `batch` (the simulator's ccopy): the latest earlier corner with the same
- * vertex, else the vertex's words if they belong to this batch. */
-static bool corner_cached(const gc_sim_context* c, entry_rule rule, const gc_model* m, const gc_sim_primitive* p,
-                          unsigned i, uint32_t progress, uint32_t batch)
-{
-    const uint32_t v = p->vertices[i];
-    for (unsigned k = i; k-- > 0;)
-        if (p->vertices[k] == v)
-            return entry_cached(rule, m, progress + i, progress + k);
-    if (c->words[2 * (size_t)v] != batch)
-        return false;
-    return entry_cached(rule, m, progress + i, c->words[2 * (size_t)v + 1]);
-}
-
-static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, entry_rule rule)
+static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
 {
     kerbl_sim* s = c->state;
     const gc_model* m = c->params;
-    const uint32_t max_indices = m->p[0], max_vertices = m->p[1];
+    const gc_kerbl_rule rule = {entry, m->p[2], m->p[0], m->p[1]};
     /* batch-all's optional hard reset (p[2], 0 = none): BS:313-317, a batch ends before a
        primitive at a non-zero multiple of it — VertexReuseStats.cpp:234 runs CURE warp so
        (HardReset 96, "stat"), where BSP:80 has none */
-    if (rule == ENTRY_ALL && m->p[2] && s->progress != 0 && s->progress % m->p[2] == 0 && s->cbatch != 0) {
+    if (entry == GC_KERBL_ALL && m->p[2] && s->progress != 0 && s->progress % m->p[2] == 0 && s->cbatch != 0) {
         s->cuts++;
         s->current++;
         s->cbatch = s->cuniques = 0;
     }
-    uint32_t batch = s->current, cbatch = s->cbatch, cuniques = s->cuniques;
-    bool miss[4] = {false, false, false, false};
-    uint32_t adds = 0;
-    bool cut = false;
-    for (unsigned i = 0; i < p->count; ++i) {
-        miss[i] = !corner_cached(c, rule, m, p, i, s->progress, batch);
-        adds += miss[i];
-        /* BS:332-335: the batch is full before this corner. gc_analyze refuses limits
-           below the primitive's arity, so after one cut the primitive fits. */
-        if (!cut && (cuniques + adds > max_vertices || cbatch + i + 1 > max_indices)) {
-            /* BS:339-355: end the batch (pendBatch, BS:258-267) and look the primitive up
-               again, corners 0..i, in the new batch's empty cache */
-            cut = true;
-            s->cuts++;
-            batch++;
-            cbatch = cuniques = 0;
-            adds = 0;
-            for (unsigned j = 0; j <= i; ++j) {
-                miss[j] = !corner_cached(c, rule, m, p, j, s->progress, batch);
-                adds += miss[j];
-            }
-        }
+    /* BS:325-355: the lookups, the batch ended first when it is full (pendBatch, BS:258-267,
+       clears the FIFOCacheSim whatever `hard` says, BS:180-183) */
+    bool miss[4] = {false, false, false, false}, cut;
+    const uint32_t adds =
+        gc_kerbl_lookup(&rule, c->words, p->vertices, p->count, s->progress, s->current, s->cbatch, s->cuniques, miss, &cut);
+    if (cut) {
+        s->cuts++;
+        s->current++;
+        s->cbatch = s->cuniques = 0;
     }
     /* BS:376-380: the lookups become the cache; counters move by the primitive */
     for (unsigned i = 0; i < p->count; ++i) {
-        gc_sim_write(c, 2 * (size_t)p->vertices[i], batch);
+        gc_sim_write(c, 2 * (size_t)p->vertices[i], s->current);
         gc_sim_write(c, 2 * (size_t)p->vertices[i] + 1, s->progress + i);
         if (miss[i])
             *shaded += GC_SIM_SHADE(i);
     }
-    s->current = batch;
-    s->cuniques = cuniques + adds;
-    s->cbatch = cbatch + p->count;
+    s->cuniques += adds;
+    s->cbatch += p->count;
     s->progress += p->count;
     s->fed = true;
     return adds;
@@ -150,17 +95,17 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
 
 static uint32_t nv_dx_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
-    return kerbl_feed(c, p, shaded, ENTRY_DX);
+    return kerbl_feed(c, p, shaded, GC_KERBL_DX);
 }
 
 static uint32_t nv_gl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
-    return kerbl_feed(c, p, shaded, ENTRY_GL);
+    return kerbl_feed(c, p, shaded, GC_KERBL_GL);
 }
 
 static uint32_t batch_all_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
 {
-    return kerbl_feed(c, p, shaded, ENTRY_ALL);
+    return kerbl_feed(c, p, shaded, GC_KERBL_ALL);
 }
 
 /* Batches: the ones cut, and the open one at the end (the simulator's final endBatch,

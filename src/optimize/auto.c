@@ -273,6 +273,8 @@ typedef struct candidate_jobs {
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
     bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
+    size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
+    gc_flush_rule flush_rule;
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -315,6 +317,20 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
         return GC_OK;
     }
+    if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
+        *units = OTHER_UNITS;
+        uint64_t cost = 0; /* counted with the rule's own step (the same count, no gc_sim) */
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &J->flush_rule,
+                                 candidate, err);
+        if (!s)
+            s = gc_kerbl_order_cost(indices, triangle_count, vertex_count, &J->targets[0], candidate, &cost, err);
+        if (!s && cost < w->best_cost) {
+            w->best_cost = cost;
+            w->best_key = ((uint64_t)v << 6) + 1;
+            memcpy(w->best, candidate, triangle_count * sizeof *candidate);
+        }
+        return s;
+    }
     const bool machine = v == J->machine_at; /* (it may be numbered as forsyth_at where those are left out) */
     /* the candidates after the tuned Forsyth order, where it is left out, numbered as they would be
      * (their keys, and so the winner among equals, do not depend on it) */
@@ -355,8 +371,25 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
         const size_t target = J->batch_targets[v - J->batch_at];
         const gc_batch_greedy_weights bw = {1024, J->traits[target].batch_reuse_weight, -1};
-        s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw, place->position / 3,
-                                place->length, candidate, err);
+        if (J->nv_batch_pair) {
+            /* nv-dx or nv-gl alone: the greedy counts the order's invocations as it feeds its
+               machine, the target's cost whatever the list's place and numbering (the rule keys
+               its state by vertex and starts each list empty): not scored again */
+            uint64_t cost = 0;
+            s = gc_opt_batch_greedy_kerbl(indices, triangle_count, vertex_count, &J->targets[0], &bw, candidate, &cost,
+                                          err);
+            if (!s) {
+                if (cost < w->best_cost) {
+                    w->best_cost = cost;
+                    w->best_key = ((uint64_t)v << 6) + 1;
+                    memcpy(w->best, candidate, triangle_count * sizeof *candidate);
+                }
+                return GC_OK;
+            }
+        } else {
+            s = gc_opt_batch_greedy(indices, triangle_count, vertex_count, &J->targets[target], &bw,
+                                    place->position / 3, place->length, candidate, err);
+        }
         if (s == GC_ERR_LIMIT && J->nv_batch_pair) /* a hub: the tuned Forsyth order instead */
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, candidate, NULL,
                                       err);
@@ -664,6 +697,14 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
     gc_occlusion_ahead occlusion;
     memset(&occlusion, 0, sizeof occlusion);
+    /* A lone nv-dx or nv-gl target: effort 1's order too (Forsyth's with the batches followed,
+     * forsyth_flush.c, its batch table), a job beside the batch greedy's, kept if strictly
+     * better: on ogre it was 0.6% below the two greedies' best, and it took the mean from
+     * -3.05% to -3.24% (nv-dx), -3.06% to -3.25% (nv-gl); with the batch table instead of the
+     * tuned one -3.40% and -3.39%. */
+    gc_flush_rule batch_rule;
+    const size_t flush_at =
+        nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule) ? total++ : SIZE_MAX;
     const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
     const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
@@ -716,7 +757,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
                            occlusion_at, options->positions, options->position_stride, &occlusion,
-                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair};
+                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair, flush_at, {0}};
+    if (flush_at != SIZE_MAX)
+        jobs.flush_rule = batch_rule;
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -743,18 +786,6 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!s && jobs.units_total != all_units) { /* the other workers' last ones */
         progress.done = units_before + jobs.units_total;
         progress_add(&progress, all_units - jobs.units_total);
-    }
-    /* A lone nv-dx or nv-gl target: effort 1's order too (Forsyth's with the batches followed,
-     * forsyth_flush.c, its batch table), kept if better: on ogre it was 0.6% below the two
-     * greedies' best, and it took the mean from -3.05% to -3.24% (nv-dx), -3.06% to -3.25%
-     * (nv-gl); with the batch table instead of the tuned one -3.40% and -3.39%. */
-    gc_flush_rule batch_rule;
-    if (!s && nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule)) {
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &batch_rule, candidate,
-                                 err);
-        if (!s)
-            s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
-                               &place, &best_cost, order, err);
     }
     /* The winner polished for each llvmpipe target's segments, if it was not a patch order. */
     for (size_t k = 0; k < patch_count && !s; ++k) {

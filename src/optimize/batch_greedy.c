@@ -31,243 +31,10 @@
  * vertices' lists) and a few per vertex, plus the distance records (a batch's triangles'
  * distances, for each triangle around the batch). The data layout (issue 33: records, not
  * hash maps; one queue move per triangle a step; the queue split in two) leaves the order as
- * it was: docs/optimizers/auto.md, "The batch families". */
-#include "optimize.h"
-
-#include <stdbool.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define BATCH_GREEDY_MAX_VALENCE 64
-#define BATCH_GREEDY_MAX_HELD 256     /* vertices a batch (or ATI's LRU) holds */
-#define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
-#define STILL_HELD 4                  /* held vertices in a row that end a step's check */
-
-/* The distance entries (GB:155-160's DistanceInformation). Their keys are the triangles
- * placed since the batch was last taken as ended, at most a batch's triangles (and the one
- * placed whatever the machine said): each gets a slot, its rank since then, and an entry
- * holds per slot the distance (0 = none) and the slots it met directly, in fixed-size records
- * of a slab (no hash maps, no allocation per entry). */
-typedef struct dist_info {
-    uint32_t accumulated;
-    uint32_t owner;        /* its triangle */
-    uint32_t direct_count; /* slots in its direct list */
-    uint32_t active;       /* its place in the active list */
-} dist_info;
-
-/* The remaining triangles by (score, then the lower number), in two queues over one score
- * array. "Hot": those whose score changed since the batch was last taken as ended (around
- * the batch), a heap of (score, triangle) entries; a changed score pushes a new entry, and an
- * entry whose score is no longer its triangle's, or whose triangle is no longer hot, is
- * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
- * the others, whose score is the valence term alone (valence x the sum of their vertices'
- * remaining triangles: the batch's scores are taken back when it ends) and does not move
- * while they are cold, in buckets by that sum, each a heap of triangle numbers, an entry
- * stale once its triangle is hot or placed or in another bucket. The best is the better of
- * the two tops under the same total order, as in one heap, but a step moves entries of a
- * small heap only, and memory stays at a few words per triangle. */
-#define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
-#define MAX_RECORDS ((1u << 24) - 1) /* distance records, numbered in 24 bits */
-
-typedef struct bucket {
-    uint32_t* heap; /* triangle numbers, the lowest on top */
-    size_t size, capacity;
-} bucket;
-
-typedef struct hot_entry {
-    int32_t score;
-    uint32_t triangle;
-} hot_entry;
-
-enum { COLD, HOT, PLACED };
-
-/* Per triangle, in one place: a step reads them together. */
-typedef struct tri_info {
-    int32_t pend;                 /* the step's score change so far */
-    uint32_t slot : 24;           /* 1 + its distance record, 0 = none */
-    uint32_t batch_count : 2;     /* its cached corners (GB's activeBatchEntries), at most 3 */
-    uint32_t state : 2;           /* COLD, HOT, PLACED */
-    uint32_t mark : 1;            /* in the step's list of changes (or kept, in a compaction) */
-} tri_info;
-
-typedef struct greedy {
-    int32_t* score;
-    tri_info* tri;
-    const uint32_t* indices;
-    bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
-    uint32_t cold_lowest;      /* no bucket before it holds a live entry */
-    int32_t valence_weight;
-    hot_entry* hot;
-    size_t hot_size, hot_capacity;
-    uint32_t cap;           /* slots per record */
-    dist_info* info;        /* per record */
-    uint16_t* dist;         /* per record, cap distances by slot */
-    uint16_t* direct;       /* per record, cap slots */
-    uint32_t* active;       /* the records in use, densely */
-    uint32_t* free_list;
-    uint32_t active_count, free_count, record_count, record_capacity;
-} greedy;
-
-static uint16_t* dist_row(const greedy* g, uint32_t r)
-{
-    return g->dist + (size_t)r * g->cap;
-}
-
-static uint32_t dist_of(const greedy* g, uint32_t t)
-{
-    return g->tri[t].slot ? (uint32_t)g->tri[t].slot - 1u : UINT32_MAX;
-}
-
-/* A cleared record for triangle t; UINT32_MAX when out of memory. */
-static uint32_t dist_new(greedy* g, uint32_t t)
-{
-    uint32_t r;
-    if (g->free_count) {
-        r = g->free_list[--g->free_count];
-    } else {
-        if (g->record_count == g->record_capacity) {
-            const uint32_t c = g->record_capacity ? 2 * g->record_capacity : 64;
-            dist_info* info = realloc(g->info, c * sizeof *info);
-            if (info)
-                g->info = info;
-            uint16_t* dist = realloc(g->dist, (size_t)c * g->cap * sizeof *dist);
-            if (dist)
-                g->dist = dist;
-            uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
-            if (direct)
-                g->direct = direct;
-            uint32_t* active = realloc(g->active, c * sizeof *active);
-            if (active)
-                g->active = active;
-            uint32_t* free_list = realloc(g->free_list, c * sizeof *free_list);
-            if (free_list)
-                g->free_list = free_list;
-            if (!info || !dist || !direct || !active || !free_list)
-                return UINT32_MAX;
-            g->record_capacity = c;
-        }
-        if (g->record_count == MAX_RECORDS) /* beyond any batch's neighbourhood: not reached */
-            return UINT32_MAX;
-        r = g->record_count++;
-    }
-    memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
-    g->info[r] = (dist_info){0, t, 0, g->active_count};
-    g->active[g->active_count++] = r;
-    g->tri[t].slot = r + 1;
-    return r;
-}
-
-static void dist_remove(greedy* g, uint32_t t)
-{
-    const uint32_t r = g->tri[t].slot - 1;
-    const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
-    g->active[at] = last;
-    g->info[last].active = at;
-    g->tri[t].slot = 0;
-    g->free_list[g->free_count++] = r;
-}
-
-static bool better(const int32_t* score, uint32_t a, uint32_t b)
-{
-    return score[a] > score[b] || (score[a] == score[b] && a < b);
-}
-
-/* ------------------------------------------------------------------ cold */
-
-/* The bucket of a cold triangle: its sum of remaining triangles, in order of score. */
-static uint32_t bucket_of(const greedy* g, uint32_t t)
-{
-    if (g->valence_weight == 0)
-        return 0;
-    const uint32_t sum = (uint32_t)(g->score[t] / g->valence_weight);
-    return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
-}
-
-static void bucket_sift_down(bucket* b, size_t i)
-{
-    const uint32_t x = b->heap[i];
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= b->size)
-            break;
-        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
-            ++c;
-        if (b->heap[c] >= x)
-            break;
-        b->heap[i] = b->heap[c];
-        i = c;
-    }
-    b->heap[i] = x;
-}
-
-static void bucket_pop(bucket* b)
-{
-    b->heap[0] = b->heap[--b->size];
-    if (b->size)
-        bucket_sift_down(b, 0);
-}
-
-/* Drops bucket k's stale and repeated entries (a triangle back in its old bucket). */
-static void bucket_compact(greedy* g, uint32_t k)
-{
-    bucket* b = &g->cold[k];
-    size_t kept = 0;
-    for (size_t i = 0; i < b->size; ++i) {
-        const uint32_t t = b->heap[i];
-        if (g->tri[t].state == COLD && !g->tri[t].mark && bucket_of(g, t) == k) {
-            g->tri[t].mark = 1;
-            b->heap[kept++] = t;
-        }
-    }
-    for (size_t i = 0; i < kept; ++i)
-        g->tri[b->heap[i]].mark = 0;
-    b->size = kept;
-    for (size_t i = kept / 2; i-- > 0;)
-        bucket_sift_down(b, i);
-}
-
-/* t joins the cold triangles. Called between steps (no marks set). */
-static bool cold_push(greedy* g, uint32_t t)
-{
-    const uint32_t k = bucket_of(g, t);
-    bucket* b = &g->cold[k];
-    g->tri[t].state = COLD;
-    if (b->size == b->capacity) {
-        bucket_compact(g, k);
-        if (4 * b->size >= 3 * b->capacity) {
-            const size_t c = b->capacity + b->capacity / 4 + 64;
-            uint32_t* grown = realloc(b->heap, c * sizeof *grown);
-            if (!grown)
-                return false;
-            b->heap = grown;
-            b->capacity = c;
-        }
-    }
-    size_t i = b->size++;
-    while (i > 0 && b->heap[(i - 1) / 2] > t) {
-        b->heap[i] = b->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    b->heap[i] = t;
-    if (k < g->cold_lowest)
-        g->cold_lowest = k;
-    return true;
-}
-
-/* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
-static uint32_t cold_top(greedy* g)
-{
-    for (; g->cold_lowest < COLD_BUCKETS; g->cold_lowest++) {
-        bucket* b = &g->cold[g->cold_lowest];
-        while (b->size) {
-            const uint32_t t = b->heap[0];
-            if (g->tri[t].state == COLD && bucket_of(g, t) == g->cold_lowest)
-                return t;
-            bucket_pop(b);
-        }
-    }
-    return UINT32_MAX;
-}
+ * it was: docs/optimizers/auto.md, "The batch families". For nv-dx and nv-gl, gc_opt_batch_greedy
+ * runs batch_greedy_kerbl.c's form with their machine in the loop (the same orders, faster);
+ * gc_opt_batch_greedy_sim is this machine-driven form for every batch family. */
+#include "batch_greedy_parts.h"
 
 /* ------------------------------------------------------------------- hot */
 
@@ -297,7 +64,7 @@ static void hot_sift_down(greedy* g, size_t i)
  * entry holds it: scores that rise push a new entry). */
 static bool hot_stale(const greedy* g, const hot_entry* e)
 {
-    return g->tri[e->triangle].state != HOT || g->score[e->triangle] > e->score;
+    return g->tri[e->triangle].state != HOT || g->tri[e->triangle].score > e->score;
 }
 
 static bool hot_push(greedy* g, uint32_t t)
@@ -320,7 +87,7 @@ static bool hot_push(greedy* g, uint32_t t)
             g->hot_capacity = c;
         }
     }
-    const hot_entry x = {g->score[t], t};
+    const hot_entry x = {g->tri[t].score, t};
     size_t i = g->hot_size++;
     while (i > 0 && hot_above(&x, &g->hot[(i - 1) / 2])) {
         g->hot[i] = g->hot[(i - 1) / 2];
@@ -339,8 +106,8 @@ static uint32_t hot_top(greedy* g)
         hot_entry* top = &g->hot[0];
         if (hot_stale(g, top)) {
             g->hot[0] = g->hot[--g->hot_size];
-        } else if (top->score != g->score[top->triangle]) {
-            top->score = g->score[top->triangle];
+        } else if (top->score != g->tri[top->triangle].score) {
+            top->score = g->tri[top->triangle].score;
         } else {
             return top->triangle;
         }
@@ -359,10 +126,10 @@ static bool rescore(greedy* g, uint32_t t, int32_t delta)
         g->tri[t].state = HOT; /* its bucket entry is stale now */
         __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
     } else if (delta < 0) { /* a hot score that falls: its entries stay above it (hot_top) */
-        g->score[t] += delta;
+        g->tri[t].score += delta;
         return true;
     }
-    g->score[t] += delta; /* an entry at its new score; the older ones are stale */
+    g->tri[t].score += delta; /* an entry at its new score; the older ones are stale */
     return hot_push(g, t);
 }
 
@@ -408,9 +175,9 @@ static gc_status feed_if_fits(gc_sim* sim, const gc_sim_primitive* p, bool first
     return s;
 }
 
-gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* target, const gc_batch_greedy_weights* w, uint64_t first_number,
-                              uint64_t stream_length, uint32_t* order, gc_error* err)
+gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                  const gc_model* target, const gc_batch_greedy_weights* w, uint64_t first_number,
+                                  uint64_t stream_length, uint32_t* order, gc_error* err)
 {
     const size_t T = triangle_count, n = 3 * T;
     gc_family_traits traits;
@@ -425,60 +192,22 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     gc_status s = GC_OK;
     greedy g = {0};
     gc_sim* sim = NULL;
-    uint32_t* valence = gc_alloc_array(vertex_count + 1, sizeof *valence, true);
-    uint32_t* adj_start = gc_alloc_array(vertex_count + 2, sizeof *adj_start, true);
-    uint32_t* adj = gc_alloc_array(n + 1, sizeof *adj, false);
-    uint32_t* fill = gc_alloc_array(vertex_count + 1, sizeof *fill, true);
+    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
     bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
     uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
-    g.score = gc_alloc_array(T + 1, sizeof *g.score, true);
-    g.tri = gc_alloc_array(T + 1, sizeof *g.tri, true);
-    g.indices = indices;
-    g.valence_weight = w->valence;
-    g.cold_lowest = COLD_BUCKETS;
     g.hot_capacity = 1024; /* grows as it needs */
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
-    g.cap = batch / 3 + 2;
     pending pd = {gc_alloc_array(1024, sizeof *pd.list, false), 0, 1024}; /* grows as it needs */
-    if (!valence || !adj_start || !adj || !fill || !cached || !cached_list || !removed || !g.score ||
-        !g.tri || !g.hot || !pd.list) {
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+        goto done;
+    if (!cached || !cached_list || !removed || !g.hot || !pd.list) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
     if ((s = gc_sim_create(target, vertex_count, NULL, &sim, err)))
         goto done;
     gc_sim_begin_run(sim, 3 * first_number, stream_length ? stream_length : n);
-    /* GB:183-216 */
-    for (size_t i = 0; i < n; ++i)
-        valence[indices[i]]++;
-    for (uint32_t v = 0; v < vertex_count; ++v) {
-        if (valence[v] > BATCH_GREEDY_MAX_VALENCE) {
-            s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: vertex %u has more than %d triangles", v,
-                        BATCH_GREEDY_MAX_VALENCE);
-            goto done;
-        }
-        adj_start[v + 1] = adj_start[v] + valence[v];
-    }
-    for (size_t i = 0; i < n; ++i)
-        adj[adj_start[indices[i]] + fill[indices[i]]++] = (uint32_t)(i / 3);
-    free(fill);
-    fill = NULL;
-    for (size_t t = 0; t < T; ++t) {
-        const uint32_t* f = indices + 3 * t;
-        g.score[t] = w->valence * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
-        g.cold[bucket_of(&g, (uint32_t)t)].capacity++;
-    }
-    /* the buckets sized for their first entries and a quarter more */
-    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
-        bucket* b = &g.cold[k];
-        b->capacity += b->capacity / 4 + 16;
-        if (!(b->heap = malloc(b->capacity * sizeof *b->heap)))
-            goto nomem;
-    }
-    for (size_t t = 0; t < T; ++t)
-        if (!cold_push(&g, (uint32_t)t))
-            goto nomem;
     const uint32_t NONE = UINT32_MAX;
     uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
     size_t placed = 0;
@@ -486,7 +215,7 @@ gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, ui
     for (;;) {
         uint32_t best = cold_top(&g);
         const uint32_t hot = hot_top(&g);
-        if (hot != NONE && (best == NONE || better(g.score, hot, best)))
+        if (hot != NONE && (best == NONE || better(&g, hot, best)))
             best = hot;
         if (best == NONE)
             break;
@@ -674,20 +403,20 @@ done:
     free(valence);
     free(adj_start);
     free(adj);
-    free(fill);
     free(cached);
     free(cached_list);
     free(removed);
-    free(g.score);
-    free(g.tri);
-    for (uint32_t k = 0; k < COLD_BUCKETS; ++k)
-        free(g.cold[k].heap);
-    free(g.hot);
-    free(g.info);
-    free(g.dist);
-    free(g.direct);
-    free(g.active);
-    free(g.free_list);
+    batch_greedy_free(&g);
     free(pd.list);
     return s;
+}
+
+gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
+                              uint64_t stream_length, uint32_t* order, gc_error* err)
+{
+    if (target->family == GC_MODEL_NV_DX || target->family == GC_MODEL_NV_GL)
+        return gc_opt_batch_greedy_kerbl(indices, triangle_count, vertex_count, target, weights, order, NULL, err);
+    return gc_opt_batch_greedy_sim(indices, triangle_count, vertex_count, target, weights, first_number,
+                                   stream_length, order, err);
 }

@@ -261,6 +261,22 @@ typedef struct gc_batch_greedy_weights {
 gc_status gc_opt_batch_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
                               uint64_t stream_length, uint32_t* order, gc_error* err);
+/* The same, always driven by the target's gc_sim machine (gc_opt_batch_greedy runs
+ * gc_opt_batch_greedy_kerbl for nv-dx and nv-gl: the same orders). */
+gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                  const gc_model* target, const gc_batch_greedy_weights* weights, uint64_t first_number,
+                                  uint64_t stream_length, uint32_t* order, gc_error* err);
+/* The batch greedy for nv-dx and nv-gl (batch_greedy_kerbl.c) with their machine written into
+ * the loop: the same orders as gc_opt_batch_greedy_sim, faster. *invocations (if not NULL):
+ * the order's invocations under the target, a list drawn alone (gc_analyze's count). The same
+ * limits; GC_ERR_USAGE for a target of another family. */
+gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, const gc_batch_greedy_weights* weights, uint32_t* order,
+                                    uint64_t* invocations, gc_error* err);
+/* The invocations of the triangles indices[3 * order[t]..] (order NULL: as they are) under
+ * nv-dx or nv-gl, a list drawn alone: gc_analyze's count, without a gc_sim. */
+gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, const uint32_t* order, uint64_t* invocations, gc_error* err);
 /* The overdraw half of Tipsify (overdraw_sort.c): cuts `order` into clusters at flushes of
  * a FIFO of cache_size entries (0: 16) and where a cluster's ACMR from a cold cache drops
  * below lambda (0: flushes only) or to at most `relative` times the ACMR of the flush-bounded

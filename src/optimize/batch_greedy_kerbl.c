@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/* The batch greedy (batch_greedy.c: Kerbl et al.'s gbatch, "GB" cites its lines) for nv-dx
+ * and nv-gl, the same orders, with their machine written into the loop (issue 33: the
+ * default effort of these targets was mostly this greedy's time).
+ *
+ * What differs from batch_greedy.c's loop, the steps and the scores being the same:
+ *  - the machine: the rule's lookup (src/models/kerbl_rule.h) on the greedy's own words, 2 per
+ *    vertex; a triangle that does not fit is looked up, not fed and rolled back, and the check
+ *    of the vertices still held is a lookup of the vertex alone, not a feed undone;
+ *  - the hot triangles (those whose score changed since the batch was taken as ended, some
+ *    tens) are a dense array of (triangle, score), scanned each step for the best, instead of
+ *    a heap with its stale entries; a score change goes to the array at once, not through a
+ *    step's list of changes (the order of a step's changes does not matter: the best is the
+ *    highest score, then the lower number, over the hot and the cold triangles alike).
+ * A triangle whose changes in a step sum to zero is hot here and stays cold there, with the
+ * same score either way. The cold queue, the distance records and the setup are the same
+ * code (batch_greedy_parts.h). tests/test_batch_greedy.c checks the orders against
+ * gc_opt_batch_greedy_sim's and against a plain implementation of the steps. */
+#include "../models/kerbl_rule.h"
+#include "batch_greedy_parts.h"
+
+typedef struct kerbl_machine {
+    gc_kerbl_rule rule;
+    uint32_t* words;   /* per vertex: the batch that last referenced it, the position */
+    uint32_t current;  /* the open batch, from 1 */
+    uint32_t cbatch;   /* its indices */
+    uint32_t cuniques; /* its invocations */
+    uint32_t progress; /* the next corner's position */
+    uint64_t invocations;
+} kerbl_machine;
+
+/* Feeds triangle f (its lookups done: adds, cut). */
+static void machine_feed(kerbl_machine* m, const uint32_t* f, uint32_t adds, bool cut)
+{
+    if (cut) {
+        m->current++;
+        m->cbatch = m->cuniques = 0;
+    }
+    for (unsigned i = 0; i < 3; ++i) {
+        m->words[2 * (size_t)f[i]] = m->current;
+        m->words[2 * (size_t)f[i] + 1] = m->progress + i;
+    }
+    m->cuniques += adds;
+    m->cbatch += 3;
+    m->progress += 3;
+    m->invocations += adds;
+}
+
+/* Whether vertex v is still held: a primitive of v alone would cost nothing (gc_sim_peek's
+ * answer in batch_greedy.c). Its lookup (gc_kerbl_lookup of v, v, v) hits at every corner
+ * without ending the batch exactly when corner 0 hits in the open batch, corners 1 and 2
+ * find the corner before them in their window (`inner`, the same for every vertex of a
+ * step), and the batch has room for 3 more indices (its invocations are within its limit). */
+static inline bool machine_holds(const kerbl_machine* m, uint32_t v, bool inner)
+{
+    return inner && m->cbatch + 3 <= m->rule.max_indices && m->cuniques <= m->rule.max_vertices &&
+           m->words[2 * (size_t)v] == m->current && gc_kerbl_cached(&m->rule, m->progress, m->words[2 * (size_t)v + 1]);
+}
+
+static inline bool machine_inner(const kerbl_machine* m)
+{
+    return gc_kerbl_cached(&m->rule, m->progress + 1, m->progress) &&
+           gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
+}
+
+/* Record d, met by the step's best directly, moved to the active list's tail, before the
+ * `touched` records already there. */
+static inline void touch(greedy* g, uint32_t d, uint32_t touched)
+{
+    const uint32_t at = g->info[d].active, to = g->active_count - 1 - touched, other = g->active[to];
+    g->active[to] = d;
+    g->info[d].active = to;
+    g->active[at] = other;
+    g->info[other].active = at;
+}
+
+/* ------------------------------------------------------------------- hot */
+
+static bool hot_reserve(greedy* g)
+{
+    if (g->hot_size < g->hot_capacity)
+        return true;
+    const size_t c = g->hot_capacity ? 2 * g->hot_capacity : 256;
+    uint32_t* tri = realloc(g->hot_tri, c * sizeof *tri);
+    if (tri)
+        g->hot_tri = tri;
+    int64_t* key = realloc(g->hot_key, c * sizeof *key);
+    if (key)
+        g->hot_key = key;
+    if (!tri || !key)
+        return false;
+    g->hot_capacity = c;
+    return true;
+}
+
+/* A hot triangle's key: the greater key is the better triangle (the higher score, then the
+ * lower number). */
+static inline int64_t hot_key_of(int32_t score, uint32_t t)
+{
+    return (int64_t)score * ((int64_t)1 << 32) + (int64_t)(UINT32_MAX - t);
+}
+
+/* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
+static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot);
+
+static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
+{
+    return add_score_as(g, t, delta, g->tri[t].state == HOT);
+}
+
+/* The same, `hot` its state read by the caller (before it wrote the record's word of flags:
+ * read after that store, it waits for it). */
+static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot)
+{
+    tri_info* x = &g->tri[t];
+    const int32_t score = x->score += delta;
+    if (hot) {
+        g->hot_key[x->hot_at] = hot_key_of(score, t);
+        return true;
+    }
+    if (!hot_reserve(g))
+        return false;
+    x->state = HOT; /* its bucket entry is stale now */
+    __builtin_prefetch(g->indices + 3 * (size_t)t); /* it may be the next best */
+    x->hot_at = (uint32_t)g->hot_size;
+    g->hot_tri[g->hot_size] = t;
+    g->hot_key[g->hot_size++] = hot_key_of(score, t);
+    return true;
+}
+
+static void hot_remove(greedy* g, uint32_t t)
+{
+    const uint32_t at = g->tri[t].hot_at, last = g->hot_tri[--g->hot_size];
+    g->hot_tri[at] = last;
+    g->hot_key[at] = g->hot_key[g->hot_size];
+    g->tri[last].hot_at = at;
+}
+
+/* The best hot triangle (UINT32_MAX: none): the highest score, then the lower number (the
+ * greatest key, keys being distinct). */
+static uint32_t hot_best(const greedy* g)
+{
+    const size_t n = g->hot_size;
+    if (n == 0)
+        return UINT32_MAX;
+    const int64_t* key = g->hot_key;
+    int64_t top = key[0];
+    for (size_t k = 1; k < n; ++k)
+        top = key[k] > top ? key[k] : top;
+    return UINT32_MAX - (uint32_t)((uint64_t)top & UINT32_MAX);
+}
+
+gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, const gc_batch_greedy_weights* w, uint32_t* order,
+                                    uint64_t* invocations, gc_error* err)
+{
+    const size_t T = triangle_count;
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not nv-dx or nv-gl", target->name);
+    gc_family_traits traits;
+    gc_model_traits(target, &traits);
+    const uint32_t batch = traits.batch_indices;
+    if (traits.batch_held > BATCH_GREEDY_MAX_HELD || batch > BATCH_GREEDY_MAX_INDICES)
+        return gc_fail(err, GC_ERR_LIMIT, "batch greedy: batches of '%s' are too large", target->name);
+    gc_status s = GC_OK;
+    greedy g = {0};
+    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
+                        target->p[1]},
+                       NULL, 1, 0, 0, 0, 0};
+    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
+    m.words = gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof *m.words, true);
+    bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
+    uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
+    uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+        goto done;
+    if (!m.words || !cached || !cached_list || !removed || !hot_reserve(&g)) {
+        s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+        goto done;
+    }
+    const uint32_t NONE = UINT32_MAX;
+    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    size_t placed = 0;
+    bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
+    for (;;) {
+        uint32_t best = cold_top(&g);
+        const uint32_t hot = hot_best(&g);
+        if (hot != NONE && (best == NONE || better(&g, hot, best)))
+            best = hot;
+        if (best == NONE)
+            break;
+        const uint32_t* f = indices + 3 * (size_t)best;
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
+        /* GB's canAddTriangle < 2: it fits the open batch (the first, or the one after a
+           batch was taken as ended, goes in whatever the machine says) */
+        const bool ok = placed == 0 || ended || !cut;
+        uint32_t removed_count = 0;
+        if (ok) {
+            /* the records of best's neighbours, read below, asked for now */
+            for (unsigned t = 0; t < 3; ++t) {
+                const uint32_t* list = adj + adj_start[f[t]];
+                for (uint32_t j = 0, n = valence[f[t]]; j < n; ++j)
+                    __builtin_prefetch(&g.tri[list[j]]);
+            }
+            machine_feed(&m, f, adds, cut);
+            ended = false;
+            order[placed++] = best;
+            /* cached_list stays in order of last reference, oldest first */
+            bool incache[3];
+            for (unsigned i = 0; i < 3; ++i) {
+                incache[i] = cached[f[i]];
+                if (incache[i]) { /* to the end, the ones after it moved down (from the end: it is recent) */
+                    uint32_t carry = f[i];
+                    for (uint32_t k = cached_count; k-- > 0;) {
+                        const uint32_t x = cached_list[k];
+                        cached_list[k] = carry;
+                        if (x == f[i])
+                            break;
+                        carry = x;
+                    }
+                } else {
+                    cached[f[i]] = true;
+                    cached_list[cached_count++] = f[i];
+                }
+            }
+            const uint32_t mine = dist_of(&g, best); /* read before the word is written */
+            if (g.tri[best].state == HOT)
+                hot_remove(&g, best);
+            g.tri[best].batch_count = 0;
+            g.tri[best].state = PLACED; /* its bucket entries are stale now */
+            const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
+            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
+            const uint32_t sb = slots_used++;
+            /* the records that meet best directly (row[sb] set below) are kept the last
+               `touched` of the active list, so that GB:399-430 reads only the others (the
+               list's order changes no score: each record's change is its own) */
+            uint32_t touched = 0;
+            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+                s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
+                goto done;
+            }
+            /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
+               taken out on the way (a vertex repeated in best: its list read again, without
+               them) */
+            uint32_t live[3];
+            for (unsigned t = 0; t < 3; ++t) {
+                const uint32_t vid = f[t];
+                uint32_t* list = adj + adj_start[vid];
+                const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
+                const uint32_t n = first == t ? valence[vid] : live[first];
+                uint32_t kept = 0;
+                valence[vid]--;
+                for (uint32_t j = 0; j < n; ++j) {
+                    const uint32_t face = list[j];
+                    if (face == best)
+                        continue;
+                    list[kept++] = face;
+                    uint32_t d = dist_of(&g, face); /* read before the same word is written */
+                    const bool hot = g.tri[face].state == HOT;
+                    int32_t delta = -w->valence;
+                    if (!incache[t]) {
+                        delta += w->cache;
+                        g.tri[face].batch_count++;
+                    }
+                    if (w->distance != 0) {
+                        if (d != NONE) {
+                            uint16_t* row = dist_row(&g, d);
+                            if (!row[sb]) {
+                                g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                                row[sb] = 1;
+                                touch(&g, d, touched++);
+                                g.info[d].accumulated += 1;
+                                delta += w->distance;
+                            }
+                        } else {
+                            if ((d = dist_new(&g, face)) == NONE)
+                                goto nomem;
+                            uint16_t* row = dist_row(&g, d);
+                            if (mine != NONE) {
+                                g.info[d].accumulated = my_distance + batch_indices / 3;
+                                const uint16_t* from = dist_row(&g, mine);
+                                for (uint32_t k = 0; k < sb; ++k)
+                                    row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
+                            } else {
+                                g.info[d].accumulated = 1;
+                            }
+                            g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
+                            row[sb] = 1;
+                            touched++; /* dist_new put it last */
+                            delta += w->distance * (int32_t)g.info[d].accumulated;
+                        }
+                    }
+                    if (!add_score_as(&g, face, delta, hot))
+                        goto nomem;
+                }
+                live[t] = kept;
+            }
+            /* GB:399-430 */
+            if (mine != NONE) {
+                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
+                const uint32_t mine_direct_count = g.info[mine].direct_count;
+                for (uint32_t a = 0, untouched = g.active_count - touched; a < untouched; ++a) {
+                    const uint32_t d = g.active[a];
+                    if (d == mine)
+                        continue;
+                    const uint32_t other = g.info[d].owner;
+                    uint16_t* row = dist_row(&g, d);
+                    uint32_t mindist = NONE;
+                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
+                        const uint32_t dn = row[mine_direct[k]];
+                        if (dn && dn + 1u < mindist)
+                            mindist = dn + 1u;
+                    }
+                    if (mindist != NONE) {
+                        if (!add_score(&g, other, w->distance * (int32_t)mindist))
+                            goto nomem;
+                        row[sb] = (uint16_t)mindist;
+                        g.info[d].accumulated += mindist;
+                    }
+                }
+                dist_remove(&g, best);
+            }
+            batch_indices += 3;
+            /* GB:444-451: the vertices the machine no longer holds, from the oldest, the check
+               ended after STILL_HELD held ones in a row (as batch_greedy.c) */
+            uint32_t keep = 0, held_in_row = 0, i = 0;
+            const bool inner = machine_inner(&m);
+            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
+                const uint32_t v = cached_list[i];
+                if (machine_holds(&m, v, inner)) {
+                    cached_list[keep++] = v;
+                    held_in_row++;
+                } else {
+                    cached[v] = false;
+                    removed[removed_count++] = v;
+                    held_in_row = 0;
+                }
+            }
+            if (keep != i)
+                memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
+            cached_count = keep + (cached_count - i);
+        } else {
+            ended = true; /* GB:436 */
+            for (uint32_t i = 0; i < cached_count; ++i) {
+                cached[cached_list[i]] = false;
+                removed[removed_count++] = cached_list[i];
+            }
+            cached_count = 0;
+        }
+        /* GB:460-498 */
+        for (uint32_t r = 0; r < removed_count; ++r) {
+            const uint32_t vid = removed[r];
+            const uint32_t* list = adj + adj_start[vid];
+            for (uint32_t j = 0; j < valence[vid]; ++j) {
+                const uint32_t face = list[j];
+                const uint32_t count = g.tri[face].batch_count, slot = g.tri[face].slot;
+                if (count == 0)
+                    continue;
+                const bool hot = g.tri[face].state == HOT; /* read before the word is written */
+                int32_t delta = -w->cache;
+                g.tri[face].batch_count = count - 1;
+                if (count == 1 && slot) {
+                    delta -= w->distance * (int32_t)g.info[slot - 1].accumulated;
+                    dist_remove(&g, face);
+                }
+                if (!add_score_as(&g, face, delta, hot))
+                    goto nomem;
+            }
+        }
+        if (!ok) {
+            while (g.active_count)
+                dist_remove(&g, g.info[g.active[0]].owner);
+            batch_indices = 0;
+            slots_used = 0;
+            /* the hot triangles back with the others */
+            for (size_t k = 0; k < g.hot_size; ++k)
+                if (!cold_push(&g, g.hot_tri[k]))
+                    goto nomem;
+            g.hot_size = 0;
+        }
+    }
+    if (invocations)
+        *invocations = m.invocations;
+    goto done;
+nomem:
+    s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
+done:
+    free(m.words);
+    free(valence);
+    free(adj_start);
+    free(adj);
+    free(cached);
+    free(cached_list);
+    free(removed);
+    batch_greedy_free(&g);
+    return s;
+}
+
+gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, const uint32_t* order, uint64_t* invocations, gc_error* err)
+{
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "kerbl order cost: '%s' is not nv-dx or nv-gl", target->name);
+    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
+                        target->p[1]},
+                       gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true), 1, 0, 0, 0, 0};
+    if (!m.words)
+        return gc_fail(err, GC_ERR_NOMEM, "kerbl order cost: out of memory for %u vertices", vertex_count);
+    for (size_t t = 0; t < triangle_count; ++t) {
+        if (order && t + 8 < triangle_count) /* the order's triangles, asked for ahead */
+            __builtin_prefetch(indices + 3 * (size_t)order[t + 8]);
+        const uint32_t* f = indices + 3 * (size_t)(order ? order[t] : t);
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
+        machine_feed(&m, f, adds, cut);
+    }
+    free(m.words);
+    *invocations = m.invocations;
+    return GC_OK;
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/* The batch greedy's parts (Kerbl et al.'s gbatch, batch_greedy.c): the distance records, the
+ * cold queue and the setup, shared by its machine-driven form (batch_greedy.c, any batch
+ * family) and its form with nv-dx's and nv-gl's machine written into the loop
+ * (batch_greedy_kerbl.c). Both give the same orders. */
+#ifndef GPUCACHE_BATCH_GREEDY_PARTS_H
+#define GPUCACHE_BATCH_GREEDY_PARTS_H
+
+#include "optimize.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_GREEDY_MAX_VALENCE 64
+#define BATCH_GREEDY_MAX_HELD 256     /* vertices a batch (or ATI's LRU) holds */
+#define BATCH_GREEDY_MAX_INDICES 2048 /* indices in a batch (ATI: between hard resets) */
+#define STILL_HELD 4                  /* held vertices in a row that end a step's check */
+
+/* The distance entries (GB:155-160's DistanceInformation). Their keys are the triangles
+ * placed since the batch was last taken as ended, at most a batch's triangles (and the one
+ * placed whatever the machine said): each gets a slot, its rank since then, and an entry
+ * holds per slot the distance (0 = none) and the slots it met directly, in fixed-size records
+ * of a slab (no hash maps, no allocation per entry). */
+typedef struct dist_info {
+    uint32_t accumulated;
+    uint32_t owner;        /* its triangle */
+    uint32_t direct_count; /* slots in its direct list */
+    uint32_t active;       /* its place in the active list */
+} dist_info;
+
+/* The remaining triangles by (score, then the lower number), in two queues over the
+ * triangles' scores. "Hot": those whose score changed since the batch was last taken as ended (around
+ * the batch), a heap of (score, triangle) entries; a changed score pushes a new entry, and an
+ * entry whose score is no longer its triangle's, or whose triangle is no longer hot, is
+ * stale (dropped when it comes to the top; the heap is emptied when the batch ends). "Cold":
+ * the others, whose score is the valence term alone (valence x the sum of their vertices'
+ * remaining triangles: the batch's scores are taken back when it ends) and does not move
+ * while they are cold, in buckets by that sum, each the setup's triangles of that sum in
+ * increasing number (a run read from its front) and a heap of triangle numbers for those
+ * that came back cold since, an entry stale once its triangle is hot or placed or in another
+ * bucket (a triangle back in the bucket of its run entry is in both: either entry gives it).
+ * The best is the better of the two tops under the same total order, as in one heap, but a
+ * step moves entries of a small heap only, and memory stays at a few words per triangle. */
+#define COLD_BUCKETS (3 * BATCH_GREEDY_MAX_VALENCE + 1)
+#define MAX_RECORDS ((1u << 24) - 1) /* distance records, numbered in 24 bits */
+
+typedef struct bucket {
+    uint32_t* run;  /* the setup's triangles of the bucket, in increasing number */
+    size_t run_at, run_size;
+    uint32_t* heap; /* triangle numbers back cold since, the lowest on top */
+    size_t size, capacity;
+} bucket;
+
+typedef struct hot_entry {
+    int32_t score;
+    uint32_t triangle;
+} hot_entry;
+
+enum { COLD, HOT, PLACED };
+
+/* Per triangle, in one place: a step reads them together. */
+typedef struct tri_info {
+    int32_t score;
+    union {
+        int32_t pend;    /* the step's score change so far (batch_greedy.c) */
+        uint32_t hot_at; /* its place among the hot triangles (batch_greedy_kerbl.c) */
+    };
+    uint32_t slot : 24;           /* 1 + its distance record, 0 = none */
+    uint32_t batch_count : 2;     /* its cached corners (GB's activeBatchEntries), at most 3 */
+    uint32_t state : 2;           /* COLD, HOT, PLACED */
+    uint32_t mark : 1;            /* in the step's list of changes (or kept, in a compaction) */
+} tri_info;
+
+typedef struct greedy {
+    tri_info* tri;
+    const uint32_t* indices;
+    bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
+    uint32_t cold_lowest;      /* no bucket before it holds a live entry */
+    int32_t valence_weight;
+    hot_entry* hot; /* batch_greedy.c: a heap */
+    size_t hot_size, hot_capacity;
+    uint32_t* hot_tri; /* batch_greedy_kerbl.c: the hot triangles, densely, */
+    int64_t* hot_key;  /* and their keys: score x 2^32 + (2^32 - 1 - triangle) */
+    uint32_t cap;           /* slots per record */
+    dist_info* info;        /* per record */
+    uint16_t* dist;         /* per record, cap distances by slot */
+    uint16_t* direct;       /* per record, cap slots */
+    uint32_t* active;       /* the records in use, densely */
+    uint32_t* free_list;
+    uint32_t active_count, free_count, record_count, record_capacity;
+} greedy;
+
+static inline uint16_t* dist_row(const greedy* g, uint32_t r)
+{
+    return g->dist + (size_t)r * g->cap;
+}
+
+static inline uint32_t dist_of(const greedy* g, uint32_t t)
+{
+    return g->tri[t].slot ? (uint32_t)g->tri[t].slot - 1u : UINT32_MAX;
+}
+
+/* A cleared record for triangle t; UINT32_MAX when out of memory. */
+static inline uint32_t dist_new(greedy* g, uint32_t t)
+{
+    uint32_t r;
+    if (g->free_count) {
+        r = g->free_list[--g->free_count];
+    } else {
+        if (g->record_count == g->record_capacity) {
+            const uint32_t c = g->record_capacity ? 2 * g->record_capacity : 64;
+            dist_info* info = realloc(g->info, c * sizeof *info);
+            if (info)
+                g->info = info;
+            uint16_t* dist = realloc(g->dist, (size_t)c * g->cap * sizeof *dist);
+            if (dist)
+                g->dist = dist;
+            uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
+            if (direct)
+                g->direct = direct;
+            uint32_t* active = realloc(g->active, c * sizeof *active);
+            if (active)
+                g->active = active;
+            uint32_t* free_list = realloc(g->free_list, c * sizeof *free_list);
+            if (free_list)
+                g->free_list = free_list;
+            if (!info || !dist || !direct || !active || !free_list)
+                return UINT32_MAX;
+            g->record_capacity = c;
+        }
+        if (g->record_count == MAX_RECORDS) /* beyond any batch's neighbourhood: not reached */
+            return UINT32_MAX;
+        r = g->record_count++;
+    }
+    memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
+    g->info[r] = (dist_info){0, t, 0, g->active_count};
+    g->active[g->active_count++] = r;
+    g->tri[t].slot = r + 1;
+    return r;
+}
+
+static inline void dist_remove(greedy* g, uint32_t t)
+{
+    const uint32_t r = g->tri[t].slot - 1;
+    const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
+    g->active[at] = last;
+    g->info[last].active = at;
+    g->tri[t].slot = 0;
+    g->free_list[g->free_count++] = r;
+}
+
+static inline bool better(const greedy* g, uint32_t a, uint32_t b)
+{
+    const int32_t sa = g->tri[a].score, sb = g->tri[b].score;
+    return sa > sb || (sa == sb && a < b);
+}
+
+/* ------------------------------------------------------------------ cold */
+
+/* The bucket of a cold triangle: its sum of remaining triangles, in order of score. */
+static inline uint32_t bucket_of(const greedy* g, uint32_t t)
+{
+    if (g->valence_weight == 0)
+        return 0;
+    /* gbatch's weight (-4) divided as a constant, the same quotient without a division */
+    const int32_t score = g->tri[t].score;
+    const uint32_t sum = (uint32_t)(g->valence_weight == -4 ? score / -4 : score / g->valence_weight);
+    return g->valence_weight < 0 ? sum : COLD_BUCKETS - 1 - sum;
+}
+
+static inline void bucket_sift_down(bucket* b, size_t i)
+{
+    const uint32_t x = b->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= b->size)
+            break;
+        if (c + 1 < b->size && b->heap[c + 1] < b->heap[c])
+            ++c;
+        if (b->heap[c] >= x)
+            break;
+        b->heap[i] = b->heap[c];
+        i = c;
+    }
+    b->heap[i] = x;
+}
+
+static inline void bucket_pop(bucket* b)
+{
+    b->heap[0] = b->heap[--b->size];
+    if (b->size)
+        bucket_sift_down(b, 0);
+}
+
+/* Drops bucket k's stale and repeated entries (a triangle back in its old bucket). */
+static inline void bucket_compact(greedy* g, uint32_t k)
+{
+    bucket* b = &g->cold[k];
+    size_t kept = 0;
+    for (size_t i = 0; i < b->size; ++i) {
+        const uint32_t t = b->heap[i];
+        if (g->tri[t].state == COLD && !g->tri[t].mark && bucket_of(g, t) == k) {
+            g->tri[t].mark = 1;
+            b->heap[kept++] = t;
+        }
+    }
+    for (size_t i = 0; i < kept; ++i)
+        g->tri[b->heap[i]].mark = 0;
+    b->size = kept;
+    for (size_t i = kept / 2; i-- > 0;)
+        bucket_sift_down(b, i);
+}
+
+/* t joins the cold triangles. Called between steps (no marks set). */
+static inline bool cold_push(greedy* g, uint32_t t)
+{
+    const uint32_t k = bucket_of(g, t);
+    bucket* b = &g->cold[k];
+    g->tri[t].state = COLD;
+    if (b->size == b->capacity) {
+        bucket_compact(g, k);
+        if (4 * b->size >= 3 * b->capacity) {
+            const size_t c = b->capacity + b->capacity / 2 + 64;
+            uint32_t* grown = realloc(b->heap, c * sizeof *grown);
+            if (!grown)
+                return false;
+            b->heap = grown;
+            b->capacity = c;
+        }
+    }
+    size_t i = b->size++;
+    while (i > 0 && b->heap[(i - 1) / 2] > t) {
+        b->heap[i] = b->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    b->heap[i] = t;
+    if (k < g->cold_lowest)
+        g->cold_lowest = k;
+    return true;
+}
+
+/* Whether t is a cold triangle of bucket k (else its entry there is stale). */
+static inline bool cold_in(const greedy* g, uint32_t t, uint32_t k)
+{
+    return g->tri[t].state == COLD && bucket_of(g, t) == k;
+}
+
+/* The best cold triangle (UINT32_MAX: none), stale entries dropped on the way. */
+static inline uint32_t cold_top(greedy* g)
+{
+    for (; g->cold_lowest < COLD_BUCKETS; g->cold_lowest++) {
+        const uint32_t k = g->cold_lowest;
+        bucket* b = &g->cold[k];
+        while (b->run_at < b->run_size && !cold_in(g, b->run[b->run_at], k))
+            b->run_at++;
+        while (b->size && !cold_in(g, b->heap[0], k))
+            bucket_pop(b);
+        const uint32_t r = b->run_at < b->run_size ? b->run[b->run_at] : UINT32_MAX;
+        const uint32_t h = b->size ? b->heap[0] : UINT32_MAX;
+        if (r != UINT32_MAX || h != UINT32_MAX)
+            return r < h ? r : h;
+    }
+    return UINT32_MAX;
+}
+/* The setup (GB:183-216): each vertex's remaining triangles (*valence) and its triangles
+ * (adj[adj_start[v] .. adj_start[v + 1]), in order), the valence scores, every triangle cold.
+ * GC_ERR_LIMIT for a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles. The caller frees
+ * the three arrays (also on failure) and g's with batch_greedy_free. */
+static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, size_t T, uint32_t vertex_count,
+                                           int32_t valence_weight, uint32_t batch_indices, uint32_t** valence_out,
+                                           uint32_t** adj_start_out, uint32_t** adj_out, gc_error* err)
+{
+    const size_t n = 3 * T;
+    uint32_t* valence = *valence_out = gc_alloc_array(vertex_count + 1, sizeof *valence, true);
+    uint32_t* adj_start = *adj_start_out = gc_alloc_array(vertex_count + 2, sizeof *adj_start, true);
+    uint32_t* adj = *adj_out = gc_alloc_array(n + 1, sizeof *adj, false);
+    uint32_t* fill = gc_alloc_array(vertex_count + 1, sizeof *fill, true);
+    g->tri = gc_alloc_array(T + 1, sizeof *g->tri, true);
+    g->indices = indices;
+    g->valence_weight = valence_weight;
+    g->cold_lowest = COLD_BUCKETS;
+    g->cap = batch_indices / 3 + 2;
+    if (!valence || !adj_start || !adj || !fill || !g->tri) {
+        free(fill);
+        return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+    }
+    for (size_t i = 0; i < n; ++i)
+        valence[indices[i]]++;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        if (valence[v] > BATCH_GREEDY_MAX_VALENCE) {
+            free(fill);
+            return gc_fail(err, GC_ERR_LIMIT, "batch greedy: vertex %u has more than %d triangles", v,
+                           BATCH_GREEDY_MAX_VALENCE);
+        }
+        adj_start[v + 1] = adj_start[v] + valence[v];
+    }
+    for (size_t i = 0; i < n; ++i)
+        adj[adj_start[indices[i]] + fill[indices[i]]++] = (uint32_t)(i / 3);
+    free(fill);
+    for (size_t t = 0; t < T; ++t) {
+        const uint32_t* f = indices + 3 * t;
+        g->tri[t].score = valence_weight * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        g->cold[bucket_of(g, (uint32_t)t)].run_size++;
+    }
+    /* each bucket's run: its triangles in increasing number; the heaps grow as they fill */
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
+        bucket* b = &g->cold[k];
+        if (!b->run_size)
+            continue;
+        if (!(b->run = malloc(b->run_size * sizeof *b->run)))
+            return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
+        b->run_size = 0;
+        if (k < g->cold_lowest)
+            g->cold_lowest = k;
+    }
+    for (size_t t = 0; t < T; ++t) {
+        bucket* b = &g->cold[bucket_of(g, (uint32_t)t)];
+        b->run[b->run_size++] = (uint32_t)t;
+    }
+    return GC_OK;
+}
+
+static inline void batch_greedy_free(greedy* g)
+{
+    free(g->tri);
+    for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
+        free(g->cold[k].run);
+        free(g->cold[k].heap);
+    }
+    free(g->hot);
+    free(g->hot_tri);
+    free(g->hot_key);
+    free(g->info);
+    free(g->dist);
+    free(g->direct);
+    free(g->active);
+    free(g->free_list);
+}
+
+#endif
