@@ -536,10 +536,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t first_weight = 0;
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
-    /* A lone target with meshoptimizer's warps (nvidia-maxwell, amd-gcn): 6 recent vertices
+    /* A lone target with meshoptimizer's warps, C < W (nvidia-maxwell, amd-gcn; not pascal): 6 recent vertices
      * (weights[1]), as at --effort 1 (auto_fast.c), which beat 7 there on the corpus mean */
     gc_fifo_machine lone_fifo;
-    if (effort == 1 && target_count == 1 && gc_fifo_machine_of(&targets[0], &lone_fifo) && lone_fifo.warp_rule)
+    if (effort == 1 && target_count == 1 && !traits[0].warp_sum && gc_fifo_machine_of(&targets[0], &lone_fifo) &&
+        lone_fifo.warp_rule)
         first_weight = 1;
     const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
     /* the largest part of the surface, where a lean choice depends on it (a mesh of many small
