@@ -5,7 +5,8 @@
  *    lone targets whose candidates differ in kind (a FIFO: the greedy; llvmpipe: patches and
  *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy;
  *    direct-value and llvmpipe: the machine greedy, a job beside the others; batch: its
- *    orders told of the batches),
+ *    orders told of the batches; lru:16, ati-basic, reuse, direct-position and nvidia-kepler:
+ *    their two or three orders side by side, lone_jobs.c),
  *    and with --effort 2 on a small mesh; with positions (the overdraw pass, whose occlusion
  *    pairs are a job beside the candidates) and with first-use numbering; a list of several
  *    runs (gc_mesh_optimize), the runs reordered side by side; a glTF's primitives likewise,
@@ -59,7 +60,8 @@ static void same_for_every_thread_count(void** state)
     (void)state;
     static const char* const meshes[] = {"cow.obj", "fandisk.obj", "suzanne.obj"};
     static const char* const lone[] = {"fifo:16", "llvmpipe", "nvidia-pascal", "nvidia-dx", "direct-value:64",
-                                       "batch"};
+                                       "batch", "lru:16", "ati-basic", "reuse:32,16,32", "direct-position:32",
+                                       "nvidia-kepler"};
     int found = 0;
     for (size_t m = 0; m < sizeof meshes / sizeof *meshes; ++m) {
         size_t n;

@@ -431,8 +431,21 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         bool served = false; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
         gc_status s = GC_OK;
         if (lone) {
-            s = gc_opt_auto_lone(indices, triangle_count, vertex_count, &targets[0], placement, one_target_cost, &b,
-                                 order, &served, err);
+            /* its orders side by side (lone_jobs.c), each worker with its own scratch; where
+               one cannot be had, fewer workers (the same output) */
+            budget_costs bw[GC_LONE_ORDERS_MAX];
+            void* users[GC_LONE_ORDERS_MAX] = {&b};
+            unsigned lone_threads = 1;
+            while (lone_threads < options->threads && lone_threads < GC_LONE_ORDERS_MAX) {
+                bw[lone_threads] = b;
+                if (!(bw[lone_threads].expanded = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false)))
+                    break;
+                users[lone_threads] = &bw[lone_threads], ++lone_threads;
+            }
+            s = gc_opt_auto_lone(indices, triangle_count, vertex_count, &targets[0], placement, one_target_cost,
+                                 lone_threads, users, order, &served, err);
+            for (unsigned k = 1; k < lone_threads; ++k)
+                free(bw[k].expanded);
             if (!s && options->progress)
                 options->progress(options->progress_user, 1, 1);
         } else {
