@@ -39,6 +39,27 @@ gc_status gc_lone_orders(unsigned threads, size_t count, size_t triangle_count, 
     uint64_t cost[GC_LONE_ORDERS_MAX];
     int state[GC_LONE_ORDERS_MAX];
     gc_status s = GC_OK;
+    if (threads <= 1) { /* one after the other, the orders after the first in one buffer, as before */
+        uint32_t* candidate = count > 1 ? gc_alloc_array(triangle_count, sizeof(uint32_t), false) : NULL;
+        if (count > 1 && !candidate)
+            return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+        int best = -1;
+        for (size_t k = 0; k < count && !s; ++k) {
+            state[k] = GC_LONE_SKIPPED;
+            s = fn(user, k, 0, k ? candidate : order, &cost[k], &state[k], err);
+            if (s || state[k] == GC_LONE_SKIPPED || (state[k] == GC_LONE_SCORED && best >= 0 && cost[k] >= cost[best]))
+                continue;
+            best = (int)k;
+            if (k)
+                memcpy(order, candidate, triangle_count * sizeof *order);
+            if (state[k] == GC_LONE_FORCED)
+                break;
+        }
+        free(candidate);
+        if (!s)
+            *chosen = best;
+        return s;
+    }
     for (size_t k = 1; k < count && !s; ++k)
         if (!(out[k] = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
             s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
