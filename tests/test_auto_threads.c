@@ -97,8 +97,10 @@ static void same_for_every_thread_count(void** state)
             assert_int_equal(corpus_path(path, sizeof path, meshes[m]), 0);
             assert_int_equal(gc_mesh_load_positions(path, NULL, &xyz, &xyz_count, &err), GC_OK);
             assert_true(xyz_count >= vertices);
-            gc_model pascal = model_of("nvidia-pascal");
-            for (int t = 0; t < 2; ++t) {
+            /* (lru:16 and batch: a lone target's orders, the occlusion pairs a job beside them) */
+            static const char* const placed[] = {"the presets", "nvidia-pascal", "lru:16", "batch"};
+            for (int t = 0; t < 4; ++t) {
+                gc_model pascal = model_of(t ? placed[t] : "nvidia-pascal");
                 for (unsigned threads = 1; threads <= 4; threads *= 2) {
                     gc_optimize_options o = {0};
                     o.targets = t ? &pascal : NULL;
@@ -109,7 +111,7 @@ static void same_for_every_thread_count(void** state)
                                      GC_OK);
                     if (threads > 1 && memcmp(one, many, n * sizeof *one))
                         fail_msg("%s with positions, %s: %u threads give another order than one", meshes[m],
-                                 t ? "nvidia-pascal" : "the presets", threads);
+                                 placed[t], threads);
                 }
             }
             free(xyz);

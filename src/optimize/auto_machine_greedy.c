@@ -361,8 +361,20 @@ typedef struct lone_ctx {
     gc_family_traits t;
     gc_flush_rule rule;
     bool flushes, nvidia, large; /* gc_opt_auto_lone's */
+    gc_occlusion_ahead* ahead;   /* the overdraw pass's occlusion pairs, job LONE_OCCLUSION (NULL: none) */
+    const float* positions;
+    size_t position_stride;
     bool told, alone;            /* batch_lone's */
 } lone_ctx;
+
+/* The job past a lone target's three orders: the overdraw pass's occlusion pairs (they
+ * depend on the triangles and positions alone; their status is the pass's to report). */
+#define LONE_OCCLUSION 3
+static gc_status lone_occlusion(const lone_ctx* c)
+{
+    gc_occlusion_ahead_run(c->ahead, c->indices, c->triangle_count, c->vertex_count, c->positions, c->position_stride);
+    return GC_OK;
+}
 
 /* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
  * meshoptimizer's variant told of the batches with its table (score_table.c) and the
@@ -374,6 +386,8 @@ static gc_status batch_job(void* user, size_t k, unsigned worker, uint32_t* out,
                            gc_error* err)
 {
     const lone_ctx* c = user;
+    if (k == LONE_OCCLUSION)
+        return lone_occlusion(c);
     if (k == 1 && (c->triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !c->told))
         return GC_OK;
     bool counted = false;
@@ -406,7 +420,8 @@ static gc_status batch_lone(lone_ctx* c, unsigned threads, uint32_t* order, gc_e
     c->alone = placement->stream_position == 0 &&
                (placement->stream_length == 0 || placement->stream_length == 3 * (uint64_t)c->triangle_count);
     int chosen = -1;
-    gc_status s = gc_lone_orders(threads, 3, c->triangle_count, batch_job, c, order, &chosen, err);
+    gc_status s = gc_lone_orders(threads, c->ahead ? LONE_OCCLUSION + 1 : 3, c->triangle_count, batch_job, c, order,
+                                 &chosen, err);
     if (!s && chosen < 0) /* a hub: the greedy */
         s = gc_opt_machine_greedy(c->indices, c->triangle_count, c->vertex_count, c->target,
                                   placement->stream_position / 3, placement->stream_length, false, BATCH_GREEDY_BETA,
@@ -441,6 +456,8 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
                           gc_error* err)
 {
     const lone_ctx* c = user;
+    if (k == LONE_OCCLUSION)
+        return lone_occlusion(c);
     const uint32_t* indices = c->indices;
     const size_t triangle_count = c->triangle_count;
     const uint32_t vertex_count = c->vertex_count;
@@ -492,13 +509,15 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
 
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
-                           unsigned threads, void* const* users, uint32_t* order, bool* served, gc_error* err)
+                           unsigned threads, void* const* users, gc_occlusion_ahead* ahead, const float* positions,
+                           size_t position_stride, uint32_t* order, bool* served, gc_error* err)
 {
     *served = false;
     lone_ctx c;
     memset(&c, 0, sizeof c);
     c.indices = indices, c.triangle_count = triangle_count, c.vertex_count = vertex_count, c.target = target;
     c.placement = placement, c.cost = cost, c.users = users;
+    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride;
     gc_model_traits(target, &c.t);
     if (target->family == GC_MODEL_BATCH) {
         *served = true;
@@ -514,5 +533,5 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     c.large = c.t.order_scores && triangle_count >= GC_LEAN_LARGE_TRIANGLES &&
               gc_largest_surface_part(indices, triangle_count, vertex_count) >= GC_LEAN_LARGE_TRIANGLES;
     int chosen = -1;
-    return gc_lone_orders(threads, 3, triangle_count, lone_job, &c, order, &chosen, err);
+    return gc_lone_orders(threads, ahead ? LONE_OCCLUSION + 1 : 3, triangle_count, lone_job, &c, order, &chosen, err);
 }

@@ -387,10 +387,12 @@ typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool e
  * *served: false for the other targets (nothing done). */
 /* The orders are made and scored side by side on `threads` workers (gc_lone_orders), worker
  * w scoring with cost(users[w], ...): users holds `threads` of them, each with scratch of its
- * own; the output is the same for every count. */
+ * own; the output is the same for every count. ahead (NULL: none): the overdraw pass's
+ * occlusion pairs of `positions`, computed beside the orders (a job after them). */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
-                           unsigned threads, void* const* users, uint32_t* order, bool* served, gc_error* err);
+                           unsigned threads, void* const* users, gc_occlusion_ahead* ahead, const float* positions,
+                           size_t position_stride, uint32_t* order, bool* served, gc_error* err);
 /* Orders 0 .. count - 1 made side by side on `threads` workers (lone_jobs.c): fn(user, k,
  * worker, out, &cost, &state, err) makes order k into out (order 0 into `order` itself, the
  * others into buffers of their own), scores it into cost and says so in state (state is
