@@ -5,7 +5,8 @@
  *    lone targets whose candidates differ in kind (a FIFO: the greedy; llvmpipe: patches and
  *    their polish; nvidia-pascal: patches and the swaps; nvidia-dx: Kerbl et al.'s greedy;
  *    direct-value and llvmpipe: the machine greedy, a job beside the others; batch: its
- *    orders told of the batches),
+ *    orders told of the batches; lru:16, ati-basic, reuse, direct-position and nvidia-kepler:
+ *    their two or three orders side by side, lone_jobs.c),
  *    and with --effort 2 on a small mesh; with positions (the overdraw pass, whose occlusion
  *    pairs are a job beside the candidates) and with first-use numbering; a list of several
  *    runs (gc_mesh_optimize), the runs reordered side by side; a glTF's primitives likewise,
@@ -59,7 +60,8 @@ static void same_for_every_thread_count(void** state)
     (void)state;
     static const char* const meshes[] = {"cow.obj", "fandisk.obj", "suzanne.obj"};
     static const char* const lone[] = {"fifo:16", "llvmpipe", "nvidia-pascal", "nvidia-dx", "direct-value:64",
-                                       "batch"};
+                                       "batch", "lru:16", "ati-basic", "reuse:32,16,32", "direct-position:32",
+                                       "nvidia-kepler"};
     int found = 0;
     for (size_t m = 0; m < sizeof meshes / sizeof *meshes; ++m) {
         size_t n;
@@ -95,8 +97,10 @@ static void same_for_every_thread_count(void** state)
             assert_int_equal(corpus_path(path, sizeof path, meshes[m]), 0);
             assert_int_equal(gc_mesh_load_positions(path, NULL, &xyz, &xyz_count, &err), GC_OK);
             assert_true(xyz_count >= vertices);
-            gc_model pascal = model_of("nvidia-pascal");
-            for (int t = 0; t < 2; ++t) {
+            /* (lru:16 and batch: a lone target's orders, the occlusion pairs a job beside them) */
+            static const char* const placed[] = {"the presets", "nvidia-pascal", "lru:16", "batch"};
+            for (int t = 0; t < 4; ++t) {
+                gc_model pascal = model_of(t ? placed[t] : "nvidia-pascal");
                 for (unsigned threads = 1; threads <= 4; threads *= 2) {
                     gc_optimize_options o = {0};
                     o.targets = t ? &pascal : NULL;
@@ -107,7 +111,7 @@ static void same_for_every_thread_count(void** state)
                                      GC_OK);
                     if (threads > 1 && memcmp(one, many, n * sizeof *one))
                         fail_msg("%s with positions, %s: %u threads give another order than one", meshes[m],
-                                 t ? "nvidia-pascal" : "the presets", threads);
+                                 placed[t], threads);
                 }
             }
             free(xyz);

@@ -463,9 +463,29 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                           scratch, NULL,    NULL,           threshold, {0},     false,        false};
         bool served = false; /* the target's machine driven by a greedy (auto_machine_greedy.c), or auto_fast.c */
         gc_status s = GC_OK;
+        gc_occlusion_ahead occlusion; /* the overdraw pass's occlusion pairs, where computed ahead */
+        memset(&occlusion, 0, sizeof occlusion);
+        bool ahead = false;
         if (lone) {
-            s = gc_opt_auto_lone(indices, triangle_count, vertex_count, &targets[0], placement, one_target_cost, &b,
-                                 order, &served, err);
+            /* its orders side by side (lone_jobs.c), each worker with its own scratch; where
+               one cannot be had, fewer workers (the same output) */
+            budget_costs bw[GC_LONE_ORDERS_MAX];
+            void* users[GC_LONE_ORDERS_MAX] = {&b};
+            unsigned lone_threads = 1;
+            while (lone_threads < options->threads && lone_threads < GC_LONE_ORDERS_MAX) {
+                bw[lone_threads] = b;
+                if (!(bw[lone_threads].expanded = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false)))
+                    break;
+                users[lone_threads] = &bw[lone_threads], ++lone_threads;
+            }
+            /* with several workers the overdraw pass's occlusion pairs too, a job beside the orders */
+            const bool occlusion_job = lone_threads > 1 && options->positions && threshold > 1;
+            s = gc_opt_auto_lone(indices, triangle_count, vertex_count, &targets[0], placement, one_target_cost,
+                                 lone_threads, users, occlusion_job ? &occlusion : NULL, options->positions,
+                                 options->position_stride, order, &served, err);
+            for (unsigned k = 1; k < lone_threads; ++k)
+                free(bw[k].expanded);
+            ahead = occlusion_job && served;
             if (!s && options->progress)
                 options->progress(options->progress_user, 1, 1);
         } else {
@@ -474,15 +494,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         }
         if (!s && !served)
             s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
-        if (s || !options->positions || threshold <= 1)
+        if (s || !options->positions || threshold <= 1) {
+            gc_occlusion_free(&occlusion.pairs);
             return s;
+        }
         uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
         s = candidate ? gc_opt_overdraw_budget_occlusion(indices, triangle_count, vertex_count, options->positions,
                                                          options->position_stride, options->cache_size, threshold,
                                                          target_count, target_costs, &b,
-                                                         placement->first_use_numbering != 0, NULL, order, candidate,
-                                                         err)
+                                                         placement->first_use_numbering != 0,
+                                                         ahead ? &occlusion : NULL, order, candidate, err)
                       : gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+        gc_occlusion_free(&occlusion.pairs);
         free(candidate);
         return s;
     }

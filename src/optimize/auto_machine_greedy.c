@@ -349,58 +349,83 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
 }
 
 
+/* What the lone orders' jobs share (gc_lone_orders, lone_jobs.c). */
+typedef struct lone_ctx {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count;
+    const gc_model* target;
+    const gc_optimize_placement* placement;
+    gc_target_cost_fn cost;
+    void* const* users; /* one a worker */
+    gc_family_traits t;
+    gc_flush_rule rule;
+    bool flushes, nvidia, large; /* gc_opt_auto_lone's */
+    gc_occlusion_ahead* ahead;   /* the overdraw pass's occlusion pairs, job LONE_OCCLUSION (NULL: none) */
+    const float* positions;
+    size_t position_stride;
+    bool told, alone;            /* batch_lone's */
+} lone_ctx;
+
+/* The job past a lone target's three orders: the overdraw pass's occlusion pairs (they
+ * depend on the triangles and positions alone; their status is the pass's to report). */
+#define LONE_OCCLUSION 3
+static gc_status lone_occlusion(const lone_ctx* c)
+{
+    gc_occlusion_ahead_run(c->ahead, c->indices, c->triangle_count, c->vertex_count, c->positions, c->position_stride);
+    return GC_OK;
+}
+
 /* The default effort for a lone batch target (seed 004's slots), see gc_opt_auto_lone:
  * meshoptimizer's variant told of the batches with its table (score_table.c) and the
  * bonus of --effort 1, below BATCH_SMALL_MAX_TRIANGLES the same with BATCH_BONUS_MORE, then
  * meshoptimizer's table order; the cheapest, the first among equals. Where every table order
- * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). */
-static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
-                            void* user, uint32_t* order, gc_error* err)
+ * refuses (a hub), the machine greedy with the rule written out (machine_inline.h). Order k
+ * of the three (gc_lone_order_fn). */
+static gc_status batch_job(void* user, size_t k, unsigned worker, uint32_t* out, uint64_t* cost, int* state,
+                           gc_error* err)
 {
-    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
-    if (!candidate)
-        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
-    uint64_t best = UINT64_MAX, other = 0;
-    gc_status s = GC_OK;
-    bool any = false; /* an order is in `order` */
-    const bool told = target->p[0] >= 3;
+    const lone_ctx* c = user;
+    if (k == LONE_OCCLUSION)
+        return lone_occlusion(c);
+    if (k == 1 && (c->triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !c->told))
+        return GC_OK;
+    bool counted = false;
+    gc_status s;
+    if (k < 2 && c->told) {
+        s = gc_opt_score_table_batch(c->indices, c->triangle_count, c->vertex_count, &gc_batch_told_scores, c->target,
+                                     k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, cost, err);
+        counted = c->alone;
+    } else {
+        s = gc_opt_score_table(c->indices, c->triangle_count, c->vertex_count,
+                               k == 0 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
+    }
+    if (s == GC_ERR_LIMIT) /* a hub: the table orders would not be linear */
+        return GC_OK;
     /* a list drawn alone: the told orders' own counts under the rule, meshoptimizer's counted
        with the same step (gc_batch_order_cost: both are the model's, tests/test_batch_rule.c) */
-    const bool alone = placement->stream_position == 0 &&
-                       (placement->stream_length == 0 || placement->stream_length == 3 * (uint64_t)triangle_count);
-    for (int k = 0; k < 3 && !s; ++k) {
-        if (k == 1 && (triangle_count >= BATCH_SMALL_MAX_TRIANGLES || !told))
-            continue;
-        uint32_t* out = any ? candidate : order;
-        bool counted = false;
-        if (k < 2 && told) {
-            s = gc_opt_score_table_batch(indices, triangle_count, vertex_count, &gc_batch_told_scores, target,
-                                         k == 0 ? BATCH_BONUS_FAST : BATCH_BONUS_MORE, out, &other, err);
-            counted = alone;
-        } else {
-            s = gc_opt_score_table(indices, triangle_count, vertex_count,
-                                   k == 0 ? &gc_auto_tuned_scores : &gc_meshopt_scores, out, err);
-        }
-        if (s == GC_ERR_LIMIT) { /* a hub: the table orders would not be linear */
-            s = GC_OK;
-            continue;
-        }
-        if (!s && !counted)
-            s = alone && told ? gc_batch_order_cost(indices, triangle_count, vertex_count, target->p[0], target->p[1],
-                                                    out, &other, err)
-                              : cost(user, out, true, 0, &other, err);
-        if (!s && other < best) {
-            best = other;
-            if (out != order)
-                memcpy(order, candidate, triangle_count * sizeof *order);
-        }
-        any = true;
-    }
-    if (!s && !any) /* a hub: the greedy */
-        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
-                                  placement->stream_length, false, BATCH_GREEDY_BETA, BATCH_GREEDY_RECENT, order, err);
-    free(candidate);
+    if (!s && !counted)
+        s = c->alone && c->told ? gc_batch_order_cost(c->indices, c->triangle_count, c->vertex_count, c->target->p[0],
+                                                      c->target->p[1], out, cost, err)
+                                : c->cost(c->users[worker], out, true, 0, cost, err);
+    if (!s)
+        *state = GC_LONE_SCORED;
+    return s;
+}
+
+static gc_status batch_lone(lone_ctx* c, unsigned threads, uint32_t* order, gc_error* err)
+{
+    const gc_optimize_placement* placement = c->placement;
+    c->told = c->target->p[0] >= 3;
+    c->alone = placement->stream_position == 0 &&
+               (placement->stream_length == 0 || placement->stream_length == 3 * (uint64_t)c->triangle_count);
+    int chosen = -1;
+    gc_status s = gc_lone_orders(threads, c->ahead ? LONE_OCCLUSION + 1 : 3, c->triangle_count, batch_job, c, order,
+                                 &chosen, err);
+    if (!s && chosen < 0) /* a hub: the greedy */
+        s = gc_opt_machine_greedy(c->indices, c->triangle_count, c->vertex_count, c->target,
+                                  placement->stream_position / 3, placement->stream_length, false, BATCH_GREEDY_BETA,
+                                  BATCH_GREEDY_RECENT, order, err);
     return s;
 }
 
@@ -426,78 +451,87 @@ static gc_status batch_lone(const uint32_t* indices, size_t triangle_count, uint
  *    (two bonuses below 65,536 triangles) and meshoptimizer's table order (batch_lone):
  *    -1.94% against meshoptimizer at 2.1 times its time, where the machine greedy with the
  *    rule written out and the two untold table orders gave -0.67% at 2.3 times. */
-gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                           const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
-                           void* user, uint32_t* order, bool* served, gc_error* err)
+/* Order k of gc_opt_auto_lone's three (gc_lone_order_fn). */
+static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, uint64_t* cost, int* state,
+                          gc_error* err)
 {
-    *served = false;
-    gc_flush_rule rule;
-    gc_family_traits t;
-    gc_model_traits(target, &t);
-    if (target->family == GC_MODEL_BATCH) {
-        *served = true;
-        return batch_lone(indices, triangle_count, vertex_count, target, placement, cost, user, order, err);
-    }
-
-    const bool flushes = gc_flush_rule_of(target, placement->stream_position, &rule);
-    const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || t.order_scores;
-    const bool nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;
-    if (!flushes && !greedy && !nvidia)
-        return GC_OK;
-    *served = true;
-    uint32_t* candidate = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
-    if (!candidate)
-        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    const lone_ctx* c = user;
+    if (k == LONE_OCCLUSION)
+        return lone_occlusion(c);
+    const uint32_t* indices = c->indices;
+    const size_t triangle_count = c->triangle_count;
+    const uint32_t vertex_count = c->vertex_count;
+    const gc_model* target = c->target;
+    const gc_optimize_placement* placement = c->placement;
     gc_forsyth_scores own;
-    uint64_t best = UINT64_MAX, other = 0;
-    gc_status s = GC_OK;
-    /* lru:16's table in meshoptimizer's variant is left out on large surfaces (below) */
-    const bool large = t.order_scores && triangle_count >= GC_LEAN_LARGE_TRIANGLES &&
-                       gc_largest_surface_part(indices, triangle_count, vertex_count) >= GC_LEAN_LARGE_TRIANGLES;
-    for (int k = 0; k < 3 && !s; ++k) {
-        uint32_t* out = k == 0 ? order : candidate;
-        if (k == 0 && flushes)
-            s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &rule, out,
-                                     err);
-        else if (k == 0 && nvidia)
-            s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
-                                      placement->stream_position / 3, out, err);
-        else if (k == 0 && t.order_scores)
-            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out,
-                                      NULL, err);
-        else if (k == 1 && t.order_scores && !large)
-            /* lru:16: its table in meshoptimizer's variant too, but where the surface's largest
-             * part has GC_LEAN_LARGE_TRIANGLES or more: its 4 corpus rows have 20,088 triangles
-             * or fewer, and from 38,656 on the Forsyth order was 0.07% to 0.6% below it
-             * (docs/optimizers/auto.md) */
-            s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&t, &own), out, err);
-        else if (k == 2)
-            s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
-        else
-            continue;
-        if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: a table order in meshoptimizer's variant would not be linear */
-            s = GC_OK;
-            if (k == 2 && target->family == GC_MODEL_DIRECT_POSITION) { /* the greedy then, and the pass over it */
-                s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target,
-                                          placement->stream_position / 3, placement->stream_length, false, 1.0f, 6,
-                                          order, err);
-                if (!s)
-                    s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
-                                                      placement->stream_position, DP_WINDOW_DEFAULT, order, NULL,
-                                                      NULL, err);
-                break;
-            }
-            continue;
-        }
-        if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
+    gc_status s;
+    if (k == 0 && c->flushes)
+        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, gc_flush_scores(target, &own), &c->rule, out,
+                                 err);
+    else if (k == 0 && c->nvidia)
+        s = gc_opt_forsyth_nvidia(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, target,
+                                  placement->stream_position / 3, out, err);
+    else if (k == 0 && c->t.order_scores)
+        s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&c->t, &own), out,
+                                  NULL, err);
+    else if (k == 1 && c->t.order_scores && !c->large)
+        /* lru:16: its table in meshoptimizer's variant too, but where the surface's largest
+         * part has GC_LEAN_LARGE_TRIANGLES or more: its 4 corpus rows have 20,088 triangles
+         * or fewer, and from 38,656 on the Forsyth order was 0.07% to 0.6% below it
+         * (docs/optimizers/auto.md) */
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&c->t, &own), out, err);
+    else if (k == 2)
+        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
+    else
+        return GC_OK;
+    if (s == GC_ERR_LIMIT && k >= 1) { /* a hub: a table order in meshoptimizer's variant would not be linear */
+        if (k != 2 || target->family != GC_MODEL_DIRECT_POSITION)
+            return GC_OK;
+        /* direct-position: the greedy then, and the pass over it, the order whatever the others' */
+        s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, target, placement->stream_position / 3,
+                                  placement->stream_length, false, 1.0f, 6, out, err);
+        if (!s)
             s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
                                               placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
-        if (!s && !(s = cost(user, out, true, 0, &other, err)) && other < best) {
-            best = other;
-            if (k > 0)
-                memcpy(order, candidate, triangle_count * sizeof *order);
-        }
+        if (!s)
+            *state = GC_LONE_FORCED;
+        return s;
     }
-    free(candidate);
+    if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
+        s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
+                                          placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
+    if (!s)
+        s = c->cost(c->users[worker], out, true, 0, cost, err);
+    if (!s)
+        *state = GC_LONE_SCORED;
     return s;
+}
+
+gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
+                           unsigned threads, void* const* users, gc_occlusion_ahead* ahead, const float* positions,
+                           size_t position_stride, uint32_t* order, bool* served, gc_error* err)
+{
+    *served = false;
+    lone_ctx c;
+    memset(&c, 0, sizeof c);
+    c.indices = indices, c.triangle_count = triangle_count, c.vertex_count = vertex_count, c.target = target;
+    c.placement = placement, c.cost = cost, c.users = users;
+    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride;
+    gc_model_traits(target, &c.t);
+    if (target->family == GC_MODEL_BATCH) {
+        *served = true;
+        return batch_lone(&c, threads, order, err);
+    }
+    c.flushes = gc_flush_rule_of(target, placement->stream_position, &c.rule);
+    const bool greedy = target->family == GC_MODEL_DIRECT_POSITION || c.t.order_scores;
+    c.nvidia = target->family == GC_MODEL_NVIDIA && target->p[0] >= 3;
+    if (!c.flushes && !greedy && !c.nvidia)
+        return GC_OK;
+    *served = true;
+    /* lru:16's table in meshoptimizer's variant is left out on large surfaces (lone_job) */
+    c.large = c.t.order_scores && triangle_count >= GC_LEAN_LARGE_TRIANGLES &&
+              gc_largest_surface_part(indices, triangle_count, vertex_count) >= GC_LEAN_LARGE_TRIANGLES;
+    int chosen = -1;
+    return gc_lone_orders(threads, ahead ? LONE_OCCLUSION + 1 : 3, triangle_count, lone_job, &c, order, &chosen, err);
 }

@@ -401,9 +401,26 @@ typedef gc_status (*gc_target_cost_fn)(void* user, const uint32_t* order, bool e
  * the machine greedy; lru:16, its family's Forsyth table and the machine greedy), then
  * meshoptimizer's table order: the cheapest by `cost` (target 0), the first among equals.
  * *served: false for the other targets (nothing done). */
+/* The orders are made and scored side by side on `threads` workers (gc_lone_orders), worker
+ * w scoring with cost(users[w], ...): users holds `threads` of them, each with scratch of its
+ * own; the output is the same for every count. ahead (NULL: none): the overdraw pass's
+ * occlusion pairs of `positions`, computed beside the orders (a job after them). */
 gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* target, const gc_optimize_placement* placement, gc_target_cost_fn cost,
-                           void* user, uint32_t* order, bool* served, gc_error* err);
+                           unsigned threads, void* const* users, gc_occlusion_ahead* ahead, const float* positions,
+                           size_t position_stride, uint32_t* order, bool* served, gc_error* err);
+/* Orders 0 .. count - 1 made side by side on `threads` workers (lone_jobs.c): fn(user, k,
+ * worker, out, &cost, &state, err) makes order k into out (order 0 into `order` itself, the
+ * others into buffers of their own), scores it into cost and says so in state (state is
+ * GC_LONE_SKIPPED when fn is called). The winner, copied into `order`, is the lowest forced
+ * order if any, else the cheapest scored, the lowest k among equals; *chosen: its k, -1 where
+ * none was scored or forced (`order` then holds whatever order 0 left there). */
+#define GC_LONE_ORDERS_MAX 4
+enum { GC_LONE_SKIPPED = 0, GC_LONE_SCORED, GC_LONE_FORCED };
+typedef gc_status (*gc_lone_order_fn)(void* user, size_t k, unsigned worker, uint32_t* out, uint64_t* cost,
+                                      int* state, gc_error* err);
+gc_status gc_lone_orders(unsigned threads, size_t count, size_t triangle_count, gc_lone_order_fn fn, void* user,
+                         uint32_t* order, int* chosen, gc_error* err);
 /* auto's balance (auto_balance.c): block moves of `order` (costs: each target's, updated)
  * until every target is strictly below `reference`, kept while the excess over it
  * (sum_k max(0, cost_k + 1 - reference_k)) goes down, or stays and the sum goes down; the
