@@ -298,7 +298,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         best = -1;
         best_score = -1.0f;
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
-        for (uint32_t k = 0; nv && k < live_cached; ++k) {
+        for (uint32_t k = 0; k < live_cached; ++k) {
             scan_start[k] = list_start[scan[k]];
 #if defined(__GNUC__)
             __builtin_prefetch(list + scan_start[k]);
@@ -306,7 +306,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         }
         for (uint32_t k = 0; k < live_cached; ++k) {
             flush_vertex* fv = VERT(scan[k]);
-            uint32_t* entries = list + (nv ? scan_start[k] : list_start[scan[k]]);
+            uint32_t* entries = list + scan_start[k];
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
                 const uint32_t w = entries[a];
