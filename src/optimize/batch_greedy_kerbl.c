@@ -168,10 +168,17 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                         target->p[1]},
                        NULL, 1, 0, 0, 0, 0};
     uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    m.words = gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof *m.words, true);
-    bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
-    uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
-    uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
+    /* the machine's words, the cached list, the removed list and the cached flags in one
+       block (the first and the last zeroed), as forsyth_flush.c and score_table.c do */
+    const size_t vw = (size_t)vertex_count + 1;
+    m.words = gc_alloc_array(2 * vw + 2 * vw + (vw * sizeof(bool) + 3) / 4, sizeof *m.words, false);
+    uint32_t* cached_list = m.words ? m.words + 2 * vw : NULL;
+    uint32_t* removed = m.words ? cached_list + vw : NULL;
+    bool* cached = m.words ? (bool*)(void*)(removed + vw) : NULL;
+    if (m.words) {
+        memset(m.words, 0, 2 * vw * sizeof *m.words);
+        memset(cached, 0, vw * sizeof *cached);
+    }
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
     if (!m.words || !cached || !cached_list || !removed || !hot_reserve(&g)) {
@@ -390,9 +397,6 @@ done:
     free(valence);
     free(adj_start);
     free(adj);
-    free(cached);
-    free(cached_list);
-    free(removed);
     batch_greedy_free(&g);
     return s;
 }

@@ -191,26 +191,41 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     if (nv && (target->family != GC_MODEL_NVIDIA || target->p[0] < 3))
         return gc_fail(err, GC_ERR_USAGE, "forsyth: the nvidia order takes an nvidia target of 3 entries or more");
     gc_nv_fill fill = gc_nv_fill_of(nv ? target->p[0] : 0, nv ? target->p[1] : 0, nv ? target->p[2] : 0);
-    gc_adjacency adj;
-    gc_status s = gc_adjacency_build(indices, triangle_count, vertex_count, &adj, err);
-    if (s)
-        return s;
-    const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
-    char* records = gc_alloc_array(vertex_count ? vertex_count : 1, stride, nv);
-#define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
-#define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
-    float* vscore = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *vscore, false);
-    uint64_t* emitted = gc_alloc_array((triangle_count + 63) / 64, sizeof(uint64_t), true);
-    uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
-    warp_state warp = {NULL, 0, 0, 0, 0};
-    if (!nv && rule->warp)
-        warp.stamp = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint64_t), true);
-    if (!records || !vscore || !emitted || !dead_end || (!nv && rule->warp && !warp.stamp)) {
-        free(records), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
-        gc_adjacency_free(&adj);
+    /* Everything in one block (8-byte words: the emitted flags, the warp's stamps, the
+     * adjacency's counts and the vertex records, zeroed but for the plain records, which are
+     * set below; then the lists, the scores and the dead ends), so that a caller's next call
+     * gets it back whole from the allocator instead of fresh pages: with the pieces apart,
+     * glibc gave the heap's top back on every call on a large mesh (as score_table.c and
+     * auto_fast.c found). */
+    if (triangle_count > SIZE_MAX / 64)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
-    }
+    const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
+    const size_t vn = vertex_count ? vertex_count : 1;
+#define WORDS8(bytes) (((bytes) + 7) / 8)
+    const size_t emitted_w = (triangle_count + 63) / 64, stamp_w = !nv && rule->warp ? vn : 0;
+    const size_t records_w = WORDS8(vn * stride), offsets_w = WORDS8(((size_t)vertex_count + 1) * 4);
+    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + (nv ? records_w : 0);
+    const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
+    const size_t dead_w = WORDS8(triangle_count * 3 * 4);
+    uint64_t* block =
+        gc_alloc_array(emitted_w + stamp_w + offsets_w + records_w + lists_w + vscore_w + dead_w, 8, false);
+#undef WORDS8
+    if (!block)
+        return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
+                       vertex_count);
+    memset(block, 0, zeroed_w * 8);
+    uint64_t* emitted = block;
+    warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
+    gc_adjacency adj;
+    adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
+    char* records = (char*)(block + emitted_w + stamp_w + offsets_w);
+    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w);
+    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w + lists_w);
+    uint32_t* dead_end = (uint32_t*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w + lists_w + vscore_w);
+    gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
+#define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
+#define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
     uint32_t* list = adj.triangles;
     const uint32_t* list_start = adj.offsets;
     const uint32_t live_max = scores->live_count - 1;
@@ -283,7 +298,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         best = -1;
         best_score = -1.0f;
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
-        for (uint32_t k = 0; nv && k < live_cached; ++k) {
+        for (uint32_t k = 0; k < live_cached; ++k) {
             scan_start[k] = list_start[scan[k]];
 #if defined(__GNUC__)
             __builtin_prefetch(list + scan_start[k]);
@@ -291,7 +306,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         }
         for (uint32_t k = 0; k < live_cached; ++k) {
             flush_vertex* fv = VERT(scan[k]);
-            uint32_t* entries = list + (nv ? scan_start[k] : list_start[scan[k]]);
+            uint32_t* entries = list + scan_start[k];
             uint32_t scanned = 0;
             for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
                 const uint32_t w = entries[a];
@@ -326,8 +341,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     }
 #undef VERT
 #undef RULE
-    free(records), free(vscore), free(emitted), free(dead_end), free(warp.stamp);
-    gc_adjacency_free(&adj);
+    free(block);
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
