@@ -365,6 +365,7 @@ typedef struct lone_ctx {
     const float* positions;
     size_t position_stride;
     bool told, alone;            /* batch_lone's */
+    unsigned threads;            /* gc_opt_auto_lone's (direct-position's pipeline) */
 } lone_ctx;
 
 /* The job past a lone target's three orders: the overdraw pass's occlusion pairs (they
@@ -480,6 +481,11 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
          * or fewer, and from 38,656 on the Forsyth order was 0.07% to 0.6% below it
          * (docs/optimizers/auto.md) */
         s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&c->t, &own), out, err);
+    else if (k == 2 && target->family == GC_MODEL_DIRECT_POSITION)
+        /* meshoptimizer's order and its pass (direct_position_window.c), with threads side by
+         * side (direct_position_pipe.c) */
+        s = gc_opt_direct_position_table_window(indices, triangle_count, vertex_count, target->p[0],
+                                                placement->stream_position, DP_WINDOW_DEFAULT, c->threads, out, err);
     else if (k == 2)
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
     else
@@ -497,9 +503,13 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
             *state = GC_LONE_FORCED;
         return s;
     }
-    if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
-        s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
-                                          placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
+    if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION && !c->flushes && !c->nvidia &&
+        !c->t.order_scores) {
+        /* the only order scored (orders 0 and 1 are skipped for direct-position): the winner
+         * whatever its cost, so it is not priced (the same choice, the chain shorter) */
+        *state = GC_LONE_SCORED, *cost = 0;
+        return s;
+    }
     if (!s)
         s = c->cost(c->users[worker], out, true, 0, cost, err);
     if (!s)
@@ -517,7 +527,7 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     memset(&c, 0, sizeof c);
     c.indices = indices, c.triangle_count = triangle_count, c.vertex_count = vertex_count, c.target = target;
     c.placement = placement, c.cost = cost, c.users = users;
-    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride;
+    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride, c.threads = threads;
     gc_model_traits(target, &c.t);
     if (target->family == GC_MODEL_BATCH) {
         *served = true;

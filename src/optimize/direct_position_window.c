@@ -20,6 +20,7 @@
 #include "optimize.h"
 #include "../models/direct_position_rule.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,12 +63,30 @@ static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
     return misses;
 }
 
-gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
-                                        bool* changed, uint64_t* counts, gc_error* err)
+/* The triangles of `order` there to read, `need` or more, else the maker's final count
+ * (short of need: it failed); NULL feed: all of them. */
+static size_t dp_wait(const gc_order_feed* feed, size_t need, size_t triangle_count)
+{
+    if (!feed)
+        return triangle_count;
+    for (;;) {
+        const size_t w = atomic_load_explicit(&feed->written, memory_order_acquire);
+        if (w >= need)
+            return w;
+        if (atomic_load_explicit(&feed->ended, memory_order_acquire))
+            return atomic_load_explicit(&feed->written, memory_order_acquire);
+        sched_yield();
+    }
+}
+
+static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, uint32_t window, uint32_t* order, const gc_order_feed* feed,
+                           bool* aborted, bool* changed, uint64_t* counts, gc_error* err)
 {
     if (changed)
         *changed = false;
+    if (aborted)
+        *aborted = false;
     if (slots < 3 || window < 2 || triangle_count < 2)
         return GC_OK;
     if (window > GC_DP_WINDOW_MAX)
@@ -92,7 +111,14 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
     uint32_t held = 0;
     size_t next = 0; /* the next place of `order` to enter the window */
     uint32_t base = (uint32_t)(first_position % slots);
+    size_t ready = 0; /* the places of `order` written (feed) */
     for (size_t k = 0; k < triangle_count; ++k) {
+        const size_t want = next + (window - held) < triangle_count ? next + (window - held) : triangle_count;
+        if (ready < want && (ready = dp_wait(feed, want, triangle_count)) < want) {
+            if (aborted) /* the maker failed: its status is the caller's */
+                *aborted = true;
+            goto done;
+        }
         cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
         while (held < window && next < triangle_count)
             win[held++] = (uint32_t)next++;
@@ -124,4 +150,21 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
 done:
     free(a.place), free(a.slots), free(b.place), free(b.slots), free(live), free(out);
     return s;
+}
+
+gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
+                                        bool* changed, uint64_t* counts, gc_error* err)
+{
+    return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, NULL, NULL, changed,
+                     counts, err);
+}
+
+gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                            uint32_t slots, uint64_t first_position, uint32_t window,
+                                            uint32_t* order, const gc_order_feed* feed, bool* aborted,
+                                            gc_error* err)
+{
+    return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, feed, aborted, NULL,
+                     NULL, err);
 }

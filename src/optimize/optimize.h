@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -216,6 +217,18 @@ gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_cou
 #define SCORE_TABLE_MAX_VALENCE 256
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
+/* An order published as it is made, for a pass that reads its prefix on another thread
+ * (direct_position_pipe.c): `written` (release) the triangles written so far, every
+ * GC_ORDER_FEED_STEP and at the end; `ended` 1 once the maker has returned (written is then
+ * final: short of the count when it failed). Zero-initialise. */
+#define GC_ORDER_FEED_STEP 256
+typedef struct gc_order_feed {
+    atomic_size_t written;
+    atomic_int ended;
+} gc_order_feed;
+/* gc_opt_score_table with the order published to `feed` as it is made (the same order). */
+gc_status gc_opt_score_table_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_forsyth_scores* table, uint32_t* order, gc_order_feed* feed, gc_error* err);
 /* A pass after an order for a lone direct-position:N target (direct_position_window.c): each
  * step places the cheapest under the target's rule of the next `window` (2 to
  * GC_DP_WINDOW_MAX) triangles of `order` not placed yet, first_position being the list's
@@ -226,6 +239,19 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
                                         bool* changed, uint64_t* counts, gc_error* err);
+/* The same pass reading `order` as `feed` publishes it (NULL: all there); when the maker
+ * ends short of the count, *aborted and nothing is changed (GC_OK). */
+gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                            uint32_t slots, uint64_t first_position, uint32_t window,
+                                            uint32_t* order, const gc_order_feed* feed, bool* aborted,
+                                            gc_error* err);
+/* meshoptimizer's table order (gc_opt_score_table with gc_meshopt_scores) then the pass
+ * above over it, with 2 threads or more the pass on a second thread reading the order's
+ * prefix as it is made (direct_position_pipe.c): the same order for every thread count;
+ * GC_ERR_LIMIT as gc_opt_score_table's (order then undefined). */
+gc_status gc_opt_direct_position_table_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                              uint32_t slots, uint64_t first_position, uint32_t window,
+                                              unsigned threads, uint32_t* order, gc_error* err);
 /* The invocations of `order` under batch:slots,prims (batch_order_cost.c, the step of
  * src/models/batch_rule.h; the slots empty at the start, no state changes), slots >= 3. */
 gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
