@@ -188,6 +188,11 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
                                 uint32_t* order, gc_error* err);
+/* gc_opt_warp_refine_ex with `threads`: two passes with GC_WARP_REFINE_NEXT(k), k >= 2, on
+ * two threads, the second a few warps behind the first (the same order for every count). */
+gc_status gc_opt_warp_refine_threads(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                     unsigned threads, uint32_t* order, gc_error* err);
 /* auto's --effort 1 order for meshopt:C,W,P with C >= W (warp_refine.c): meshoptimizer's
  * table order, then one pass of swaps between each warp and the next (kept if better). */
 gc_status gc_opt_warp_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
