@@ -26,6 +26,7 @@
 
 #define NONE GC_DP_EMPTY
 #define SCALE 4
+#define DP_AHEAD 16 /* places of the order prefetched ahead of the window's entry */
 
 typedef struct dp_machine {
     uint32_t n;
@@ -107,7 +108,11 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
     for (size_t i = 0; i < 3 * triangle_count; ++i)
         live[indices[i]]++;
     uint64_t cost_in = 0, cost_out = 0;
-    uint32_t win[GC_DP_WINDOW_MAX]; /* places in `order` of the triangles waiting, in sequence */
+    /* the triangles waiting, in sequence: their places in `order` and their corners (copied
+     * in once, not looked up through the order at every step) */
+    struct {
+        uint32_t place, v[3];
+    } win[GC_DP_WINDOW_MAX];
     uint32_t held = 0;
     size_t next = 0; /* the next place of `order` to enter the window */
     uint32_t base = (uint32_t)(first_position % slots);
@@ -120,18 +125,31 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
             goto done;
         }
         cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
-        while (held < window && next < triangle_count)
-            win[held++] = (uint32_t)next++;
+        while (held < window && next < triangle_count) {
+#if defined(__GNUC__)
+            /* the triangles entering later, asked for ahead (scattered on a large mesh): the
+             * corners DP_AHEAD places on, the slots of those half as far */
+            if (next + DP_AHEAD < ready)
+                __builtin_prefetch(indices + 3 * (size_t)order[next + DP_AHEAD]);
+            if (next + DP_AHEAD / 2 < ready) {
+                const uint32_t* pv = indices + 3 * (size_t)order[next + DP_AHEAD / 2];
+                __builtin_prefetch(a.place + pv[0]), __builtin_prefetch(a.place + pv[1]);
+                __builtin_prefetch(a.place + pv[2]);
+            }
+#endif
+            memcpy(win[held].v, indices + 3 * (size_t)order[next], sizeof win[held].v);
+            win[held++].place = (uint32_t)next++;
+        }
         uint32_t pick = 0;
-        if (win[0] + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
+        if (win[0].place + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
             uint32_t best = UINT32_MAX;
             for (uint32_t i = 0; i < held && best; ++i) { /* nothing beats a price of 0 */
-                const uint32_t p = dp_price(&a, indices + 3 * (size_t)order[win[i]], base, live);
+                const uint32_t p = dp_price(&a, win[i].v, base, live);
                 if (p < best)
                     best = p, pick = i;
             }
         }
-        const uint32_t t = order[win[pick]];
+        const uint32_t t = order[win[pick].place];
         memmove(win + pick, win + pick + 1, (held - pick - 1) * sizeof *win);
         held--;
         const uint32_t* tv = indices + 3 * (size_t)t;
