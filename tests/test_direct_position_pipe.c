@@ -66,7 +66,8 @@ static bool fed_pass(const uint32_t* idx, size_t tc, uint32_t vc, uint32_t windo
     assert_int_equal(pthread_create(&id, NULL, make, &m), 0);
     bool aborted = false;
     gc_error err;
-    assert_int_equal(gc_opt_direct_position_window_fed(idx, tc, vc, 32, 0, window, out, &feed, &aborted, &err), GC_OK);
+    assert_int_equal(gc_opt_direct_position_window_fed(idx, tc, vc, 32, 0, window, out, &feed, &aborted, NULL, &err),
+                     GC_OK);
     pthread_join(id, NULL);
     return aborted;
 }

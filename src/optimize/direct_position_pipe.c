@@ -12,9 +12,11 @@
  * handed out in that order, so the maker always runs (with one worker, first: the pass then
  * finds the whole order there). A maker that fails (GC_ERR_LIMIT for a hub) ends the feed
  * short; the pass then stops without touching the order and the maker's status is the one
- * reported (job 0's). */
+ * reported (job 0's). The table order's own count (the pass's input machine) is made on the
+ * maker's thread after the order, the comparison after both. */
 #include "optimize.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Below this many triangles the second thread's start costs more than the overlap saves. */
@@ -27,6 +29,8 @@ typedef struct dp_pipe {
     uint64_t first_position;
     uint32_t* order;
     gc_order_feed feed;
+    uint64_t cost_in; /* the table order's invocations (job 0, after the order) */
+    gc_dp_split split; /* the pass's order and count (job 1) */
 } dp_pipe;
 
 static gc_status dp_pipe_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
@@ -34,12 +38,18 @@ static gc_status dp_pipe_job(void* user, size_t job, unsigned worker, uint64_t* 
     (void)worker;
     dp_pipe* p = user;
     *units = 1;
-    if (job == 0)
-        return gc_opt_score_table_fed(p->indices, p->triangle_count, p->vertex_count, &gc_meshopt_scores, p->order,
-                                      &p->feed, err);
+    if (job == 0) { /* the order, then its count under the rule (off the pass's thread) */
+        gc_status s = gc_opt_score_table_fed(p->indices, p->triangle_count, p->vertex_count, &gc_meshopt_scores,
+                                             p->order, &p->feed, err);
+        if (!s)
+            s = gc_dp_order_cost(p->indices, p->triangle_count, p->vertex_count, p->slots, p->first_position,
+                                 p->order, &p->cost_in, err);
+        return s;
+    }
     bool aborted = false;
     return gc_opt_direct_position_window_fed(p->indices, p->triangle_count, p->vertex_count, p->slots,
-                                             p->first_position, p->window, p->order, &p->feed, &aborted, err);
+                                             p->first_position, p->window, p->order, &p->feed, &aborted, &p->split,
+                                             err);
 }
 
 gc_status gc_opt_direct_position_table_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -59,5 +69,12 @@ gc_status gc_opt_direct_position_table_window(const uint32_t* indices, size_t tr
     p.slots = slots, p.window = window, p.first_position = first_position, p.order = order;
     atomic_init(&p.feed.written, 0);
     atomic_init(&p.feed.ended, 0);
-    return gc_parallel_run(2, 2, dp_pipe_job, &p, NULL, err);
+    if (!(p.split.out = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    gc_status s = gc_parallel_run(2, 2, dp_pipe_job, &p, NULL, err);
+    /* the pass's order where strictly cheaper, as gc_opt_direct_position_window keeps it */
+    if (!s && p.split.made && p.split.cost_out < p.cost_in)
+        memcpy(order, p.split.out, triangle_count * sizeof *order);
+    free(p.split.out);
+    return s;
 }

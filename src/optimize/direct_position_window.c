@@ -82,7 +82,7 @@ static size_t dp_wait(const gc_order_feed* feed, size_t need, size_t triangle_co
 
 static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
                            uint64_t first_position, uint32_t window, uint32_t* order, const gc_order_feed* feed,
-                           bool* aborted, bool* changed, uint64_t* counts, gc_error* err)
+                           bool* aborted, bool* changed, uint64_t* counts, gc_dp_split* split, gc_error* err)
 {
     if (changed)
         *changed = false;
@@ -94,17 +94,21 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
         window = GC_DP_WINDOW_MAX;
     const size_t vc = vertex_count ? vertex_count : 1;
     dp_machine a = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
-    dp_machine b = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
+    dp_machine b = {slots, NULL, NULL}; /* the input order's machine (split: the caller's count) */
+    if (!split)
+        b.place = gc_alloc_array(vc, sizeof(uint32_t), true), b.slots = gc_alloc_array(slots, sizeof(uint32_t), false);
     uint32_t* live = gc_alloc_array(vc, sizeof(uint32_t), true);
-    uint32_t* out = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    uint32_t* out = split ? split->out : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     gc_status s = GC_OK;
-    if (!a.place || !a.slots || !b.place || !b.slots || !live || !out) {
+    if (!a.place || !a.slots || (!split && (!b.place || !b.slots)) || !live || !out) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the direct-position pass over %zu triangles",
                     triangle_count);
         goto done;
     }
     for (uint32_t i = 0; i < slots; ++i)
-        a.slots[i] = b.slots[i] = NONE;
+        a.slots[i] = NONE;
+    for (uint32_t i = 0; i < slots && b.slots; ++i)
+        b.slots[i] = NONE;
     for (size_t i = 0; i < 3 * triangle_count; ++i)
         live[indices[i]]++;
     uint64_t cost_in = 0, cost_out = 0;
@@ -124,7 +128,8 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
                 *aborted = true;
             goto done;
         }
-        cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
+        if (!split)
+            cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
         while (held < window && next < triangle_count) {
 #if defined(__GNUC__)
             /* the triangles entering later, asked for ahead (scattered on a large mesh): the
@@ -160,13 +165,17 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
     }
     if (counts)
         counts[0] = cost_in, counts[1] = cost_out;
-    if (cost_out < cost_in) {
+    if (split) { /* the caller compares */
+        split->cost_out = cost_out, split->made = true;
+    } else if (cost_out < cost_in) {
         memcpy(order, out, triangle_count * sizeof *order);
         if (changed)
             *changed = true;
     }
 done:
-    free(a.place), free(a.slots), free(b.place), free(b.slots), free(live), free(out);
+    free(a.place), free(a.slots), free(b.place), free(b.slots), free(live);
+    if (!split)
+        free(out);
     return s;
 }
 
@@ -175,14 +184,37 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
                                         bool* changed, uint64_t* counts, gc_error* err)
 {
     return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, NULL, NULL, changed,
-                     counts, err);
+                     counts, NULL, err);
 }
 
 gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             uint32_t slots, uint64_t first_position, uint32_t window,
                                             uint32_t* order, const gc_order_feed* feed, bool* aborted,
-                                            gc_error* err)
+                                            gc_dp_split* split, gc_error* err)
 {
     return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, feed, aborted, NULL,
-                     NULL, err);
+                     NULL, split, err);
+}
+
+gc_status gc_dp_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, const uint32_t* order, uint64_t* cost, gc_error* err)
+{
+    *cost = 0;
+    if (slots < 3)
+        return GC_OK;
+    dp_machine b = {slots, gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true),
+                    gc_alloc_array(slots, sizeof(uint32_t), false)};
+    gc_status s = GC_OK;
+    if (!b.place || !b.slots)
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the direct-position pass over %zu triangles",
+                    triangle_count);
+    for (uint32_t i = 0; !s && i < slots; ++i)
+        b.slots[i] = NONE;
+    uint32_t base = (uint32_t)(first_position % slots);
+    for (size_t k = 0; !s && k < triangle_count; ++k) { /* as the pass's input machine */
+        *cost += dp_feed(&b, indices + 3 * (size_t)order[k], base);
+        base = (uint32_t)((base + 3) % slots);
+    }
+    free(b.place), free(b.slots);
+    return s;
 }

@@ -244,12 +244,26 @@ gc_status gc_opt_score_table_fed(const uint32_t* indices, size_t triangle_count,
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
                                         bool* changed, uint64_t* counts, gc_error* err);
+/* The pass's result left to the caller (gc_opt_direct_position_window_fed): the new order
+ * in `out` (the caller's, triangle_count entries) and its invocations in cost_out, made
+ * true when the pass ran; the input order is then not simulated (gc_dp_order_cost), nor
+ * replaced. */
+typedef struct gc_dp_split {
+    uint32_t* out;
+    uint64_t cost_out;
+    bool made;
+} gc_dp_split;
 /* The same pass reading `order` as `feed` publishes it (NULL: all there); when the maker
- * ends short of the count, *aborted and nothing is changed (GC_OK). */
+ * ends short of the count, *aborted and nothing is changed (GC_OK); split: NULL, or the
+ * result left to the caller. */
 gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             uint32_t slots, uint64_t first_position, uint32_t window,
                                             uint32_t* order, const gc_order_feed* feed, bool* aborted,
-                                            gc_error* err);
+                                            gc_dp_split* split, gc_error* err);
+/* The invocations of `order` under direct-position:slots from first_position, the slots
+ * empty (the pass's count of its input order). */
+gc_status gc_dp_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, const uint32_t* order, uint64_t* cost, gc_error* err);
 /* meshoptimizer's table order (gc_opt_score_table with gc_meshopt_scores) then the pass
  * above over it, with 2 threads or more the pass on a second thread reading the order's
  * prefix as it is made (direct_position_pipe.c): the same order for every thread count;
