@@ -12,6 +12,7 @@
  *  - gc_opt_direct_position_table_window with 1 to 4 threads gives gc_opt_score_table's
  *    order followed by gc_opt_direct_position_window's, on the same meshes and on a grid of
  *    8,192 triangles placed at stream positions 0 and 15 (above the pipeline's threshold).
+ *  - gc_dp_order_cost of the table order: gc_analyze's invocations under direct-position:32.
  *  - A hub (a fan of 300 triangles round one vertex, over SCORE_TABLE_MAX_VALENCE, then a
  *    strip of 5,000): GC_ERR_LIMIT with 1 and with 2 threads, as gc_opt_score_table's. */
 #include "test_util.h"
@@ -81,6 +82,20 @@ static void check_mesh(const uint32_t* idx, size_t n)
     uint32_t* fed = test_indices(tc);
     gc_error err;
     assert_int_equal(gc_opt_score_table(idx, tc, vc, &gc_meshopt_scores, table, &err), GC_OK);
+    { /* gc_dp_order_cost: the model's own count of the table order (gc_analyze) */
+        gc_model model;
+        assert_int_equal(gc_model_parse("direct-position:32", &model, &err), GC_OK);
+        uint32_t* list = test_indices(n);
+        for (size_t t = 0; t < tc; ++t)
+            memcpy(list + 3 * t, idx + 3 * (size_t)table[t], 3 * sizeof *list);
+        gc_draw draw = {list, n, GC_TRIANGLE_LIST, 0, 0};
+        gc_stats st;
+        assert_int_equal(gc_analyze(&model, &draw, NULL, &st, &err), GC_OK);
+        uint64_t cost = 0;
+        assert_int_equal(gc_dp_order_cost(idx, tc, vc, 32, 0, table, &cost, &err), GC_OK);
+        assert_int_equal(cost, st.invocations);
+        free(list);
+    }
     static const uint32_t windows[] = {3, 16};
     for (int w = 0; w < 2; ++w) {
         memcpy(whole, table, tc * sizeof *whole);
