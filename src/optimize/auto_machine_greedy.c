@@ -262,13 +262,14 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * direct_position_window.c over it (3 triangles); the order alone: the tuned
          * Forsyth order was above on 11 of the 28 corpus rows (+0.29% on the mean) and no
          * greedy within the time beat (docs/PERFORMANCE.md, issue 33); a hub: auto_fast.c's. */
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+        /* then the pass for its slots (direct_position_window.c), kept where cheaper; with
+         * threads the two side by side (direct_position_pipe.c) */
+        s = gc_opt_direct_position_table_window(indices, triangle_count, vertex_count, targets[0].p[0],
+                                                placement->stream_position, DP_WINDOW_FAST, options->threads, order,
+                                                err);
         if (s == GC_ERR_LIMIT)
             return GC_OK;
         *served = true;
-        if (!s) /* then the pass for its slots (direct_position_window.c), kept where cheaper */
-            s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, targets[0].p[0],
-                                              placement->stream_position, DP_WINDOW_FAST, order, NULL, NULL, err);
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
         return s;
