@@ -151,14 +151,14 @@ static bool warp_set_targets(const gc_model* targets, size_t target_count)
 /* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
 static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_stream_place* place,
-                              unsigned passes, unsigned flags, uint32_t* candidate, uint32_t* expanded,
-                              uint64_t* best_cost, uint32_t* order, gc_error* err)
+                              unsigned passes, unsigned flags, unsigned threads, uint32_t* candidate,
+                              uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
 {
     memcpy(candidate, order, triangle_count * sizeof *order);
     gc_family_traits t;
     gc_model_traits(&targets[0], &t);
-    gc_status s = gc_opt_warp_refine_ex(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles,
-                                        passes, flags, candidate, err);
+    gc_status s = gc_opt_warp_refine_threads(indices, triangle_count, vertex_count, t.piece_vertices,
+                                             t.piece_triangles, passes, flags, threads, candidate, err);
     if (!s)
         s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count, place,
                            best_cost, order, err);
@@ -832,7 +832,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
          * about 0.4 of the time of the passes between warps that share vertices, on the
          * corpus 2.84% below meshoptimizer after the greedy, where those gave 2.66%) */
         s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
-                         lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, candidate, expanded, &best_cost, order, err);
+                         lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, options->threads, candidate, expanded, &best_cost,
+                         order, err);
         progress_add(&progress, REFINE_UNITS);
     }
     if (!s && ls_passes) {
@@ -843,7 +844,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
         if (!s && warp_sets) {
-            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes, 0,
+            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes, 0, 1,
                              candidate, expanded, &best_cost, order, err);
             progress_add(&progress, REFINE_UNITS);
         }

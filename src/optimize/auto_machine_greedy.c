@@ -262,13 +262,14 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * direct_position_window.c over it (3 triangles); the order alone: the tuned
          * Forsyth order was above on 11 of the 28 corpus rows (+0.29% on the mean) and no
          * greedy within the time beat (docs/PERFORMANCE.md, issue 33); a hub: auto_fast.c's. */
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
+        /* then the pass for its slots (direct_position_window.c), kept where cheaper; with
+         * threads the two side by side (direct_position_pipe.c) */
+        s = gc_opt_direct_position_table_window(indices, triangle_count, vertex_count, targets[0].p[0],
+                                                placement->stream_position, DP_WINDOW_FAST, options->threads, order,
+                                                err);
         if (s == GC_ERR_LIMIT)
             return GC_OK;
         *served = true;
-        if (!s) /* then the pass for its slots (direct_position_window.c), kept where cheaper */
-            s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, targets[0].p[0],
-                                              placement->stream_position, DP_WINDOW_FAST, order, NULL, NULL, err);
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);
         return s;
@@ -365,6 +366,7 @@ typedef struct lone_ctx {
     const float* positions;
     size_t position_stride;
     bool told, alone;            /* batch_lone's */
+    unsigned threads;            /* gc_opt_auto_lone's (direct-position's pipeline) */
 } lone_ctx;
 
 /* The job past a lone target's three orders: the overdraw pass's occlusion pairs (they
@@ -480,6 +482,11 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
          * or fewer, and from 38,656 on the Forsyth order was 0.07% to 0.6% below it
          * (docs/optimizers/auto.md) */
         s = gc_opt_score_table(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&c->t, &own), out, err);
+    else if (k == 2 && target->family == GC_MODEL_DIRECT_POSITION)
+        /* meshoptimizer's order and its pass (direct_position_window.c), with threads side by
+         * side (direct_position_pipe.c) */
+        s = gc_opt_direct_position_table_window(indices, triangle_count, vertex_count, target->p[0],
+                                                placement->stream_position, DP_WINDOW_DEFAULT, c->threads, out, err);
     else if (k == 2)
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, out, err);
     else
@@ -497,9 +504,13 @@ static gc_status lone_job(void* user, size_t k, unsigned worker, uint32_t* out, 
             *state = GC_LONE_FORCED;
         return s;
     }
-    if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION) /* its pass (direct_position_window.c) */
-        s = gc_opt_direct_position_window(indices, triangle_count, vertex_count, target->p[0],
-                                          placement->stream_position, DP_WINDOW_DEFAULT, out, NULL, NULL, err);
+    if (!s && k == 2 && target->family == GC_MODEL_DIRECT_POSITION && !c->flushes && !c->nvidia &&
+        !c->t.order_scores) {
+        /* the only order scored (orders 0 and 1 are skipped for direct-position): the winner
+         * whatever its cost, so it is not priced (the same choice, the chain shorter) */
+        *state = GC_LONE_SCORED, *cost = 0;
+        return s;
+    }
     if (!s)
         s = c->cost(c->users[worker], out, true, 0, cost, err);
     if (!s)
@@ -517,7 +528,7 @@ gc_status gc_opt_auto_lone(const uint32_t* indices, size_t triangle_count, uint3
     memset(&c, 0, sizeof c);
     c.indices = indices, c.triangle_count = triangle_count, c.vertex_count = vertex_count, c.target = target;
     c.placement = placement, c.cost = cost, c.users = users;
-    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride;
+    c.ahead = ahead, c.positions = positions, c.position_stride = position_stride, c.threads = threads;
     gc_model_traits(target, &c.t);
     if (target->family == GC_MODEL_BATCH) {
         *served = true;

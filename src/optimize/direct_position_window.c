@@ -20,11 +20,13 @@
 #include "optimize.h"
 #include "../models/direct_position_rule.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE GC_DP_EMPTY
 #define SCALE 4
+#define DP_AHEAD 16 /* places of the order prefetched ahead of the window's entry */
 
 typedef struct dp_machine {
     uint32_t n;
@@ -62,50 +64,97 @@ static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
     return misses;
 }
 
-gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
-                                        bool* changed, uint64_t* counts, gc_error* err)
+/* The triangles of `order` there to read, `need` or more, else the maker's final count
+ * (short of need: it failed); NULL feed: all of them. */
+static size_t dp_wait(const gc_order_feed* feed, size_t need, size_t triangle_count)
+{
+    if (!feed)
+        return triangle_count;
+    for (;;) {
+        const size_t w = atomic_load_explicit(&feed->written, memory_order_acquire);
+        if (w >= need)
+            return w;
+        if (atomic_load_explicit(&feed->ended, memory_order_acquire))
+            return atomic_load_explicit(&feed->written, memory_order_acquire);
+        sched_yield();
+    }
+}
+
+static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, uint32_t window, uint32_t* order, const gc_order_feed* feed,
+                           bool* aborted, bool* changed, uint64_t* counts, gc_dp_split* split, gc_error* err)
 {
     if (changed)
         *changed = false;
+    if (aborted)
+        *aborted = false;
     if (slots < 3 || window < 2 || triangle_count < 2)
         return GC_OK;
     if (window > GC_DP_WINDOW_MAX)
         window = GC_DP_WINDOW_MAX;
     const size_t vc = vertex_count ? vertex_count : 1;
     dp_machine a = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
-    dp_machine b = {slots, gc_alloc_array(vc, sizeof(uint32_t), true), gc_alloc_array(slots, sizeof(uint32_t), false)};
+    dp_machine b = {slots, NULL, NULL}; /* the input order's machine (split: the caller's count) */
+    if (!split)
+        b.place = gc_alloc_array(vc, sizeof(uint32_t), true), b.slots = gc_alloc_array(slots, sizeof(uint32_t), false);
     uint32_t* live = gc_alloc_array(vc, sizeof(uint32_t), true);
-    uint32_t* out = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    uint32_t* out = split ? split->out : gc_alloc_array(triangle_count, sizeof(uint32_t), false);
     gc_status s = GC_OK;
-    if (!a.place || !a.slots || !b.place || !b.slots || !live || !out) {
+    if (!a.place || !a.slots || (!split && (!b.place || !b.slots)) || !live || !out) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the direct-position pass over %zu triangles",
                     triangle_count);
         goto done;
     }
     for (uint32_t i = 0; i < slots; ++i)
-        a.slots[i] = b.slots[i] = NONE;
+        a.slots[i] = NONE;
+    for (uint32_t i = 0; i < slots && b.slots; ++i)
+        b.slots[i] = NONE;
     for (size_t i = 0; i < 3 * triangle_count; ++i)
         live[indices[i]]++;
     uint64_t cost_in = 0, cost_out = 0;
-    uint32_t win[GC_DP_WINDOW_MAX]; /* places in `order` of the triangles waiting, in sequence */
+    /* the triangles waiting, in sequence: their places in `order` and their corners (copied
+     * in once, not looked up through the order at every step) */
+    struct {
+        uint32_t place, v[3];
+    } win[GC_DP_WINDOW_MAX];
     uint32_t held = 0;
     size_t next = 0; /* the next place of `order` to enter the window */
     uint32_t base = (uint32_t)(first_position % slots);
+    size_t ready = 0; /* the places of `order` written (feed) */
     for (size_t k = 0; k < triangle_count; ++k) {
-        cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
-        while (held < window && next < triangle_count)
-            win[held++] = (uint32_t)next++;
+        const size_t want = next + (window - held) < triangle_count ? next + (window - held) : triangle_count;
+        if (ready < want && (ready = dp_wait(feed, want, triangle_count)) < want) {
+            if (aborted) /* the maker failed: its status is the caller's */
+                *aborted = true;
+            goto done;
+        }
+        if (!split)
+            cost_in += dp_feed(&b, indices + 3 * (size_t)order[k], base);
+        while (held < window && next < triangle_count) {
+#if defined(__GNUC__)
+            /* the triangles entering later, asked for ahead (scattered on a large mesh): the
+             * corners DP_AHEAD places on, the slots of those half as far */
+            if (next + DP_AHEAD < ready)
+                __builtin_prefetch(indices + 3 * (size_t)order[next + DP_AHEAD]);
+            if (next + DP_AHEAD / 2 < ready) {
+                const uint32_t* pv = indices + 3 * (size_t)order[next + DP_AHEAD / 2];
+                __builtin_prefetch(a.place + pv[0]), __builtin_prefetch(a.place + pv[1]);
+                __builtin_prefetch(a.place + pv[2]);
+            }
+#endif
+            memcpy(win[held].v, indices + 3 * (size_t)order[next], sizeof win[held].v);
+            win[held++].place = (uint32_t)next++;
+        }
         uint32_t pick = 0;
-        if (win[0] + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
+        if (win[0].place + (size_t)window > k) { /* the oldest has not waited too long: the cheapest */
             uint32_t best = UINT32_MAX;
             for (uint32_t i = 0; i < held && best; ++i) { /* nothing beats a price of 0 */
-                const uint32_t p = dp_price(&a, indices + 3 * (size_t)order[win[i]], base, live);
+                const uint32_t p = dp_price(&a, win[i].v, base, live);
                 if (p < best)
                     best = p, pick = i;
             }
         }
-        const uint32_t t = order[win[pick]];
+        const uint32_t t = order[win[pick].place];
         memmove(win + pick, win + pick + 1, (held - pick - 1) * sizeof *win);
         held--;
         const uint32_t* tv = indices + 3 * (size_t)t;
@@ -116,12 +165,56 @@ gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle
     }
     if (counts)
         counts[0] = cost_in, counts[1] = cost_out;
-    if (cost_out < cost_in) {
+    if (split) { /* the caller compares */
+        split->cost_out = cost_out, split->made = true;
+    } else if (cost_out < cost_in) {
         memcpy(order, out, triangle_count * sizeof *order);
         if (changed)
             *changed = true;
     }
 done:
-    free(a.place), free(a.slots), free(b.place), free(b.slots), free(live), free(out);
+    free(a.place), free(a.slots), free(b.place), free(b.slots), free(live);
+    if (!split)
+        free(out);
+    return s;
+}
+
+gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                        uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
+                                        bool* changed, uint64_t* counts, gc_error* err)
+{
+    return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, NULL, NULL, changed,
+                     counts, NULL, err);
+}
+
+gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                            uint32_t slots, uint64_t first_position, uint32_t window,
+                                            uint32_t* order, const gc_order_feed* feed, bool* aborted,
+                                            gc_dp_split* split, gc_error* err)
+{
+    return dp_window(indices, triangle_count, vertex_count, slots, first_position, window, order, feed, aborted, NULL,
+                     NULL, split, err);
+}
+
+gc_status gc_dp_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, const uint32_t* order, uint64_t* cost, gc_error* err)
+{
+    *cost = 0;
+    if (slots < 3)
+        return GC_OK;
+    dp_machine b = {slots, gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), true),
+                    gc_alloc_array(slots, sizeof(uint32_t), false)};
+    gc_status s = GC_OK;
+    if (!b.place || !b.slots)
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the direct-position pass over %zu triangles",
+                    triangle_count);
+    for (uint32_t i = 0; !s && i < slots; ++i)
+        b.slots[i] = NONE;
+    uint32_t base = (uint32_t)(first_position % slots);
+    for (size_t k = 0; !s && k < triangle_count; ++k) { /* as the pass's input machine */
+        *cost += dp_feed(&b, indices + 3 * (size_t)order[k], base);
+        base = (uint32_t)((base + 3) % slots);
+    }
+    free(b.place), free(b.slots);
     return s;
 }

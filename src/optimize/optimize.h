@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -187,6 +188,11 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
                                 uint32_t* order, gc_error* err);
+/* gc_opt_warp_refine_ex with `threads`: two passes with GC_WARP_REFINE_NEXT(k), k >= 2, on
+ * two threads, the second a few warps behind the first (the same order for every count). */
+gc_status gc_opt_warp_refine_threads(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                     unsigned threads, uint32_t* order, gc_error* err);
 /* auto's --effort 1 order for meshopt:C,W,P with C >= W (warp_refine.c): meshoptimizer's
  * table order, then one pass of swaps between each warp and the next (kept if better). */
 gc_status gc_opt_warp_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -216,6 +222,18 @@ gc_status gc_opt_value_keyed_pieces(const uint32_t* indices, size_t triangle_cou
 #define SCORE_TABLE_MAX_VALENCE 256
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err);
+/* An order published as it is made, for a pass that reads its prefix on another thread
+ * (direct_position_pipe.c): `written` (release) the triangles written so far, every
+ * GC_ORDER_FEED_STEP and at the end; `ended` 1 once the maker has returned (written is then
+ * final: short of the count when it failed). Zero-initialise. */
+#define GC_ORDER_FEED_STEP 256
+typedef struct gc_order_feed {
+    atomic_size_t written;
+    atomic_int ended;
+} gc_order_feed;
+/* gc_opt_score_table with the order published to `feed` as it is made (the same order). */
+gc_status gc_opt_score_table_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_forsyth_scores* table, uint32_t* order, gc_order_feed* feed, gc_error* err);
 /* A pass after an order for a lone direct-position:N target (direct_position_window.c): each
  * step places the cheapest under the target's rule of the next `window` (2 to
  * GC_DP_WINDOW_MAX) triangles of `order` not placed yet, first_position being the list's
@@ -226,6 +244,33 @@ gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_direct_position_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                         uint32_t slots, uint64_t first_position, uint32_t window, uint32_t* order,
                                         bool* changed, uint64_t* counts, gc_error* err);
+/* The pass's result left to the caller (gc_opt_direct_position_window_fed): the new order
+ * in `out` (the caller's, triangle_count entries) and its invocations in cost_out, made
+ * true when the pass ran; the input order is then not simulated (gc_dp_order_cost), nor
+ * replaced. */
+typedef struct gc_dp_split {
+    uint32_t* out;
+    uint64_t cost_out;
+    bool made;
+} gc_dp_split;
+/* The same pass reading `order` as `feed` publishes it (NULL: all there); when the maker
+ * ends short of the count, *aborted and nothing is changed (GC_OK); split: NULL, or the
+ * result left to the caller. */
+gc_status gc_opt_direct_position_window_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                            uint32_t slots, uint64_t first_position, uint32_t window,
+                                            uint32_t* order, const gc_order_feed* feed, bool* aborted,
+                                            gc_dp_split* split, gc_error* err);
+/* The invocations of `order` under direct-position:slots from first_position, the slots
+ * empty (the pass's count of its input order). */
+gc_status gc_dp_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
+                           uint64_t first_position, const uint32_t* order, uint64_t* cost, gc_error* err);
+/* meshoptimizer's table order (gc_opt_score_table with gc_meshopt_scores) then the pass
+ * above over it, with 2 threads or more the pass on a second thread reading the order's
+ * prefix as it is made (direct_position_pipe.c): the same order for every thread count;
+ * GC_ERR_LIMIT as gc_opt_score_table's (order then undefined). */
+gc_status gc_opt_direct_position_table_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                              uint32_t slots, uint64_t first_position, uint32_t window,
+                                              unsigned threads, uint32_t* order, gc_error* err);
 /* The invocations of `order` under batch:slots,prims (batch_order_cost.c, the step of
  * src/models/batch_rule.h; the slots empty at the start, no state changes), slots >= 3. */
 gc_status gc_batch_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,

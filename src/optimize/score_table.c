@@ -73,7 +73,7 @@ typedef struct batch_told {
 static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                            const gc_forsyth_scores* table, const gc_model* nv,
                                            uint64_t first_primitive, batch_told* bt, uint32_t* order,
-                                           gc_error* err)
+                                           gc_order_feed* feed, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -147,6 +147,8 @@ static ALWAYS_INLINE gc_status score_table(const uint32_t* indices, size_t trian
         const uint32_t* tv = indices + 3 * current;
         const uint64_t prim = first_primitive + written;
         order[written++] = (uint32_t)current;
+        if (feed && (written & (GC_ORDER_FEED_STEP - 1)) == 0) /* the prefix, for a pass on another thread */
+            atomic_store_explicit(&feed->written, written, memory_order_release);
         uint32_t kept_ex = ~0u; /* (nv) 0 when this primitive reset the rule's cache */
         if (nv) {
             uint32_t u[3];
@@ -288,7 +290,7 @@ SCORE_TABLE_CLONES
 static gc_status score_table_plain(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                    const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
 {
-    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, NULL, order, err);
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, NULL, order, NULL, err);
 }
 
 SCORE_TABLE_CLONES
@@ -296,13 +298,30 @@ static gc_status score_table_nvidia(const uint32_t* indices, size_t triangle_cou
                                     const gc_forsyth_scores* table, const gc_model* target, uint64_t first_primitive,
                                     uint32_t* order, gc_error* err)
 {
-    return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, NULL, order, err);
+    return score_table(indices, triangle_count, vertex_count, table, target, first_primitive, NULL, order, NULL, err);
 }
 
 gc_status gc_opt_score_table(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_forsyth_scores* table, uint32_t* order, gc_error* err)
 {
     return score_table_plain(indices, triangle_count, vertex_count, table, order, err);
+}
+
+SCORE_TABLE_CLONES
+static gc_status score_table_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_forsyth_scores* table, uint32_t* order, gc_order_feed* feed, gc_error* err)
+{
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, NULL, order, feed, err);
+}
+
+gc_status gc_opt_score_table_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_forsyth_scores* table, uint32_t* order, gc_order_feed* feed, gc_error* err)
+{
+    const gc_status s = score_table_fed(indices, triangle_count, vertex_count, table, order, feed, err);
+    if (!s) /* the whole order; then the end, whatever the status (a reader waiting stops) */
+        atomic_store_explicit(&feed->written, triangle_count, memory_order_release);
+    atomic_store_explicit(&feed->ended, 1, memory_order_release);
+    return s;
 }
 
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -316,7 +335,7 @@ SCORE_TABLE_CLONES
 static gc_status score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                    const gc_forsyth_scores* table, batch_told* bt, uint32_t* order, gc_error* err)
 {
-    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, bt, order, err);
+    return score_table(indices, triangle_count, vertex_count, table, NULL, 0, bt, order, NULL, err);
 }
 
 gc_status gc_opt_score_table_batch(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,

@@ -21,6 +21,7 @@
  * style refinement of a partition; measured in docs/optimizers/auto.md.) */
 #include "optimize.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +310,55 @@ gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uin
                                  err);
 }
 
+/* Two passes of the swaps between each warp and the next k (GC_WARP_REFINE_NEXT(k), k >= 2)
+ * as a pipeline on two threads (issue 33: nvidia-pascal's default chain). A pair (a, b) reads
+ * and writes warps a and b only, b - a <= k, and a pass takes the warps in order; so once the
+ * first pass has finished warp a + k, warps 0 .. a + k are final for it and it will touch
+ * nothing below a + k + 1: the second pass may take warp a, and sees what it would see after
+ * the whole first pass. Each pass counts in its own count_a, count_b; the first publishes the
+ * warps it has finished (release), the second waits for them (acquire). Where the first pass
+ * swaps nothing, the one-thread loop stops, and the second pass, seeing the same order,
+ * swaps nothing either: the same order for every thread count. */
+#define REFINE_PIPE_MIN_WARPS 256 /* below, the second thread's start costs more than it saves */
+
+typedef struct refine_pipe {
+    refine_state r[2];
+    const uint32_t* start;
+    uint32_t warps, reach, max_vertices; /* reach: the later warps compared with each */
+    atomic_uint_least32_t done;           /* warps the first pass has finished */
+} refine_pipe;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static gc_status refine_pipe_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
+{
+    (void)worker, (void)err;
+    refine_pipe* p = user;
+    refine_state* r = &p->r[job];
+    const uint32_t* start = p->start;
+    touching_set set;
+    uint32_t ready = 0;
+    *units = 1;
+    for (uint32_t a = 0; a < p->warps; ++a) {
+        const uint32_t last = p->warps - 1 - a > p->reach ? a + p->reach : p->warps - 1;
+        while (job == 1 && ready <= last) { /* the first pass past warp `last` */
+            ready = (uint32_t)atomic_load_explicit(&p->done, memory_order_acquire);
+            if (ready <= last)
+                sched_yield();
+        }
+        if (last > a) {
+            int distinct = warp_fill(r, r->count_a, start[a], start[a + 1], 1);
+            for (uint32_t b = a + 1; b <= last; ++b)
+                refine_pair(r, start, a, b, p->max_vertices, &set, &distinct, NULL);
+            warp_fill(r, r->count_a, start[a], start[a + 1], -1);
+        }
+        if (job == 0)
+            atomic_store_explicit(&p->done, a + 1, memory_order_release);
+    }
+    return GC_OK;
+}
+
 /* gc_opt_warp_refine_ex, cloned for AVX2 where the CPU has it (an ifunc picks at load time;
  * static, so that the library exports no resolver; integers only, so the same orders): the
  * pricing of a pair's swaps on 8 lanes. */
@@ -317,7 +367,7 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 static gc_status refine_ex(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
-                           uint32_t* order, gc_error* err)
+                           unsigned threads, uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0 || passes == 0)
         return GC_OK;
@@ -370,6 +420,25 @@ static gc_status refine_ex(const uint32_t* indices, size_t triangle_count, uint3
     const bool slide = next_warps == 1 && !(flags & GC_WARP_REFINE_CHANGED);
     uint32_t carried = UINT32_MAX; /* sliding: the warp already counted in count_a */
     int carried_distinct = 0;
+    if (threads > 1 && passes == 2 && next_warps > 1 && !(flags & GC_WARP_REFINE_CHANGED) &&
+        warps >= REFINE_PIPE_MIN_WARPS) { /* the two passes side by side (refine_pipe_job) */
+        refine_pipe p;
+        memset(&p, 0, sizeof p);
+        p.r[0] = p.r[1] = r;
+        p.r[1].pass = 1;
+        p.r[1].count_a = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+        p.r[1].count_b = gc_alloc_array(vertex_count, sizeof(uint32_t), true);
+        p.start = start, p.warps = warps, p.max_vertices = max_vertices;
+        p.reach = next_warps < REFINE_NEIGHBOURS ? next_warps : REFINE_NEIGHBOURS;
+        atomic_init(&p.done, 0);
+        if (p.r[1].count_a && p.r[1].count_b)
+            s = gc_parallel_run(2, 2, refine_pipe_job, &p, NULL, err);
+        else
+            s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %u vertices", vertex_count);
+        free(p.r[1].count_a);
+        free(p.r[1].count_b);
+        passes = 0; /* done */
+    }
     for (unsigned pass = 0; pass < passes; ++pass) {
         unsigned swaps = 0;
         r.pass = pass;
@@ -429,7 +498,7 @@ static gc_status refine_ex(const uint32_t* indices, size_t triangle_count, uint3
         if (swaps == 0)
             break;
     }
-    if (input) { /* the input back unless the model's warps of the result cost less */
+    if (input && !s) { /* the input back unless the model's warps of the result cost less */
         memset(stamp, 0, vertex_count * sizeof *stamp);
         form_warps(r.corner, order, triangle_count, max_vertices, max_triangles, stamp, NULL, NULL, &cost_after);
         if (cost_after >= cost_before)
@@ -453,7 +522,15 @@ gc_status gc_opt_warp_refine_ex(const uint32_t* indices, size_t triangle_count, 
                                 uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
                                 uint32_t* order, gc_error* err)
 {
-    return refine_ex(indices, triangle_count, vertex_count, max_vertices, max_triangles, passes, flags, order, err);
+    return refine_ex(indices, triangle_count, vertex_count, max_vertices, max_triangles, passes, flags, 1, order, err);
+}
+
+gc_status gc_opt_warp_refine_threads(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     uint32_t max_vertices, uint32_t max_triangles, unsigned passes, unsigned flags,
+                                     unsigned threads, uint32_t* order, gc_error* err)
+{
+    return refine_ex(indices, triangle_count, vertex_count, max_vertices, max_triangles, passes, flags, threads, order,
+                     err);
 }
 
 /* --effort 1 for meshopt:C,W,P with C >= W (auto_fast.c): meshoptimizer's order (its table,
