@@ -280,10 +280,10 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         uint32_t n = 0;
         for (uint32_t k = 0; k < un; ++k)
             next_cache[n++] = u[k];
-        for (uint32_t k = 0; k < cache_count; ++k) {
+        for (uint32_t k = 0; k < cache_count; ++k) { /* without a branch: which entries go is hard to foresee */
             const uint32_t v = cache[k];
-            if (v != tv[0] && v != tv[1] && v != tv[2])
-                next_cache[n++] = v;
+            next_cache[n] = v;
+            n += (v != tv[0]) & (v != tv[1]) & (v != tv[2]);
         }
         uint32_t live_cached = 0, place = 0;
         for (uint32_t k = 0; k < n; ++k) {
