@@ -27,7 +27,9 @@
  *    below meshoptimizer's order on the sum over the meshes, stored and shuffled.
  *  - nv-dx, nv-gl --effort 1 runs the batch table (gc_flush_batch_scores), whose orders cost
  *    fewer invocations than auto's tuned table's on the sum over the meshes, and the default,
- *    which scores that order too, is never above it on any mesh (batch_table). */
+ *    which scores that order too, is never above it on any mesh (batch_table); the same order
+ *    with its invocations counted as it is emitted (gc_opt_forsyth_flush_kerbl, auto's
+ *    default) is that order, and its count gc_analyze's (on the hub too). */
 #include "test_peer.h"
 
 #include "optimize/optimize.h"
@@ -364,6 +366,12 @@ static void batch_table(void** state)
         assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
         assert_int_equal(gc_opt_forsyth_flush(hub, TC, FAN + 1, &gc_flush_batch_scores, &rule, horder, &err), GC_OK);
         assert_is_permutation(horder, TC);
+        uint32_t hcounted[TC];
+        uint64_t hinv = 0;
+        assert_int_equal(
+            gc_opt_forsyth_flush_kerbl(hub, TC, FAN + 1, &gc_flush_batch_scores, &rule, &m, hcounted, &hinv, &err), GC_OK);
+        assert_memory_equal(hcounted, horder, sizeof horder);
+        assert_int_equal(hinv, order_invocations(&m, hub, horder, TC));
         uint64_t batch_sum = 0, tuned_sum = 0;
         for (corpus_rows r = corpus_rows_of(meshes, MESH_COUNT, 11); corpus_rows_next(&r);) {
             const uint32_t* mesh = r.idx;
@@ -374,6 +382,15 @@ static void batch_table(void** state)
             assert_int_equal(gc_opt_forsyth_flush(mesh, tc, mv, &gc_flush_batch_scores, &rule, order, &err), GC_OK);
             assert_is_permutation(order, tc);
             batch_sum += order_invocations(&m, mesh, order, tc);
+            /* the same order with its invocations counted as it is emitted: gc_analyze's */
+            uint32_t* counted_order = test_indices(tc);
+            uint64_t counted = 0;
+            assert_int_equal(
+                gc_opt_forsyth_flush_kerbl(mesh, tc, mv, &gc_flush_batch_scores, &rule, &m, counted_order, &counted, &err),
+                GC_OK);
+            assert_memory_equal(counted_order, order, tc * sizeof *order);
+            assert_int_equal(counted, order_invocations(&m, mesh, order, tc));
+            free(counted_order);
             uint32_t* list = order_list(mesh, order, tc);
             auto_order(&m, mesh, n, mv, 1, 0, 0, out);
             assert_memory_equal(out, list, n * sizeof *out);

@@ -319,11 +319,9 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     }
     if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
         *units = OTHER_UNITS;
-        uint64_t cost = 0; /* counted with the rule's own step (the same count, no gc_sim) */
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &J->flush_rule,
-                                 candidate, err);
-        if (!s)
-            s = gc_kerbl_order_cost(indices, triangle_count, vertex_count, &J->targets[0], candidate, &cost, err);
+        uint64_t cost = 0; /* counted with the rule's own step as it is emitted (the same count, no gc_sim) */
+        s = gc_opt_forsyth_flush_kerbl(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &J->flush_rule,
+                                       &J->targets[0], candidate, &cost, err);
         if (!s && cost < w->best_cost) {
             w->best_cost = cost;
             w->best_key = ((uint64_t)v << 6) + 1;

@@ -16,35 +16,10 @@
  * same score either way. The cold queue, the distance records and the setup are the same
  * code (batch_greedy_parts.h). tests/test_batch_greedy.c checks the orders against
  * gc_opt_batch_greedy_sim's and against a plain implementation of the steps. */
-#include "../models/kerbl_rule.h"
 #include "batch_greedy_parts.h"
+#include "kerbl_machine.h"
 
-typedef struct kerbl_machine {
-    gc_kerbl_rule rule;
-    uint32_t* words;   /* per vertex: the batch that last referenced it, the position */
-    uint32_t current;  /* the open batch, from 1 */
-    uint32_t cbatch;   /* its indices */
-    uint32_t cuniques; /* its invocations */
-    uint32_t progress; /* the next corner's position */
-    uint64_t invocations;
-} kerbl_machine;
-
-/* Feeds triangle f (its lookups done: adds, cut). */
-static void machine_feed(kerbl_machine* m, const uint32_t* f, uint32_t adds, bool cut)
-{
-    if (cut) {
-        m->current++;
-        m->cbatch = m->cuniques = 0;
-    }
-    for (unsigned i = 0; i < 3; ++i) {
-        m->words[2 * (size_t)f[i]] = m->current;
-        m->words[2 * (size_t)f[i] + 1] = m->progress + i;
-    }
-    m->cuniques += adds;
-    m->cbatch += 3;
-    m->progress += 3;
-    m->invocations += adds;
-}
+typedef gc_kerbl_machine kerbl_machine;
 
 /* Whether vertex v is still held: a primitive of v alone would cost nothing (gc_sim_peek's
  * answer in batch_greedy.c). Its lookup (gc_kerbl_lookup of v, v, v) hits at every corner
@@ -164,9 +139,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         return gc_fail(err, GC_ERR_LIMIT, "batch greedy: batches of '%s' are too large", target->name);
     gc_status s = GC_OK;
     greedy g = {0};
-    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
-                        target->p[1]},
-                       NULL, 1, 0, 0, 0, 0};
+    kerbl_machine m = gc_kerbl_machine_of(target, NULL);
     uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
     /* the machine's words, the cached list, the removed list and the cached flags in one
        block (the first and the last zeroed), as forsyth_flush.c and score_table.c do */
@@ -210,7 +183,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                 for (uint32_t j = 0, n = valence[f[t]]; j < n; ++j)
                     __builtin_prefetch(&g.tri[list[j]]);
             }
-            machine_feed(&m, f, adds, cut);
+            gc_kerbl_machine_feed(&m, f, adds, cut);
             ended = false;
             order[placed++] = best;
             /* cached_list stays in order of last reference, oldest first */
@@ -406,18 +379,13 @@ gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, ui
 {
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "kerbl order cost: '%s' is not nv-dx or nv-gl", target->name);
-    kerbl_machine m = {{target->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, target->p[2], target->p[0],
-                        target->p[1]},
-                       gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true), 1, 0, 0, 0, 0};
+    kerbl_machine m = gc_kerbl_machine_of(target, gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true));
     if (!m.words)
         return gc_fail(err, GC_ERR_NOMEM, "kerbl order cost: out of memory for %u vertices", vertex_count);
     for (size_t t = 0; t < triangle_count; ++t) {
         if (order && t + 8 < triangle_count) /* the order's triangles, asked for ahead */
             __builtin_prefetch(indices + 3 * (size_t)order[t + 8]);
-        const uint32_t* f = indices + 3 * (size_t)(order ? order[t] : t);
-        bool miss[3], cut;
-        const uint32_t adds = gc_kerbl_lookup(&m.rule, m.words, f, 3, m.progress, m.current, m.cbatch, m.cuniques, miss, &cut);
-        machine_feed(&m, f, adds, cut);
+        gc_kerbl_machine_add(&m, indices + 3 * (size_t)(order ? order[t] : t));
     }
     free(m.words);
     *invocations = m.invocations;

@@ -35,6 +35,7 @@
  * -1.68% against meshoptimizer on the corpus for -1.72%). auto runs it with the tuned table
  * (gc_auto_tuned_scores), unchanged. */
 #include "optimize.h"
+#include "kerbl_machine.h"
 #include "../models/nvidia_rule.h"
 
 #include <stdlib.h>
@@ -181,7 +182,8 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
 static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                             const bool nv, const gc_model* target, uint64_t first_primitive,
-                                            uint32_t* order, gc_error* err)
+                                            const gc_model* kerbl, uint64_t* invocations, uint32_t* order,
+                                            gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -205,11 +207,13 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
 #define WORDS8(bytes) (((bytes) + 7) / 8)
     const size_t emitted_w = (triangle_count + 63) / 64, stamp_w = !nv && rule->warp ? vn : 0;
     const size_t records_w = WORDS8(vn * stride), offsets_w = WORDS8(((size_t)vertex_count + 1) * 4);
-    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + (nv ? records_w : 0);
+    /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
+    const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
+    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv ? records_w : 0);
     const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
     const size_t dead_w = WORDS8(triangle_count * 3 * 4);
     uint64_t* block =
-        gc_alloc_array(emitted_w + stamp_w + offsets_w + records_w + lists_w + vscore_w + dead_w, 8, false);
+        gc_alloc_array(emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8, false);
 #undef WORDS8
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
@@ -219,10 +223,14 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
     gc_adjacency adj;
     adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
-    char* records = (char*)(block + emitted_w + stamp_w + offsets_w);
-    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w);
-    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w + lists_w);
-    uint32_t* dead_end = (uint32_t*)(void*)(block + emitted_w + stamp_w + records_w + offsets_w + lists_w + vscore_w);
+    gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
+    if (kerbl)
+        machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w));
+    char* records = (char*)(block + emitted_w + stamp_w + offsets_w + kerbl_w);
+    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w);
+    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w);
+    uint32_t* dead_end =
+        (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
     gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
@@ -248,6 +256,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         const uint64_t prim = first_primitive + written;
         emitted[t / 64] |= 1ull << (t % 64);
         order[written++] = t;
+        if (kerbl)
+            gc_kerbl_machine_add(&machine, tv);
         for (int c = 0; c < 3; ++c) {
             dead_end[dead_top++] = tv[c];
             VERT(tv[c])->live--;
@@ -270,10 +280,10 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         uint32_t n = 0;
         for (uint32_t k = 0; k < un; ++k)
             next_cache[n++] = u[k];
-        for (uint32_t k = 0; k < cache_count; ++k) {
+        for (uint32_t k = 0; k < cache_count; ++k) { /* without a branch: which entries go is hard to foresee */
             const uint32_t v = cache[k];
-            if (v != tv[0] && v != tv[1] && v != tv[2])
-                next_cache[n++] = v;
+            next_cache[n] = v;
+            n += (v != tv[0]) & (v != tv[1]) & (v != tv[2]);
         }
         uint32_t live_cached = 0, place = 0;
         for (uint32_t k = 0; k < n; ++k) {
@@ -342,6 +352,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
 #undef VERT
 #undef RULE
     free(block);
+    if (kerbl)
+        *invocations = machine.invocations;
     if (written != triangle_count)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
@@ -351,13 +363,24 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
                                gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, NULL, NULL, order, err);
+}
+
+gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                     const gc_model* target, uint32_t* order, uint64_t* invocations, gc_error* err)
+{
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
+    *invocations = 0;
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, target, invocations,
+                        order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, true, target, first_primitive, order,
-                        err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, true, target, first_primitive, NULL, NULL,
+                        order, err);
 }

@@ -318,6 +318,12 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
 gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                     const gc_model* target, const gc_batch_greedy_weights* weights, uint32_t* order,
                                     uint64_t* invocations, gc_error* err);
+/* gc_opt_forsyth_flush's order for nv-dx or nv-gl target `target` (its rule from
+ * gc_flush_batch_rule_of), with its invocations under the target counted as it is emitted
+ * (gc_kerbl_order_cost's count, without a pass of its own). GC_ERR_USAGE for another family. */
+gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                     const gc_model* target, uint32_t* order, uint64_t* invocations, gc_error* err);
 /* The invocations of the triangles indices[3 * order[t]..] (order NULL: as they are) under
  * nv-dx or nv-gl, a list drawn alone: gc_analyze's count, without a gc_sim. */
 gc_status gc_kerbl_order_cost(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
