@@ -15,6 +15,7 @@
  * objective on both halves to standard output. docs/optimizers/auto.md ("batch told") has
  * the run that made gc_batch_told_scores. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include "gpucache/gpucache.h"
 #include "optimize/optimize.h"
 
@@ -99,24 +100,11 @@ int main(int argc, char** argv)
     for (int i = 0; i < MESHES; ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", corpus, mesh_names[i]);
-        gc_mesh gm;
-        gc_load_options lo = {0};
-        if (gc_mesh_load(path, &lo, &gm, &err))
-            die(path, err.message);
-        gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-        uint64_t primitives = 0;
-        if (gc_draw_validate(&d, path, &primitives, &err))
-            die(path, err.message);
-        uint32_t* indices = malloc(primitives * 6 * sizeof *indices + 4); /* a quad is two triangles */
-        size_t index_count = 0;
-        if (!indices)
-            die(path, "out of memory");
-        if (gc_draw_triangles(&d, indices, primitives * 6, &index_count, &err))
-            die(path, err.message);
-        gc_mesh_free(&gm);
-        uint32_t top = 0;
-        for (size_t j = 0; j < index_count; ++j)
-            top = indices[j] > top ? indices[j] : top;
+        uint32_t* indices;
+        size_t index_count;
+        uint32_t vertex_count;
+        if (bench_load_triangles(path, &indices, &index_count, &vertex_count))
+            die(path, "cannot load it");
         largest = index_count > largest ? index_count : largest;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             row* r = &rows[row_count++];
@@ -128,7 +116,7 @@ int main(int argc, char** argv)
             if (shuffled)
                 gc_shuffle_triangles(r->indices, index_count, 7);
             r->triangles = index_count / 3;
-            r->vertex_count = top + 1;
+            r->vertex_count = vertex_count;
             r->training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
             if (gc_opt_score_table(r->indices, r->triangles, r->vertex_count, &gc_meshopt_scores, reference, &err) ||
                 gc_batch_order_cost(r->indices, r->triangles, r->vertex_count, target.p[0], target.p[1], reference,

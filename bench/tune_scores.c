@@ -15,6 +15,7 @@
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_util.h"
 #include "gpucache/gpucache.h"
 #include "optimize/optimize.h"
 
@@ -155,26 +156,9 @@ int main(int argc, char** argv)
     for (int i = 0; i < MESHES; ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", corpus, mesh_names[i]);
-        gc_mesh gm;
-        gc_error err;
-        gc_load_options lo = {0};
-        if (gc_mesh_load(path, &lo, &gm, &err))
-            die(path, err.message);
-        gc_draw d = {gm.indices, gm.index_count, gm.topology, gm.restart_enabled, gm.restart_value};
-        uint64_t primitives = 0;
-        if (gc_draw_validate(&d, path, &primitives, &err))
-            die(path, err.message);
         mesh* m = &meshes[mesh_count++];
-        m->indices = malloc(primitives * 3 * sizeof *m->indices);
-        if (!m->indices)
-            die(path, "out of memory");
-        if (gc_draw_triangles(&d, m->indices, primitives * 3, &m->index_count, &err))
-            die(path, err.message);
-        gc_mesh_free(&gm);
-        uint32_t top = 0;
-        for (size_t j = 0; j < m->index_count; ++j)
-            top = m->indices[j] > top ? m->indices[j] : top;
-        m->vertex_count = top + 1;
+        if (bench_load_triangles(path, &m->indices, &m->index_count, &m->vertex_count))
+            die(path, "cannot load it");
         m->training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
         largest = m->index_count > largest ? m->index_count : largest;
     }

@@ -244,25 +244,16 @@ static void plain_greedy(const uint32_t* idx, size_t T, uint32_t V, const gc_mod
     free(removed);
 }
 
+/* test_random's pick below i. */
+static size_t random_pick(uint64_t* seed, size_t i)
+{
+    return (size_t)(test_random(seed) % i);
+}
+
 /* The triangles shuffled (fixed seed), with two degenerate triangles appended. */
 static uint32_t* shuffled_degenerate(const uint32_t* idx, size_t tc, size_t* out_tc)
 {
-    uint32_t* s = malloc((3 * tc + 6) * sizeof *s);
-    assert_non_null(s);
-    memcpy(s, idx, 3 * tc * sizeof *s);
-    uint64_t seed = 12345;
-    for (size_t i = tc; i > 1; --i) {
-        const size_t j = (size_t)(test_random(&seed) % i);
-        for (int k = 0; k < 3; ++k) {
-            const uint32_t x = s[3 * (i - 1) + k];
-            s[3 * (i - 1) + k] = s[3 * j + k];
-            s[3 * j + k] = x;
-        }
-    }
-    s[3 * tc] = s[0], s[3 * tc + 1] = s[0], s[3 * tc + 2] = s[1];
-    s[3 * tc + 3] = s[4], s[3 * tc + 4] = s[5], s[3 * tc + 5] = s[5];
-    *out_tc = tc + 2;
-    return s;
+    return shuffled_plus_degenerates(idx, tc, 2, 12345, random_pick, out_tc);
 }
 
 static void check_orders(const char* what, const char* spec, const uint32_t* idx, size_t tc, bool against_plain)
@@ -307,13 +298,8 @@ static void against_plain_steps(void** state)
     const char* const specs[] = {"nvidia-dx", "nvidia-gl", "nv-dx:indices=48,vertices=16", "nv-dx:indices=192,vertices=64",
                                  "nv-gl:indices=96,vertices=32,window=8", "nv-gl:indices=48,vertices=16,window=1"};
     for (size_t mi = 0; mi < sizeof meshes / sizeof *meshes; ++mi) {
-        size_t n;
-        uint32_t* idx = corpus_triangles(meshes[mi], &n);
-        if (!idx) {
-            skip();
-            return;
-        }
-        size_t tc;
+        size_t n, tc;
+        uint32_t* idx = corpus_triangles_or_skip(meshes[mi], &n);
         uint32_t* sh = shuffled_degenerate(idx, n / 3, &tc);
         for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
             check_orders(meshes[mi], specs[s], idx, n / 3, true);
@@ -330,13 +316,8 @@ static void against_machine_driven(void** state)
     const char* const meshes[] = {"alligator.obj", "cow.obj", "fandisk.obj", "homer.obj", "rocker-arm.obj",
                                   "spot.obj", "stanford-bunny.obj", "teapot.obj"};
     for (size_t mi = 0; mi < sizeof meshes / sizeof *meshes; ++mi) {
-        size_t n;
-        uint32_t* idx = corpus_triangles(meshes[mi], &n);
-        if (!idx) {
-            skip();
-            return;
-        }
-        size_t tc;
+        size_t n, tc;
+        uint32_t* idx = corpus_triangles_or_skip(meshes[mi], &n);
         uint32_t* sh = shuffled_degenerate(idx, n / 3, &tc);
         check_orders(meshes[mi], "nvidia-dx", idx, n / 3, false);
         check_orders(meshes[mi], "nvidia-dx", sh, tc, false);

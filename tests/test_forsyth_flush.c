@@ -194,21 +194,10 @@ static void written_out_machines(void** state)
     const char* const specs[] = {"lru:16", "lru:3", "lru:64", "direct-position:32", "direct-position:3",
                                  "direct-position:7"};
     for (size_t k = 0; k < 2; ++k) {
-        size_t n;
-        uint32_t* loaded = corpus_triangles(meshes[2 + k], &n);
-        if (!loaded)
-            skip();
+        size_t n, tc;
+        uint32_t vertices;
         /* degenerate triangles added: one of a repeated pair per 50, one of a single vertex per 200 */
-        const size_t tc = n / 3 + n / 150;
-        uint32_t* idx = test_indices(3 * tc);
-        memcpy(idx, loaded, n * sizeof *idx);
-        for (size_t t = n / 3, j = 0; t < tc; ++t, ++j) {
-            const uint32_t v = loaded[3 * (j * 50 % (n / 3))];
-            idx[3 * t] = v;
-            idx[3 * t + 1] = j % 4 ? loaded[3 * (j * 50 % (n / 3)) + 1] : v;
-            idx[3 * t + 2] = v;
-        }
-        const uint32_t vertices = index_bound(idx, 3 * tc);
+        uint32_t* idx = corpus_degenerates_or_skip(meshes[2 + k], 50, &n, &tc, &vertices);
         uint32_t* want = test_indices(tc);
         uint32_t* got = test_indices(tc);
         gc_error err;
@@ -231,7 +220,6 @@ static void written_out_machines(void** state)
         free(want);
         free(got);
         free(idx);
-        free(loaded);
     }
 }
 

@@ -102,21 +102,10 @@ static void corpus_orders(void** state)
     (void)state;
     const char* const meshes[] = {"cow.obj", "suzanne.obj", "woody.obj"};
     for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
-        size_t n;
-        uint32_t* loaded = corpus_triangles(meshes[k], &n);
-        if (!loaded)
-            skip();
+        size_t n, tc;
+        uint32_t vertices;
         /* degenerate triangles added: one of a repeated pair per 40, one of a single vertex per 160 */
-        const size_t tc = n / 3 + n / 120;
-        uint32_t* idx = test_indices(3 * tc);
-        memcpy(idx, loaded, n * sizeof *idx);
-        for (size_t t = n / 3, j = 0; t < tc; ++t, ++j) {
-            const uint32_t v = loaded[3 * (j * 40 % (n / 3))];
-            idx[3 * t] = v;
-            idx[3 * t + 1] = j % 4 ? loaded[3 * (j * 40 % (n / 3)) + 1] : v;
-            idx[3 * t + 2] = v;
-        }
-        const uint32_t vertices = index_bound(idx, 3 * tc);
+        uint32_t* idx = corpus_degenerates_or_skip(meshes[k], 40, &n, &tc, &vertices);
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             if (shuffled)
                 gc_shuffle_triangles(idx, 3 * tc, 9);
@@ -124,7 +113,6 @@ static void corpus_orders(void** state)
             compare_on(idx, n / 3 < 700 ? n / 3 : 700, vertices, meshes[k]); /* a prefix: other segments */
         }
         free(idx);
-        free(loaded);
     }
 }
 

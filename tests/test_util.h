@@ -123,14 +123,69 @@ static inline uint32_t index_bound(const uint32_t* idx, size_t n)
 }
 
 /* corpus_triangles for a test that needs the mesh: skips the test when the corpus lacks the
- * file; the vertex count the list needs (index_bound) in *vertices. */
-static inline uint32_t* corpus_mesh_or_skip(const char* name, size_t* n, uint32_t* vertices)
+ * file. */
+static inline uint32_t* corpus_triangles_or_skip(const char* name, size_t* n)
 {
     uint32_t* idx = corpus_triangles(name, n);
     if (!idx)
         skip();
+    return idx;
+}
+
+/* corpus_triangles_or_skip, and the vertex count the list needs (index_bound) in *vertices. */
+static inline uint32_t* corpus_mesh_or_skip(const char* name, size_t* n, uint32_t* vertices)
+{
+    uint32_t* idx = corpus_triangles_or_skip(name, n);
     *vertices = index_bound(idx, *n);
     return idx;
+}
+
+/* Corpus mesh `name` (corpus_triangles_or_skip; its index count in *n) with n / (3 * every)
+ * degenerate triangles appended: the j-th (j from 0) repeats the first corner of triangle
+ * j * every mod n / 3 around its second corner (a repeated pair) when j % 4 != 0, else on
+ * its own (a single vertex). malloc'ed; its triangles in *tc, index_bound in *vertices. */
+static inline uint32_t* corpus_degenerates_or_skip(const char* name, size_t every, size_t* n, size_t* tc,
+                                                   uint32_t* vertices)
+{
+    uint32_t* loaded = corpus_triangles_or_skip(name, n);
+    *tc = *n / 3 + *n / (3 * every);
+    uint32_t* idx = test_indices(3 * *tc);
+    memcpy(idx, loaded, *n * sizeof *idx);
+    for (size_t t = *n / 3, j = 0; t < *tc; ++t, ++j) {
+        const uint32_t v = loaded[3 * (j * every % (*n / 3))];
+        idx[3 * t] = v;
+        idx[3 * t + 1] = j % 4 ? loaded[3 * (j * every % (*n / 3)) + 1] : v;
+        idx[3 * t + 2] = v;
+    }
+    free(loaded);
+    *vertices = index_bound(idx, 3 * *tc);
+    return idx;
+}
+
+/* A malloc'ed copy of the tc triangles of idx shuffled by Fisher-Yates (from the last place
+ * down: pick(&state, i), below i, chooses the triangle that goes to place i - 1), then
+ * `degenerates` (0, 1 or 2) degenerate triangles appended: (s0, s0, s1), then (s4, s5, s5),
+ * s being the shuffled list. The triangle count in *out_tc. */
+static inline uint32_t* shuffled_plus_degenerates(const uint32_t* idx, size_t tc, int degenerates, uint64_t state,
+                                                  size_t (*pick)(uint64_t* state, size_t i), size_t* out_tc)
+{
+    uint32_t* s = malloc((3 * tc + 6) * sizeof *s);
+    assert_non_null(s);
+    memcpy(s, idx, 3 * tc * sizeof *s);
+    for (size_t i = tc; i > 1; --i) {
+        const size_t j = pick(&state, i);
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t x = s[3 * (i - 1) + k];
+            s[3 * (i - 1) + k] = s[3 * j + k];
+            s[3 * j + k] = x;
+        }
+    }
+    if (degenerates >= 1)
+        s[3 * tc] = s[0], s[3 * tc + 1] = s[0], s[3 * tc + 2] = s[1];
+    if (degenerates >= 2)
+        s[3 * tc + 3] = s[4], s[3 * tc + 4] = s[5], s[3 * tc + 5] = s[5];
+    *out_tc = tc + (size_t)degenerates;
+    return s;
 }
 
 /* The rows of a test that goes through corpus meshes: each of `count` meshes of `names`
