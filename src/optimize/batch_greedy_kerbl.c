@@ -244,32 +244,15 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                         g.tri[face].batch_count++;
                     }
                     if (w->distance != 0) {
-                        if (d != NONE) {
-                            uint16_t* row = dist_row(&g, d);
-                            if (!row[sb]) {
-                                g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
-                                row[sb] = 1;
-                                touch(&g, d, touched++);
-                                g.info[d].accumulated += 1;
-                                delta += w->distance;
-                            }
-                        } else {
-                            if ((d = dist_new(&g, face)) == NONE)
-                                goto nomem;
-                            uint16_t* row = dist_row(&g, d);
-                            if (mine != NONE) {
-                                g.info[d].accumulated = my_distance + batch_indices / 3;
-                                const uint16_t* from = dist_row(&g, mine);
-                                for (uint32_t k = 0; k < sb; ++k)
-                                    row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
-                            } else {
-                                g.info[d].accumulated = 1;
-                            }
-                            g.direct[(size_t)d * g.cap + g.info[d].direct_count++] = (uint16_t)sb;
-                            row[sb] = 1;
+                        uint32_t added;
+                        bool opened;
+                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added, &opened))
+                            goto nomem;
+                        if (opened)
                             touched++; /* dist_new put it last */
-                            delta += w->distance * (int32_t)g.info[d].accumulated;
-                        }
+                        else if (added)
+                            touch(&g, d, touched++);
+                        delta += w->distance * (int32_t)added;
                     }
                     if (!add_score_as(&g, face, delta, hot))
                         goto nomem;

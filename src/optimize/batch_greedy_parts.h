@@ -140,6 +140,46 @@ static inline uint32_t dist_new(greedy* g, uint32_t t)
     return r;
 }
 
+/* gbatch's distance step for a triangle `face` that a corner of the step's best meets, the
+ * open batch at step sb (GB:321-397): with a record (*d), sb is linked to it directly if it
+ * was not (the triangle one step nearer: 1 more accumulated); without one, a new record
+ * (*d, *opened: dist_new put it last in the active list) whose distances are those of the
+ * best's record `mine` one step further (none without it), sb direct, its accumulated
+ * distance my_distance + batch_indices / 3 (1 without `mine`). *added: the accumulated
+ * distance the step added (0: sb was already linked). False when out of memory. */
+static inline bool dist_meet(greedy* g, uint32_t face, uint32_t* d, uint32_t sb, uint32_t mine, uint32_t my_distance,
+                             uint32_t batch_indices, uint32_t* added, bool* opened)
+{
+    *opened = false;
+    if (*d != UINT32_MAX) {
+        uint16_t* row = dist_row(g, *d);
+        *added = 0;
+        if (!row[sb]) {
+            g->direct[(size_t)*d * g->cap + g->info[*d].direct_count++] = (uint16_t)sb;
+            row[sb] = 1;
+            g->info[*d].accumulated += 1;
+            *added = 1;
+        }
+        return true;
+    }
+    if ((*d = dist_new(g, face)) == UINT32_MAX)
+        return false;
+    *opened = true;
+    uint16_t* row = dist_row(g, *d);
+    if (mine != UINT32_MAX) {
+        g->info[*d].accumulated = my_distance + batch_indices / 3;
+        const uint16_t* from = dist_row(g, mine);
+        for (uint32_t k = 0; k < sb; ++k)
+            row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
+    } else {
+        g->info[*d].accumulated = 1;
+    }
+    g->direct[(size_t)*d * g->cap + g->info[*d].direct_count++] = (uint16_t)sb;
+    row[sb] = 1;
+    *added = g->info[*d].accumulated;
+    return true;
+}
+
 static inline void dist_remove(greedy* g, uint32_t t)
 {
     const uint32_t r = g->tri[t].slot - 1;
