@@ -45,17 +45,6 @@
 #define BATCH_BONUS_FAST 0.5f
 #define BATCH_BONUS_MORE 0.75f
 
-/* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
- * corner order, a vertex repeated in it once; the next free number. */
-static uint32_t number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
-{
-    uint32_t at = next;
-    for (int c = 0; c < 3; ++c)
-        if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
-            values[tv[c]] = at++;
-    return at;
-}
-
 /* written_out: lru, direct-position and batch priced by machine_inline.h's machines (the same
  * prices) instead of through gc_sim */
 static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -144,7 +133,7 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
             if (values)
-                number_new_corners(values, next, tv);
+                gc_number_new_corners(values, next, tv);
             const uint32_t price = machine.kind ? inline_machine_peek(&machine, tv, p.number) : gc_sim_peek(sim, &p, NULL);
             float score = (float)price - beta * valence;
             for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
@@ -159,7 +148,7 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
         const uint32_t* tv = indices + 3 * (size_t)tri;
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         if (values)
-            next = number_new_corners(values, next, tv);
+            next = gc_number_new_corners(values, next, tv);
         if (machine.kind)
             inline_machine_feed(&machine, tv, p.number);
         else

@@ -33,17 +33,6 @@
 #define SCAN 8
 #define LIGHT_VALENCE 64
 
-/* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
- * corner order, a vertex repeated in it once; the next free number (auto_machine_greedy.c's). */
-static uint32_t number_new(uint32_t* values, uint32_t next, const uint32_t* tv)
-{
-    uint32_t at = next;
-    for (int c = 0; c < 3; ++c)
-        if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
-            values[tv[c]] = at++;
-    return at;
-}
-
 gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
                                  float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
@@ -112,7 +101,7 @@ gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count,
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue; /* it cannot win: not priced */
             if (values)
-                number_new(values, next, tv);
+                gc_number_new_corners(values, next, tv);
             const float score = (float)gc_llvmpipe_price3(&m, tv, fresh_segment) - beta * valence;
             for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
                 if (values[tv[c]] >= next)
@@ -125,7 +114,7 @@ gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count,
         const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * (size_t)tri;
         if (values)
-            next = number_new(values, next, tv);
+            next = gc_number_new_corners(values, next, tv);
         gc_llvmpipe_feed3(&m, tv, step);
         order[step] = tri;
         gc_live_triangles_drop(&lists, light, indices, tri);

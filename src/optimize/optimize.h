@@ -735,4 +735,16 @@ gc_status gc_opt_window_search(const uint32_t* indices, uint32_t* order, size_t 
                                const gc_stream_place* place, unsigned passes, void (*tick)(void* user, uint32_t ticks),
                                void* user, gc_error* err);
 
+/* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
+ * corner order, a vertex repeated in it once; the next free number (the greedies that number
+ * vertices by first use as they go: auto_machine_greedy.c, llvmpipe_greedy.c). */
+static inline uint32_t gc_number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
+{
+    uint32_t at = next;
+    for (int c = 0; c < 3; ++c)
+        if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
+            values[tv[c]] = at++;
+    return at;
+}
+
 #endif
