@@ -15,7 +15,6 @@
 #include "optimize.h"
 #include "machine_inline.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,9 +95,7 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
     const uint32_t* adjacent = lists.adj.triangles;
 
     float boost[64];
-    boost[0] = 0.0f;
-    for (int n = 1; n < 64; ++n)
-        boost[n] = 1.0f / sqrtf((float)n);
+    gc_greedy_boost_table(boost);
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
@@ -119,16 +116,9 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t i = 0; i < count; ++i) {
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
-            float valence = 0.0f;
-            uint32_t fresh = 0; /* corners whose vertex no triangle drawn had: no machine holds it */
-            for (int c = 0; c < 3; ++c) {
-                uint32_t l = live[tv[c]];
-                valence += l < 64 ? boost[l] : 0.0f;
-                fresh += l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
-                         !(c > 1 && tv[c] == tv[1]);
-            }
             /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
-            float bound = (float)fresh - beta * valence;
+            float valence;
+            const float bound = gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence);
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
@@ -136,9 +126,8 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
                 gc_number_new_corners(values, next, tv);
             const uint32_t price = machine.kind ? inline_machine_peek(&machine, tv, p.number) : gc_sim_peek(sim, &p, NULL);
             float score = (float)price - beta * valence;
-            for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
-                if (values[tv[c]] >= next)
-                    values[tv[c]] = UINT32_MAX;
+            if (values) /* priced only: its new vertices unnumbered again */
+                gc_number_forget_new(values, next, tv);
             if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
                 best_score = score;

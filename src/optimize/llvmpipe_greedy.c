@@ -89,23 +89,15 @@ gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count,
         for (uint32_t i = 0; i < count; ++i) {
             const uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
-            float valence = 0.0f;
-            uint32_t fresh = 0; /* corners whose vertex no drawn triangle had: in no slot */
-            for (int c = 0; c < 3; ++c) {
-                const uint32_t l = live[tv[c]];
-                valence += l < 64 ? boost[l] : 0.0f;
-                fresh += l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) &&
-                         !(c > 1 && tv[c] == tv[1]);
-            }
-            const float bound = (float)fresh - beta * valence;
+            float valence;
+            const float bound = gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence); /* fresh: in no slot */
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue; /* it cannot win: not priced */
             if (values)
                 gc_number_new_corners(values, next, tv);
             const float score = (float)gc_llvmpipe_price3(&m, tv, fresh_segment) - beta * valence;
-            for (int c = 0; c < 3 && values; ++c) /* priced only: its new vertices unnumbered again */
-                if (values[tv[c]] >= next)
-                    values[tv[c]] = UINT32_MAX;
+            if (values) /* priced only: its new vertices unnumbered again */
+                gc_number_forget_new(values, next, tv);
             if (gc_greedy_beats(score, tri, best, best_score)) {
                 best = tri;
                 best_score = score;

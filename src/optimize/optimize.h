@@ -620,6 +620,26 @@ static inline void gc_greedy_boost_table(float boost[64])
         boost[n] = 1.0f / sqrtf((float)n);
 }
 
+/* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c,
+ * llvmpipe_greedy.c): its corners whose vertex no drawn triangle had (`first` gives each
+ * vertex's triangle count, `live` those not drawn; a vertex repeated in the triangle once)
+ * miss in any machine, less beta times the corners' valence boosts (gc_greedy_boost_table);
+ * *valence gets that boost sum for the score itself. A candidate is priced only when this
+ * could win. */
+static inline float gc_greedy_fresh_bound(const uint32_t* tv, const uint32_t* live, const uint32_t* first,
+                                          const float boost[64], float beta, float* valence)
+{
+    float v = 0.0f;
+    uint32_t fresh = 0;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t l = live[tv[c]];
+        v += l < 64 ? boost[l] : 0.0f;
+        fresh += l == first[tv[c] + 1] - first[tv[c]] && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]);
+    }
+    *valence = v;
+    return (float)fresh - beta * v;
+}
+
 /* The target greedy's bound of a candidate's score (target_sims.c) where no triangle repeats
  * a vertex: the sum of its corners' shares. A vertex's share, with `l` of its
  * `total` triangles left: `fresh_cost` if no triangle drawn so far had it (no machine holds
@@ -745,6 +765,15 @@ static inline uint32_t gc_number_new_corners(uint32_t* values, uint32_t next, co
         if (values[tv[c]] == UINT32_MAX && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
             values[tv[c]] = at++;
     return at;
+}
+
+/* Undoes gc_number_new_corners(values, next, tv) for a triangle that was only priced: the
+ * vertices it numbered (from `next` up) unnumbered again. */
+static inline void gc_number_forget_new(uint32_t* values, uint32_t next, const uint32_t* tv)
+{
+    for (int c = 0; c < 3; ++c)
+        if (values[tv[c]] >= next)
+            values[tv[c]] = UINT32_MAX;
 }
 
 #endif
