@@ -155,12 +155,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         best = -1;
         best_score = -1.0f;
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
-        for (uint32_t k = 0; k < live_cached; ++k) {
-            scan_start[k] = list_start[scan[k]];
-#if defined(__GNUC__)
-            __builtin_prefetch(list + scan_start[k]);
-#endif
-        }
+        gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
         for (uint32_t k = 0; k < live_cached; ++k) {
             uint32_t v = scan[k];
             forsyth_vertex* fv = &vert[v];

@@ -620,6 +620,22 @@ static inline void gc_greedy_boost_table(float boost[64])
         boost[n] = 1.0f / sqrtf((float)n);
 }
 
+/* Forsyth's orders' next-triangle scan (forsyth.c, forsyth_flush.c): where each of the
+ * `count` scanned vertices' lists of remaining triangles starts in `list` (by
+ * list_start[vertex]), each list fetched ahead so that the scan's reads overlap. */
+static inline void gc_forsyth_scan_starts(const uint32_t* scan, uint32_t count, const uint32_t* list_start,
+                                          const uint32_t* list, uint32_t* scan_start)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        scan_start[k] = list_start[scan[k]];
+#if defined(__GNUC__)
+        __builtin_prefetch(list + scan_start[k]);
+#else
+        (void)list;
+#endif
+    }
+}
+
 /* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c,
  * llvmpipe_greedy.c): its corners whose vertex no drawn triangle had (`first` gives each
  * vertex's triangle count, `live` those not drawn; a vertex repeated in the triangle once)
