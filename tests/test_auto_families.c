@@ -84,7 +84,9 @@ static double now(void)
 
 static int value_keyed(const gc_model* m)
 {
-    return m->family == GC_MODEL_DIRECT_VALUE || m->family == GC_MODEL_LLVMPIPE;
+    /* nv-gl with pages (the H100): the cache is emptied where index >> page changes */
+    return m->family == GC_MODEL_DIRECT_VALUE || m->family == GC_MODEL_LLVMPIPE ||
+           (m->family == GC_MODEL_NV_GL && m->p[3] != 0);
 }
 
 /* A shuffled copy: triangles in a random order, corners rotated (winding kept), vertex

@@ -172,7 +172,7 @@ typedef enum gc_model_family {
  * docs/models/; Kerbl et al.'s batch families: docs/models/kerbl.md). */
 typedef struct gc_model {
     gc_model_family family;
-    uint32_t p[3];
+    uint32_t p[4];
     char name[64]; /* canonical spec, e.g. "meshopt:32,32,32", or the preset name */
 } gc_model;
 
@@ -266,8 +266,8 @@ typedef struct gc_family {
     const char* syntax;      /* "fifo:N", "nvidia[:size=,idle=,life=]" */
     const char* summary;     /* what it is, for listings; a '\n' may split it in two lines */
     const char* example;     /* a spec of it ("fifo:16") */
-    unsigned param_count;    /* 0 to 3 */
-    gc_family_param params[3];
+    unsigned param_count;    /* 0 to 4 */
+    gc_family_param params[4];
     int params_required;     /* non-zero: every parameter must be given ("fifo:16"); the
                                 canonical name is then positional, else named (or the bare
                                 name when every parameter has its fallback) */

@@ -105,6 +105,7 @@ static void kerbl_traits(const gc_model* m, gc_family_traits* t)
     t->pieces = 1, t->piece_triangles = indices / 3, t->piece_vertices = vertices;
     t->kerbl_batches = 1, t->batch_indices = indices, t->batch_held = vertices;
     t->batch_reuse_weight = -4; /* SceneProcessor.cpp's "gbatch" */
+    t->value_keyed = m->family == GC_MODEL_NV_GL && m->p[3] != 0; /* pages of index values (the H100) */
     t->batch_greedy_cheap = 1;
 }
 
@@ -259,8 +260,11 @@ static void nv_gl_search(unsigned stage, gc_family_add_fn add, void* user)
     static const unsigned windows[] = {8, 16, 24, 32, 40, 42, 48, 64};
     if (stage >= 8 && stage < 8 + 2 * KERBL_SIZES && stage % 2 == 1) {
         const unsigned* b = kerbl_sizes[(stage - 8) / 2];
-        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; ++w)
+        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; ++w) {
             addf(add, user, "nv-gl:indices=%u,vertices=%u,window=%u", b[0], b[1], windows[w]);
+            /* and emptied at each change of an index's 65536-value page (the H100) */
+            addf(add, user, "nv-gl:indices=%u,vertices=%u,window=%u,page=16", b[0], b[1], windows[w]);
+        }
     }
 }
 
@@ -342,9 +346,15 @@ static const gc_family_def builtin[GC_MODEL_FAMILY_COUNT] = {
                          "nv-dx:indices=96,vertices=32", 2, {{"indices", 3, MAXC, 96, 0}, {"vertices", 3, MAXC, 32, 0}},
                          0, NULL, &gc_rule_nv_dx, kerbl_traits, nv_dx_search},
                         NULL, NULL, 4},
-    [GC_MODEL_NV_GL] = {{"nv-gl", "nv-gl[:indices=,vertices=,window=]",
-                         "the same under OpenGL: a fixed 42-index window", "nv-gl:indices=96,vertices=32,window=42", 3,
-                         {{"indices", 3, MAXC, 96, 0}, {"vertices", 3, MAXC, 32, 0}, {"window", 0, MAXC, 42, 0}}, 0,
+    /* page: the cache is emptied where an index's value >> page differs from the previous
+       index's (0: never), measured on an NVIDIA H100 (docs/models/nvidia-h100.md) */
+    [GC_MODEL_NV_GL] = {{"nv-gl", "nv-gl[:indices=,vertices=,window=,page=]",
+                         "the same under OpenGL: a fixed 42-index window", "nv-gl:indices=96,vertices=32,window=42", 4,
+                         {{"indices", 3, MAXC, 96, 0},
+                          {"vertices", 3, MAXC, 32, 0},
+                          {"window", 0, MAXC, 42, 0},
+                          {"page", 0, 31, 0, 1}},
+                         0,
                          NULL, &gc_rule_nv_gl, kerbl_traits, nv_gl_search},
                         NULL, NULL, 4},
     [GC_MODEL_BATCH_ALL] = {{"batch-all", "batch-all[:indices=,vertices=,reset=]",
@@ -472,17 +482,28 @@ gc_status gc_model_parse(const char* spec, gc_model* out, gc_error* err)
     size_t family = 0;
     const gc_family* f = gc_family_find_n(spec, flen, &family);
     if (!f) {
-        /* every family's syntax and every preset, from the tables */
-        char list[1024];
+        /* every family's syntax and every preset, from the tables, as many as the one-line
+         * message holds whole (then "..."; `gpucache models` lists them all) */
+        char list[sizeof(((gc_error*)0)->message)];
+        const size_t frame = strlen("unknown model '' (families: )") + strlen(spec) + strlen(", ...");
+        const size_t room = frame < sizeof list ? sizeof list - frame : 0;
         size_t at = 0;
-        for (size_t i = 0; i < gc_family_count() && at < sizeof list; ++i)
-            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", gc_family_get(i)->syntax);
-        for (size_t i = 0; i < gc_preset_count() && at < sizeof list; ++i) {
-            const char *name, *preset, *source;
-            gc_preset_get(i, &name, &preset, &source);
-            at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "; presets: ", name);
+        bool cut = false;
+        list[0] = 0;
+        const size_t families = gc_family_count(), items = families + gc_preset_count();
+        for (size_t i = 0; i < items && !cut; ++i) {
+            const char *item = NULL, *preset, *source;
+            if (i < families)
+                item = gc_family_get(i)->syntax;
+            else
+                gc_preset_get(i - families, &item, &preset, &source);
+            const char* sep = i == 0 ? "" : i == families ? "; presets: " : ", ";
+            if (at + strlen(sep) + strlen(item) >= room)
+                cut = true;
+            else
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", sep, item);
         }
-        return gc_fail(err, GC_ERR_USAGE, "unknown model '%s' (families: %s)", spec, list);
+        return gc_fail(err, GC_ERR_USAGE, "unknown model '%s' (families: %s%s)", spec, list, cut ? ", ..." : "");
     }
     if (params && !*params)
         return gc_fail(err, GC_ERR_USAGE, "model '%s': empty parameter list", spec);
@@ -494,8 +515,8 @@ static gc_status family_parse(const gc_family* f, gc_model_family id, const char
 {
     memset(out, 0, sizeof *out);
     out->family = id;
-    const char* keys[3];
-    uint32_t lo[3], hi[3];
+    const char* keys[4];
+    uint32_t lo[4], hi[4];
     for (unsigned i = 0; i < f->param_count; ++i) {
         keys[i] = f->params[i].name;
         lo[i] = f->params[i].min;
@@ -614,8 +635,8 @@ gc_status gc_family_register(const gc_family* f, gc_model_family* id, gc_error* 
     if (!f->rule || !f->rule->feed || f->rule->words_per_vertex > 4)
         return gc_fail(err, GC_ERR_USAGE, "family '%s': a rule needs a feed function and at most 4 words per vertex",
                        f->name);
-    if (f->param_count > 3)
-        return gc_fail(err, GC_ERR_USAGE, "family '%s': at most 3 parameters", f->name);
+    if (f->param_count > 4)
+        return gc_fail(err, GC_ERR_USAGE, "family '%s': at most 4 parameters", f->name);
     for (unsigned i = 0; i < f->param_count; ++i) {
         const gc_family_param* p = &f->params[i];
         if (!name_ok(p->name) || p->min > p->max ||

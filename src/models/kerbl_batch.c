@@ -47,6 +47,7 @@ typedef struct kerbl_sim {
     uint32_t cuniques;  /* invocations in the open batch (BS:247) */
     uint32_t progress;  /* position of the next corner (BS:248) */
     uint64_t cuts;      /* batches ended before the draw's end */
+    uint32_t page;      /* nv-gl's page: the previous corner's (UINT32_MAX: none yet) */
     bool fed;           /* a primitive was fed: the open batch is not empty */
 } kerbl_sim;
 
@@ -54,13 +55,14 @@ static void kerbl_reset(gc_sim_context* c)
 {
     kerbl_sim* s = c->state;
     s->current = 1;
+    s->page = UINT32_MAX;
 }
 
 static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
 {
     kerbl_sim* s = c->state;
     const gc_model* m = c->params;
-    const gc_kerbl_rule rule = {entry, m->p[2], m->p[0], m->p[1]};
+    const gc_kerbl_rule rule = {entry, m->p[2], m->p[0], m->p[1], entry == GC_KERBL_GL ? m->p[3] : 0};
     /* batch-all's optional hard reset (p[2], 0 = none): BS:313-317, a batch ends before a
        primitive at a non-zero multiple of it — VertexReuseStats.cpp:234 runs CURE warp so
        (HardReset 96, "stat"), where BSP:80 has none */
@@ -72,16 +74,26 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
     /* BS:325-355: the lookups, the batch ended first when it is full (pendBatch, BS:258-267,
        clears the FIFOCacheSim whatever `hard` says, BS:180-183) */
     bool miss[4] = {false, false, false, false}, cut;
-    const uint32_t adds =
-        gc_kerbl_lookup(&rule, c->words, p->vertices, p->count, s->progress, s->current, s->cbatch, s->cuniques, miss, &cut);
+    uint32_t ids[4], adds;
+    if (rule.page_shift) { /* the H100's pages: each corner's cache number (kerbl_rule.h) */
+        uint32_t pages[4];
+        for (unsigned i = 0; i < p->count; ++i)
+            pages[i] = gc_sim_value(c, p->vertices[i]) >> rule.page_shift;
+        adds = gc_kerbl_lookup_paged(&rule, c->words, p->vertices, pages, p->count, s->progress, &s->current,
+                                     &s->page, s->cbatch, s->cuniques, miss, ids, &cut);
+    } else {
+        adds = gc_kerbl_lookup(&rule, c->words, p->vertices, p->count, s->progress, s->current, s->cbatch, s->cuniques,
+                               miss, &cut);
+        s->current += cut;
+        ids[0] = ids[1] = ids[2] = ids[3] = s->current;
+    }
     if (cut) {
         s->cuts++;
-        s->current++;
         s->cbatch = s->cuniques = 0;
     }
     /* BS:376-380: the lookups become the cache; counters move by the primitive */
     for (unsigned i = 0; i < p->count; ++i) {
-        gc_sim_write(c, 2 * (size_t)p->vertices[i], s->current);
+        gc_sim_write(c, 2 * (size_t)p->vertices[i], ids[i]);
         gc_sim_write(c, 2 * (size_t)p->vertices[i] + 1, s->progress + i);
         if (miss[i])
             *shaded += GC_SIM_SHADE(i);

@@ -26,6 +26,7 @@ typedef struct gc_kerbl_rule {
     uint32_t window;       /* nv-gl's window (indices, inclusive) */
     uint32_t max_indices;  /* indices a batch holds */
     uint32_t max_vertices; /* invocations a batch holds */
+    uint32_t page_shift;   /* nv-gl's page (0: none): gc_kerbl_lookup_paged */
 } gc_kerbl_rule;
 
 /* Whether an entry last used at `last` is still cached at `current` (positions modulo 2^32).
@@ -82,6 +83,63 @@ static inline uint32_t gc_kerbl_lookup(const gc_kerbl_rule* r, const uint32_t* w
                 miss[j] = !gc_kerbl_corner_cached(r, words, v, j, progress, batch);
                 adds += miss[j];
             }
+        }
+    }
+    return adds;
+}
+
+/* nv-gl's page=P (P > 0), measured on an NVIDIA H100 (docs/models/nvidia-h100.md): the cache
+ * is emptied before a corner whose value >> P differs from the previous corner's, while the
+ * batch and its counters go on. Emptying steps the number of the cache in use, so `*cache`
+ * takes the place of gc_kerbl_lookup's batch: words hold the number of the cache that last
+ * referenced a vertex, and ids[i] receives corner i's. `*page` is the previous corner's page
+ * (UINT32_MAX before the draw's first corner); pages[i] is corner i's value >> P (the index
+ * value, which a sparse draw's dense ids hide). When the batch ends before corner i, the whole
+ * primitive is looked up again in the next cache with no previous page (its own corners can
+ * still empty that cache). The caller resets the batch's counters when *cut; *cache and
+ * *page come back as they stand after the primitive. Found by seed 000's method: 21 probe
+ * buffers exact per vertex, the corpus and 283 prefixes of igea exact
+ * (tests/test_nvidia_h100.c). */
+static inline uint32_t gc_kerbl_paged_pass(const gc_kerbl_rule* r, const uint32_t* words, const uint32_t* v,
+                                           const uint32_t* pages, unsigned count, uint32_t progress, uint32_t* cache,
+                                           uint32_t* page, bool* miss, uint32_t* ids)
+{
+    uint32_t adds = 0;
+    for (unsigned i = 0; i < count; ++i) {
+        const uint32_t x = v[i], pg = pages[i];
+        if (*page != UINT32_MAX && pg != *page)
+            ++*cache;
+        *page = pg;
+        ids[i] = *cache;
+        bool hit = false, inside = false;
+        for (unsigned k = i; k-- > 0;)
+            if (v[k] == x) {
+                hit = ids[k] == *cache && gc_kerbl_cached(r, progress + i, progress + k);
+                inside = true;
+                break;
+            }
+        if (!inside)
+            hit = words[2 * (size_t)x] == *cache && gc_kerbl_cached(r, progress + i, words[2 * (size_t)x + 1]);
+        miss[i] = !hit;
+        adds += !hit;
+    }
+    return adds;
+}
+
+static inline uint32_t gc_kerbl_lookup_paged(const gc_kerbl_rule* r, const uint32_t* words, const uint32_t* v,
+                                             const uint32_t* pages, unsigned count, uint32_t progress,
+                                             uint32_t* cache, uint32_t* page, uint32_t cbatch, uint32_t cuniques,
+                                             bool* miss, uint32_t* ids, bool* cut)
+{
+    uint32_t adds = gc_kerbl_paged_pass(r, words, v, pages, count, progress, cache, page, miss, ids), seen = 0;
+    *cut = false;
+    for (unsigned i = 0; i < count; ++i) {
+        seen += miss[i];
+        if (cuniques + seen > r->max_vertices || cbatch + i + 1 > r->max_indices) {
+            *cut = true;
+            ++*cache;
+            *page = UINT32_MAX;
+            return gc_kerbl_paged_pass(r, words, v, pages, count, progress, cache, page, miss, ids);
         }
     }
     return adds;

@@ -27,6 +27,11 @@ static const struct {
      "Kerbl et al. HPG 2018 (BSP:20,38-46 NV_DX): NVIDIA (GTX 1080 Ti measured) under Direct3D, 96/32 batches"},
     {"nvidia-gl", "nv-gl",
      "Kerbl et al. HPG 2018 (BSP:22,47-55 NV_GL): NVIDIA under OpenGL, 96/32 batches, 42-index window"},
+    /* Measured by this project (docs/models/nvidia-h100.md, data/measurements/nvidia-h100/):
+       Kerbl's NV_GL rule exact on every triangle case and corpus buffer, with the cache
+       emptied at each change of an index's 65536-value page, found by seed 000's probing. */
+    {"nvidia-h100", "nv-gl:indices=96,vertices=32,window=42,page=16",
+     "measured here (NVIDIA H100, Vulkan, driver 580.159.04): Kerbl's NV_GL batches, emptied when index >> 16 changes"},
     {"ati-basic", "ati",
      "Kerbl et al. HPG 2018 (BSP:24,56-64 ATI_BASIC): AMD GCN (R7 200 measured), LRU 15, 384-index resets"},
     {"intel-lower-bound", "batch-all",

@@ -223,7 +223,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
     gc_adjacency adj;
     adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
-    gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
+    gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
     if (kerbl)
         machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w));
     char* records = (char*)(block + emitted_w + stamp_w + offsets_w + kerbl_w);

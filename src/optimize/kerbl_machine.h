@@ -20,10 +20,12 @@ typedef struct gc_kerbl_machine {
     uint64_t invocations;
 } gc_kerbl_machine;
 
-/* The machine of nv-dx or nv-gl target `t` (the caller checks the family), on `words`. */
+/* The machine of nv-dx or nv-gl target `t` (the caller checks the family), on `words`. It
+ * follows Kerbl's rule without nv-gl's pages (page_shift 0): auto scores a paged target (the
+ * H100) with its model, and counts with this machine only where there are none. */
 static inline gc_kerbl_machine gc_kerbl_machine_of(const gc_model* t, uint32_t* words)
 {
-    const gc_kerbl_machine m = {{t->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, t->p[2], t->p[0], t->p[1]},
+    const gc_kerbl_machine m = {{t->family == GC_MODEL_NV_DX ? GC_KERBL_DX : GC_KERBL_GL, t->p[2], t->p[0], t->p[1], 0},
                                 words, 1, 0, 0, 0, 0};
     return m;
 }
