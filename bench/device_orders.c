@@ -6,10 +6,15 @@
  *   NAME.meshopt.u32    meshopt_optimizeVertexCache of the stored order (the linked release),
  *   NAME.auto-T.u32     gpucache's auto at the default effort of the stored order, for each
  *                       target T below ("presets": the four default presets together),
+ * or with --set h100 (the follow-up of docs/models/nvidia-h100.md) the stored order and
+ *   NAME.meshopt-first-use.u32     meshoptimizer's order, vertices renumbered in first use,
+ *   NAME.auto-nvidia-h100.u32      auto -m nvidia-h100, the numbering kept,
+ *   NAME.auto-nvidia-h100-first-use.u32  auto -m nvidia-h100 told of first-use numbering,
+ *                                  then renumbered so (what --reorder-vertices writes),
  * and OUTDIR/orders.tsv: file, mesh, order, triangles, vertices (one row per file). The
  * vertices keep their numbering, so every order of one mesh draws the same vertex set.
  *
- * usage: device_orders [--threads N] OUTDIR MESH...
+ * usage: device_orders [--threads N] [--set h100] OUTDIR MESH...
  * Exit status 0 when every file was written, 1 otherwise. Deterministic: the same build
  * writes the same files (auto's output does not depend on --threads). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime in bench_util.h */
@@ -59,13 +64,68 @@ static void mesh_name(const char* path, char* out, size_t size)
     out[k] = 0;
 }
 
+/* The orders of the H100 follow-up (see the top), into out (n indices). */
+static int h100_orders(FILE* tsv, const char* dir, const char* name, const uint32_t* idx, size_t n, uint32_t vertices,
+                       unsigned threads, uint32_t* out)
+{
+    uint32_t* remap = malloc((vertices ? vertices : 1) * sizeof *remap);
+    if (!remap)
+        return 1;
+    int failed = 0;
+    uint32_t used;
+    gc_error err;
+    meshopt_optimizeVertexCache(out, idx, n, vertices);
+    if (gc_reorder_vertices(out, n, vertices, remap, &used, &err) != GC_OK) {
+        fprintf(stderr, "device_orders: %s: %s\n", name, err.message);
+        failed = 1;
+    } else {
+        failed |= write_order(tsv, dir, name, "meshopt-first-use", out, n, used);
+    }
+    gc_model target;
+    if (gc_model_parse("nvidia-h100", &target, &err) != GC_OK) {
+        fprintf(stderr, "device_orders: %s\n", err.message);
+        free(remap);
+        return 1;
+    }
+    gc_optimize_options o = {0};
+    o.targets = &target;
+    o.target_count = 1;
+    o.threads = threads;
+    for (int first_use = 0; first_use < 2; ++first_use) {
+        const gc_optimize_placement place = {0, 0, first_use};
+        if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err) != GC_OK) {
+            fprintf(stderr, "device_orders: %s: auto -m nvidia-h100: %s\n", name, err.message);
+            failed = 1;
+            continue;
+        }
+        uint32_t count = vertices;
+        if (first_use && gc_reorder_vertices(out, n, vertices, remap, &count, &err) != GC_OK) {
+            fprintf(stderr, "device_orders: %s: %s\n", name, err.message);
+            failed = 1;
+            continue;
+        }
+        failed |= write_order(tsv, dir, name, first_use ? "auto-nvidia-h100-first-use" : "auto-nvidia-h100", out, n,
+                              count);
+    }
+    free(remap);
+    return failed;
+}
+
 int main(int argc, char** argv)
 {
     unsigned threads = 1;
+    bool h100 = false;
     int a = 1;
-    if (a + 1 < argc && !strcmp(argv[a], "--threads")) {
-        threads = (unsigned)strtoul(argv[a + 1], NULL, 10);
-        a += 2;
+    for (;;) {
+        if (a + 1 < argc && !strcmp(argv[a], "--threads")) {
+            threads = (unsigned)strtoul(argv[a + 1], NULL, 10);
+            a += 2;
+        } else if (a + 1 < argc && !strcmp(argv[a], "--set") && !strcmp(argv[a + 1], "h100")) {
+            h100 = true;
+            a += 2;
+        } else {
+            break;
+        }
     }
     if (argc - a < 2) {
         fprintf(stderr, "usage: device_orders [--threads N] OUTDIR MESH...\n");
@@ -96,6 +156,13 @@ int main(int argc, char** argv)
             return 1;
         }
         failed |= write_order(tsv, dir, name, "stored", idx, n, vertices);
+        if (h100) {
+            failed |= h100_orders(tsv, dir, name, idx, n, vertices, threads, out);
+            fprintf(stderr, "device_orders: %s: %zu triangles\n", name, n / 3);
+            free(out);
+            free(idx);
+            continue;
+        }
         memcpy(out, idx, n * sizeof *out);
         gc_shuffle_triangles(out, n, 7);
         failed |= write_order(tsv, dir, name, "shuffled", out, n, vertices);

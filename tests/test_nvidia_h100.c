@@ -6,7 +6,9 @@
  *   - the 21 buffers of scripts/probe-index-pages.py (micro.jsonl), each vertex's count;
  *   - the corpus as stored and shuffled (invocations.tsv; the meshes from ../shared/corpus,
  *     skipped where absent), the buffers bench/device_orders wrote;
- *   - igea's stored order cut after T triangles, for 283 values of T (prefixes.tsv).
+ *   - igea's stored order cut after T triangles, for 283 values of T (prefixes.tsv);
+ *   - triangle strips, fans and lists with restart across index 65536 (topologies.jsonl; its
+ *     points and lines are not modelled, docs/models/nvidia-h100.md).
  * And Kerbl's nv-gl without pages misses igea (134,345 vertices) and the suite's case
  * around 65535: the page rule is what the device adds. */
 #include "test_util.h"
@@ -189,6 +191,54 @@ static void igea_prefixes_exact(void** state)
     assert_int_equal(checked, 283);
 }
 
+static void strips_fans_restarts_exact(void** state)
+{
+    (void)state;
+    FILE* f = fopen(H100_DIR "/topologies.jsonl", "r");
+    assert_non_null(f);
+    char* line = NULL;
+    size_t cap = 0, checked = 0;
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t jerr;
+        json_t* c = json_loads(line, 0, &jerr);
+        if (!c)
+            fail_msg("topologies.jsonl: %s", jerr.text);
+        const char* topology = json_string_value(json_object_get(c, "topology"));
+        gc_topology t;
+        if (strcmp(topology, "triangle-list") == 0)
+            t = GC_TRIANGLE_LIST;
+        else if (strcmp(topology, "triangle-strip") == 0)
+            t = GC_TRIANGLE_STRIP;
+        else if (strcmp(topology, "triangle-fan") == 0)
+            t = GC_TRIANGLE_FAN;
+        else {
+            json_decref(c);
+            continue;
+        }
+        size_t n;
+        uint32_t* idx = json_indices(json_object_get(c, "indices"), &n);
+        const bool restart = !json_is_null(json_object_get(c, "restart"));
+        gc_model m = model_of("nvidia-h100");
+        gc_draw d = {idx, n, t, restart, 0xFFFFFFFFu};
+        gc_per_vertex pv = {0};
+        gc_analyze_options o = {0};
+        o.per_vertex = &pv;
+        gc_stats st;
+        gc_error err;
+        if (gc_analyze(&m, &d, &o, &st, &err) != GC_OK)
+            fail_msg("analyze: %s", err.message);
+        assert_int_equal(st.invocations, (uint64_t)json_integer_value(json_object_get(c, "invocations")));
+        assert_per_vertex(json_string_value(json_object_get(c, "name")), json_object_get(c, "per_vertex"), &pv);
+        gc_per_vertex_free(&pv);
+        free(idx);
+        json_decref(c);
+        checked++;
+    }
+    free(line);
+    fclose(f);
+    assert_int_equal(checked, 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +246,7 @@ int main(void)
         cmocka_unit_test(page_probes_exact),
         cmocka_unit_test(corpus_stored_and_shuffled_exact),
         cmocka_unit_test(igea_prefixes_exact),
+        cmocka_unit_test(strips_fans_restarts_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
