@@ -7,6 +7,7 @@
  *   NAME.auto-T.u32     gpucache's auto at the default effort of the stored order, for each
  *                       target T below ("presets": the four default presets together),
  * or with --set h100 (the follow-up of docs/models/nvidia-h100.md) the stored order and
+ *   NAME.meshopt.u32               meshoptimizer's order (when --subdivide is given),
  *   NAME.meshopt-first-use.u32     meshoptimizer's order, vertices renumbered in first use,
  *   NAME.auto-nvidia-h100.u32      auto -m nvidia-h100, the numbering kept,
  *   NAME.auto-nvidia-h100-first-use.u32  auto -m nvidia-h100 told of first-use numbering,
@@ -14,7 +15,9 @@
  * and OUTDIR/orders.tsv: file, mesh, order, triangles, vertices (one row per file). The
  * vertices keep their numbering, so every order of one mesh draws the same vertex set.
  *
- * usage: device_orders [--threads N] [--set h100] OUTDIR MESH...
+ * usage: device_orders [--threads N] [--set h100] [--subdivide N] OUTDIR MESH...
+ * --subdivide N cuts every triangle into four N times first (bench_subdivide, as bench_speed
+ * does): NAME becomes NAME-sN.
  * Exit status 0 when every file was written, 1 otherwise. Deterministic: the same build
  * writes the same files (auto's output does not depend on --threads). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime in bench_util.h */
@@ -66,7 +69,7 @@ static void mesh_name(const char* path, char* out, size_t size)
 
 /* The orders of the H100 follow-up (see the top), into out (n indices). */
 static int h100_orders(FILE* tsv, const char* dir, const char* name, const uint32_t* idx, size_t n, uint32_t vertices,
-                       unsigned threads, uint32_t* out)
+                       unsigned threads, bool with_meshopt, uint32_t* out)
 {
     uint32_t* remap = malloc((vertices ? vertices : 1) * sizeof *remap);
     if (!remap)
@@ -75,6 +78,8 @@ static int h100_orders(FILE* tsv, const char* dir, const char* name, const uint3
     uint32_t used;
     gc_error err;
     meshopt_optimizeVertexCache(out, idx, n, vertices);
+    if (with_meshopt)
+        failed |= write_order(tsv, dir, name, "meshopt", out, n, vertices);
     if (gc_reorder_vertices(out, n, vertices, remap, &used, &err) != GC_OK) {
         fprintf(stderr, "device_orders: %s: %s\n", name, err.message);
         failed = 1;
@@ -115,10 +120,13 @@ int main(int argc, char** argv)
 {
     unsigned threads = 1;
     bool h100 = false;
-    int a = 1;
+    int levels = 0, a = 1;
     for (;;) {
         if (a + 1 < argc && !strcmp(argv[a], "--threads")) {
             threads = (unsigned)strtoul(argv[a + 1], NULL, 10);
+            a += 2;
+        } else if (a + 1 < argc && !strcmp(argv[a], "--subdivide")) {
+            levels = atoi(argv[a + 1]);
             a += 2;
         } else if (a + 1 < argc && !strcmp(argv[a], "--set") && !strcmp(argv[a + 1], "h100")) {
             h100 = true;
@@ -128,7 +136,7 @@ int main(int argc, char** argv)
         }
     }
     if (argc - a < 2) {
-        fprintf(stderr, "usage: device_orders [--threads N] OUTDIR MESH...\n");
+        fprintf(stderr, "usage: device_orders [--threads N] [--set h100] [--subdivide N] OUTDIR MESH...\n");
         return 1;
     }
     const char* dir = argv[a++];
@@ -150,6 +158,13 @@ int main(int argc, char** argv)
         }
         char name[256];
         mesh_name(argv[a], name, sizeof name);
+        for (int l = 0; l < levels; ++l)
+            if (!bench_subdivide(&idx, &n, &vertices)) {
+                fprintf(stderr, "device_orders: cannot subdivide %s\n", argv[a]);
+                return 1;
+            }
+        if (levels > 0)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "-s%d", levels);
         uint32_t* out = malloc(n * sizeof *out + 4);
         if (!out) {
             fprintf(stderr, "device_orders: out of memory for %s\n", argv[a]);
@@ -157,7 +172,7 @@ int main(int argc, char** argv)
         }
         failed |= write_order(tsv, dir, name, "stored", idx, n, vertices);
         if (h100) {
-            failed |= h100_orders(tsv, dir, name, idx, n, vertices, threads, out);
+            failed |= h100_orders(tsv, dir, name, idx, n, vertices, threads, levels > 0, out);
             fprintf(stderr, "device_orders: %s: %zu triangles\n", name, n / 3);
             free(out);
             free(idx);

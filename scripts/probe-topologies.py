@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Seed 000's method on points, lines and strips (docs/models/nvidia-h100.md, "Not modelled").
 
-usage: probe-topologies.py GPUCACHE OUT_DIR [--device N]
+usage: probe-topologies.py GPUCACHE OUT_DIR [--device N] [--windows]
 
 Draws small index buffers in the point, line and strip topologies (and triangle strips, fans
 and restarts across index 65536, for the page rule) and writes OUT_DIR/topologies.jsonl: one
 JSON object per buffer with its name, topology, restart, indices, the measured invocations
 and each vertex's count (`probe --json --per-vertex`). Every program is run with an argument
-list (no shell); temporaries live in a mkdtemp folder.
+list (no shell); temporaries live in a mkdtemp folder. --windows draws instead the buffers
+that find a line's reuse window (windows.jsonl): a line (0 x), k repeats of the line (2 3),
+then a line with 0 again, for k from 14 to 26, with 0 first or second in each line, in a line
+list and in a line strip.
 """
 import json
 import os
@@ -51,6 +54,20 @@ def cases():
     return c
 
 
+def window_cases():
+    c = []
+    for k in range(14, 27):
+        for first in (0, 1):
+            for last in (0, 1):
+                a = [0, 1] if first == 0 else [1, 0]
+                b = [0, 4] if last == 0 else [4, 0]
+                c.append(("line list: 0 at corner %d, (2 3) x%d, 0 at corner %d" % (first, k, last), "line-list",
+                          None, a + [2, 3] * k + b))
+        c.append(("line strip: 0 1, (2 3) x%d, 0" % k, "line-strip", None, [0, 1] + [2, 3] * k + [0]))
+        c.append(("line strip: 1 0, (2 3) x%d, 0" % k, "line-strip", None, [1, 0] + [2, 3] * k + [0]))
+    return c
+
+
 def run(args):
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
@@ -63,6 +80,9 @@ def main(argv):
         i = args.index("--device")
         dev = ["--device", args[i + 1]]
         del args[i:i + 2]
+    windows = "--windows" in args
+    if windows:
+        args.remove("--windows")
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -70,8 +90,8 @@ def main(argv):
     os.makedirs(out_dir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="gpucache-topologies-")
     buf, pv = os.path.join(tmp, "buf.u32"), os.path.join(tmp, "pv.csv")
-    with open(os.path.join(out_dir, "topologies.jsonl"), "w") as out:
-        for name, topology, restart, idx in cases():
+    with open(os.path.join(out_dir, "windows.jsonl" if windows else "topologies.jsonl"), "w") as out:
+        for name, topology, restart, idx in (window_cases() if windows else cases()):
             with open(buf, "wb") as f:
                 f.write(struct.pack("<%dI" % len(idx), *idx))
             extra = ["--restart=0xFFFFFFFF"] if restart is not None else []

@@ -550,7 +550,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * the target's cost: with first-use numbering the two orders are scored by the model
      * (igea: -22% against meshoptimizer's order as it numbers, -7% against it renumbered);
      * with the numbering kept, every candidate is (the pair was 0.65% above meshoptimizer
-     * there, the whole set 10% below). */
+     * there, the whole set 10% below). With first-use numbering the two Forsyth orders are
+     * scored too: on igea subdivided twice the pair's best was 1.8% above meshoptimizer's
+     * order renumbered, measured on the H100 (docs/models/nvidia-h100.md). */
     const bool pages_change = target_count == 1 && targets[0].family == GC_MODEL_NV_GL && targets[0].p[3] &&
                               vertex_count > 0 && ((vertex_count - 1) >> targets[0].p[3]) != 0;
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
@@ -704,7 +706,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     /* the tuned Forsyth order left out: gc_auto_lean's choice, or a lone nvidia-maxwell-like
      * target from 16,384 triangles (it won only on woody, 1,267 triangles) */
     const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384);
-    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || nv_batch_pair ? 0 : 2 + (effort > 1) - skip_tuned);
+    size_t total = forsyth_at + ((effort == 1 && no_forsyth) || (nv_batch_pair && !pages_change) ? 0 : 2 + (effort > 1) - skip_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
     const bool own_table =
