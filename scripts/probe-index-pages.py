@@ -18,9 +18,10 @@ Every program is run with an argument list (no shell); temporaries live in a mkd
 import json
 import os
 import struct
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_buffers import Prober, run, take_device, write_u32  # noqa: E402
 
 L = 0          # a page-0 base
 H = 70000      # a page-1 base (65536 <= H < 131072)
@@ -64,43 +65,23 @@ INTROSPECT = {
 }
 
 
-def run(args):
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
-def write_u32(path, idx):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%dI" % len(idx), *idx))
-
-
 def main(argv):
     args = list(argv[1:])
-    dev = ["--device", "0"]
-    if "--device" in args:
-        i = args.index("--device")
-        dev = ["--device", args[i + 1]]
-        del args[i:i + 2]
+    dev = take_device(args)
     if len(args) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     gpucache, out_dir = args[0], args[1]
     igea = args[2] if len(args) > 2 else None
     os.makedirs(out_dir, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="gpucache-pages-")
-    buf = os.path.join(tmp, "buf.u32")
-    pv = os.path.join(tmp, "pv.csv")
+    prober = Prober(gpucache, dev)
+    buf = prober.buf
     with open(os.path.join(out_dir, "micro.jsonl"), "w") as out:
         for name, idx in seq_cases().items():
-            write_u32(buf, idx)
-            rc, o, e = run([gpucache, "probe", "--json", "--per-vertex", pv] + dev + [buf])
-            if rc not in (0, 1):
-                print("probe %s: %s" % (name, e.strip()), file=sys.stderr)
+            j, per_vertex = prober.counts(idx)
+            if j is None:
+                print("probe %s: %s" % (name, per_vertex), file=sys.stderr)
                 continue
-            j = json.loads(o)
-            with open(pv) as f:
-                rows = [line.strip().split(",") for line in f if line.strip()]
-            per_vertex = [[int(r[0]), int(r[1])] for r in rows if r[0].isdigit() and int(r[1]) > 0]
             out.write(json.dumps({"name": name, "indices": idx, "invocations": j["invocations"],
                                   "statistics_agree": j["statistics_agree"], "per_vertex": per_vertex}) + "\n")
             print("%-50s %d" % (name, j["invocations"]), flush=True)
@@ -130,10 +111,7 @@ def main(argv):
                 if rc in (0, 1):
                     out.write("%d\t%d\n" % (t, json.loads(o)["invocations"]))
         print("prefixes from triangle %d: %d probes" % (first, len(counts)), flush=True)
-    for p in (buf, pv):
-        if os.path.exists(p):
-            os.unlink(p)
-    os.rmdir(tmp)
+    prober.close()
     return 0
 
 

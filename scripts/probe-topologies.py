@@ -15,10 +15,10 @@ list and in a line strip.
 """
 import json
 import os
-import struct
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from probe_buffers import Prober, take_device  # noqa: E402
 
 RESTART = 0xFFFFFFFF
 
@@ -68,18 +68,9 @@ def window_cases():
     return c
 
 
-def run(args):
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-
 def main(argv):
     args = list(argv[1:])
-    dev = ["--device", "0"]
-    if "--device" in args:
-        i = args.index("--device")
-        dev = ["--device", args[i + 1]]
-        del args[i:i + 2]
+    dev = take_device(args)
     windows = "--windows" in args
     if windows:
         args.remove("--windows")
@@ -88,29 +79,18 @@ def main(argv):
         return 2
     gpucache, out_dir = args
     os.makedirs(out_dir, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="gpucache-topologies-")
-    buf, pv = os.path.join(tmp, "buf.u32"), os.path.join(tmp, "pv.csv")
+    prober = Prober(gpucache, dev)
     with open(os.path.join(out_dir, "windows.jsonl" if windows else "topologies.jsonl"), "w") as out:
         for name, topology, restart, idx in (window_cases() if windows else cases()):
-            with open(buf, "wb") as f:
-                f.write(struct.pack("<%dI" % len(idx), *idx))
-            extra = ["--restart=0xFFFFFFFF"] if restart is not None else []
-            rc, o, e = run([gpucache, "probe", "--json", "-t", topology, "--per-vertex", pv] + extra + dev + [buf])
-            if rc not in (0, 1) or not o.strip():
-                print("probe %s: %s" % (name, e.strip()), file=sys.stderr)
+            j, per_vertex = prober.counts(idx, topology, restart)
+            if j is None:
+                print("probe %s: %s" % (name, per_vertex), file=sys.stderr)
                 continue
-            j = json.loads(o)
-            with open(pv) as f:
-                rows = [line.strip().split(",") for line in f if line.strip()]
-            per_vertex = [[int(r[0]), int(r[1])] for r in rows if r[0].isdigit() and int(r[1]) > 0]
             out.write(json.dumps({"name": name, "topology": topology, "restart": restart, "indices": idx,
                                   "invocations": j["invocations"], "statistics_agree": j["statistics_agree"],
                                   "per_vertex": per_vertex}) + "\n")
             print("%-52s %d" % (name, j["invocations"]), flush=True)
-    for p in (buf, pv):
-        if os.path.exists(p):
-            os.unlink(p)
-    os.rmdir(tmp)
+    prober.close()
     return 0
 
 

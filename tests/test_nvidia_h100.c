@@ -96,6 +96,39 @@ static void suite_triangle_cases_exact(void** state)
     json_decref(root);
 }
 
+/* The next JSON object of a .jsonl file (one a line), or NULL at its end. */
+static json_t* next_case(FILE* f, char** line, size_t* cap, const char* path)
+{
+    if (getline(line, cap, f) <= 0)
+        return NULL;
+    json_error_t jerr;
+    json_t* c = json_loads(*line, 0, &jerr);
+    if (!c)
+        fail_msg("%s: %s", path, jerr.text);
+    return c;
+}
+
+/* A measured buffer of a .jsonl file: its count and each vertex's under nvidia-h100. */
+static void assert_case_exact(json_t* c, gc_topology t)
+{
+    size_t n;
+    uint32_t* idx = json_indices(json_object_get(c, "indices"), &n);
+    const bool restart = json_is_integer(json_object_get(c, "restart"));
+    gc_model m = model_of("nvidia-h100");
+    gc_draw d = {idx, n, t, restart, 0xFFFFFFFFu};
+    gc_per_vertex pv = {0};
+    gc_analyze_options o = {0};
+    o.per_vertex = &pv;
+    gc_stats st;
+    gc_error err;
+    if (gc_analyze(&m, &d, &o, &st, &err) != GC_OK)
+        fail_msg("analyze: %s", err.message);
+    assert_int_equal(st.invocations, (uint64_t)json_integer_value(json_object_get(c, "invocations")));
+    assert_per_vertex(json_string_value(json_object_get(c, "name")), json_object_get(c, "per_vertex"), &pv);
+    gc_per_vertex_free(&pv);
+    free(idx);
+}
+
 static void page_probes_exact(void** state)
 {
     (void)state;
@@ -103,22 +136,8 @@ static void page_probes_exact(void** state)
     assert_non_null(f);
     char* line = NULL;
     size_t cap = 0, checked = 0;
-    while (getline(&line, &cap, f) > 0) {
-        json_error_t jerr;
-        json_t* c = json_loads(line, 0, &jerr);
-        if (!c)
-            fail_msg("micro.jsonl: %s", jerr.text);
-        size_t n;
-        uint32_t* idx = json_indices(json_object_get(c, "indices"), &n);
-        gc_per_vertex pv = {0};
-        assert_int_equal(analyze_counts("nvidia-h100", idx, n, &pv),
-                         (uint64_t)json_integer_value(json_object_get(c, "invocations")));
-        assert_per_vertex(json_string_value(json_object_get(c, "name")), json_object_get(c, "per_vertex"), &pv);
-        gc_per_vertex_free(&pv);
-        free(idx);
-        json_decref(c);
-        checked++;
-    }
+    for (json_t* c; (c = next_case(f, &line, &cap, "micro.jsonl")); json_decref(c), checked++)
+        assert_case_exact(c, GC_TRIANGLE_LIST);
     free(line);
     fclose(f);
     assert_int_equal(checked, 21);
@@ -198,40 +217,16 @@ static void strips_fans_restarts_exact(void** state)
     assert_non_null(f);
     char* line = NULL;
     size_t cap = 0, checked = 0;
-    while (getline(&line, &cap, f) > 0) {
-        json_error_t jerr;
-        json_t* c = json_loads(line, 0, &jerr);
-        if (!c)
-            fail_msg("topologies.jsonl: %s", jerr.text);
+    for (json_t* c; (c = next_case(f, &line, &cap, "topologies.jsonl")); json_decref(c)) {
         const char* topology = json_string_value(json_object_get(c, "topology"));
-        gc_topology t;
         if (strcmp(topology, "triangle-list") == 0)
-            t = GC_TRIANGLE_LIST;
+            assert_case_exact(c, GC_TRIANGLE_LIST);
         else if (strcmp(topology, "triangle-strip") == 0)
-            t = GC_TRIANGLE_STRIP;
+            assert_case_exact(c, GC_TRIANGLE_STRIP);
         else if (strcmp(topology, "triangle-fan") == 0)
-            t = GC_TRIANGLE_FAN;
-        else {
-            json_decref(c);
-            continue;
-        }
-        size_t n;
-        uint32_t* idx = json_indices(json_object_get(c, "indices"), &n);
-        const bool restart = !json_is_null(json_object_get(c, "restart"));
-        gc_model m = model_of("nvidia-h100");
-        gc_draw d = {idx, n, t, restart, 0xFFFFFFFFu};
-        gc_per_vertex pv = {0};
-        gc_analyze_options o = {0};
-        o.per_vertex = &pv;
-        gc_stats st;
-        gc_error err;
-        if (gc_analyze(&m, &d, &o, &st, &err) != GC_OK)
-            fail_msg("analyze: %s", err.message);
-        assert_int_equal(st.invocations, (uint64_t)json_integer_value(json_object_get(c, "invocations")));
-        assert_per_vertex(json_string_value(json_object_get(c, "name")), json_object_get(c, "per_vertex"), &pv);
-        gc_per_vertex_free(&pv);
-        free(idx);
-        json_decref(c);
+            assert_case_exact(c, GC_TRIANGLE_FAN);
+        else
+            continue; /* points and lines: not modelled */
         checked++;
     }
     free(line);
