@@ -17,27 +17,16 @@
  *    else the first remaining one in input order. Forsyth rescans every triangle for the
  *    best score there, which is quadratic on meshes with many dead ends. */
 #include "optimize.h"
+#include "forsyth_lists.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define VALENCE_SCAN 32
-
-/* Per vertex, side by side: its remaining triangles, and for a hub (a vertex of more than
- * VALENCE_SCAN triangles) the length of its triangle list, which may still hold emitted
- * triangles (removed when next scanned); 0 for every other vertex, whose list holds only its
- * remaining triangles. Its score is in an array of its own (the triangle sums read only
- * that: denser in the cache); its place in the modelled cache is only needed when the score
- * is made (the cache's own order). */
-typedef struct forsyth_vertex {
-    uint32_t live, listed;
-} forsyth_vertex;
-
-static bool is_emitted(const uint64_t* emitted, size_t t)
-{
-    return emitted[t / 64] >> (t % 64) & 1;
-}
+/* Per vertex, its remaining triangles and its list's mark (gc_forsyth_vertex,
+ * forsyth_lists.h). Its score is in an array of its own (the triangle sums read only that:
+ * denser in the cache); its place in the modelled cache is only needed when the score is
+ * made (the cache's own order). */
 
 /* The score of a vertex with `live` triangles left, at cache position `position` (-1: not
  * cached): -1 once it has none. */
@@ -69,40 +58,6 @@ gc_status gc_opt_forsyth(const uint32_t* indices, size_t triangle_count, uint32_
     return gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &sc, order, out, err);
 }
 
-/* The lists: each vertex's triangles in triangle order, corner by corner (as
- * gc_adjacency_fill's), an entry being the corner (4 t + c), so that an entry moved into a
- * removed one's place is found from its corner's slot (its entry, per corner 3 t + c). */
-static void corner_lists_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              uint32_t* offsets, uint32_t* corner, uint32_t* slot)
-{
-    for (size_t i = 0; i < triangle_count * 3; ++i)
-        offsets[indices[i]]++;
-    uint32_t end = 0;
-    for (uint32_t v = 0; v < vertex_count; ++v) {
-        end += offsets[v];
-        offsets[v] = end;
-    }
-    offsets[vertex_count] = end;
-    for (size_t t = triangle_count; t-- > 0;)
-        for (uint32_t c = 3; c-- > 0;) {
-            const uint32_t at = --offsets[indices[3 * t + c]];
-            corner[at] = (uint32_t)t << 2 | c;
-            slot[3 * t + c] = at;
-        }
-}
-
-/* Corner c of triangle t leaves the list of its vertex v (not a hub): the list's last entry
- * takes its place, as the scan of forsyth's lists (which drops an emitted triangle when it
- * meets it) would do. */
-static inline void corner_remove(uint32_t* corner, uint32_t* slot, const uint32_t* list_start,
-                                 forsyth_vertex* vert, uint32_t v, uint32_t t, uint32_t c)
-{
-    const uint32_t at = slot[3 * (size_t)t + c];
-    const uint32_t moved = corner[list_start[v] + --vert[v].live];
-    corner[at] = moved;
-    slot[3 * (size_t)(moved >> 2) + (moved & 3)] = at;
-}
-
 gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, uint32_t* order, uint32_t* out, gc_error* err)
 {
@@ -113,19 +68,19 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         return GC_ERR_USAGE;
     if (triangle_count > UINT32_MAX / 4)
         return gc_fail(err, GC_ERR_LIMIT, "forsyth: %zu triangles is more than %u", triangle_count, UINT32_MAX / 4);
-    /* Everything in one block (the lists, their slots, the per-vertex and per-triangle
-     * state, the step's candidates, in 8-byte words): a caller's next call gets it back
-     * whole from the allocator instead of fresh pages (with the pieces apart, glibc gave the
-     * heap's top back on every call on a large mesh: about 700 page faults a call on ogre).
-     * Zeroed: the lists' counts and the emitted bits. */
+    /* Everything in one block (the lists and their slots, the per-vertex and per-triangle
+     * state, a step's candidates, in 8-byte words): a caller's next call gets it back whole
+     * from the allocator instead of fresh pages (with the pieces apart, glibc gave the heap's
+     * top back on every call on a large mesh: about 700 page faults a call on ogre). Zeroed:
+     * the lists' counts and the emitted bits. The slots follow the lists (a step's candidates
+     * may copy 8 entries past the last list). */
 #define WORDS8(n) (((n) + 1) / 2) /* n 4-byte entries */
-    const size_t candidates_max = (size_t)(cache_size + 3) * VALENCE_SCAN;
     const size_t offsets_w = WORDS8((size_t)vertex_count + 1), e_words = (triangle_count + 63) / 64;
-    const size_t corner_w = WORDS8(3 * triangle_count), vert_w = vertex_count, vscore_w = WORDS8(vertex_count);
-    const size_t cand_w = WORDS8(candidates_max);
+    const size_t corner_w = WORDS8(3 * triangle_count), vscore_w = WORDS8(vertex_count);
+    const size_t cand_w = WORDS8((size_t)cache_size * GC_FORSYTH_SCAN + 8);
 #undef WORDS8
-    uint64_t* block =
-        gc_alloc_array(offsets_w + e_words + 3 * corner_w + vert_w + vscore_w + cand_w, sizeof(uint64_t), false);
+    uint64_t* block = gc_alloc_array(offsets_w + e_words + 3 * corner_w + vertex_count + vscore_w + cand_w,
+                                     sizeof(uint64_t), false);
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
@@ -133,22 +88,19 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     uint32_t* list_start = (uint32_t*)(void*)block;
     uint64_t* emitted = block + offsets_w; /* bits */
     uint32_t* list = (uint32_t*)(void*)(emitted + e_words);
-    /* (the slots follow the lists: a candidates' copy of 8 entries past the last list reads
-       them, and keeps none) */
     uint32_t* slot = (uint32_t*)(void*)(emitted + e_words + corner_w);
     uint32_t* dead_end = (uint32_t*)(void*)(emitted + e_words + 2 * corner_w);
-    forsyth_vertex* vert = (forsyth_vertex*)(void*)(emitted + e_words + 3 * corner_w);
-    float* vscore = (float*)(void*)(emitted + e_words + 3 * corner_w + vert_w); /* each vertex's score */
-    uint32_t* cand = (uint32_t*)(void*)(emitted + e_words + 3 * corner_w + vert_w + vscore_w);
-    corner_lists_fill(indices, triangle_count, vertex_count, list_start, list, slot);
-    /* Below 3 places a triangle's corners may be left out of the next scan, and their lists
-     * then drop emitted triangles later, several at a time: every list is kept as a hub's. */
-    const bool all_hubs = cache_size < 3;
+    char* records = (char*)(emitted + e_words + 3 * corner_w); /* gc_forsyth_vertex, 8 bytes */
+    float* vscore = (float*)(void*)(emitted + e_words + 3 * corner_w + vertex_count); /* each vertex's score */
+    uint32_t* cand = (uint32_t*)(void*)(emitted + e_words + 3 * corner_w + vertex_count + vscore_w);
+    const size_t stride = sizeof(gc_forsyth_vertex);
+    gc_forsyth_vertex* vert = (gc_forsyth_vertex*)(void*)records;
+    gc_forsyth_lists_fill(indices, triangle_count, vertex_count, list_start, list, slot);
     for (uint32_t v = 0; v < vertex_count; ++v) {
-        const uint32_t listed = list_start[v + 1] - list_start[v];
-        vert[v].live = listed;
-        vert[v].listed = all_hubs || listed > VALENCE_SCAN ? listed : 0;
-        vscore[v] = score_of(scores, -1, listed);
+        const uint32_t count = list_start[v + 1] - list_start[v];
+        vert[v].live = count;
+        vert[v].listed = gc_forsyth_listed(count, cache_size);
+        vscore[v] = score_of(scores, -1, count);
     }
 
     uint32_t caches[2][GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
@@ -172,34 +124,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         order[written++] = t;
         dead_end[dead_top] = a, dead_end[dead_top + 1] = b, dead_end[dead_top + 2] = c;
         dead_top += 3;
-        /* The triangle leaves its corners' lists at once (a hub's list: when next scanned);
-         * where it repeats a vertex, the entry that comes first in that list first, as the
-         * scan would meet them. */
-        if (a != b && a != c && b != c) {
-            for (uint32_t k = 0; k < 3; ++k) {
-                const uint32_t v = tv[k];
-                if (vert[v].listed)
-                    vert[v].live--;
-                else
-                    corner_remove(list, slot, list_start, vert, v, t, k);
-            }
-        } else {
-            bool gone[3] = {false, false, false};
-            for (uint32_t k = 0; k < 3; ++k) {
-                while (!gone[k]) {
-                    /* of the corners at tv[k] still listed, the one listed first */
-                    uint32_t first = k;
-                    for (uint32_t j = k + 1; j < 3; ++j)
-                        if (!gone[j] && tv[j] == tv[k] && slot[3 * (size_t)t + j] < slot[3 * (size_t)t + first])
-                            first = j;
-                    gone[first] = true;
-                    if (vert[tv[k]].listed)
-                        vert[tv[k]].live--;
-                    else
-                        corner_remove(list, slot, list_start, vert, tv[k], t, first);
-                }
-            }
-        }
+        gc_forsyth_emit(list, slot, list_start, records, stride, tv, t);
         /* LRU update: the triangle's vertices first, then the old order (without branches:
          * which entries go is hard to foresee). */
         uint32_t n = 0;
@@ -226,58 +151,17 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         cache_count = n < cache_size ? n : cache_size;
         uint32_t* swap = cache;
         cache = next_cache, next_cache = swap;
-        /* The candidates: the cached vertices' remaining triangles (at most VALENCE_SCAN of
-         * each), in cache order, each list in its order; a list of 8 or fewer copied whole
-         * (8 entries, the count kept). A hub's list drops the emitted triangles it meets. */
+        /* The next triangle: the best among the cached vertices' remaining triangles, else
+         * a dead end's, else the first remaining one in input order. */
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
-        uint32_t count = 0;
-        for (uint32_t k = 0; k < live_cached; ++k) {
-            forsyth_vertex* fv = &vert[scan[k]];
-            const uint32_t* entries = list + scan_start[k];
-            if (!fv->listed) {
-                const uint32_t live = fv->live;
-                memcpy(cand + count, entries, 8 * sizeof *cand);
-                if (live > 8)
-                    memcpy(cand + count + 8, entries + 8, (live - 8) * sizeof *cand);
-                count += live;
-                continue;
-            }
-            uint32_t* hub = list + scan_start[k];
-            for (uint32_t i = 0, scanned = 0; i < fv->listed && scanned < VALENCE_SCAN;) {
-                if (is_emitted(emitted, hub[i] >> 2)) {
-                    hub[i] = hub[--fv->listed];
-                    continue;
-                }
-                cand[count++] = hub[i];
-                ++i, ++scanned;
-            }
-        }
-        /* The next triangle: the best of them, the first among equals. */
-        best = -1;
-        float best_score = -1.0f;
-        for (uint32_t i = 0; i < count; ++i) {
-            const uint32_t u = cand[i] >> 2;
-            const float sc =
-                vscore[indices[3 * (size_t)u]] + vscore[indices[3 * (size_t)u + 1]] + vscore[indices[3 * (size_t)u + 2]];
-            if (sc > best_score) {
-                best_score = sc;
-                best = u;
-            }
-        }
-        while (best < 0 && dead_top > 0) {
-            const uint32_t d = dead_end[--dead_top];
-            forsyth_vertex* dv = &vert[d];
-            if (dv->live > 0 && !dv->listed)
-                best = list[list_start[d]] >> 2;
-            for (uint32_t i = 0; dv->live > 0 && i < dv->listed && best < 0;)
-                if (is_emitted(emitted, list[list_start[d] + i] >> 2))
-                    list[list_start[d] + i] = list[list_start[d] + --dv->listed];
-                else
-                    best = list[list_start[d] + i] >> 2;
-        }
+        const uint32_t count =
+            gc_forsyth_candidates(scan, live_cached, scan_start, list, records, stride, emitted, cand);
+        best = gc_forsyth_best(cand, count, indices, vscore);
+        if (best < 0)
+            best = gc_forsyth_dead_end(dead_end, &dead_top, list, list_start, records, stride, emitted);
         if (best < 0) {
-            while (cursor < triangle_count && is_emitted(emitted, cursor))
+            while (cursor < triangle_count && gc_forsyth_emitted(emitted, cursor))
                 ++cursor;
             if (cursor < triangle_count)
                 best = (int64_t)cursor;
