@@ -144,7 +144,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         for (uint32_t k = 0; k < n; ++k) {
             const uint32_t v = next_cache[k], live = vert[v].live;
             const float sc = position_score[k] + scores->live[live < live_max ? live : live_max];
-            vscore[v] = live == 0 ? -1.0f : sc;
+            vscore[v] = gc_forsyth_score_live(sc, live);
             scan[live_cached] = v;
             live_cached += (live != 0) & (k < cache_size);
         }

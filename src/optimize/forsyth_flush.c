@@ -244,7 +244,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         VERT(v)->listed = gc_forsyth_listed(live, cache_size);
         vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
     }
-    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t caches[2][GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t *cache = caches[0], *next_cache = caches[1];
     float position_score[GC_FORSYTH_MAX_CACHE + 4];
     for (uint32_t k = 0; k < cache_size + 4; ++k)
         position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
@@ -298,12 +299,13 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
             }
-            vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
+            vscore[v] = gc_forsyth_score_live(p + scores->live[live < live_max ? live : live_max], live);
             scan[live_cached] = v;
-            live_cached += live != 0 && k < cache_size;
+            live_cached += (live != 0) & (k < cache_size);
         }
         cache_count = flush ? 0 : (n < cache_size ? n : cache_size);
-        memcpy(cache, next_cache, cache_count * sizeof *cache);
+        uint32_t* swap = cache;
+        cache = next_cache, next_cache = swap;
         /* the next triangle: the best among those vertices' remaining triangles, else a dead
            end's (forsyth_lists.h) */
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];

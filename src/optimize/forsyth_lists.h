@@ -42,6 +42,18 @@ static inline uint32_t gc_forsyth_listed(uint32_t count, uint32_t cache_size)
     return cache_size < 3 || count > GC_FORSYTH_SCAN ? count : 0;
 }
 
+/* A vertex's score: `score` (its place's and its remaining triangles') while it has triangles
+ * left, else -1; chosen without a branch (which vertices finish is hard to foresee). */
+static inline float gc_forsyth_score_live(float score, uint32_t live)
+{
+    uint32_t bits;
+    memcpy(&bits, &score, sizeof bits);
+    const uint32_t keep = 0u - (uint32_t)(live != 0);
+    bits = (bits & keep) | (0xbf800000u /* -1.0f */ & ~keep);
+    memcpy(&score, &bits, sizeof score);
+    return score;
+}
+
 /* The lists into offsets (vertex_count + 1, zeroed: each list's start), corner (3 t + c
  * entries) and slot (per corner, its entry). */
 static inline void gc_forsyth_lists_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
