@@ -7,11 +7,12 @@
  * remaining triangles; a triangle's score is the sum of its vertices'. After emitting the
  * best triangle, the cache is updated and the next one is the best among the remaining
  * triangles of the cached vertices. Two choices keep it linear on any input:
- *  - each vertex keeps its triangles in a list from which emitted ones are dropped when
- *    the list is next scanned (each entry is dropped once: O(1) per triangle in all), and
- *    only the first VALENCE_SCAN (32) remaining ones are scored per step: a vertex used by
- *    100,000 triangles costs as much as one used by 32. Every triangle of an ordinary mesh
- *    is scanned (valences are far below 32), so the order is Forsyth's there;
+ *  - each vertex keeps its triangles in a list from which an emitted one is dropped at
+ *    once (a hub's: when the list is next scanned; forsyth_lists.h; each entry is dropped
+ *    once: O(1) per triangle in all), and only the first GC_FORSYTH_SCAN (32) remaining ones
+ *    are scored per step: a vertex used by 100,000 triangles costs as much as one used by 32.
+ *    Every triangle of an ordinary mesh is scanned (valences are far below 32), so the order
+ *    is Forsyth's there;
  *  - when no cached vertex has triangles left, the next triangle is one of the most
  *    recently emitted vertex that still has triangles (a dead-end stack, as Tipsify's),
  *    else the first remaining one in input order. Forsyth rescans every triangle for the
@@ -22,11 +23,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Per vertex, its remaining triangles and its list's mark (gc_forsyth_vertex,
- * forsyth_lists.h). Its score is in an array of its own (the triangle sums read only that:
- * denser in the cache); its place in the modelled cache is only needed when the score is
- * made (the cache's own order). */
 
 /* The score of a vertex with `live` triangles left, at cache position `position` (-1: not
  * cached): -1 once it has none. */
@@ -90,8 +86,11 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     uint32_t* list = (uint32_t*)(void*)(emitted + e_words);
     uint32_t* slot = (uint32_t*)(void*)(emitted + e_words + corner_w);
     uint32_t* dead_end = (uint32_t*)(void*)(emitted + e_words + 2 * corner_w);
-    char* records = (char*)(emitted + e_words + 3 * corner_w); /* gc_forsyth_vertex, 8 bytes */
-    float* vscore = (float*)(void*)(emitted + e_words + 3 * corner_w + vertex_count); /* each vertex's score */
+    /* per vertex, its remaining triangles and its list's mark (gc_forsyth_vertex); its score
+       in an array of its own (the triangle sums read only that: denser in the cache); its
+       place in the modelled cache is only needed when the score is made (the cache's order) */
+    char* records = (char*)(emitted + e_words + 3 * corner_w);
+    float* vscore = (float*)(void*)(emitted + e_words + 3 * corner_w + vertex_count);
     uint32_t* cand = (uint32_t*)(void*)(emitted + e_words + 3 * corner_w + vertex_count + vscore_w);
     const size_t stride = sizeof(gc_forsyth_vertex);
     gc_forsyth_vertex* vert = (gc_forsyth_vertex*)(void*)records;
