@@ -64,18 +64,18 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         return GC_ERR_USAGE;
     if (triangle_count > UINT32_MAX / 4)
         return gc_fail(err, GC_ERR_LIMIT, "forsyth: %zu triangles is more than %u", triangle_count, UINT32_MAX / 4);
-    /* Everything in one block (the lists and their slots, the per-vertex and per-triangle
-     * state, a step's candidates, in 8-byte words): a caller's next call gets it back whole
-     * from the allocator instead of fresh pages (with the pieces apart, glibc gave the heap's
-     * top back on every call on a large mesh: about 700 page faults a call on ogre). Zeroed:
-     * the lists' counts and the emitted bits. The slots follow the lists (a step's candidates
-     * may copy 8 entries past the last list). */
+    /* Everything in one block (the adjacency's lists, the per-vertex and per-triangle state, a
+     * step's candidates, in 8-byte words): a caller's next call gets it back whole from the
+     * allocator instead of fresh pages (with the pieces apart, glibc gave the heap's top back
+     * on every call on a large mesh: about 700 page faults a call on ogre). Zeroed: the
+     * adjacency's counts and the emitted bits, and 8 entries past the lists (read by the
+     * lists' steps, forsyth_lists.h, and never kept). */
 #define WORDS8(n) (((n) + 1) / 2) /* n 4-byte entries */
     const size_t offsets_w = WORDS8((size_t)vertex_count + 1), e_words = (triangle_count + 63) / 64;
-    const size_t corner_w = WORDS8(3 * triangle_count), vscore_w = WORDS8(vertex_count);
+    const size_t list_w = WORDS8(3 * triangle_count + 8), vscore_w = WORDS8(vertex_count);
     const size_t cand_w = WORDS8((size_t)cache_size * GC_FORSYTH_SCAN + 8);
 #undef WORDS8
-    uint64_t* block = gc_alloc_array(offsets_w + e_words + 3 * corner_w + vertex_count + vscore_w + cand_w,
+    uint64_t* block = gc_alloc_array(offsets_w + e_words + 2 * list_w + vertex_count + vscore_w + cand_w,
                                      sizeof(uint64_t), false);
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
@@ -84,17 +84,17 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
     uint32_t* list_start = (uint32_t*)(void*)block;
     uint64_t* emitted = block + offsets_w; /* bits */
     uint32_t* list = (uint32_t*)(void*)(emitted + e_words);
-    uint32_t* slot = (uint32_t*)(void*)(emitted + e_words + corner_w);
-    uint32_t* dead_end = (uint32_t*)(void*)(emitted + e_words + 2 * corner_w);
+    memset(list + 3 * triangle_count, 0, 8 * sizeof *list);
+    uint32_t* dead_end = (uint32_t*)(void*)(emitted + e_words + list_w);
     /* per vertex, its remaining triangles and its list's mark (gc_forsyth_vertex); its score
        in an array of its own (the triangle sums read only that: denser in the cache); its
        place in the modelled cache is only needed when the score is made (the cache's order) */
-    char* records = (char*)(emitted + e_words + 3 * corner_w);
-    float* vscore = (float*)(void*)(emitted + e_words + 3 * corner_w + vertex_count);
-    uint32_t* cand = (uint32_t*)(void*)(emitted + e_words + 3 * corner_w + vertex_count + vscore_w);
+    char* records = (char*)(emitted + e_words + 2 * list_w);
+    float* vscore = (float*)(void*)(emitted + e_words + 2 * list_w + vertex_count);
+    uint32_t* cand = (uint32_t*)(void*)(emitted + e_words + 2 * list_w + vertex_count + vscore_w);
     const size_t stride = sizeof(gc_forsyth_vertex);
     gc_forsyth_vertex* vert = (gc_forsyth_vertex*)(void*)records;
-    gc_forsyth_lists_fill(indices, triangle_count, vertex_count, list_start, list, slot);
+    gc_adjacency_fill(indices, triangle_count, vertex_count, list_start, list);
     for (uint32_t v = 0; v < vertex_count; ++v) {
         const uint32_t count = list_start[v + 1] - list_start[v];
         vert[v].live = count;
@@ -123,7 +123,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         order[written++] = t;
         dead_end[dead_top] = a, dead_end[dead_top + 1] = b, dead_end[dead_top + 2] = c;
         dead_top += 3;
-        gc_forsyth_emit(list, slot, list_start, records, stride, tv, t);
+        gc_forsyth_emit(list, list_start, records, stride, tv, t);
         /* LRU update: the triangle's vertices first, then the old order (without branches:
          * which entries go is hard to foresee). */
         uint32_t n = 0;

@@ -193,12 +193,12 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     gc_nv_fill fill = gc_nv_fill_of(nv ? target->p[0] : 0, nv ? target->p[1] : 0, nv ? target->p[2] : 0);
     /* Everything in one block (8-byte words: the emitted flags, the warp's stamps, the
      * adjacency's counts and the vertex records, zeroed but for the plain records, which are
-     * set below; then the lists, their slots (a step's candidates may copy 8 entries past
-     * the last list), the dead ends, the scores and a step's candidates), so that a caller's next call
-     * gets it back whole from the allocator instead of fresh pages: with the pieces apart,
-     * glibc gave the heap's top back on every call on a large mesh (as score_table.c and
-     * auto_fast.c found). */
-    if (triangle_count > UINT32_MAX / 4) /* (a list entry is a corner, 4 t + c) */
+     * set below; then the lists and 8 zeroed entries past them (read by the lists' steps,
+     * forsyth_lists.h, never kept), the scores, the dead ends and a step's candidates), so
+     * that a caller's next call gets it back whole from the allocator instead of fresh pages:
+     * with the pieces apart, glibc gave the heap's top back on every call on a large mesh (as
+     * score_table.c and auto_fast.c found). */
+    if (triangle_count > SIZE_MAX / 64)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
     const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
@@ -209,10 +209,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
     const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
     const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv ? records_w : 0);
-    const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
+    const size_t lists_w = WORDS8((triangle_count * 3 + 8) * 4), vscore_w = WORDS8(vn * 4);
+    const size_t dead_w = WORDS8(triangle_count * 3 * 4);
     const size_t cand_w = WORDS8(((size_t)cache_size * GC_FORSYTH_SCAN + 8) * 4);
     uint64_t* block = gc_alloc_array(
-        emitted_w + stamp_w + offsets_w + kerbl_w + records_w + 3 * lists_w + vscore_w + cand_w, 8, false);
+        emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w + cand_w, 8, false);
 #undef WORDS8
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
@@ -227,12 +228,12 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w));
     char* records = (char*)(block + emitted_w + stamp_w + offsets_w + kerbl_w);
     adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w);
-    uint32_t* slot = adj.triangles + 2 * lists_w;
-    uint32_t* dead_end = adj.triangles + 4 * lists_w;
-    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + 3 * lists_w);
-    uint32_t* cand =
-        (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + 3 * lists_w + vscore_w);
-    gc_forsyth_lists_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles, slot);
+    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w);
+    uint32_t* dead_end =
+        (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
+    uint32_t* cand = dead_end + 2 * dead_w;
+    memset(adj.triangles + 3 * triangle_count, 0, 8 * sizeof *adj.triangles);
+    gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
     uint32_t* list = adj.triangles;
@@ -262,7 +263,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             gc_kerbl_machine_add(&machine, tv);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        gc_forsyth_emit(list, slot, list_start, records, stride, tv, t);
+        gc_forsyth_emit(list, list_start, records, stride, tv, t);
         uint32_t u[3];
         const unsigned un = gc_nv_distinct3(tv, u);
         /* whether the target empties its cache before the next triangle; the nvidia rule fed

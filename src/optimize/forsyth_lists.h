@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: MIT
 /* The triangle lists of Forsyth's orders (forsyth.c, forsyth_flush.c; issue 33), stated once.
  *
- * Each vertex lists its triangles in triangle order, corner by corner (gc_adjacency_fill's
- * order), an entry being the corner (4 t + c) rather than the triangle, with each corner's
- * entry kept in `slot` (3 t + c): an emitted triangle leaves its corners' lists at once, the
- * list's last entry taking its place, in O(1). The orders used to drop an emitted triangle
- * from a list only when the scan next met it. Both give the same lists, entry for entry:
- * a triangle is emitted through its corners, which come first in the next modelled cache and
- * are scanned in the same step (when the cache has 3 places or more), so the scan met each
- * emitted entry in the step that emitted it, and a scan dropping the emitted entries it meets
- * from the front is the same as dropping them one by one, the one listed first first (the
- * last entry moved into a dropped one's place is met next). Two exceptions keep the old
- * way, entries dropped when met: a hub (a vertex of more than GC_FORSYTH_SCAN triangles, of
- * which a step scans only the first GC_FORSYTH_SCAN remaining ones), and every vertex when the
- * cache has fewer than 3 places (a corner may then be left out of the next scan).
+ * Each vertex lists its triangles in triangle order, corner by corner (gc_adjacency_fill).
+ * An emitted triangle leaves its corners' lists at once, the list's last entry taking its
+ * place (found by comparing the list's first 8 entries at once, as a mask). The orders used
+ * to drop an emitted triangle from a list only when the scan next met it. Both give the same
+ * lists, entry for entry: a triangle is emitted through its corners, which come first in the
+ * next modelled cache and are scanned in the same step (when the cache has 3 places or more),
+ * so the scan met each emitted entry in the step that emitted it, and a scan dropping the
+ * emitted entries it meets from the front is the same as dropping them one by one, the one
+ * listed first first (the last entry moved into a dropped one's place is met next; a
+ * triangle that repeats a vertex is listed there twice, and the first found is dropped
+ * first). Two exceptions keep the old way, entries dropped when met: a hub (a vertex of more
+ * than GC_FORSYTH_SCAN triangles, of which a step scans only the first GC_FORSYTH_SCAN
+ * remaining ones), and every vertex when the cache has fewer than 3 places (a corner may then
+ * be left out of the next scan).
  *
  * With the lists clean, a step's candidates are copied out (8 entries at once, the count
  * kept) and scored in one loop: far fewer branches that the data decides (on ogre, cachegrind:
- * 2.9 to 1.1 million mispredicted; the tuned order 21 to 17 ms). */
+ * 2.9 to 1.1 million mispredicted; the tuned order 21 to 17 ms). A slot per corner, to find
+ * the entry without comparing, made the 4.3M-triangle igea (shuffled) 15% slower: its
+ * stores to the moved entry's slot miss the cache there. */
 #ifndef GC_FORSYTH_LISTS_H
 #define GC_FORSYTH_LISTS_H
 
@@ -54,69 +57,40 @@ static inline float gc_forsyth_score_live(float score, uint32_t live)
     return score;
 }
 
-/* The lists into offsets (vertex_count + 1, zeroed: each list's start), corner (3 t + c
- * entries) and slot (per corner, its entry). */
-static inline void gc_forsyth_lists_fill(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                         uint32_t* offsets, uint32_t* corner, uint32_t* slot)
-{
-    for (size_t i = 0; i < triangle_count * 3; ++i)
-        offsets[indices[i]]++;
-    uint32_t end = 0;
-    for (uint32_t v = 0; v < vertex_count; ++v) {
-        end += offsets[v];
-        offsets[v] = end;
-    }
-    offsets[vertex_count] = end;
-    for (size_t t = triangle_count; t-- > 0;)
-        for (uint32_t c = 3; c-- > 0;) {
-            const uint32_t at = --offsets[indices[3 * t + c]];
-            corner[at] = (uint32_t)t << 2 | c;
-            slot[3 * t + c] = at;
-        }
-}
-
 #define GC_FORSYTH_VERTEX(records, stride, v) ((gc_forsyth_vertex*)(void*)((records) + (size_t)(v) * (stride)))
 
-/* Corner c of triangle t leaves the list of its vertex v (entries dropped at once). */
-static inline void gc_forsyth_corner_drop(uint32_t* corner, uint32_t* slot, const uint32_t* list_start,
-                                          gc_forsyth_vertex* fv, uint32_t v, uint32_t t, uint32_t c)
+/* Triangle t leaves the list `entries` of one of its corners' vertices (entries dropped at
+ * once, the list `fv->live` long): the first entry that is t, found among the first 8 as a
+ * mask (the list may be followed by other entries: 8 are readable), else further on. */
+static inline void gc_forsyth_drop(uint32_t* entries, gc_forsyth_vertex* fv, uint32_t t)
 {
-    const uint32_t at = slot[3 * (size_t)t + c];
-    const uint32_t moved = corner[list_start[v] + --fv->live];
-    corner[at] = moved;
-    slot[3 * (size_t)(moved >> 2) + (moved & 3)] = at;
+    const uint32_t live = fv->live;
+    uint32_t mask = 0;
+    for (uint32_t i = 0; i < 8; ++i)
+        mask |= (uint32_t)(entries[i] == t) << i;
+    mask &= live >= 8 ? 0xffu : (1u << live) - 1;
+    uint32_t at = 8;
+    if (mask)
+        at = (uint32_t)__builtin_ctz(mask);
+    else
+        while (entries[at] != t)
+            ++at;
+    entries[at] = entries[live - 1];
+    fv->live = live - 1;
 }
 
 /* Emitted triangle t (corners tv) leaves its corners' counts, and their lists where entries
- * are dropped at once; where it repeats a vertex, the entry listed first first. */
-static inline __attribute__((always_inline)) void gc_forsyth_emit(uint32_t* corner, uint32_t* slot,
-                                                                 const uint32_t* list_start, char* records,
-                                                                 size_t stride, const uint32_t* tv, uint32_t t)
+ * are dropped at once (a corner that repeats a vertex: its first entry there, each time). */
+static inline __attribute__((always_inline)) void gc_forsyth_emit(uint32_t* list, const uint32_t* list_start,
+                                                                 char* records, size_t stride, const uint32_t* tv,
+                                                                 uint32_t t)
 {
-    if (tv[0] != tv[1] && tv[0] != tv[2] && tv[1] != tv[2]) {
-        for (uint32_t k = 0; k < 3; ++k) {
-            gc_forsyth_vertex* fv = GC_FORSYTH_VERTEX(records, stride, tv[k]);
-            if (fv->listed)
-                fv->live--;
-            else
-                gc_forsyth_corner_drop(corner, slot, list_start, fv, tv[k], t, k);
-        }
-        return;
-    }
-    bool gone[3] = {false, false, false};
     for (uint32_t k = 0; k < 3; ++k) {
         gc_forsyth_vertex* fv = GC_FORSYTH_VERTEX(records, stride, tv[k]);
-        while (!gone[k]) {
-            uint32_t first = k; /* of the corners at tv[k] still listed, the one listed first */
-            for (uint32_t j = k + 1; j < 3; ++j)
-                if (!gone[j] && tv[j] == tv[k] && slot[3 * (size_t)t + j] < slot[3 * (size_t)t + first])
-                    first = j;
-            gone[first] = true;
-            if (fv->listed)
-                fv->live--;
-            else
-                gc_forsyth_corner_drop(corner, slot, list_start, fv, tv[k], t, first);
-        }
+        if (fv->listed)
+            fv->live--;
+        else
+            gc_forsyth_drop(list + list_start[tv[k]], fv, t);
     }
 }
 
@@ -126,7 +100,7 @@ static inline bool gc_forsyth_emitted(const uint64_t* emitted, size_t t)
 }
 
 /* A step's candidates into cand (room for GC_FORSYTH_SCAN per vertex, and 8 entries past the
- * lists readable): the remaining triangles' corners of the `count` vertices scan[] (their
+ * lists readable): the remaining triangles of the `count` vertices scan[] (their
  * lists at scan_start[]), at most GC_FORSYTH_SCAN of each, in that order, each list in its
  * order; a list of 8 or fewer copied as 8 entries (the count kept); a list whose entries are
  * dropped when met drops the emitted ones it meets. Returns their number. */
@@ -149,7 +123,7 @@ static inline __attribute__((always_inline)) uint32_t gc_forsyth_candidates(cons
             continue;
         }
         for (uint32_t i = 0, scanned = 0; i < fv->listed && scanned < GC_FORSYTH_SCAN;) {
-            if (gc_forsyth_emitted(emitted, entries[i] >> 2)) {
+            if (gc_forsyth_emitted(emitted, entries[i])) {
                 entries[i] = entries[--fv->listed];
                 continue;
             }
@@ -168,7 +142,7 @@ static inline int64_t gc_forsyth_best(const uint32_t* cand, uint32_t count, cons
     int64_t best = -1;
     float best_score = -1.0f;
     for (uint32_t i = 0; i < count; ++i) {
-        const size_t u = cand[i] >> 2;
+        const size_t u = cand[i];
         const float sc = vscore[indices[3 * u]] + vscore[indices[3 * u + 1]] + vscore[indices[3 * u + 2]];
         if (sc > best_score) {
             best_score = sc;
@@ -192,12 +166,12 @@ static inline int64_t gc_forsyth_dead_end(const uint32_t* dead_end, size_t* dead
             continue;
         uint32_t* entries = list + list_start[d];
         if (!dv->listed)
-            return entries[0] >> 2;
+            return entries[0];
         for (uint32_t i = 0; i < dv->listed;)
-            if (gc_forsyth_emitted(emitted, entries[i] >> 2))
+            if (gc_forsyth_emitted(emitted, entries[i]))
                 entries[i] = entries[--dv->listed];
             else
-                return entries[i] >> 2;
+                return entries[i];
     }
     return -1;
 }
