@@ -156,7 +156,7 @@ gc_status gc_opt_forsyth_scored(const uint32_t* indices, size_t triangle_count, 
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
         const uint32_t count =
             gc_forsyth_candidates(scan, live_cached, scan_start, list, records, stride, emitted, cand);
-        best = gc_forsyth_best(cand, count, indices, vscore);
+        best = gc_forsyth_best(cand, count, indices, vscore, -1.0f);
         if (best < 0)
             best = gc_forsyth_dead_end(dead_end, &dead_top, list, list_start, records, stride, emitted);
         if (best < 0) {

@@ -313,7 +313,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
         const uint32_t count =
             gc_forsyth_candidates(scan, live_cached, scan_start, list, records, stride, emitted, cand);
-        best = gc_forsyth_best(cand, count, indices, vscore);
+        best = gc_forsyth_best(cand, count, indices, vscore, -1.0f);
         if (best < 0)
             best = gc_forsyth_dead_end(dead_end, &dead_top, list, list_start, records, stride, emitted);
         if (best < 0) {

@@ -135,13 +135,13 @@ static inline __attribute__((always_inline)) uint32_t gc_forsyth_candidates(cons
     return n;
 }
 
-/* The best candidate: the highest sum of its corners' scores, above -1, the first of equals;
- * -1 when none. */
+/* The best candidate: the highest sum of its corners' scores, above `floor` (the orders'
+ * -1), the first of equals; -1 when none. */
 static inline int64_t gc_forsyth_best(const uint32_t* cand, uint32_t count, const uint32_t* indices,
-                                      const float* vscore)
+                                      const float* vscore, float floor)
 {
     int64_t best = -1;
-    float best_score = -1.0f;
+    float best_score = floor;
     for (uint32_t i = 0; i < count; ++i) {
         const size_t u = cand[i];
         const float sc = vscore[indices[3 * u]] + vscore[indices[3 * u + 1]] + vscore[indices[3 * u + 2]];
