@@ -9,7 +9,17 @@
  *  - auto --effort 1 with the four presets (no targets given): on a regular grid, shuffled,
  *    meshoptimizer's table order (gc_opt_score_table with gc_meshopt_scores); on a grid
  *    that is not regular, the tuned Forsyth order as before (gc_opt_forsyth_scored with
- *    gc_auto_tuned_scores). */
+ *    gc_auto_tuned_scores).
+ *  - gc_mesh_regular_or_grid: a grid with its borders (from 4,096 triangles, at least 90% of
+ *    the used vertices with 6 corners or 3, fewer than 2% with 4 or 8): the 60 x 60 grid
+ *    (6,962 triangles; 58^2 inner vertices with 6, the 4 * 58 on its borders with 3: 3,596 of
+ *    3,600) is one though not regular (93%); the 40 x 40 grid (3,042 triangles) is too small;
+ *    the 60 x 60 grid with the quads (i, j), 10 <= i, j < 22, cut along alternating
+ *    diagonals (a checkerboard) is not: the 11 x 11 vertices inside that patch have 4 or 8
+ *    corners (121 of 3,600: 3.4%), though about 95% still have 3 or 6. --effort 1 with the presets gives meshoptimizer's table
+ *    order on the grid (shuffled) and on the corpus teapot, stored and shuffled (a
+ *    triangulated grid with its borders: 96% of its vertices with 3 or 6 corners), the tuned
+ *    Forsyth order on the cut grid and on cow. */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -120,11 +130,75 @@ static void effort1_presets(void** state)
     }
 }
 
+/* The grid of n x n vertices with the quads (i, j), 10 <= i, j < 22, i + j even, cut along
+ * the other diagonal: (i,j) (i+1,j) (i,j+1) and (i+1,j) (i+1,j+1) (i,j+1). */
+static uint32_t* cut_grid(uint32_t n, size_t* index_count)
+{
+    uint32_t* idx = grid(n, index_count);
+    size_t k = 0;
+    for (uint32_t j = 0; j + 1 < n; ++j)
+        for (uint32_t i = 0; i + 1 < n; ++i, k += 6)
+            if (i >= 10 && i < 22 && j >= 10 && j < 22 && (i + j) % 2 == 0) {
+                const uint32_t a = j * n + i, b = a + 1, c = a + n + 1, d = a + n;
+                const uint32_t q[6] = {a, b, d, b, c, d};
+                memcpy(idx + k, q, sizeof q);
+            }
+    return idx;
+}
+
+/* --effort 1 with the presets on idx (shuffled first when `shuffle`): meshoptimizer's table
+ * order when `grid`, else the tuned Forsyth order. */
+static void presets_pick(uint32_t* idx, size_t n, uint32_t vertices, bool shuffle, bool grid)
+{
+    if (shuffle)
+        gc_shuffle_triangles(idx, n, 7);
+    const size_t tc = n / 3;
+    uint32_t* got = test_indices(tc);
+    uint32_t* want = test_indices(tc);
+    presets_order(idx, n, vertices, got);
+    assert_is_permutation(got, tc);
+    gc_error err;
+    assert_int_equal(gc_mesh_regular_or_grid(idx, tc, vertices), grid);
+    if (grid)
+        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, want, &err), GC_OK);
+    else
+        assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+    assert_memory_equal(got, want, tc * sizeof *got);
+    free(got);
+    free(want);
+}
+
+static void grid_with_borders(void** state)
+{
+    (void)state;
+    size_t n = 0;
+    uint32_t* idx = grid(60, &n);
+    assert_false(gc_mesh_regular(idx, n / 3, 60 * 60));
+    assert_true(gc_mesh_regular_or_grid(idx, n / 3, 60 * 60));
+    presets_pick(idx, n, 60 * 60, true, true);
+    free(idx);
+    idx = grid(40, &n);
+    assert_false(gc_mesh_regular_or_grid(idx, n / 3, 40 * 40));
+    free(idx);
+    idx = cut_grid(60, &n);
+    presets_pick(idx, n, 60 * 60, true, false);
+    free(idx);
+    uint32_t vertices = 0;
+    idx = corpus_mesh_or_skip("teapot.obj", &n, &vertices);
+    presets_pick(idx, n, vertices, false, true);
+    presets_pick(idx, n, vertices, true, true);
+    free(idx);
+    idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
+    presets_pick(idx, n, vertices, false, false);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regular_share),
         cmocka_unit_test(effort1_presets),
+        cmocka_unit_test(grid_with_borders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

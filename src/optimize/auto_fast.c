@@ -422,11 +422,11 @@ gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint3
         s = gc_opt_patches(indices, triangle_count, vertex_count, t.piece_triangles, 0, t.piece_vertices, 0, order,
                            err);
     else {
-        /* several targets on a regular grid (a finely subdivided surface, auto_regular.c):
-         * meshoptimizer's own table order, which the tuned table's is worse than there (a
-         * hub: the tuned order, as elsewhere) */
+        /* several targets on a regular grid (a finely subdivided surface), or a triangulated
+         * grid with its borders (auto_regular.c): meshoptimizer's own table order, which the
+         * tuned table's is worse than there (a hub: the tuned order, as elsewhere) */
         s = GC_ERR_LIMIT;
-        if (target_count > 1 && gc_mesh_regular(indices, triangle_count, vertex_count))
+        if (target_count > 1 && gc_mesh_regular_or_grid(indices, triangle_count, vertex_count))
             s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
         if (s == GC_ERR_LIMIT)
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count,

@@ -35,13 +35,12 @@
  * -1.68% against meshoptimizer on the corpus for -1.72%). auto runs it with the tuned table
  * (gc_auto_tuned_scores), unchanged. */
 #include "optimize.h"
+#include "forsyth_lists.h"
 #include "kerbl_machine.h"
 #include "../models/nvidia_rule.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define VALENCE_SCAN 32
 
 bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule)
 {
@@ -115,11 +114,10 @@ const gc_forsyth_scores gc_flush_batch_scores = {
 #define ALWAYS_INLINE inline
 #endif
 
-/* A vertex: its remaining and listed triangles; told of the nvidia rule, its state under the
- * rule follows in the same 16-byte record (the triangle's corners read both). */
-typedef struct flush_vertex {
-    uint32_t live, listed;
-} flush_vertex;
+/* A vertex: its remaining triangles and its list's mark (forsyth_lists.h); told of the nvidia
+ * rule, its state under the rule follows in the same 16-byte record (the triangle's corners
+ * read both). */
+typedef gc_forsyth_vertex flush_vertex;
 typedef struct nv_vertex {
     flush_vertex f;
     gc_nv_vertex rule;
@@ -195,10 +193,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     gc_nv_fill fill = gc_nv_fill_of(nv ? target->p[0] : 0, nv ? target->p[1] : 0, nv ? target->p[2] : 0);
     /* Everything in one block (8-byte words: the emitted flags, the warp's stamps, the
      * adjacency's counts and the vertex records, zeroed but for the plain records, which are
-     * set below; then the lists, the scores and the dead ends), so that a caller's next call
-     * gets it back whole from the allocator instead of fresh pages: with the pieces apart,
-     * glibc gave the heap's top back on every call on a large mesh (as score_table.c and
-     * auto_fast.c found). */
+     * set below; then the lists and 8 zeroed entries past them (read by the lists' steps,
+     * forsyth_lists.h, never kept), the scores, the dead ends and a step's candidates), so
+     * that a caller's next call gets it back whole from the allocator instead of fresh pages:
+     * with the pieces apart, glibc gave the heap's top back on every call on a large mesh (as
+     * score_table.c and auto_fast.c found). */
     if (triangle_count > SIZE_MAX / 64)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
@@ -210,10 +209,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
     const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
     const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv ? records_w : 0);
-    const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
+    const size_t lists_w = WORDS8((triangle_count * 3 + 8) * 4), vscore_w = WORDS8(vn * 4);
     const size_t dead_w = WORDS8(triangle_count * 3 * 4);
-    uint64_t* block =
-        gc_alloc_array(emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8, false);
+    const size_t cand_w = WORDS8(((size_t)cache_size * GC_FORSYTH_SCAN + 8) * 4);
+    uint64_t* block = gc_alloc_array(
+        emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w + cand_w, 8, false);
 #undef WORDS8
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
@@ -231,6 +231,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w);
     uint32_t* dead_end =
         (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
+    uint32_t* cand = dead_end + 2 * dead_w;
+    memset(adj.triangles + 3 * triangle_count, 0, 8 * sizeof *adj.triangles);
     gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
@@ -239,17 +241,18 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     const uint32_t live_max = scores->live_count - 1;
     for (uint32_t v = 0; v < vertex_count; ++v) {
         const uint32_t live = list_start[v + 1] - list_start[v];
-        VERT(v)->live = VERT(v)->listed = live;
+        VERT(v)->live = live;
+        VERT(v)->listed = gc_forsyth_listed(live, cache_size);
         vscore[v] = live == 0 ? -1.0f : scores->live[live < live_max ? live : live_max];
     }
-    uint32_t cache[GC_FORSYTH_MAX_CACHE + 3], next_cache[GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t caches[2][GC_FORSYTH_MAX_CACHE + 3], scan[GC_FORSYTH_MAX_CACHE + 3];
+    uint32_t *cache = caches[0], *next_cache = caches[1];
     float position_score[GC_FORSYTH_MAX_CACHE + 4];
     for (uint32_t k = 0; k < cache_size + 4; ++k)
         position_score[k] = k < cache_size ? scores->position[k] : 0.0f;
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = gc_forsyth_first(indices, triangle_count, vscore);
-    float best_score = -1.0f; /* set again before each later step */
     while (best >= 0) {
         const uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
@@ -258,10 +261,9 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         order[written++] = t;
         if (kerbl)
             gc_kerbl_machine_add(&machine, tv);
-        for (int c = 0; c < 3; ++c) {
+        for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-            VERT(tv[c])->live--;
-        }
+        gc_forsyth_emit(list, list_start, records, stride, tv, t);
         uint32_t u[3];
         const unsigned un = gc_nv_distinct3(tv, u);
         /* whether the target empties its cache before the next triangle; the nvidia rule fed
@@ -298,45 +300,22 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
             }
-            vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
+            vscore[v] = gc_forsyth_score_live(p + scores->live[live < live_max ? live : live_max], live);
             scan[live_cached] = v;
-            live_cached += live != 0 && k < cache_size;
+            live_cached += (live != 0) & (k < cache_size);
         }
         cache_count = flush ? 0 : (n < cache_size ? n : cache_size);
-        memcpy(cache, next_cache, cache_count * sizeof *cache);
-        /* the next triangle: the best among those vertices' remaining triangles */
-        best = -1;
-        best_score = -1.0f;
+        uint32_t* swap = cache;
+        cache = next_cache, next_cache = swap;
+        /* the next triangle: the best among those vertices' remaining triangles, else a dead
+           end's (forsyth_lists.h) */
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
-        for (uint32_t k = 0; k < live_cached; ++k) {
-            flush_vertex* fv = VERT(scan[k]);
-            uint32_t* entries = list + scan_start[k];
-            uint32_t scanned = 0;
-            for (uint32_t a = 0; a < fv->listed && scanned < VALENCE_SCAN;) {
-                const uint32_t w = entries[a];
-                if (emitted[w / 64] >> (w % 64) & 1) {
-                    entries[a] = entries[--fv->listed];
-                    continue;
-                }
-                float sc = vscore[indices[3 * (size_t)w]] + vscore[indices[3 * (size_t)w + 1]] +
-                           vscore[indices[3 * (size_t)w + 2]];
-                if (sc > best_score)
-                    best_score = sc, best = w;
-                ++a, ++scanned;
-            }
-        }
-        while (best < 0 && dead_top > 0) {
-            const uint32_t d = dead_end[--dead_top];
-            flush_vertex* dv = VERT(d);
-            for (uint32_t a = 0; dv->live > 0 && a < dv->listed && best < 0;) {
-                const uint32_t w = list[list_start[d] + a];
-                if (emitted[w / 64] >> (w % 64) & 1)
-                    list[list_start[d] + a] = list[list_start[d] + --dv->listed];
-                else
-                    best = w;
-            }
-        }
+        const uint32_t count =
+            gc_forsyth_candidates(scan, live_cached, scan_start, list, records, stride, emitted, cand);
+        best = gc_forsyth_best(cand, count, indices, vscore, -1.0f);
+        if (best < 0)
+            best = gc_forsyth_dead_end(dead_end, &dead_top, list, list_start, records, stride, emitted);
         if (best < 0) {
             while (cursor < triangle_count && (emitted[cursor / 64] >> (cursor % 64) & 1))
                 ++cursor;

@@ -415,6 +415,10 @@ extern const gc_forsyth_scores gc_batch_told_scores;
 /* Whether at least 95% of the used vertices have exactly 6 corners: a regular grid almost
  * everywhere, as a finely subdivided surface (auto_regular.c); false when out of memory. */
 bool gc_mesh_regular(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
+/* gc_mesh_regular, or a triangulated grid with its borders (auto_regular.c:
+ * from 4,096 triangles, at least 90% of the used vertices with 6 or 3 corners, fewer than 2%
+ * with 4 or 8), in one pass; false when out of memory. */
+bool gc_mesh_regular_or_grid(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count);
 /* auto at --effort 1 (auto_fast.c): one order per target family, no candidates scored. */
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
