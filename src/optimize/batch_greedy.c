@@ -133,26 +133,21 @@ static bool rescore(greedy* g, uint32_t t, int32_t delta)
     return hot_push(g, t);
 }
 
-/* A step's score changes, summed per triangle. */
-typedef struct pending {
-    uint32_t* list;
-    size_t count, capacity;
-} pending;
-
-static bool pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
+/* A step's score change for remaining triangle t, summed per triangle (g->pend lists them). */
+static bool pend_add(greedy* g, uint32_t t, int32_t delta)
 {
     tri_info* x = &g->tri[t];
     if (!x->mark) {
-        if (pd->count == pd->capacity) {
-            const size_t c = 2 * pd->capacity;
-            uint32_t* grown = realloc(pd->list, c * sizeof *grown);
+        if (g->pend_count == g->pend_capacity) {
+            const size_t c = 2 * g->pend_capacity;
+            uint32_t* grown = realloc(g->pend, c * sizeof *grown);
             if (!grown)
                 return false;
-            pd->list = grown;
-            pd->capacity = c;
+            g->pend = grown;
+            g->pend_capacity = c;
         }
         x->mark = 1;
-        pd->list[pd->count++] = t;
+        g->pend[g->pend_count++] = t;
     }
     x->pend += delta;
     return true;
@@ -198,10 +193,11 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
     g.hot_capacity = 1024; /* grows as it needs */
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
-    pending pd = {gc_alloc_array(1024, sizeof *pd.list, false), 0, 1024}; /* grows as it needs */
+    g.pend_capacity = 1024; /* grows as it needs */
+    g.pend = gc_alloc_array(g.pend_capacity, sizeof *g.pend, false);
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
-    if (!cached || !cached_list || !removed || !g.hot || !pd.list) {
+    if (!cached || !cached_list || !removed || !g.hot || !g.pend) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -254,6 +250,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
+            dist_open_slot(&g, sb);
             /* GB:321-397 */
             for (unsigned t = 0; t < 3; ++t) {
                 const uint32_t vid = f[t];
@@ -273,38 +270,18 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                     }
                     if (w->distance != 0) {
                         uint32_t d = dist_of(&g, face), added;
-                        bool opened;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added, &opened))
+                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added))
                             goto nomem;
                         delta += w->distance * (int32_t)added;
                     }
-                    if (!pend_add(&g, &pd, face, delta))
+                    if (!pend_add(&g, face, delta))
                         goto nomem;
                 }
             }
             /* GB:399-430 */
             if (mine != NONE) {
-                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
-                const uint32_t mine_direct_count = g.info[mine].direct_count;
-                for (uint32_t a = 0; a < g.active_count; ++a) {
-                    const uint32_t d = g.active[a];
-                    const uint32_t other = g.info[d].owner;
-                    uint16_t* row = dist_row(&g, d);
-                    if (other == best || row[sb])
-                        continue;
-                    uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
-                        const uint32_t dn = row[mine_direct[k]];
-                        if (dn && dn + 1u < mindist)
-                            mindist = dn + 1u;
-                    }
-                    if (mindist != NONE) {
-                        if (!pend_add(&g, &pd, other, w->distance * (int32_t)mindist))
-                            goto nomem;
-                        row[sb] = (uint16_t)mindist;
-                        g.info[d].accumulated += mindist;
-                    }
-                }
+                if (!dist_through(&g, mine, sb, w->distance, pend_add))
+                    goto nomem;
                 dist_remove(&g, best);
             }
             batch_indices += 3;
@@ -349,23 +326,22 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                     delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
                     dist_remove(&g, face);
                 }
-                if (!pend_add(&g, &pd, face, delta))
+                if (!pend_add(&g, face, delta))
                     goto nomem;
             }
         }
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
-        for (size_t k = 0; k < pd.count; ++k) {
-            const uint32_t face = pd.list[k];
+        for (size_t k = 0; k < g.pend_count; ++k) {
+            const uint32_t face = g.pend[k];
             if (!rescore(&g, face, g.tri[face].pend))
                 goto nomem;
             g.tri[face].pend = 0;
             g.tri[face].mark = 0;
         }
-        pd.count = 0;
+        g.pend_count = 0;
         if (!ok) {
-            while (g.active_count)
-                dist_remove(&g, g.info[g.active[0]].owner);
+            dist_clear(&g);
             batch_indices = 0;
             slots_used = 0;
             /* the hot triangles back with the others */
@@ -387,7 +363,6 @@ done:
     free(cached_list);
     free(removed);
     batch_greedy_free(&g);
-    free(pd.list);
     return s;
 }
 

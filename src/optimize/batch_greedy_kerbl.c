@@ -38,17 +38,6 @@ static inline bool machine_inner(const kerbl_machine* m)
            gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
 }
 
-/* Record d, met by the step's best directly, moved to the active list's tail, before the
- * `touched` records already there. */
-static inline void touch(greedy* g, uint32_t d, uint32_t touched)
-{
-    const uint32_t at = g->info[d].active, to = g->active_count - 1 - touched, other = g->active[to];
-    g->active[to] = d;
-    g->info[d].active = to;
-    g->active[at] = other;
-    g->info[other].active = at;
-}
-
 /* ------------------------------------------------------------------- hot */
 
 static bool hot_reserve(greedy* g)
@@ -212,14 +201,11 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
             /* best's slot: its rank among the triangles placed since the batch was taken as ended */
             const uint32_t sb = slots_used++;
-            /* the records that meet best directly (row[sb] set below) are kept the last
-               `touched` of the active list, so that GB:399-430 reads only the others (the
-               list's order changes no score: each record's change is its own) */
-            uint32_t touched = 0;
             if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
+            dist_open_slot(&g, sb);
             /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
                taken out on the way (a vertex repeated in best: its list read again, without
                them) */
@@ -245,13 +231,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                     }
                     if (w->distance != 0) {
                         uint32_t added;
-                        bool opened;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added, &opened))
+                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added))
                             goto nomem;
-                        if (opened)
-                            touched++; /* dist_new put it last */
-                        else if (added)
-                            touch(&g, d, touched++);
                         delta += w->distance * (int32_t)added;
                     }
                     if (!add_score_as(&g, face, delta, hot))
@@ -261,27 +242,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             }
             /* GB:399-430 */
             if (mine != NONE) {
-                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
-                const uint32_t mine_direct_count = g.info[mine].direct_count;
-                for (uint32_t a = 0, untouched = g.active_count - touched; a < untouched; ++a) {
-                    const uint32_t d = g.active[a];
-                    if (d == mine)
-                        continue;
-                    const uint32_t other = g.info[d].owner;
-                    uint16_t* row = dist_row(&g, d);
-                    uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
-                        const uint32_t dn = row[mine_direct[k]];
-                        if (dn && dn + 1u < mindist)
-                            mindist = dn + 1u;
-                    }
-                    if (mindist != NONE) {
-                        if (!add_score(&g, other, w->distance * (int32_t)mindist))
-                            goto nomem;
-                        row[sb] = (uint16_t)mindist;
-                        g.info[d].accumulated += mindist;
-                    }
-                }
+                if (!dist_through(&g, mine, sb, w->distance, add_score))
+                    goto nomem;
                 dist_remove(&g, best);
             }
             batch_indices += 3;
@@ -332,8 +294,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             }
         }
         if (!ok) {
-            while (g.active_count)
-                dist_remove(&g, g.info[g.active[0]].owner);
+            dist_clear(&g);
             batch_indices = 0;
             slots_used = 0;
             /* the hot triangles back with the others */

@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define BATCH_GREEDY_MAX_VALENCE 64
 #define BATCH_GREEDY_MAX_HELD 256     /* vertices a batch (or ATI's LRU) holds */
@@ -21,12 +24,14 @@
  * placed since the batch was last taken as ended, at most a batch's triangles (and the one
  * placed whatever the machine said): each gets a slot, its rank since then, and an entry
  * holds per slot the distance (0 = none) and the slots it met directly, in fixed-size records
- * of a slab (no hash maps, no allocation per entry). */
+ * (no hash maps, no allocation per entry). The distances are stored by slot: slot k's column
+ * holds every record's distance to slot k side by side, so that GB:399-430's least distances
+ * are taken for all records at once, in vector lanes (dist_through). A record's number is the
+ * lowest one free (a bit set of those in use), so the columns stay short (some tens). */
 typedef struct dist_info {
     uint32_t accumulated;
     uint32_t owner;        /* its triangle */
     uint32_t direct_count; /* slots in its direct list */
-    uint32_t active;       /* its place in the active list */
 } dist_info;
 
 /* The remaining triangles by (score, then the lower number), in two queues over the
@@ -80,20 +85,22 @@ typedef struct greedy {
     int32_t valence_weight;
     hot_entry* hot; /* batch_greedy.c: a heap */
     size_t hot_size, hot_capacity;
+    uint32_t* pend; /* batch_greedy.c: the triangles of the step's score changes */
+    size_t pend_count, pend_capacity;
     uint32_t* hot_tri; /* batch_greedy_kerbl.c: the hot triangles, densely, */
     int64_t* hot_key;  /* and their keys: score x 2^32 + (2^32 - 1 - triangle) */
-    uint32_t cap;           /* slots per record */
-    dist_info* info;        /* per record */
-    uint16_t* dist;         /* per record, cap distances by slot */
-    uint16_t* direct;       /* per record, cap slots */
-    uint32_t* active;       /* the records in use, densely */
-    uint32_t* free_list;
-    uint32_t active_count, free_count, record_count, record_capacity;
+    uint32_t cap;     /* slots per record */
+    uint32_t stride;  /* records per column: a multiple of 64 (0 before the first) */
+    dist_info* info;  /* per record */
+    uint16_t* dist;   /* cap columns of stride distances: slot k's to record r at k * stride + r */
+    uint16_t* direct; /* per record, cap slots */
+    uint64_t* live;   /* stride / 64 words: the records in use */
+    uint16_t* least;  /* stride lanes: dist_through's least distances */
 } greedy;
 
-static inline uint16_t* dist_row(const greedy* g, uint32_t r)
+static inline uint16_t* dist_col(const greedy* g, uint32_t slot)
 {
-    return g->dist + (size_t)r * g->cap;
+    return g->dist + (size_t)slot * g->stride;
 }
 
 static inline uint32_t dist_of(const greedy* g, uint32_t t)
@@ -101,62 +108,76 @@ static inline uint32_t dist_of(const greedy* g, uint32_t t)
     return g->tri[t].slot ? (uint32_t)g->tri[t].slot - 1u : UINT32_MAX;
 }
 
-/* A cleared record for triangle t; UINT32_MAX when out of memory. */
+/* Room for twice the records (64 at first), the columns moved to the wider stride. */
+static inline bool dist_grow(greedy* g)
+{
+    const uint32_t old = g->stride, c = old ? 2 * old : 64;
+    if (c > MAX_RECORDS + 1u) /* beyond any batch's neighbourhood: not reached */
+        return false;
+    dist_info* info = realloc(g->info, c * sizeof *info);
+    if (info)
+        g->info = info;
+    uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
+    if (direct)
+        g->direct = direct;
+    uint64_t* live = realloc(g->live, c / 64 * sizeof *live);
+    if (live)
+        g->live = live;
+    uint16_t* least = realloc(g->least, c * sizeof *least);
+    if (least)
+        g->least = least;
+    uint16_t* dist = gc_alloc_array((size_t)c * g->cap, sizeof *dist, true);
+    if (!info || !direct || !live || !least || !dist) {
+        free(dist);
+        return false;
+    }
+    for (uint32_t k = 0; old && k < g->cap; ++k)
+        memcpy(dist + (size_t)k * c, g->dist + (size_t)k * old, old * sizeof *dist);
+    memset(live + old / 64, 0, (c - old) / 64 * sizeof *live);
+    free(g->dist);
+    g->dist = dist;
+    g->stride = c;
+    return true;
+}
+
+/* A record for triangle t (the lowest free), its distances not set (dist_meet sets them up
+ * to the open slot); UINT32_MAX when out of memory. */
 static inline uint32_t dist_new(greedy* g, uint32_t t)
 {
-    uint32_t r;
-    if (g->free_count) {
-        r = g->free_list[--g->free_count];
-    } else {
-        if (g->record_count == g->record_capacity) {
-            const uint32_t c = g->record_capacity ? 2 * g->record_capacity : 64;
-            dist_info* info = realloc(g->info, c * sizeof *info);
-            if (info)
-                g->info = info;
-            uint16_t* dist = realloc(g->dist, (size_t)c * g->cap * sizeof *dist);
-            if (dist)
-                g->dist = dist;
-            uint16_t* direct = realloc(g->direct, (size_t)c * g->cap * sizeof *direct);
-            if (direct)
-                g->direct = direct;
-            uint32_t* active = realloc(g->active, c * sizeof *active);
-            if (active)
-                g->active = active;
-            uint32_t* free_list = realloc(g->free_list, c * sizeof *free_list);
-            if (free_list)
-                g->free_list = free_list;
-            if (!info || !dist || !direct || !active || !free_list)
-                return UINT32_MAX;
-            g->record_capacity = c;
-        }
-        if (g->record_count == MAX_RECORDS) /* beyond any batch's neighbourhood: not reached */
-            return UINT32_MAX;
-        r = g->record_count++;
-    }
-    memset(dist_row(g, r), 0, g->cap * sizeof *g->dist);
-    g->info[r] = (dist_info){0, t, 0, g->active_count};
-    g->active[g->active_count++] = r;
+    uint32_t w = 0;
+    while (w < g->stride / 64 && g->live[w] == UINT64_MAX)
+        ++w;
+    if (w == g->stride / 64 && !dist_grow(g))
+        return UINT32_MAX;
+    const uint32_t r = 64 * w + (uint32_t)__builtin_ctzll(~g->live[w]);
+    g->live[w] |= 1ull << (r % 64);
+    g->info[r] = (dist_info){0, t, 0};
     g->tri[t].slot = r + 1;
     return r;
 }
 
+/* Slot sb opens: no record has a distance to it yet. */
+static inline void dist_open_slot(greedy* g, uint32_t sb)
+{
+    memset(dist_col(g, sb), 0, g->stride * sizeof *g->dist);
+}
+
 /* gbatch's distance step for a triangle `face` that a corner of the step's best meets, the
  * open batch at step sb (GB:321-397): with a record (*d), sb is linked to it directly if it
- * was not (the triangle one step nearer: 1 more accumulated); without one, a new record
- * (*d, *opened: dist_new put it last in the active list) whose distances are those of the
- * best's record `mine` one step further (none without it), sb direct, its accumulated
- * distance my_distance + batch_indices / 3 (1 without `mine`). *added: the accumulated
- * distance the step added (0: sb was already linked). False when out of memory. */
+ * was not (the triangle one step nearer: 1 more accumulated); without one, a new record (*d)
+ * whose distances are those of the best's record `mine` one step further (none without it),
+ * sb direct, its accumulated distance my_distance + batch_indices / 3 (1 without `mine`).
+ * *added: the accumulated distance the step added (0: sb was already linked). False when out
+ * of memory. */
 static inline bool dist_meet(greedy* g, uint32_t face, uint32_t* d, uint32_t sb, uint32_t mine, uint32_t my_distance,
-                             uint32_t batch_indices, uint32_t* added, bool* opened)
+                             uint32_t batch_indices, uint32_t* added)
 {
-    *opened = false;
     if (*d != UINT32_MAX) {
-        uint16_t* row = dist_row(g, *d);
+        uint16_t* at = dist_col(g, sb) + *d;
         *added = 0;
-        if (!row[sb]) {
+        if (!*at) {
             g->direct[(size_t)*d * g->cap + g->info[*d].direct_count++] = (uint16_t)sb;
-            row[sb] = 1;
+            *at = 1;
             g->info[*d].accumulated += 1;
             *added = 1;
         }
@@ -164,30 +185,102 @@ static inline bool dist_meet(greedy* g, uint32_t face, uint32_t* d, uint32_t sb,
     }
     if ((*d = dist_new(g, face)) == UINT32_MAX)
         return false;
-    *opened = true;
-    uint16_t* row = dist_row(g, *d);
+    const uint32_t r = *d, s = g->stride;
+    uint16_t* to = g->dist + r;
     if (mine != UINT32_MAX) {
-        g->info[*d].accumulated = my_distance + batch_indices / 3;
-        const uint16_t* from = dist_row(g, mine);
-        for (uint32_t k = 0; k < sb; ++k)
-            row[k] = from[k] ? (uint16_t)(from[k] + 1) : 0;
+        g->info[r].accumulated = my_distance + batch_indices / 3;
+        const uint16_t* from = g->dist + mine;
+        for (uint32_t k = 0; k < sb; ++k) {
+            const uint16_t x = from[(size_t)k * s];
+            to[(size_t)k * s] = x ? (uint16_t)(x + 1) : 0;
+        }
     } else {
-        g->info[*d].accumulated = 1;
+        g->info[r].accumulated = 1;
+        for (uint32_t k = 0; k < sb; ++k)
+            to[(size_t)k * s] = 0;
     }
-    g->direct[(size_t)*d * g->cap + g->info[*d].direct_count++] = (uint16_t)sb;
-    row[sb] = 1;
-    *added = g->info[*d].accumulated;
+    g->direct[(size_t)r * g->cap + g->info[r].direct_count++] = (uint16_t)sb;
+    to[(size_t)sb * s] = 1;
+    *added = g->info[r].accumulated;
     return true;
 }
 
 static inline void dist_remove(greedy* g, uint32_t t)
 {
     const uint32_t r = g->tri[t].slot - 1;
-    const uint32_t at = g->info[r].active, last = g->active[--g->active_count];
-    g->active[at] = last;
-    g->info[last].active = at;
+    g->live[r / 64] &= ~(1ull << (r % 64));
     g->tri[t].slot = 0;
-    g->free_list[g->free_count++] = r;
+}
+
+/* Every record dropped (the batch taken as ended). */
+static inline void dist_clear(greedy* g)
+{
+    for (uint32_t w = 0; w < g->stride / 64; ++w) {
+        for (uint64_t bits = g->live[w]; bits; bits &= bits - 1)
+            g->tri[g->info[64 * w + (uint32_t)__builtin_ctzll(bits)].owner].slot = 0;
+        g->live[w] = 0;
+    }
+}
+
+/* GB:399-430: every record in use other than `mine` (the step's best's) and those that met
+ * the step's best directly (slot sb's distance set) gets a distance to sb: the least of its
+ * distances to the slots `mine` met directly, plus 1 (none if it has none of them). Each is
+ * written (sb's distance, the accumulated distance), and `changed` is called with the record's
+ * triangle and gbatch's score change (distance weight x the new distance), in the records'
+ * order (each change is its own: the order changes no score). The least distances and the
+ * records that take one are found 8 records at a time: dist - 1 wraps a missing 0 to the
+ * largest value, and the unsigned minimums are signed ones on values with the top bit flipped
+ * (SSE2 has the signed ones); without SSE2, the same one record at a time. False when
+ * `changed` is. */
+typedef bool (*dist_changed_fn)(greedy* g, uint32_t t, int32_t delta);
+static inline __attribute__((always_inline)) bool dist_through(greedy* g, uint32_t mine, uint32_t sb, int32_t weight,
+                                                               dist_changed_fn changed)
+{
+    uint16_t* least = g->least;
+    uint16_t* now = dist_col(g, sb);
+    const uint16_t* direct = g->direct + (size_t)mine * g->cap;
+    const uint32_t direct_count = g->info[mine].direct_count;
+    for (uint32_t w = 0; w < g->stride / 64; ++w) {
+        const uint64_t live = g->live[w] & ~(w == mine / 64 ? 1ull << (mine % 64) : 0);
+        if (!live)
+            continue;
+        const uint32_t base = 64 * w, top = base + 64 - (uint32_t)__builtin_clzll(live);
+        uint64_t hits = 0; /* the records of the word that take a distance */
+#ifdef __SSE2__
+        for (uint32_t r = base; r < top; r += 8) {
+            const __m128i flip = _mm_set1_epi16(INT16_MIN), one = _mm_set1_epi16(1);
+            __m128i m = _mm_set1_epi16(INT16_MAX); /* UINT16_MAX flipped */
+            for (uint32_t k = 0; k < direct_count; ++k) {
+                const __m128i x = _mm_loadu_si128((const __m128i*)(const void*)(dist_col(g, direct[k]) + r));
+                m = _mm_min_epi16(m, _mm_xor_si128(_mm_sub_epi16(x, one), flip));
+            }
+            m = _mm_xor_si128(m, flip);
+            _mm_storeu_si128((__m128i*)(void*)(least + r), m);
+            const __m128i none = _mm_cmpeq_epi16(m, _mm_set1_epi16(-1));
+            const __m128i met = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(const void*)(now + r)), _mm_setzero_si128());
+            const __m128i take = _mm_andnot_si128(none, met); /* a lane of all ones: it takes one */
+            hits |= (uint64_t)_mm_movemask_epi8(_mm_packs_epi16(take, _mm_setzero_si128())) << (r - base);
+        }
+#else
+        for (uint32_t r = base; r < top; ++r) {
+            uint16_t m = UINT16_MAX;
+            for (uint32_t k = 0; k < direct_count; ++k) {
+                const uint16_t x = (uint16_t)(dist_col(g, direct[k])[r] - 1u);
+                m = x < m ? x : m;
+            }
+            least[r] = m;
+            hits |= (uint64_t)(m != UINT16_MAX && !now[r]) << (r - base);
+        }
+#endif
+        for (hits &= live; hits; hits &= hits - 1) {
+            const uint32_t r = base + (uint32_t)__builtin_ctzll(hits), mindist = least[r] + 2u;
+            now[r] = (uint16_t)mindist;
+            g->info[r].accumulated += mindist;
+            if (!changed(g, g->info[r].owner, weight * (int32_t)mindist))
+                return false;
+        }
+    }
+    return true;
 }
 
 static inline bool better(const greedy* g, uint32_t a, uint32_t b)
@@ -358,6 +451,8 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
         bucket* b = &g->cold[bucket_of(g, (uint32_t)t)];
         b->run[b->run_size++] = (uint32_t)t;
     }
+    if (!dist_grow(g))
+        return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
     return GC_OK;
 }
 
@@ -369,13 +464,14 @@ static inline void batch_greedy_free(greedy* g)
         free(g->cold[k].heap);
     }
     free(g->hot);
+    free(g->pend);
     free(g->hot_tri);
     free(g->hot_key);
     free(g->info);
     free(g->dist);
     free(g->direct);
-    free(g->active);
-    free(g->free_list);
+    free(g->live);
+    free(g->least);
 }
 
 #endif
