@@ -133,9 +133,11 @@ static bool rescore(greedy* g, uint32_t t, int32_t delta)
     return hot_push(g, t);
 }
 
-/* A step's score change for remaining triangle t, summed per triangle (g->pend lists them). */
-static bool pend_add(greedy* g, uint32_t t, int32_t delta)
+/* A step's score change for remaining triangle t, summed per triangle (g->pend lists them): a
+ * score_change_fn (`hot` unused). */
+static bool pend_add(greedy* g, uint32_t t, int32_t delta, bool hot)
 {
+    (void)hot;
     tri_info* x = &g->tri[t];
     if (!x->mark) {
         if (g->pend_count == g->pend_capacity) {
@@ -188,16 +190,16 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     greedy g = {0};
     gc_sim* sim = NULL;
     uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
-    uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
-    uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
+    batch_held h = {gc_alloc_array(vertex_count + 1, sizeof *h.cached, true),
+                    gc_alloc_array(vertex_count + 1, sizeof *h.list, false),
+                    gc_alloc_array(vertex_count + 1, sizeof *h.removed, false), 0, 0};
     g.hot_capacity = 1024; /* grows as it needs */
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
     g.pend_capacity = 1024; /* grows as it needs */
     g.pend = gc_alloc_array(g.pend_capacity, sizeof *g.pend, false);
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
-    if (!cached || !cached_list || !removed || !g.hot || !g.pend) {
+    if (!h.cached || !h.list || !h.removed || !g.hot || !g.pend) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -205,7 +207,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
         goto done;
     gc_sim_begin_run(sim, 3 * first_number, stream_length ? stream_length : n);
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    uint32_t batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
@@ -221,25 +223,12 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
         bool ok;
         if ((s = feed_if_fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
             goto done;
-        uint32_t removed_count = 0;
+        h.removed_count = 0;
         if (ok) {
             ended = false;
             order[placed++] = best;
-            /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
-            for (unsigned i = 0; i < 3; ++i) {
-                incache[i] = cached[f[i]];
-                if (incache[i]) {
-                    uint32_t at = 0;
-                    while (cached_list[at] != f[i])
-                        ++at;
-                    memmove(cached_list + at, cached_list + at + 1, (cached_count - at - 1) * sizeof *cached_list);
-                    cached_list[cached_count - 1] = f[i];
-                } else {
-                    cached[f[i]] = true;
-                    cached_list[cached_count++] = f[i];
-                }
-            }
+            held_reference(&h, f, incache);
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its entries are stale now */
             const uint32_t mine = dist_of(&g, best);
@@ -251,33 +240,9 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                 goto done;
             }
             dist_open_slot(&g, sb);
-            /* GB:321-397 */
-            for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t vid = f[t];
-                valence[vid]--;
-                for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
-                    const uint32_t face = adj[j];
-                    if (face == NONE)
-                        continue;
-                    if (face == best) {
-                        adj[j] = NONE;
-                        continue;
-                    }
-                    int32_t delta = -w->valence;
-                    if (!incache[t]) {
-                        delta += w->cache;
-                        g.tri[face].batch_count++;
-                    }
-                    if (w->distance != 0) {
-                        uint32_t d = dist_of(&g, face), added;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added))
-                            goto nomem;
-                        delta += w->distance * (int32_t)added;
-                    }
-                    if (!pend_add(&g, face, delta))
-                        goto nomem;
-                }
-            }
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
+                                   adj, pend_add))
+                goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
                 if (!dist_through(&g, mine, sb, w->distance, pend_add))
@@ -292,44 +257,25 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                vertex held (GB asks about every vertex). */
             uint32_t keep = 0, held_in_row = 0, i = 0;
             const uint64_t next = first_number + placed;
-            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = cached_list[i];
+            for (; i < h.count && held_in_row < STILL_HELD; ++i) {
+                const uint32_t v = h.list[i];
                 const gc_sim_primitive q = {{v, v, v}, {3 * next, 3 * next + 1, 3 * next + 2}, 3, next, NULL, 0};
                 if (gc_sim_peek(sim, &q, NULL) == 0) {
-                    cached_list[keep++] = v;
+                    h.list[keep++] = v;
                     held_in_row++;
                 } else {
-                    cached[v] = false;
-                    removed[removed_count++] = v;
+                    held_drop(&h, v);
                     held_in_row = 0;
                 }
             }
-            memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
-            cached_count = keep + (cached_count - i);
+            held_compact(&h, keep, i);
         } else {
             ended = true; /* GB:436 */
-            for (uint32_t i = 0; i < cached_count; ++i) {
-                cached[cached_list[i]] = false;
-                removed[removed_count++] = cached_list[i];
-            }
-            cached_count = 0;
+            held_drop_all(&h);
         }
         /* GB:460-498 */
-        for (uint32_t r = 0; r < removed_count; ++r) {
-            const uint32_t vid = removed[r];
-            for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
-                const uint32_t face = adj[j];
-                if (face == NONE || g.tri[face].batch_count == 0)
-                    continue;
-                int32_t delta = -w->cache;
-                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
-                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
-                    dist_remove(&g, face);
-                }
-                if (!pend_add(&g, face, delta))
-                    goto nomem;
-            }
-        }
+        if (!batch_greedy_unheld(&g, w, &h, valence, adj_start, adj, pend_add))
+            goto nomem;
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
         for (size_t k = 0; k < g.pend_count; ++k) {
@@ -359,9 +305,9 @@ done:
     free(valence);
     free(adj_start);
     free(adj);
-    free(cached);
-    free(cached_list);
-    free(removed);
+    free(h.cached);
+    free(h.list);
+    free(h.removed);
     batch_greedy_free(&g);
     return s;
 }

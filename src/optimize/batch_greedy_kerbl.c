@@ -64,16 +64,9 @@ static inline int64_t hot_key_of(int32_t score, uint32_t t)
     return (int64_t)score * ((int64_t)1 << 32) + (int64_t)(UINT32_MAX - t);
 }
 
-/* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
-static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot);
-
-static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
-{
-    return add_score_as(g, t, delta, g->tri[t].state == HOT);
-}
-
-/* The same, `hot` its state read by the caller (before it wrote the record's word of flags:
- * read after that store, it waits for it). */
+/* Adds delta to remaining triangle t's score (a score_change_fn: `hot` its state, read by the
+ * caller before it wrote the record's word of flags: read after that store, it waits for it);
+ * a cold one becomes hot. False when out of memory. */
 static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot)
 {
     tri_info* x = &g->tri[t];
@@ -134,21 +127,22 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
        block (the first and the last zeroed), as forsyth_flush.c and score_table.c do */
     const size_t vw = (size_t)vertex_count + 1;
     m.words = gc_alloc_array(2 * vw + 2 * vw + (vw * sizeof(bool) + 3) / 4, sizeof *m.words, false);
-    uint32_t* cached_list = m.words ? m.words + 2 * vw : NULL;
-    uint32_t* removed = m.words ? cached_list + vw : NULL;
-    bool* cached = m.words ? (bool*)(void*)(removed + vw) : NULL;
+    batch_held h = {0};
     if (m.words) {
+        h.list = m.words + 2 * vw;
+        h.removed = h.list + vw;
+        h.cached = (bool*)(void*)(h.removed + vw);
         memset(m.words, 0, 2 * vw * sizeof *m.words);
-        memset(cached, 0, vw * sizeof *cached);
+        memset(h.cached, 0, vw * sizeof *h.cached);
     }
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
-    if (!m.words || !cached || !cached_list || !removed || !hot_reserve(&g)) {
+    if (!m.words || !hot_reserve(&g)) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    uint32_t batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
@@ -164,7 +158,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         /* GB's canAddTriangle < 2: it fits the open batch (the first, or the one after a
            batch was taken as ended, goes in whatever the machine says) */
         const bool ok = placed == 0 || ended || !cut;
-        uint32_t removed_count = 0;
+        h.removed_count = 0;
         if (ok) {
             /* the records of best's neighbours, read below, asked for now */
             for (unsigned t = 0; t < 3; ++t) {
@@ -175,24 +169,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             gc_kerbl_machine_feed(&m, f, adds, cut);
             ended = false;
             order[placed++] = best;
-            /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
-            for (unsigned i = 0; i < 3; ++i) {
-                incache[i] = cached[f[i]];
-                if (incache[i]) { /* to the end, the ones after it moved down (from the end: it is recent) */
-                    uint32_t carry = f[i];
-                    for (uint32_t k = cached_count; k-- > 0;) {
-                        const uint32_t x = cached_list[k];
-                        cached_list[k] = carry;
-                        if (x == f[i])
-                            break;
-                        carry = x;
-                    }
-                } else {
-                    cached[f[i]] = true;
-                    cached_list[cached_count++] = f[i];
-                }
-            }
+            held_reference(&h, f, incache);
             const uint32_t mine = dist_of(&g, best); /* read before the word is written */
             if (g.tri[best].state == HOT)
                 hot_remove(&g, best);
@@ -206,43 +184,12 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                 goto done;
             }
             dist_open_slot(&g, sb);
-            /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
-               taken out on the way (a vertex repeated in best: its list read again, without
-               them) */
-            uint32_t live[3];
-            for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t vid = f[t];
-                uint32_t* list = adj + adj_start[vid];
-                const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
-                const uint32_t n = first == t ? valence[vid] : live[first];
-                uint32_t kept = 0;
-                valence[vid]--;
-                for (uint32_t j = 0; j < n; ++j) {
-                    const uint32_t face = list[j];
-                    if (face == best)
-                        continue;
-                    list[kept++] = face;
-                    uint32_t d = dist_of(&g, face); /* read before the same word is written */
-                    const bool hot = g.tri[face].state == HOT;
-                    int32_t delta = -w->valence;
-                    if (!incache[t]) {
-                        delta += w->cache;
-                        g.tri[face].batch_count++;
-                    }
-                    if (w->distance != 0) {
-                        uint32_t added;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added))
-                            goto nomem;
-                        delta += w->distance * (int32_t)added;
-                    }
-                    if (!add_score_as(&g, face, delta, hot))
-                        goto nomem;
-                }
-                live[t] = kept;
-            }
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
+                                   adj, add_score_as))
+                goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
-                if (!dist_through(&g, mine, sb, w->distance, add_score))
+                if (!dist_through(&g, mine, sb, w->distance, add_score_as))
                     goto nomem;
                 dist_remove(&g, best);
             }
@@ -251,48 +198,24 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                ended after STILL_HELD held ones in a row (as batch_greedy.c) */
             uint32_t keep = 0, held_in_row = 0, i = 0;
             const bool inner = machine_inner(&m);
-            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = cached_list[i];
+            for (; i < h.count && held_in_row < STILL_HELD; ++i) {
+                const uint32_t v = h.list[i];
                 if (machine_holds(&m, v, inner)) {
-                    cached_list[keep++] = v;
+                    h.list[keep++] = v;
                     held_in_row++;
                 } else {
-                    cached[v] = false;
-                    removed[removed_count++] = v;
+                    held_drop(&h, v);
                     held_in_row = 0;
                 }
             }
-            if (keep != i)
-                memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
-            cached_count = keep + (cached_count - i);
+            held_compact(&h, keep, i);
         } else {
             ended = true; /* GB:436 */
-            for (uint32_t i = 0; i < cached_count; ++i) {
-                cached[cached_list[i]] = false;
-                removed[removed_count++] = cached_list[i];
-            }
-            cached_count = 0;
+            held_drop_all(&h);
         }
         /* GB:460-498 */
-        for (uint32_t r = 0; r < removed_count; ++r) {
-            const uint32_t vid = removed[r];
-            const uint32_t* list = adj + adj_start[vid];
-            for (uint32_t j = 0; j < valence[vid]; ++j) {
-                const uint32_t face = list[j];
-                const uint32_t count = g.tri[face].batch_count, slot = g.tri[face].slot;
-                if (count == 0)
-                    continue;
-                const bool hot = g.tri[face].state == HOT; /* read before the word is written */
-                int32_t delta = -w->cache;
-                g.tri[face].batch_count = count - 1;
-                if (count == 1 && slot) {
-                    delta -= w->distance * (int32_t)g.info[slot - 1].accumulated;
-                    dist_remove(&g, face);
-                }
-                if (!add_score_as(&g, face, delta, hot))
-                    goto nomem;
-            }
-        }
+        if (!batch_greedy_unheld(&g, w, &h, valence, adj_start, adj, add_score_as))
+            goto nomem;
         if (!ok) {
             dist_clear(&g);
             batch_indices = 0;

@@ -98,6 +98,11 @@ typedef struct greedy {
     uint16_t* least;  /* stride lanes: dist_through's least distances */
 } greedy;
 
+/* A remaining triangle's score change in a step (each greedy its own: batch_greedy.c sums a
+ * step's changes, batch_greedy_kerbl.c applies them at once); `hot`: its state is HOT, read by
+ * the caller before it wrote the flags' word. False when out of memory. */
+typedef bool (*score_change_fn)(greedy* g, uint32_t t, int32_t delta, bool hot);
+
 static inline uint16_t* dist_col(const greedy* g, uint32_t slot)
 {
     return g->dist + (size_t)slot * g->stride;
@@ -232,9 +237,8 @@ static inline void dist_clear(greedy* g)
  * largest value, and the unsigned minimums are signed ones on values with the top bit flipped
  * (SSE2 has the signed ones); without SSE2, the same one record at a time. False when
  * `changed` is. */
-typedef bool (*dist_changed_fn)(greedy* g, uint32_t t, int32_t delta);
 static inline __attribute__((always_inline)) bool dist_through(greedy* g, uint32_t mine, uint32_t sb, int32_t weight,
-                                                               dist_changed_fn changed)
+                                                               score_change_fn changed)
 {
     uint16_t* least = g->least;
     uint16_t* now = dist_col(g, sb);
@@ -276,7 +280,8 @@ static inline __attribute__((always_inline)) bool dist_through(greedy* g, uint32
             const uint32_t r = base + (uint32_t)__builtin_ctzll(hits), mindist = least[r] + 2u;
             now[r] = (uint16_t)mindist;
             g->info[r].accumulated += mindist;
-            if (!changed(g, g->info[r].owner, weight * (int32_t)mindist))
+            const uint32_t t = g->info[r].owner;
+            if (!changed(g, t, weight * (int32_t)mindist, g->tri[t].state == HOT))
                 return false;
         }
     }
@@ -454,6 +459,138 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     if (!dist_grow(g))
         return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
     return GC_OK;
+}
+
+/* The vertices of the open batch (GB's cache entries), in order of last reference, oldest
+ * first, and those a step dropped. */
+typedef struct batch_held {
+    bool* cached;     /* per vertex: in the list */
+    uint32_t* list;   /* count vertices, oldest first */
+    uint32_t* removed; /* the step's dropped vertices */
+    uint32_t count, removed_count;
+} batch_held;
+
+/* Best's corners f referenced: each moves to the list's end (incache[i]: it was there; the
+ * ones after it move down, searched from the end: it is recent) or joins it. */
+static inline void held_reference(batch_held* h, const uint32_t* f, bool* incache)
+{
+    for (unsigned i = 0; i < 3; ++i) {
+        incache[i] = h->cached[f[i]];
+        if (incache[i]) {
+            uint32_t carry = f[i];
+            for (uint32_t k = h->count; k-- > 0;) {
+                const uint32_t x = h->list[k];
+                h->list[k] = carry;
+                if (x == f[i])
+                    break;
+                carry = x;
+            }
+        } else {
+            h->cached[f[i]] = true;
+            h->list[h->count++] = f[i];
+        }
+    }
+}
+
+/* Vertex list[i] is held no more: dropped. */
+static inline void held_drop(batch_held* h, uint32_t v)
+{
+    h->cached[v] = false;
+    h->removed[h->removed_count++] = v;
+}
+
+/* The batch taken as ended (GB:436): every vertex dropped. */
+static inline void held_drop_all(batch_held* h)
+{
+    for (uint32_t i = 0; i < h->count; ++i)
+        held_drop(h, h->list[i]);
+    h->count = 0;
+}
+
+/* The list after a check of its first `checked` vertices, `kept` of them held (moved to the
+ * front in order): the unchecked ones follow them. */
+static inline void held_compact(batch_held* h, uint32_t kept, uint32_t checked)
+{
+    if (kept != checked)
+        memmove(h->list + kept, h->list + checked, (h->count - checked) * sizeof *h->list);
+    h->count = kept + (h->count - checked);
+}
+
+/* GB:321-397: best (its corners f, incache[i] as held_reference said) placed at slot sb, its
+ * record `mine` (UINT32_MAX: none) of accumulated distance my_distance: each remaining
+ * triangle of its vertices loses a valence, gains the cache score for a corner that was not
+ * held (and counts it), and meets sb (dist_meet). A vertex's list (adj + adj_start[v]) holds
+ * its remaining triangles first (valence[v] of them): best's entries are taken out on the way
+ * (a vertex repeated in best: its list read again, without them). False when out of memory. */
+static inline __attribute__((always_inline)) bool batch_greedy_meet(greedy* g, const gc_batch_greedy_weights* w,
+                                                                    uint32_t best, const uint32_t* f,
+                                                                    const bool* incache, uint32_t sb, uint32_t mine,
+                                                                    uint32_t my_distance, uint32_t batch_indices,
+                                                                    uint32_t* valence, const uint32_t* adj_start,
+                                                                    uint32_t* adj, score_change_fn changed)
+{
+    uint32_t live[3];
+    for (unsigned t = 0; t < 3; ++t) {
+        const uint32_t vid = f[t];
+        uint32_t* list = adj + adj_start[vid];
+        const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
+        const uint32_t n = first == t ? valence[vid] : live[first];
+        uint32_t kept = 0;
+        valence[vid]--;
+        for (uint32_t j = 0; j < n; ++j) {
+            const uint32_t face = list[j];
+            if (face == best)
+                continue;
+            list[kept++] = face;
+            uint32_t d = dist_of(g, face); /* read before the same word is written */
+            const bool hot = g->tri[face].state == HOT;
+            int32_t delta = -w->valence;
+            if (!incache[t]) {
+                delta += w->cache;
+                g->tri[face].batch_count++;
+            }
+            if (w->distance != 0) {
+                uint32_t added;
+                if (!dist_meet(g, face, &d, sb, mine, my_distance, batch_indices, &added))
+                    return false;
+                delta += w->distance * (int32_t)added;
+            }
+            if (!changed(g, face, delta, hot))
+                return false;
+        }
+        live[t] = kept;
+    }
+    return true;
+}
+
+/* GB:460-498: the remaining triangles of the step's dropped vertices lose the cache score of
+ * each (a triangle left with no held corner loses its distance record and its score). False
+ * when out of memory. */
+static inline __attribute__((always_inline)) bool batch_greedy_unheld(greedy* g, const gc_batch_greedy_weights* w,
+                                                                      const batch_held* h, const uint32_t* valence,
+                                                                      const uint32_t* adj_start, const uint32_t* adj,
+                                                                      score_change_fn changed)
+{
+    for (uint32_t r = 0; r < h->removed_count; ++r) {
+        const uint32_t vid = h->removed[r];
+        const uint32_t* list = adj + adj_start[vid];
+        for (uint32_t j = 0; j < valence[vid]; ++j) {
+            const uint32_t face = list[j];
+            const uint32_t count = g->tri[face].batch_count, slot = g->tri[face].slot;
+            if (count == 0)
+                continue;
+            const bool hot = g->tri[face].state == HOT; /* read before the word is written */
+            int32_t delta = -w->cache;
+            g->tri[face].batch_count = count - 1;
+            if (count == 1 && slot) {
+                delta -= w->distance * (int32_t)g->info[slot - 1].accumulated;
+                dist_remove(g, face);
+            }
+            if (!changed(g, face, delta, hot))
+                return false;
+        }
+    }
+    return true;
 }
 
 static inline void batch_greedy_free(greedy* g)
