@@ -233,13 +233,11 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
             g.tri[best].state = PLACED; /* its entries are stale now */
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
-            const uint32_t sb = slots_used++;
-            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+            uint32_t sb;
+            if (!batch_greedy_slot(&g, &slots_used, &sb)) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            dist_open_slot(&g, sb);
             if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
                                    adj, pend_add))
                 goto nomem;
@@ -287,9 +285,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
         }
         g.pend_count = 0;
         if (!ok) {
-            dist_clear(&g);
-            batch_indices = 0;
-            slots_used = 0;
+            batch_greedy_end(&g, &batch_indices, &slots_used);
             /* the hot triangles back with the others */
             for (size_t k = 0; k < g.hot_size; ++k)
                 if (g.tri[g.hot[k].triangle].state == HOT && !cold_push(&g, g.hot[k].triangle))

@@ -177,13 +177,11 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its bucket entries are stale now */
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
-            const uint32_t sb = slots_used++;
-            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+            uint32_t sb;
+            if (!batch_greedy_slot(&g, &slots_used, &sb)) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            dist_open_slot(&g, sb);
             if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
                                    adj, add_score_as))
                 goto nomem;
@@ -217,9 +215,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         if (!batch_greedy_unheld(&g, w, &h, valence, adj_start, adj, add_score_as))
             goto nomem;
         if (!ok) {
-            dist_clear(&g);
-            batch_indices = 0;
-            slots_used = 0;
+            batch_greedy_end(&g, &batch_indices, &slots_used);
             /* the hot triangles back with the others */
             for (size_t k = 0; k < g.hot_size; ++k)
                 if (!cold_push(&g, g.hot_tri[k]))

@@ -461,6 +461,27 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     return GC_OK;
 }
 
+/* The step's best gets its slot, its rank among the triangles placed since the batch was last
+ * taken as ended, opened (dist_open_slot). False past a batch's triangles (not reached: the
+ * machine holds at most a batch's triangles). */
+static inline bool batch_greedy_slot(greedy* g, uint32_t* slots_used, uint32_t* sb)
+{
+    *sb = (*slots_used)++;
+    if (*sb >= g->cap)
+        return false;
+    dist_open_slot(g, *sb);
+    return true;
+}
+
+/* The batch taken as ended (GB:436): its distance records dropped, its slots and indices
+ * counted from 0 again (the caller sends its hot triangles back cold). */
+static inline void batch_greedy_end(greedy* g, uint32_t* batch_indices, uint32_t* slots_used)
+{
+    dist_clear(g);
+    *batch_indices = 0;
+    *slots_used = 0;
+}
+
 /* The vertices of the open batch (GB's cache entries), in order of last reference, oldest
  * first, and those a step dropped. */
 typedef struct batch_held {
