@@ -233,8 +233,8 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
             g.tri[best].state = PLACED; /* its entries are stale now */
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            uint32_t sb;
-            if (!batch_greedy_slot(&g, &slots_used, &sb)) {
+            const uint32_t sb = batch_greedy_slot(&g, &slots_used);
+            if (sb == NONE) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }

@@ -177,8 +177,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its bucket entries are stale now */
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            uint32_t sb;
-            if (!batch_greedy_slot(&g, &slots_used, &sb)) {
+            const uint32_t sb = batch_greedy_slot(&g, &slots_used);
+            if (sb == NONE) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }

@@ -197,7 +197,7 @@ static inline bool dist_meet(greedy* g, uint32_t face, uint32_t* d, uint32_t sb,
         const uint16_t* from = g->dist + mine;
         for (uint32_t k = 0; k < sb; ++k) {
             const uint16_t x = from[(size_t)k * s];
-            to[(size_t)k * s] = x ? (uint16_t)(x + 1) : 0;
+            to[(size_t)k * s] = (uint16_t)(x + (x != 0)); /* none stays none */
         }
     } else {
         g->info[r].accumulated = 1;
@@ -461,16 +461,16 @@ static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, s
     return GC_OK;
 }
 
-/* The step's best gets its slot, its rank among the triangles placed since the batch was last
- * taken as ended, opened (dist_open_slot). False past a batch's triangles (not reached: the
+/* The step's best's slot, its rank among the triangles placed since the batch was last taken
+ * as ended, opened (dist_open_slot). UINT32_MAX past a batch's triangles (not reached: the
  * machine holds at most a batch's triangles). */
-static inline bool batch_greedy_slot(greedy* g, uint32_t* slots_used, uint32_t* sb)
+static inline uint32_t batch_greedy_slot(greedy* g, uint32_t* slots_used)
 {
-    *sb = (*slots_used)++;
-    if (*sb >= g->cap)
-        return false;
-    dist_open_slot(g, *sb);
-    return true;
+    const uint32_t sb = (*slots_used)++;
+    if (sb >= g->cap)
+        return UINT32_MAX;
+    dist_open_slot(g, sb);
+    return sb;
 }
 
 /* The batch taken as ended (GB:436): its distance records dropped, its slots and indices
