@@ -178,14 +178,16 @@ static inline bool dist_meet(greedy* g, uint32_t face, uint32_t* d, uint32_t sb,
                              uint32_t batch_indices, uint32_t* added)
 {
     if (*d != UINT32_MAX) {
+        /* without a branch: a record already linked to sb was linked in this step, its last
+           direct slot sb, rewritten */
         uint16_t* at = dist_col(g, sb) + *d;
-        *added = 0;
-        if (!*at) {
-            g->direct[(size_t)*d * g->cap + g->info[*d].direct_count++] = (uint16_t)sb;
-            *at = 1;
-            g->info[*d].accumulated += 1;
-            *added = 1;
-        }
+        dist_info* x = &g->info[*d];
+        const uint32_t link = !*at;
+        g->direct[(size_t)*d * g->cap + x->direct_count - 1 + link] = (uint16_t)sb;
+        x->direct_count += link;
+        x->accumulated += link;
+        *at = 1;
+        *added = link;
         return true;
     }
     if ((*d = dist_new(g, face)) == UINT32_MAX)
