@@ -172,6 +172,20 @@ static gc_status feed_if_fits(gc_sim* sim, const gc_sim_primitive* p, bool first
     return s;
 }
 
+/* Whether the machine still holds vertex v (a held_fn): a primitive of v alone, fed as the
+ * next, would cost nothing. */
+typedef struct peek_at {
+    gc_sim* sim;
+    uint64_t next;
+} peek_at;
+
+static bool sim_holds(const void* ctx, uint32_t v)
+{
+    const peek_at* at = ctx;
+    const gc_sim_primitive q = {{v, v, v}, {3 * at->next, 3 * at->next + 1, 3 * at->next + 2}, 3, at->next, NULL, 0};
+    return gc_sim_peek(at->sim, &q, NULL) == 0;
+}
+
 gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                   const gc_model* target, const gc_batch_greedy_weights* w, uint64_t first_number,
                                   uint64_t stream_length, uint32_t* order, gc_error* err)
@@ -190,16 +204,17 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     greedy g = {0};
     gc_sim* sim = NULL;
     uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    batch_held h = {gc_alloc_array(vertex_count + 1, sizeof *h.cached, true),
-                    gc_alloc_array(vertex_count + 1, sizeof *h.list, false),
-                    gc_alloc_array(vertex_count + 1, sizeof *h.removed, false), 0, 0};
+    uint32_t* held_block = gc_alloc_array(3 * ((size_t)vertex_count + 1), sizeof *held_block, false);
+    batch_held h = {0};
+    if (held_block)
+        held_init(&h, held_block, held_block + 2 * ((size_t)vertex_count + 1), vertex_count);
     g.hot_capacity = 1024; /* grows as it needs */
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
     g.pend_capacity = 1024; /* grows as it needs */
     g.pend = gc_alloc_array(g.pend_capacity, sizeof *g.pend, false);
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
-    if (!h.cached || !h.list || !h.removed || !g.hot || !g.pend) {
+    if (!held_block || !g.hot || !g.pend) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -248,25 +263,9 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                 dist_remove(&g, best);
             }
             batch_indices += 3;
-            /* GB:444-451: the vertices the machine no longer holds (a lone-vertex primitive
-               that costs an invocation). The rules drop old references first (an LRU, a
-               batch, windows of 39 to 44 indices), so the check goes from the oldest and
-               stops after STILL_HELD held ones in a row: a few peeks a step, not one per
-               vertex held (GB asks about every vertex). */
-            uint32_t keep = 0, held_in_row = 0, i = 0;
-            const uint64_t next = first_number + placed;
-            for (; i < h.count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = h.list[i];
-                const gc_sim_primitive q = {{v, v, v}, {3 * next, 3 * next + 1, 3 * next + 2}, 3, next, NULL, 0};
-                if (gc_sim_peek(sim, &q, NULL) == 0) {
-                    h.list[keep++] = v;
-                    held_in_row++;
-                } else {
-                    held_drop(&h, v);
-                    held_in_row = 0;
-                }
-            }
-            held_compact(&h, keep, i);
+            /* GB:444-451: held while a lone-vertex primitive costs no invocation */
+            const peek_at at = {sim, first_number + placed};
+            held_check(&h, sim_holds, &at);
         } else {
             ended = true; /* GB:436 */
             held_drop_all(&h);
@@ -301,9 +300,7 @@ done:
     free(valence);
     free(adj_start);
     free(adj);
-    free(h.cached);
-    free(h.list);
-    free(h.removed);
+    free(held_block);
     batch_greedy_free(&g);
     return s;
 }

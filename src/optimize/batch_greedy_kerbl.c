@@ -38,6 +38,18 @@ static inline bool machine_inner(const kerbl_machine* m)
            gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
 }
 
+/* machine_holds as a held_fn, `inner` once a step */
+typedef struct holds_at {
+    const kerbl_machine* m;
+    bool inner;
+} holds_at;
+
+static inline bool machine_holds_at(const void* ctx, uint32_t v)
+{
+    const holds_at* at = ctx;
+    return machine_holds(at->m, v, at->inner);
+}
+
 /* ------------------------------------------------------------------- hot */
 
 static bool hot_reserve(greedy* g)
@@ -123,17 +135,14 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
     greedy g = {0};
     kerbl_machine m = gc_kerbl_machine_of(target, NULL);
     uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    /* the machine's words, the cached list, the removed list and the cached flags in one
-       block (the first and the last zeroed), as forsyth_flush.c and score_table.c do */
+    /* the machine's words (zeroed), the held list's links and the removed list in one block,
+       as forsyth_flush.c and score_table.c do */
     const size_t vw = (size_t)vertex_count + 1;
-    m.words = gc_alloc_array(2 * vw + 2 * vw + (vw * sizeof(bool) + 3) / 4, sizeof *m.words, false);
+    m.words = gc_alloc_array(2 * vw + 2 * vw + vw, sizeof *m.words, false);
     batch_held h = {0};
     if (m.words) {
-        h.list = m.words + 2 * vw;
-        h.removed = h.list + vw;
-        h.cached = (bool*)(void*)(h.removed + vw);
         memset(m.words, 0, 2 * vw * sizeof *m.words);
-        memset(h.cached, 0, vw * sizeof *h.cached);
+        held_init(&h, m.words + 2 * vw, m.words + 4 * vw, vertex_count);
     }
     if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
         goto done;
@@ -192,21 +201,9 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                 dist_remove(&g, best);
             }
             batch_indices += 3;
-            /* GB:444-451: the vertices the machine no longer holds, from the oldest, the check
-               ended after STILL_HELD held ones in a row (as batch_greedy.c) */
-            uint32_t keep = 0, held_in_row = 0, i = 0;
-            const bool inner = machine_inner(&m);
-            for (; i < h.count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = h.list[i];
-                if (machine_holds(&m, v, inner)) {
-                    h.list[keep++] = v;
-                    held_in_row++;
-                } else {
-                    held_drop(&h, v);
-                    held_in_row = 0;
-                }
-            }
-            held_compact(&h, keep, i);
+            /* GB:444-451 */
+            const holds_at at = {&m, machine_inner(&m)};
+            held_check(&h, machine_holds_at, &at);
         } else {
             ended = true; /* GB:436 */
             held_drop_all(&h);

@@ -485,58 +485,96 @@ static inline void batch_greedy_end(greedy* g, uint32_t* batch_indices, uint32_t
 }
 
 /* The vertices of the open batch (GB's cache entries), in order of last reference, oldest
- * first, and those a step dropped. */
+ * first: a list linked both ways through link[2v] (the one before, UINT32_MAX: v is not in
+ * it) and link[2v + 1] (the one after), around the head node `head` (vertex_count), so that a
+ * vertex referenced again moves to the end in a few stores; and the step's dropped vertices. */
 typedef struct batch_held {
-    bool* cached;     /* per vertex: in the list */
-    uint32_t* list;   /* count vertices, oldest first */
-    uint32_t* removed; /* the step's dropped vertices */
-    uint32_t count, removed_count;
+    uint32_t* link;    /* 2 (vertex_count + 1) words */
+    uint32_t* removed; /* vertex_count + 1 */
+    uint32_t head, removed_count;
 } batch_held;
 
-/* Best's corners f referenced: each moves to the list's end (incache[i]: it was there; the
- * ones after it move down, searched from the end: it is recent) or joins it. */
+static inline void held_init(batch_held* h, uint32_t* link, uint32_t* removed, uint32_t vertex_count)
+{
+    h->link = link;
+    h->removed = removed;
+    h->head = vertex_count;
+    h->removed_count = 0;
+    memset(link, 0xff, 2 * (size_t)vertex_count * sizeof *link);
+    link[2 * (size_t)vertex_count] = link[2 * (size_t)vertex_count + 1] = vertex_count;
+}
+
+static inline bool held_in(const batch_held* h, uint32_t v)
+{
+    return h->link[2 * (size_t)v] != UINT32_MAX;
+}
+
+static inline void held_unlink(batch_held* h, uint32_t v)
+{
+    const uint32_t before = h->link[2 * (size_t)v], after = h->link[2 * (size_t)v + 1];
+    h->link[2 * (size_t)before + 1] = after;
+    h->link[2 * (size_t)after] = before;
+}
+
+static inline void held_append(batch_held* h, uint32_t v)
+{
+    const uint32_t last = h->link[2 * (size_t)h->head];
+    h->link[2 * (size_t)v] = last;
+    h->link[2 * (size_t)v + 1] = h->head;
+    h->link[2 * (size_t)last + 1] = v;
+    h->link[2 * (size_t)h->head] = v;
+}
+
+/* Best's corners f referenced: each moves to the list's end (incache[i]: it was in it) or
+ * joins it. */
 static inline void held_reference(batch_held* h, const uint32_t* f, bool* incache)
 {
     for (unsigned i = 0; i < 3; ++i) {
-        incache[i] = h->cached[f[i]];
-        if (incache[i]) {
-            uint32_t carry = f[i];
-            for (uint32_t k = h->count; k-- > 0;) {
-                const uint32_t x = h->list[k];
-                h->list[k] = carry;
-                if (x == f[i])
-                    break;
-                carry = x;
-            }
-        } else {
-            h->cached[f[i]] = true;
-            h->list[h->count++] = f[i];
-        }
+        incache[i] = held_in(h, f[i]);
+        if (incache[i])
+            held_unlink(h, f[i]);
+        held_append(h, f[i]);
     }
 }
 
-/* Vertex list[i] is held no more: dropped. */
+/* Vertex v is held no more: dropped. */
 static inline void held_drop(batch_held* h, uint32_t v)
 {
-    h->cached[v] = false;
+    held_unlink(h, v);
+    h->link[2 * (size_t)v] = UINT32_MAX;
     h->removed[h->removed_count++] = v;
 }
 
-/* The batch taken as ended (GB:436): every vertex dropped. */
+/* The batch taken as ended (GB:436): every vertex dropped, from the oldest. */
 static inline void held_drop_all(batch_held* h)
 {
-    for (uint32_t i = 0; i < h->count; ++i)
-        held_drop(h, h->list[i]);
-    h->count = 0;
+    for (uint32_t v = h->link[2 * (size_t)h->head + 1]; v != h->head;) {
+        const uint32_t after = h->link[2 * (size_t)v + 1];
+        h->link[2 * (size_t)v] = UINT32_MAX;
+        h->removed[h->removed_count++] = v;
+        v = after;
+    }
+    h->link[2 * (size_t)h->head] = h->link[2 * (size_t)h->head + 1] = h->head;
 }
 
-/* The list after a check of its first `checked` vertices, `kept` of them held (moved to the
- * front in order): the unchecked ones follow them. */
-static inline void held_compact(batch_held* h, uint32_t kept, uint32_t checked)
+/* GB:444-451: the vertices the machine no longer holds dropped (`holds(ctx, v)`: false for
+ * those). The rules drop old references first (an LRU, a batch, windows of 39 to 44 indices),
+ * so the check goes from the oldest and stops after STILL_HELD held ones in a row: a few
+ * checks a step, not one per vertex held (GB asks about every vertex). */
+typedef bool (*held_fn)(const void* ctx, uint32_t v);
+static inline __attribute__((always_inline)) void held_check(batch_held* h, held_fn holds, const void* ctx)
 {
-    if (kept != checked)
-        memmove(h->list + kept, h->list + checked, (h->count - checked) * sizeof *h->list);
-    h->count = kept + (h->count - checked);
+    uint32_t held_in_row = 0;
+    for (uint32_t v = h->link[2 * (size_t)h->head + 1]; v != h->head && held_in_row < STILL_HELD;) {
+        const uint32_t after = h->link[2 * (size_t)v + 1];
+        if (holds(ctx, v)) {
+            held_in_row++;
+        } else {
+            held_drop(h, v);
+            held_in_row = 0;
+        }
+        v = after;
+    }
 }
 
 /* GB:321-397: best (its corners f, incache[i] as held_reference said) placed at slot sb, its
