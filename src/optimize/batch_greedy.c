@@ -203,7 +203,6 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     gc_status s = GC_OK;
     greedy g = {0};
     gc_sim* sim = NULL;
-    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
     uint32_t* held_block = gc_alloc_array(3 * ((size_t)vertex_count + 1), sizeof *held_block, false);
     batch_held h = {0};
     if (held_block)
@@ -212,7 +211,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
     g.pend_capacity = 1024; /* grows as it needs */
     g.pend = gc_alloc_array(g.pend_capacity, sizeof *g.pend, false);
-    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, err)))
         goto done;
     if (!held_block || !g.hot || !g.pend) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
@@ -253,8 +252,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
-                                   adj, pend_add))
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, pend_add))
                 goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
@@ -271,7 +269,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
             held_drop_all(&h);
         }
         /* GB:460-498 */
-        if (!batch_greedy_unheld(&g, w, &h, valence, adj_start, adj, pend_add))
+        if (!batch_greedy_unheld(&g, w, &h, pend_add))
             goto nomem;
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
@@ -297,9 +295,6 @@ nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
     gc_sim_destroy(sim);
-    free(valence);
-    free(adj_start);
-    free(adj);
     free(held_block);
     batch_greedy_free(&g);
     return s;

@@ -134,7 +134,6 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
     gc_status s = GC_OK;
     greedy g = {0};
     kerbl_machine m = gc_kerbl_machine_of(target, NULL);
-    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
     /* the machine's words (zeroed), the held list's links and the removed list in one block,
        as forsyth_flush.c and score_table.c do */
     const size_t vw = (size_t)vertex_count + 1;
@@ -144,7 +143,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         memset(m.words, 0, 2 * vw * sizeof *m.words);
         held_init(&h, m.words + 2 * vw, m.words + 4 * vw, vertex_count);
     }
-    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, err)))
         goto done;
     if (!m.words || !hot_reserve(&g)) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
@@ -171,8 +170,9 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         if (ok) {
             /* the records of best's neighbours, read below, asked for now */
             for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t* list = adj + adj_start[f[t]];
-                for (uint32_t j = 0, n = valence[f[t]]; j < n; ++j)
+                const batch_vertex v = g.vert[f[t]];
+                const uint32_t* list = g.adj + v.start;
+                for (uint32_t j = 0; j < v.remaining; ++j)
                     __builtin_prefetch(&g.tri[list[j]]);
             }
             gc_kerbl_machine_feed(&m, f, adds, cut);
@@ -191,8 +191,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, valence, adj_start,
-                                   adj, add_score_as))
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, add_score_as))
                 goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
@@ -209,7 +208,7 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             held_drop_all(&h);
         }
         /* GB:460-498 */
-        if (!batch_greedy_unheld(&g, w, &h, valence, adj_start, adj, add_score_as))
+        if (!batch_greedy_unheld(&g, w, &h, add_score_as))
             goto nomem;
         if (!ok) {
             batch_greedy_end(&g, &batch_indices, &slots_used);
@@ -227,9 +226,6 @@ nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
     free(m.words);
-    free(valence);
-    free(adj_start);
-    free(adj);
     batch_greedy_free(&g);
     return s;
 }

@@ -77,8 +77,16 @@ typedef struct tri_info {
     uint32_t mark : 1;            /* in the step's list of changes (or kept, in a compaction) */
 } tri_info;
 
+/* Per vertex, in one place: a step reads them together. */
+typedef struct batch_vertex {
+    uint32_t start;     /* its triangles' list in adj */
+    uint32_t remaining; /* its remaining triangles, first in the list */
+} batch_vertex;
+
 typedef struct greedy {
     tri_info* tri;
+    batch_vertex* vert;
+    uint32_t* adj;
     const uint32_t* indices;
     bucket cold[COLD_BUCKETS]; /* by the sum of remaining triangles (or its reverse) */
     uint32_t cold_lowest;      /* no bucket before it holds a live entry */
@@ -403,44 +411,41 @@ static inline uint32_t cold_top(greedy* g)
     }
     return UINT32_MAX;
 }
-/* The setup (GB:183-216): each vertex's remaining triangles (*valence) and its triangles
- * (adj[adj_start[v] .. adj_start[v + 1]), in order), the valence scores, every triangle cold.
- * GC_ERR_LIMIT for a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles. The caller frees
- * the three arrays (also on failure) and g's with batch_greedy_free. */
+/* The setup (GB:183-216): each vertex's triangles (g->adj + g->vert[v].start, in order) and
+ * their count (g->vert[v].remaining), the valence scores, every triangle cold. GC_ERR_LIMIT
+ * for a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles. The caller frees g's arrays
+ * with batch_greedy_free (also on failure). */
 static inline gc_status batch_greedy_setup(greedy* g, const uint32_t* indices, size_t T, uint32_t vertex_count,
-                                           int32_t valence_weight, uint32_t batch_indices, uint32_t** valence_out,
-                                           uint32_t** adj_start_out, uint32_t** adj_out, gc_error* err)
+                                           int32_t valence_weight, uint32_t batch_indices, gc_error* err)
 {
     const size_t n = 3 * T;
-    uint32_t* valence = *valence_out = gc_alloc_array(vertex_count + 1, sizeof *valence, true);
-    uint32_t* adj_start = *adj_start_out = gc_alloc_array(vertex_count + 2, sizeof *adj_start, true);
-    uint32_t* adj = *adj_out = gc_alloc_array(n + 1, sizeof *adj, false);
-    uint32_t* fill = gc_alloc_array(vertex_count + 1, sizeof *fill, true);
+    batch_vertex* vert = g->vert = gc_alloc_array(vertex_count + 1, sizeof *vert, true);
+    uint32_t* adj = g->adj = gc_alloc_array(n + 1, sizeof *adj, false);
     g->tri = gc_alloc_array(T + 1, sizeof *g->tri, true);
     g->indices = indices;
     g->valence_weight = valence_weight;
     g->cold_lowest = COLD_BUCKETS;
     g->cap = batch_indices / 3 + 2;
-    if (!valence || !adj_start || !adj || !fill || !g->tri) {
-        free(fill);
+    if (!vert || !adj || !g->tri)
         return gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
-    }
     for (size_t i = 0; i < n; ++i)
-        valence[indices[i]]++;
+        vert[indices[i]].remaining++;
+    uint32_t start = 0;
     for (uint32_t v = 0; v < vertex_count; ++v) {
-        if (valence[v] > BATCH_GREEDY_MAX_VALENCE) {
-            free(fill);
+        if (vert[v].remaining > BATCH_GREEDY_MAX_VALENCE)
             return gc_fail(err, GC_ERR_LIMIT, "batch greedy: vertex %u has more than %d triangles", v,
                            BATCH_GREEDY_MAX_VALENCE);
-        }
-        adj_start[v + 1] = adj_start[v] + valence[v];
+        vert[v].start = start; /* the list's end while it fills */
+        start += vert[v].remaining;
     }
     for (size_t i = 0; i < n; ++i)
-        adj[adj_start[indices[i]] + fill[indices[i]]++] = (uint32_t)(i / 3);
-    free(fill);
+        adj[vert[indices[i]].start++] = (uint32_t)(i / 3);
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        vert[v].start -= vert[v].remaining;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* f = indices + 3 * t;
-        g->tri[t].score = valence_weight * (int32_t)(valence[f[0]] + valence[f[1]] + valence[f[2]]);
+        g->tri[t].score =
+            valence_weight * (int32_t)(vert[f[0]].remaining + vert[f[1]].remaining + vert[f[2]].remaining);
         g->cold[bucket_of(g, (uint32_t)t)].run_size++;
     }
     /* each bucket's run: its triangles in increasing number; the heaps grow as they fill */
@@ -580,24 +585,24 @@ static inline __attribute__((always_inline)) void held_check(batch_held* h, held
 /* GB:321-397: best (its corners f, incache[i] as held_reference said) placed at slot sb, its
  * record `mine` (UINT32_MAX: none) of accumulated distance my_distance: each remaining
  * triangle of its vertices loses a valence, gains the cache score for a corner that was not
- * held (and counts it), and meets sb (dist_meet). A vertex's list (adj + adj_start[v]) holds
- * its remaining triangles first (valence[v] of them): best's entries are taken out on the way
+ * held (and counts it), and meets sb (dist_meet). A vertex's list holds its remaining
+ * triangles first (g->vert[v]): best's entries are taken out on the way
  * (a vertex repeated in best: its list read again, without them). False when out of memory. */
 static inline __attribute__((always_inline)) bool batch_greedy_meet(greedy* g, const gc_batch_greedy_weights* w,
                                                                     uint32_t best, const uint32_t* f,
                                                                     const bool* incache, uint32_t sb, uint32_t mine,
                                                                     uint32_t my_distance, uint32_t batch_indices,
-                                                                    uint32_t* valence, const uint32_t* adj_start,
-                                                                    uint32_t* adj, score_change_fn changed)
+                                                                    score_change_fn changed)
 {
     uint32_t live[3];
     for (unsigned t = 0; t < 3; ++t) {
         const uint32_t vid = f[t];
-        uint32_t* list = adj + adj_start[vid];
+        batch_vertex* v = &g->vert[vid];
+        uint32_t* list = g->adj + v->start;
         const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
-        const uint32_t n = first == t ? valence[vid] : live[first];
+        const uint32_t n = first == t ? v->remaining : live[first];
         uint32_t kept = 0;
-        valence[vid]--;
+        v->remaining--;
         for (uint32_t j = 0; j < n; ++j) {
             const uint32_t face = list[j];
             if (face == best)
@@ -628,14 +633,12 @@ static inline __attribute__((always_inline)) bool batch_greedy_meet(greedy* g, c
  * each (a triangle left with no held corner loses its distance record and its score). False
  * when out of memory. */
 static inline __attribute__((always_inline)) bool batch_greedy_unheld(greedy* g, const gc_batch_greedy_weights* w,
-                                                                      const batch_held* h, const uint32_t* valence,
-                                                                      const uint32_t* adj_start, const uint32_t* adj,
-                                                                      score_change_fn changed)
+                                                                      const batch_held* h, score_change_fn changed)
 {
     for (uint32_t r = 0; r < h->removed_count; ++r) {
-        const uint32_t vid = h->removed[r];
-        const uint32_t* list = adj + adj_start[vid];
-        for (uint32_t j = 0; j < valence[vid]; ++j) {
+        const batch_vertex v = g->vert[h->removed[r]];
+        const uint32_t* list = g->adj + v.start;
+        for (uint32_t j = 0; j < v.remaining; ++j) {
             const uint32_t face = list[j];
             const uint32_t count = g->tri[face].batch_count, slot = g->tri[face].slot;
             if (count == 0)
@@ -656,6 +659,8 @@ static inline __attribute__((always_inline)) bool batch_greedy_unheld(greedy* g,
 
 static inline void batch_greedy_free(greedy* g)
 {
+    free(g->vert);
+    free(g->adj);
     free(g->tri);
     for (uint32_t k = 0; k < COLD_BUCKETS; ++k) {
         free(g->cold[k].run);
