@@ -225,10 +225,7 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
-        uint32_t best = cold_top(&g);
-        const uint32_t hot = hot_top(&g);
-        if (hot != NONE && (best == NONE || better(&g, hot, best)))
-            best = hot;
+        const uint32_t best = batch_greedy_pick(&g, hot_top(&g));
         if (best == NONE)
             break;
         const uint32_t* f = indices + 3 * (size_t)best;

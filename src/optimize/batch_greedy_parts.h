@@ -411,6 +411,19 @@ static inline uint32_t cold_top(greedy* g)
     }
     return UINT32_MAX;
 }
+/* The step's best: the better of `hot` (the best hot triangle, UINT32_MAX: none) and the best
+ * cold one. With a negative valence weight a cold triangle's score is the weight x its bucket,
+ * so none is above the weight x cold_lowest: a hot score above that wins without asking the
+ * cold queue (its stale entries are dropped later, as they come to its top). */
+static inline uint32_t batch_greedy_pick(greedy* g, uint32_t hot)
+{
+    if (hot != UINT32_MAX && g->valence_weight < 0 &&
+        (int64_t)g->tri[hot].score > (int64_t)g->valence_weight * g->cold_lowest)
+        return hot;
+    const uint32_t cold = cold_top(g);
+    return hot != UINT32_MAX && (cold == UINT32_MAX || better(g, hot, cold)) ? hot : cold;
+}
+
 /* The setup (GB:183-216): each vertex's triangles (g->adj + g->vert[v].start, in order) and
  * their count (g->vert[v].remaining), the valence scores, every triangle cold. GC_ERR_LIMIT
  * for a vertex of more than BATCH_GREEDY_MAX_VALENCE triangles. The caller frees g's arrays
