@@ -13,9 +13,11 @@
  *    step's list of changes (the order of a step's changes does not matter: the best is the
  *    highest score, then the lower number, over the hot and the cold triangles alike).
  * A triangle whose changes in a step sum to zero is hot here and stays cold there, with the
- * same score either way. The cold queue, the distance records and the setup are the same
- * code (batch_greedy_parts.h). tests/test_batch_greedy.c checks the orders against
- * gc_opt_batch_greedy_sim's and against a plain implementation of the steps. */
+ * same score either way. The rest is the same code (batch_greedy_parts.h): the setup, the
+ * pick, the cold queue, the distance records, the held vertices and the step's parts, each
+ * given its score change (add_score_as here, a step's sum there). tests/test_batch_greedy.c
+ * checks the orders against gc_opt_batch_greedy_sim's and against a plain implementation of
+ * the steps. */
 #include "batch_greedy_parts.h"
 #include "kerbl_machine.h"
 

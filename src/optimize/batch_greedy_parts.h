@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The batch greedy's parts (Kerbl et al.'s gbatch, batch_greedy.c): the distance records, the
- * cold queue and the setup, shared by its machine-driven form (batch_greedy.c, any batch
- * family) and its form with nv-dx's and nv-gl's machine written into the loop
- * (batch_greedy_kerbl.c). Both give the same orders. */
+/* The batch greedy's parts (Kerbl et al.'s gbatch, batch_greedy.c), each stated once for its
+ * machine-driven form (batch_greedy.c, any batch family) and its form with nv-dx's and nv-gl's
+ * machine written into the loop (batch_greedy_kerbl.c): the setup, the pick, the cold queue,
+ * the distance records (stored by slot, GB:399-430 in vector lanes), the held vertices
+ * (GB:444-451 given the machine's answer), and the step's GB:321-397 and GB:460-498 given
+ * each form's score change (score_change_fn). Both give the same orders. */
 #ifndef GPUCACHE_BATCH_GREEDY_PARTS_H
 #define GPUCACHE_BATCH_GREEDY_PARTS_H
 
