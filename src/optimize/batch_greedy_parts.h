@@ -127,7 +127,7 @@ static inline uint32_t dist_of(const greedy* g, uint32_t t)
 static inline bool dist_grow(greedy* g)
 {
     const uint32_t old = g->stride, c = old ? 2 * old : 64;
-    if (c > MAX_RECORDS + 1u) /* beyond any batch's neighbourhood: not reached */
+    if (c > MAX_RECORDS) /* record r is slot r + 1 in 24 bits; beyond any batch's neighbourhood: not reached */
         return false;
     dist_info* info = realloc(g->info, c * sizeof *info);
     if (info)
