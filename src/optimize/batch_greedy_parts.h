@@ -273,8 +273,9 @@ static inline __attribute__((always_inline)) bool dist_through(greedy* g, uint32
             m = _mm_xor_si128(m, flip);
             _mm_storeu_si128((__m128i*)(void*)(least + r), m);
             const __m128i none = _mm_cmpeq_epi16(m, _mm_set1_epi16(-1));
-            const __m128i met = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i*)(const void*)(now + r)), _mm_setzero_si128());
-            const __m128i take = _mm_andnot_si128(none, met); /* a lane of all ones: it takes one */
+            const __m128i at = _mm_loadu_si128((const __m128i*)(const void*)(now + r));
+            const __m128i unmet = _mm_cmpeq_epi16(at, _mm_setzero_si128()); /* not met directly */
+            const __m128i take = _mm_andnot_si128(none, unmet); /* a lane of all ones: it takes one */
             hits |= (uint64_t)_mm_movemask_epi8(_mm_packs_epi16(take, _mm_setzero_si128())) << (r - base);
         }
 #else
