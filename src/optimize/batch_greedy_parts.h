@@ -371,7 +371,7 @@ static inline bool cold_push(greedy* g, uint32_t t)
     g->tri[t].state = COLD;
     if (b->size == b->capacity) {
         bucket_compact(g, k);
-        if (4 * b->size >= 3 * b->capacity) {
+        if (2 * b->size >= b->capacity) { /* half its entries live: grown (fewer compactions) */
             const size_t c = b->capacity + b->capacity / 2 + 64;
             uint32_t* grown = realloc(b->heap, c * sizeof *grown);
             if (!grown)
