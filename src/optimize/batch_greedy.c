@@ -133,26 +133,23 @@ static bool rescore(greedy* g, uint32_t t, int32_t delta)
     return hot_push(g, t);
 }
 
-/* A step's score changes, summed per triangle. */
-typedef struct pending {
-    uint32_t* list;
-    size_t count, capacity;
-} pending;
-
-static bool pend_add(greedy* g, pending* pd, uint32_t t, int32_t delta)
+/* A step's score change for remaining triangle t, summed per triangle (g->pend lists them): a
+ * score_change_fn (`hot` unused). */
+static bool pend_add(greedy* g, uint32_t t, int32_t delta, bool hot)
 {
+    (void)hot;
     tri_info* x = &g->tri[t];
     if (!x->mark) {
-        if (pd->count == pd->capacity) {
-            const size_t c = 2 * pd->capacity;
-            uint32_t* grown = realloc(pd->list, c * sizeof *grown);
+        if (g->pend_count == g->pend_capacity) {
+            const size_t c = 2 * g->pend_capacity;
+            uint32_t* grown = realloc(g->pend, c * sizeof *grown);
             if (!grown)
                 return false;
-            pd->list = grown;
-            pd->capacity = c;
+            g->pend = grown;
+            g->pend_capacity = c;
         }
         x->mark = 1;
-        pd->list[pd->count++] = t;
+        g->pend[g->pend_count++] = t;
     }
     x->pend += delta;
     return true;
@@ -175,6 +172,20 @@ static gc_status feed_if_fits(gc_sim* sim, const gc_sim_primitive* p, bool first
     return s;
 }
 
+/* Whether the machine still holds vertex v (a held_fn): a primitive of v alone, fed as the
+ * next, would cost nothing. */
+typedef struct peek_at {
+    gc_sim* sim;
+    uint64_t next;
+} peek_at;
+
+static bool sim_holds(const void* ctx, uint32_t v)
+{
+    const peek_at* at = ctx;
+    const gc_sim_primitive q = {{v, v, v}, {3 * at->next, 3 * at->next + 1, 3 * at->next + 2}, 3, at->next, NULL, 0};
+    return gc_sim_peek(at->sim, &q, NULL) == 0;
+}
+
 gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                   const gc_model* target, const gc_batch_greedy_weights* w, uint64_t first_number,
                                   uint64_t stream_length, uint32_t* order, gc_error* err)
@@ -192,16 +203,17 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
     gc_status s = GC_OK;
     greedy g = {0};
     gc_sim* sim = NULL;
-    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    bool* cached = gc_alloc_array(vertex_count + 1, sizeof *cached, true);
-    uint32_t* cached_list = gc_alloc_array(vertex_count + 1, sizeof *cached_list, false);
-    uint32_t* removed = gc_alloc_array(vertex_count + 1, sizeof *removed, false);
+    uint32_t* held_block = gc_alloc_array(3 * ((size_t)vertex_count + 1), sizeof *held_block, false);
+    batch_held h = {0};
+    if (held_block)
+        held_init(&h, held_block, held_block + 2 * ((size_t)vertex_count + 1), vertex_count);
     g.hot_capacity = 1024; /* grows as it needs */
     g.hot = gc_alloc_array(g.hot_capacity, sizeof *g.hot, false);
-    pending pd = {gc_alloc_array(1024, sizeof *pd.list, false), 0, 1024}; /* grows as it needs */
-    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+    g.pend_capacity = 1024; /* grows as it needs */
+    g.pend = gc_alloc_array(g.pend_capacity, sizeof *g.pend, false);
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, err)))
         goto done;
-    if (!cached || !cached_list || !removed || !g.hot || !pd.list) {
+    if (!held_block || !g.hot || !g.pend) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
@@ -209,14 +221,11 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
         goto done;
     gc_sim_begin_run(sim, 3 * first_number, stream_length ? stream_length : n);
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    uint32_t batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
-        uint32_t best = cold_top(&g);
-        const uint32_t hot = hot_top(&g);
-        if (hot != NONE && (best == NONE || better(&g, hot, best)))
-            best = hot;
+        const uint32_t best = batch_greedy_pick(&g, hot_top(&g));
         if (best == NONE)
             break;
         const uint32_t* f = indices + 3 * (size_t)best;
@@ -225,149 +234,52 @@ gc_status gc_opt_batch_greedy_sim(const uint32_t* indices, size_t triangle_count
         bool ok;
         if ((s = feed_if_fits(sim, &p, placed == 0 || ended, cut_inside, &ok, err)))
             goto done;
-        uint32_t removed_count = 0;
+        h.removed_count = 0;
         if (ok) {
             ended = false;
             order[placed++] = best;
-            /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
-            for (unsigned i = 0; i < 3; ++i) {
-                incache[i] = cached[f[i]];
-                if (incache[i]) {
-                    uint32_t at = 0;
-                    while (cached_list[at] != f[i])
-                        ++at;
-                    memmove(cached_list + at, cached_list + at + 1, (cached_count - at - 1) * sizeof *cached_list);
-                    cached_list[cached_count - 1] = f[i];
-                } else {
-                    cached[f[i]] = true;
-                    cached_list[cached_count++] = f[i];
-                }
-            }
+            held_reference(&h, f, incache);
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its entries are stale now */
             const uint32_t mine = dist_of(&g, best);
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
-            const uint32_t sb = slots_used++;
-            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+            const uint32_t sb = batch_greedy_slot(&g, &slots_used);
+            if (sb == NONE) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            /* GB:321-397 */
-            for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t vid = f[t];
-                valence[vid]--;
-                for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
-                    const uint32_t face = adj[j];
-                    if (face == NONE)
-                        continue;
-                    if (face == best) {
-                        adj[j] = NONE;
-                        continue;
-                    }
-                    int32_t delta = -w->valence;
-                    if (!incache[t]) {
-                        delta += w->cache;
-                        g.tri[face].batch_count++;
-                    }
-                    if (w->distance != 0) {
-                        uint32_t d = dist_of(&g, face), added;
-                        bool opened;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added, &opened))
-                            goto nomem;
-                        delta += w->distance * (int32_t)added;
-                    }
-                    if (!pend_add(&g, &pd, face, delta))
-                        goto nomem;
-                }
-            }
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, pend_add))
+                goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
-                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
-                const uint32_t mine_direct_count = g.info[mine].direct_count;
-                for (uint32_t a = 0; a < g.active_count; ++a) {
-                    const uint32_t d = g.active[a];
-                    const uint32_t other = g.info[d].owner;
-                    uint16_t* row = dist_row(&g, d);
-                    if (other == best || row[sb])
-                        continue;
-                    uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
-                        const uint32_t dn = row[mine_direct[k]];
-                        if (dn && dn + 1u < mindist)
-                            mindist = dn + 1u;
-                    }
-                    if (mindist != NONE) {
-                        if (!pend_add(&g, &pd, other, w->distance * (int32_t)mindist))
-                            goto nomem;
-                        row[sb] = (uint16_t)mindist;
-                        g.info[d].accumulated += mindist;
-                    }
-                }
+                if (!dist_through(&g, mine, sb, w->distance, pend_add))
+                    goto nomem;
                 dist_remove(&g, best);
             }
             batch_indices += 3;
-            /* GB:444-451: the vertices the machine no longer holds (a lone-vertex primitive
-               that costs an invocation). The rules drop old references first (an LRU, a
-               batch, windows of 39 to 44 indices), so the check goes from the oldest and
-               stops after STILL_HELD held ones in a row: a few peeks a step, not one per
-               vertex held (GB asks about every vertex). */
-            uint32_t keep = 0, held_in_row = 0, i = 0;
-            const uint64_t next = first_number + placed;
-            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = cached_list[i];
-                const gc_sim_primitive q = {{v, v, v}, {3 * next, 3 * next + 1, 3 * next + 2}, 3, next, NULL, 0};
-                if (gc_sim_peek(sim, &q, NULL) == 0) {
-                    cached_list[keep++] = v;
-                    held_in_row++;
-                } else {
-                    cached[v] = false;
-                    removed[removed_count++] = v;
-                    held_in_row = 0;
-                }
-            }
-            memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
-            cached_count = keep + (cached_count - i);
+            /* GB:444-451: held while a lone-vertex primitive costs no invocation */
+            const peek_at at = {sim, first_number + placed};
+            held_check(&h, sim_holds, &at);
         } else {
             ended = true; /* GB:436 */
-            for (uint32_t i = 0; i < cached_count; ++i) {
-                cached[cached_list[i]] = false;
-                removed[removed_count++] = cached_list[i];
-            }
-            cached_count = 0;
+            held_drop_all(&h);
         }
         /* GB:460-498 */
-        for (uint32_t r = 0; r < removed_count; ++r) {
-            const uint32_t vid = removed[r];
-            for (uint32_t j = adj_start[vid]; j < adj_start[vid + 1]; ++j) {
-                const uint32_t face = adj[j];
-                if (face == NONE || g.tri[face].batch_count == 0)
-                    continue;
-                int32_t delta = -w->cache;
-                if (--g.tri[face].batch_count == 0 && g.tri[face].slot) {
-                    delta -= w->distance * (int32_t)g.info[dist_of(&g, face)].accumulated;
-                    dist_remove(&g, face);
-                }
-                if (!pend_add(&g, &pd, face, delta))
-                    goto nomem;
-            }
-        }
+        if (!batch_greedy_unheld(&g, w, &h, pend_add))
+            goto nomem;
         /* the step's score changes, one heap move per triangle (the heap's order is total,
            so its top is the same as with a move per change) */
-        for (size_t k = 0; k < pd.count; ++k) {
-            const uint32_t face = pd.list[k];
+        for (size_t k = 0; k < g.pend_count; ++k) {
+            const uint32_t face = g.pend[k];
             if (!rescore(&g, face, g.tri[face].pend))
                 goto nomem;
             g.tri[face].pend = 0;
             g.tri[face].mark = 0;
         }
-        pd.count = 0;
+        g.pend_count = 0;
         if (!ok) {
-            while (g.active_count)
-                dist_remove(&g, g.info[g.active[0]].owner);
-            batch_indices = 0;
-            slots_used = 0;
+            batch_greedy_end(&g, &batch_indices, &slots_used);
             /* the hot triangles back with the others */
             for (size_t k = 0; k < g.hot_size; ++k)
                 if (g.tri[g.hot[k].triangle].state == HOT && !cold_push(&g, g.hot[k].triangle))
@@ -380,14 +292,8 @@ nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
     gc_sim_destroy(sim);
-    free(valence);
-    free(adj_start);
-    free(adj);
-    free(cached);
-    free(cached_list);
-    free(removed);
+    free(held_block);
     batch_greedy_free(&g);
-    free(pd.list);
     return s;
 }
 

@@ -13,9 +13,11 @@
  *    step's list of changes (the order of a step's changes does not matter: the best is the
  *    highest score, then the lower number, over the hot and the cold triangles alike).
  * A triangle whose changes in a step sum to zero is hot here and stays cold there, with the
- * same score either way. The cold queue, the distance records and the setup are the same
- * code (batch_greedy_parts.h). tests/test_batch_greedy.c checks the orders against
- * gc_opt_batch_greedy_sim's and against a plain implementation of the steps. */
+ * same score either way. The rest is the same code (batch_greedy_parts.h): the setup, the
+ * pick, the cold queue, the distance records, the held vertices and the step's parts, each
+ * given its score change (add_score_as here, a step's sum there). tests/test_batch_greedy.c
+ * checks the orders against gc_opt_batch_greedy_sim's and against a plain implementation of
+ * the steps. */
 #include "batch_greedy_parts.h"
 #include "kerbl_machine.h"
 
@@ -38,15 +40,16 @@ static inline bool machine_inner(const kerbl_machine* m)
            gc_kerbl_cached(&m->rule, m->progress + 2, m->progress + 1);
 }
 
-/* Record d, met by the step's best directly, moved to the active list's tail, before the
- * `touched` records already there. */
-static inline void touch(greedy* g, uint32_t d, uint32_t touched)
+/* machine_holds as a held_fn, `inner` once a step */
+typedef struct holds_at {
+    const kerbl_machine* m;
+    bool inner;
+} holds_at;
+
+static inline bool machine_holds_at(const void* ctx, uint32_t v)
 {
-    const uint32_t at = g->info[d].active, to = g->active_count - 1 - touched, other = g->active[to];
-    g->active[to] = d;
-    g->info[d].active = to;
-    g->active[at] = other;
-    g->info[other].active = at;
+    const holds_at* at = ctx;
+    return machine_holds(at->m, v, at->inner);
 }
 
 /* ------------------------------------------------------------------- hot */
@@ -75,16 +78,9 @@ static inline int64_t hot_key_of(int32_t score, uint32_t t)
     return (int64_t)score * ((int64_t)1 << 32) + (int64_t)(UINT32_MAX - t);
 }
 
-/* Adds delta to remaining triangle t's score; a cold one becomes hot. False when out of memory. */
-static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot);
-
-static inline bool add_score(greedy* g, uint32_t t, int32_t delta)
-{
-    return add_score_as(g, t, delta, g->tri[t].state == HOT);
-}
-
-/* The same, `hot` its state read by the caller (before it wrote the record's word of flags:
- * read after that store, it waits for it). */
+/* Adds delta to remaining triangle t's score (a score_change_fn: `hot` its state, read by the
+ * caller before it wrote the record's word of flags: read after that store, it waits for it);
+ * a cold one becomes hot. False when out of memory. */
 static inline bool add_score_as(greedy* g, uint32_t t, int32_t delta, bool hot)
 {
     tri_info* x = &g->tri[t];
@@ -140,33 +136,27 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
     gc_status s = GC_OK;
     greedy g = {0};
     kerbl_machine m = gc_kerbl_machine_of(target, NULL);
-    uint32_t *valence = NULL, *adj_start = NULL, *adj = NULL;
-    /* the machine's words, the cached list, the removed list and the cached flags in one
-       block (the first and the last zeroed), as forsyth_flush.c and score_table.c do */
+    /* the machine's words (zeroed), the held list's links and the removed list in one block,
+       as forsyth_flush.c and score_table.c do */
     const size_t vw = (size_t)vertex_count + 1;
-    m.words = gc_alloc_array(2 * vw + 2 * vw + (vw * sizeof(bool) + 3) / 4, sizeof *m.words, false);
-    uint32_t* cached_list = m.words ? m.words + 2 * vw : NULL;
-    uint32_t* removed = m.words ? cached_list + vw : NULL;
-    bool* cached = m.words ? (bool*)(void*)(removed + vw) : NULL;
+    m.words = gc_alloc_array(2 * vw + 2 * vw + vw, sizeof *m.words, false);
+    batch_held h = {0};
     if (m.words) {
         memset(m.words, 0, 2 * vw * sizeof *m.words);
-        memset(cached, 0, vw * sizeof *cached);
+        held_init(&h, m.words + 2 * vw, m.words + 4 * vw, vertex_count);
     }
-    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, &valence, &adj_start, &adj, err)))
+    if ((s = batch_greedy_setup(&g, indices, T, vertex_count, w->valence, batch, err)))
         goto done;
-    if (!m.words || !cached || !cached_list || !removed || !hot_reserve(&g)) {
+    if (!m.words || !hot_reserve(&g)) {
         s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for %zu triangles", T);
         goto done;
     }
     const uint32_t NONE = UINT32_MAX;
-    uint32_t cached_count = 0, batch_indices = 0, slots_used = 0;
+    uint32_t batch_indices = 0, slots_used = 0;
     size_t placed = 0;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
-        uint32_t best = cold_top(&g);
-        const uint32_t hot = hot_best(&g);
-        if (hot != NONE && (best == NONE || better(&g, hot, best)))
-            best = hot;
+        const uint32_t best = batch_greedy_pick(&g, hot_best(&g));
         if (best == NONE)
             break;
         const uint32_t* f = indices + 3 * (size_t)best;
@@ -175,167 +165,52 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
         /* GB's canAddTriangle < 2: it fits the open batch (the first, or the one after a
            batch was taken as ended, goes in whatever the machine says) */
         const bool ok = placed == 0 || ended || !cut;
-        uint32_t removed_count = 0;
+        h.removed_count = 0;
         if (ok) {
             /* the records of best's neighbours, read below, asked for now */
             for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t* list = adj + adj_start[f[t]];
-                for (uint32_t j = 0, n = valence[f[t]]; j < n; ++j)
+                const batch_vertex v = g.vert[f[t]];
+                const uint32_t* list = g.adj + v.start;
+                for (uint32_t j = 0; j < v.remaining; ++j)
                     __builtin_prefetch(&g.tri[list[j]]);
             }
             gc_kerbl_machine_feed(&m, f, adds, cut);
             ended = false;
             order[placed++] = best;
-            /* cached_list stays in order of last reference, oldest first */
             bool incache[3];
-            for (unsigned i = 0; i < 3; ++i) {
-                incache[i] = cached[f[i]];
-                if (incache[i]) { /* to the end, the ones after it moved down (from the end: it is recent) */
-                    uint32_t carry = f[i];
-                    for (uint32_t k = cached_count; k-- > 0;) {
-                        const uint32_t x = cached_list[k];
-                        cached_list[k] = carry;
-                        if (x == f[i])
-                            break;
-                        carry = x;
-                    }
-                } else {
-                    cached[f[i]] = true;
-                    cached_list[cached_count++] = f[i];
-                }
-            }
+            held_reference(&h, f, incache);
             const uint32_t mine = dist_of(&g, best); /* read before the word is written */
             if (g.tri[best].state == HOT)
                 hot_remove(&g, best);
             g.tri[best].batch_count = 0;
             g.tri[best].state = PLACED; /* its bucket entries are stale now */
             const uint32_t my_distance = mine != NONE ? g.info[mine].accumulated : 0;
-            /* best's slot: its rank among the triangles placed since the batch was taken as ended */
-            const uint32_t sb = slots_used++;
-            /* the records that meet best directly (row[sb] set below) are kept the last
-               `touched` of the active list, so that GB:399-430 reads only the others (the
-               list's order changes no score: each record's change is its own) */
-            uint32_t touched = 0;
-            if (sb >= g.cap) { /* cannot happen: the machine holds at most a batch's triangles */
+            const uint32_t sb = batch_greedy_slot(&g, &slots_used);
+            if (sb == NONE) {
                 s = gc_fail(err, GC_ERR_LIMIT, "batch greedy: more triangles in a batch than '%s' holds", target->name);
                 goto done;
             }
-            /* GB:321-397; a vertex's list holds its remaining triangles first, best's entries
-               taken out on the way (a vertex repeated in best: its list read again, without
-               them) */
-            uint32_t live[3];
-            for (unsigned t = 0; t < 3; ++t) {
-                const uint32_t vid = f[t];
-                uint32_t* list = adj + adj_start[vid];
-                const unsigned first = t > 0 && vid == f[0] ? 0 : t > 1 && vid == f[1] ? 1 : t;
-                const uint32_t n = first == t ? valence[vid] : live[first];
-                uint32_t kept = 0;
-                valence[vid]--;
-                for (uint32_t j = 0; j < n; ++j) {
-                    const uint32_t face = list[j];
-                    if (face == best)
-                        continue;
-                    list[kept++] = face;
-                    uint32_t d = dist_of(&g, face); /* read before the same word is written */
-                    const bool hot = g.tri[face].state == HOT;
-                    int32_t delta = -w->valence;
-                    if (!incache[t]) {
-                        delta += w->cache;
-                        g.tri[face].batch_count++;
-                    }
-                    if (w->distance != 0) {
-                        uint32_t added;
-                        bool opened;
-                        if (!dist_meet(&g, face, &d, sb, mine, my_distance, batch_indices, &added, &opened))
-                            goto nomem;
-                        if (opened)
-                            touched++; /* dist_new put it last */
-                        else if (added)
-                            touch(&g, d, touched++);
-                        delta += w->distance * (int32_t)added;
-                    }
-                    if (!add_score_as(&g, face, delta, hot))
-                        goto nomem;
-                }
-                live[t] = kept;
-            }
+            if (!batch_greedy_meet(&g, w, best, f, incache, sb, mine, my_distance, batch_indices, add_score_as))
+                goto nomem;
             /* GB:399-430 */
             if (mine != NONE) {
-                const uint16_t* mine_direct = g.direct + (size_t)mine * g.cap;
-                const uint32_t mine_direct_count = g.info[mine].direct_count;
-                for (uint32_t a = 0, untouched = g.active_count - touched; a < untouched; ++a) {
-                    const uint32_t d = g.active[a];
-                    if (d == mine)
-                        continue;
-                    const uint32_t other = g.info[d].owner;
-                    uint16_t* row = dist_row(&g, d);
-                    uint32_t mindist = NONE;
-                    for (uint32_t k = 0; k < mine_direct_count; ++k) {
-                        const uint32_t dn = row[mine_direct[k]];
-                        if (dn && dn + 1u < mindist)
-                            mindist = dn + 1u;
-                    }
-                    if (mindist != NONE) {
-                        if (!add_score(&g, other, w->distance * (int32_t)mindist))
-                            goto nomem;
-                        row[sb] = (uint16_t)mindist;
-                        g.info[d].accumulated += mindist;
-                    }
-                }
+                if (!dist_through(&g, mine, sb, w->distance, add_score_as))
+                    goto nomem;
                 dist_remove(&g, best);
             }
             batch_indices += 3;
-            /* GB:444-451: the vertices the machine no longer holds, from the oldest, the check
-               ended after STILL_HELD held ones in a row (as batch_greedy.c) */
-            uint32_t keep = 0, held_in_row = 0, i = 0;
-            const bool inner = machine_inner(&m);
-            for (; i < cached_count && held_in_row < STILL_HELD; ++i) {
-                const uint32_t v = cached_list[i];
-                if (machine_holds(&m, v, inner)) {
-                    cached_list[keep++] = v;
-                    held_in_row++;
-                } else {
-                    cached[v] = false;
-                    removed[removed_count++] = v;
-                    held_in_row = 0;
-                }
-            }
-            if (keep != i)
-                memmove(cached_list + keep, cached_list + i, (cached_count - i) * sizeof *cached_list);
-            cached_count = keep + (cached_count - i);
+            /* GB:444-451 */
+            const holds_at at = {&m, machine_inner(&m)};
+            held_check(&h, machine_holds_at, &at);
         } else {
             ended = true; /* GB:436 */
-            for (uint32_t i = 0; i < cached_count; ++i) {
-                cached[cached_list[i]] = false;
-                removed[removed_count++] = cached_list[i];
-            }
-            cached_count = 0;
+            held_drop_all(&h);
         }
         /* GB:460-498 */
-        for (uint32_t r = 0; r < removed_count; ++r) {
-            const uint32_t vid = removed[r];
-            const uint32_t* list = adj + adj_start[vid];
-            for (uint32_t j = 0; j < valence[vid]; ++j) {
-                const uint32_t face = list[j];
-                const uint32_t count = g.tri[face].batch_count, slot = g.tri[face].slot;
-                if (count == 0)
-                    continue;
-                const bool hot = g.tri[face].state == HOT; /* read before the word is written */
-                int32_t delta = -w->cache;
-                g.tri[face].batch_count = count - 1;
-                if (count == 1 && slot) {
-                    delta -= w->distance * (int32_t)g.info[slot - 1].accumulated;
-                    dist_remove(&g, face);
-                }
-                if (!add_score_as(&g, face, delta, hot))
-                    goto nomem;
-            }
-        }
+        if (!batch_greedy_unheld(&g, w, &h, add_score_as))
+            goto nomem;
         if (!ok) {
-            while (g.active_count)
-                dist_remove(&g, g.info[g.active[0]].owner);
-            batch_indices = 0;
-            slots_used = 0;
+            batch_greedy_end(&g, &batch_indices, &slots_used);
             /* the hot triangles back with the others */
             for (size_t k = 0; k < g.hot_size; ++k)
                 if (!cold_push(&g, g.hot_tri[k]))
@@ -350,9 +225,6 @@ nomem:
     s = gc_fail(err, GC_ERR_NOMEM, "batch greedy: out of memory for distances");
 done:
     free(m.words);
-    free(valence);
-    free(adj_start);
-    free(adj);
     batch_greedy_free(&g);
     return s;
 }
