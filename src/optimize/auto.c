@@ -27,6 +27,9 @@
 #include <string.h>
 
 #define MAX_TARGETS GC_TARGET_SIMS_MAX
+/* Below this many triangles a lone llvmpipe target's polish stays in its greedy's job: a second
+ * thread's start costs more than the overlap saves (llvmpipe_pipe.c). */
+#define LLVMPIPE_PIPE_MIN_TRIANGLES 4096
 
 /* Progress in work units, so that the fraction reported follows the time: measured at
  * --effort 3 on the corpus (stanford-bunny: the presets, nvidia-pascal, fifo:16), a greedy
@@ -275,6 +278,13 @@ typedef struct candidate_jobs {
     bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
     size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
     gc_flush_rule flush_rule;
+    /* a lone direct-value or llvmpipe target (llvmpipe_pipe.c): */
+    bool count_greedy;        /* the greedy's order priced by its own count as it is fed, not scored again */
+    size_t machine_part_from; /* the machine greedy's job left out where the surface's largest part has this many
+                                 triangles (0: decided before the jobs; auto_lean.c) */
+    size_t polish_at;         /* llvmpipe: the greedy's polish, a job beside it, else past the last */
+    uint32_t* pipe_order;     /* ... which reads the greedy's order there as feed publishes it */
+    gc_order_feed* feed;
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -301,6 +311,19 @@ static void candidate_units(void* user, uint64_t units)
         p->options->progress(p->options->progress_user, p->done, p->total);
 }
 
+/* An order already priced (cost) as the sub-th order of candidate v, kept if it is the
+ * worker's cheapest so far, the first by candidate number among equals (its jobs need not
+ * come in that order: the polish job of a lone llvmpipe target is numbered last). */
+static void keep_counted(const candidate_jobs* J, candidate_worker* w, size_t v, unsigned sub, uint64_t cost,
+                         const uint32_t* made)
+{
+    const uint64_t key = ((uint64_t)v << 6) + sub;
+    if (cost < w->best_cost || (cost == w->best_cost && key < w->best_key)) {
+        w->best_cost = cost, w->best_key = key;
+        memcpy(w->best, made, J->triangle_count * sizeof *made);
+    }
+}
+
 /* Candidate v of auto's loop (gc_parallel_run's job): made, scored, kept if the worker's best. */
 static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* units, gc_error* err)
 {
@@ -316,6 +339,17 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         *units = OTHER_UNITS;
         gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
         return GC_OK;
+    }
+    if (v == J->polish_at) { /* a lone llvmpipe target: the greedy's polish, its sub-order 2 (pieces: the first) */
+        *units = OTHER_UNITS;
+        uint64_t cost = 0;
+        bool aborted = false;
+        const uint32_t* l = J->patch_limits[0];
+        s = gc_llvmpipe_polish_fed(indices, triangle_count, vertex_count, &J->targets[0], l[0], l[1], J->pipe_order,
+                                   J->feed, candidate, &cost, &aborted, err);
+        if (!s && !aborted)
+            keep_counted(J, w, 0, 2, cost, candidate);
+        return s; /* (aborted: the greedy failed, its status reported) */
     }
     if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
         *units = OTHER_UNITS;
@@ -334,6 +368,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
      * (their keys, and so the winner among equals, do not depend on it) */
     v += J->skip_tuned && v >= J->forsyth_at;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
+    if (machine && J->machine_part_from &&
+        gc_largest_surface_part(indices, triangle_count, vertex_count) >= J->machine_part_from)
+        return GC_OK; /* left out on a large surface (auto_lean.c), found out here, beside the greedy */
+    bool counted = false;
     if (machine) {
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
                                   place->length, place->numbering != NULL, J->machine_beta, J->machine_recent,
@@ -347,12 +385,28 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
             s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
                                      gamma, recent, candidate, err);
-        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) /* likewise (llvmpipe_greedy.c) */
-            s = gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
-                                       true, beta, recent, candidate, err);
-        else
+        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) { /* likewise (llvmpipe_greedy.c) */
+            /* counted as it is fed where that is the score; with its polish as a job beside it, made
+               where the polish reads it, and polished there */
+            uint64_t fed = 0;
+            uint32_t* made = J->polish_at != SIZE_MAX ? J->pipe_order : candidate;
+            s = gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
+                                           true, beta, recent, made, J->count_greedy ? &fed : NULL,
+                                           J->polish_at != SIZE_MAX ? J->feed : NULL, err);
+            if (!s && J->count_greedy)
+                keep_counted(J, w, v, 1, fed, made), counted = true;
+            if (J->polish_at != SIZE_MAX)
+                return s;
+        } else if (J->count_greedy) { /* a lone direct-value target: likewise counted */
+            uint64_t fed = 0;
+            s = gc_opt_target_greedy_counted(indices, triangle_count, vertex_count, J->targets, J->target_count, place,
+                                             beta, gamma, recent, candidate, &fed, err);
+            if (!s)
+                keep_counted(J, w, v, 1, fed, candidate), counted = true;
+        } else {
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);
+        }
     } else if (v < J->greedy_variants + J->tipsify_count) {
         s = gc_opt_tipsify(indices, triangle_count, vertex_count, J->tipsify_sizes[v - J->greedy_variants], candidate,
                            NULL, err);
@@ -408,7 +462,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&J->traits[0], &own),
                                   candidate, NULL, err);
     }
-    if (!s)
+    if (!s && !counted)
         s = worker_keep(J, w, v, 1, err);
     /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
      * by a percent or two there, and the polish keeps what is best in each */
@@ -566,10 +620,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
     /* the largest part of the surface, where a lean choice depends on it (a mesh of many small
      * parts keeps every order: auto_lean.c) */
-    const size_t part = (lean.greedy_from && triangle_count >= lean.greedy_from) ||
-                                (lean.machine_from && triangle_count >= lean.machine_from)
-                            ? gc_largest_surface_part(indices, triangle_count, vertex_count)
-                            : 0;
+    const bool part_now = lean.greedy_from && triangle_count >= lean.greedy_from;
+    const size_t part = part_now ? gc_largest_surface_part(indices, triangle_count, vertex_count) : 0;
     if (lean.greedy_from && part >= lean.greedy_from)
         greedy_variants = 0;
     uint32_t tipsify_sizes[MAX_TARGETS];
@@ -707,7 +759,12 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * meshoptimizer. For llvmpipe only below 32,768 triangles (gc_machine_greedy_default). */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const bool machine_lean = lean.machine_from && part >= lean.machine_from && !place.numbering;
+    const bool machine_lean = part_now && lean.machine_from && part >= lean.machine_from && !place.numbering;
+    /* where only the machine greedy depends on the part (direct-value), its job finds it out,
+       beside the greedy */
+    const size_t machine_part_from =
+        !part_now && lean.machine_from && triangle_count >= lean.machine_from && !place.numbering ? lean.machine_from
+                                                                                                 : 0;
     const size_t machine_at = target_count == 1 && !machine_lean &&
                                       gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) &&
                                       gc_machine_greedy_default(&targets[0], triangle_count)
@@ -729,6 +786,21 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule) ? total++ : SIZE_MAX;
     const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
     const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
+    /* A lone direct-value or llvmpipe target whose vertices keep their numbers: the greedy's
+     * order priced by the count its machine makes as it is fed (the score's count; llvmpipe's
+     * list form only for a list drawn alone). llvmpipe with several threads: the polish of
+     * the greedy's order a job beside it, reading the order as it is made (llvmpipe_pipe.c);
+     * the same orders and choice. */
+    const bool alone = place.position == 0 && (place.length == 0 || place.length == n);
+    const bool lone_llvmpipe = effort == 1 && target_count == 1 && targets[0].family == GC_MODEL_LLVMPIPE &&
+                               greedy_variants == 1 && !place.numbering && alone;
+    const bool count_greedy = lone_llvmpipe || (effort == 1 && target_count == 1 &&
+                                                targets[0].family == GC_MODEL_DIRECT_VALUE && greedy_variants == 1 &&
+                                                !place.numbering && patch_count == 0);
+    const size_t polish_at = lone_llvmpipe && patch_count == 1 && patch_limits[0][3] && options->threads > 1 &&
+                                     triangle_count >= LLVMPIPE_PIPE_MIN_TRIANGLES
+                                 ? total++
+                                 : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -779,9 +851,16 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
                            occlusion_at, options->positions, options->position_stride, &occlusion,
-                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair, flush_at, {0}};
+                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair, flush_at, {0},
+                           count_greedy, machine_part_from, polish_at, NULL, NULL};
     if (flush_at != SIZE_MAX)
         jobs.flush_rule = batch_rule;
+    gc_order_feed feed;
+    atomic_init(&feed.written, 0);
+    atomic_init(&feed.ended, 0);
+    jobs.feed = &feed;
+    if (!s && polish_at != SIZE_MAX && !(jobs.pipe_order = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
+        s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -874,6 +953,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;
     }
     gc_occlusion_free(&occlusion.pairs);
+    free(jobs.pipe_order);
     free(jobs.reference);
     free(candidate);
     free(place.numbering);

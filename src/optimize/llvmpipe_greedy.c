@@ -37,17 +37,37 @@ gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
                                  float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
+    return gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, target, stream_length, first_use,
+                                      distinct, beta, recent_limit, order, NULL, NULL, err);
+}
+
+/* The feed's end: what was written stays published (short of the count after a failure). */
+static gc_status feed_end(gc_order_feed* feed, gc_status s)
+{
+    if (feed)
+        atomic_store_explicit(&feed->ended, 1, memory_order_release);
+    return s;
+}
+
+gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                     float beta, uint32_t recent_limit, uint32_t* order, uint64_t* fed,
+                                     gc_order_feed* feed, gc_error* err)
+{
+    uint64_t invocations = 0; /* the table's misses as the order is fed to it */
+    if (fed)
+        *fed = 0;
     if (triangle_count == 0)
-        return GC_OK;
+        return feed_end(feed, GC_OK);
     if (target->family != GC_MODEL_LLVMPIPE || target->p[1] == 0)
-        return gc_fail(err, GC_ERR_USAGE, "llvmpipe greedy: not an llvmpipe target");
+        return feed_end(feed, gc_fail(err, GC_ERR_USAGE, "llvmpipe greedy: not an llvmpipe target"));
     recent_limit = recent_limit == 0 ? 1 : recent_limit > RECENT_MAX ? RECENT_MAX : recent_limit;
     gc_live_triangles lists;
     bool light;
     gc_status s = gc_live_triangles_init_light(&lists, indices, triangle_count, vertex_count, LIGHT_VALENCE, distinct,
                                                &light, err);
     if (s)
-        return s;
+        return feed_end(feed, s);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
     uint32_t* table = gc_alloc_array(target->p[1], sizeof(uint32_t), true);
@@ -107,20 +127,26 @@ gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count,
         const uint32_t* tv = indices + 3 * (size_t)tri;
         if (values)
             next = gc_number_new_corners(values, next, tv);
-        gc_llvmpipe_feed3(&m, tv, step);
+        invocations += gc_llvmpipe_feed3(&m, tv, step);
         order[step] = tri;
+        if (feed && (step + 1) % GC_ORDER_FEED_STEP == 0)
+            atomic_store_explicit(&feed->written, step + 1, memory_order_release);
         gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
     }
+    if (fed)
+        *fed = invocations;
+    if (feed)
+        atomic_store_explicit(&feed->written, triangle_count, memory_order_release);
 done:
     free(values);
     free(table);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
-    return s;
+    return feed_end(feed, s);
 }
 
 bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count)

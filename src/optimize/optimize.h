@@ -519,6 +519,27 @@ bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count);
 gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
                                  float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* The same order; fed (NULL: not wanted): the table's misses as the order was fed to it, the
+ * list's invocations under the target where it is drawn alone and not renumbered (first_use
+ * false); feed (NULL: none): the order published as it is made (gc_order_feed), ended whatever
+ * the outcome. */
+gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                     float beta, uint32_t recent_limit, uint32_t* order, uint64_t* fed,
+                                     gc_order_feed* feed, gc_error* err);
+/* The polish of auto's candidates for a lone llvmpipe target drawn alone (gc_opt_earlier_first
+ * with pieces of piece_triangles, the first first_piece) made from `in` as `feed` publishes it,
+ * into `out`, and its invocations under the target in *cost (llvmpipe_pipe.c): what
+ * gc_opt_earlier_first on a copy of the whole order gives, and auto's score of it. A maker
+ * that ends short: *aborted, nothing counted. */
+gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint32_t piece_triangles, uint32_t first_piece,
+                                 const uint32_t* in, const gc_order_feed* feed, uint32_t* out, uint64_t* cost,
+                                 bool* aborted, gc_error* err);
+/* One piece of gc_opt_earlier_first (patches.c): the piece's triangles that use a vertex of an
+ * earlier piece (used_before) first, both parts in their order; `scratch` holds a piece. */
+void gc_earlier_first_piece(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
+                            uint32_t* scratch);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -763,6 +784,13 @@ static inline gc_sim_primitive gc_target_sims_triangle(const gc_target_sims* t, 
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* The same order, and in *fed the invocations its machines counted as it was fed to them,
+ * summed over the targets: what auto scores the order at (order_cost) where the vertices are
+ * not renumbered (place->numbering NULL), without feeding it again. */
+gc_status gc_opt_target_greedy_counted(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                       const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                                       float beta, float gamma, uint32_t recent_limit, uint32_t* order,
+                                       uint64_t* fed, gc_error* err);
 /* auto's local search (step 3): `passes` passes of move descent over windows of 32 triangles,
  * bringing one of the next 8 forward where the window's invocations go down; `tick` told of
  * GC_WINDOW_SEARCH_TICKS ticks a pass. */
