@@ -385,9 +385,11 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
             s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
                                      gamma, recent, candidate, err);
-        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) { /* likewise (llvmpipe_greedy.c) */
-            /* counted as it is fed where that is the score; with its polish as a job beside it, made
-               where the polish reads it, and polished there */
+        else if (J->target_count == 1 && (J->targets[0].family == GC_MODEL_LLVMPIPE ||
+                                            J->targets[0].family == GC_MODEL_DIRECT_VALUE)) {
+            /* likewise (llvmpipe_greedy.c: direct-value's table is llvmpipe's without segments),
+               counted as it is fed where that is the score; llvmpipe's with its polish as a job
+               beside it: made where the polish reads it, and polished there */
             uint64_t fed = 0;
             uint32_t* made = J->polish_at != SIZE_MAX ? J->pipe_order : candidate;
             s = gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
@@ -397,12 +399,6 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                 keep_counted(J, w, v, 1, fed, made), counted = true;
             if (J->polish_at != SIZE_MAX)
                 return s;
-        } else if (J->count_greedy) { /* a lone direct-value target: likewise counted */
-            uint64_t fed = 0;
-            s = gc_opt_target_greedy_counted(indices, triangle_count, vertex_count, J->targets, J->target_count, place,
-                                             beta, gamma, recent, candidate, &fed, err);
-            if (!s)
-                keep_counted(J, w, v, 1, fed, candidate), counted = true;
         } else {
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);

@@ -162,7 +162,10 @@ gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, 
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                 bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
-    if (target->family == GC_MODEL_LLVMPIPE && recent_limit >= 1 && recent_limit <= RECENT_MAX) /* the same order */
+    /* llvmpipe's table written out (llvmpipe_greedy.c), and direct-value's, the same table
+       without segments: the same order */
+    if ((target->family == GC_MODEL_LLVMPIPE || target->family == GC_MODEL_DIRECT_VALUE) && recent_limit >= 1 &&
+        recent_limit <= RECENT_MAX)
         return gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, target, stream_length, first_use, false,
                                       beta, recent_limit, order, err);
     return machine_greedy(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,

@@ -59,8 +59,12 @@ gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_co
         *fed = 0;
     if (triangle_count == 0)
         return feed_end(feed, GC_OK);
-    if (target->family != GC_MODEL_LLVMPIPE || target->p[1] == 0)
-        return feed_end(feed, gc_fail(err, GC_ERR_USAGE, "llvmpipe greedy: not an llvmpipe target"));
+    /* llvmpipe: its table of p[1] entries, cleared at each segment of p[0] indices;
+       direct-value:N: a table of N entries keyed alike, never cleared (one segment) */
+    const bool llvmpipe = target->family == GC_MODEL_LLVMPIPE;
+    const uint32_t map = llvmpipe ? target->p[1] : target->p[0];
+    if ((!llvmpipe && target->family != GC_MODEL_DIRECT_VALUE) || map == 0)
+        return feed_end(feed, gc_fail(err, GC_ERR_USAGE, "llvmpipe greedy: not an llvmpipe or direct-value target"));
     recent_limit = recent_limit == 0 ? 1 : recent_limit > RECENT_MAX ? RECENT_MAX : recent_limit;
     gc_live_triangles lists;
     bool light;
@@ -70,7 +74,7 @@ gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_co
         return feed_end(feed, s);
     uint32_t* dead_end = gc_alloc_array(triangle_count * 3, sizeof(uint32_t), false);
     unsigned char* emitted = gc_alloc_array(triangle_count, 1, true);
-    uint32_t* table = gc_alloc_array(target->p[1], sizeof(uint32_t), true);
+    uint32_t* table = gc_alloc_array(map, sizeof(uint32_t), true);
     /* first_use: the machine keyed by the numbers the vertices will have in order of first
      * use: below `next` those of the vertices drawn, from `next` on those a priced triangle
      * would give its new vertices (UINT32_MAX: none yet) */
@@ -84,10 +88,12 @@ gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_co
     for (uint32_t v = 0; values && v < vertex_count; ++v)
         values[v] = UINT32_MAX;
     uint64_t loop_lines;
-    gc_llvmpipe_list m = {table, values, target->p[1],
-                          gc_llvmpipe_per_segment(GC_TRIANGLE_LIST,
-                                                  stream_length ? stream_length : 3 * (uint64_t)triangle_count,
-                                                  target->p[0], &loop_lines),
+    gc_llvmpipe_list m = {table, values, map,
+                          llvmpipe ? gc_llvmpipe_per_segment(GC_TRIANGLE_LIST,
+                                                             stream_length ? stream_length
+                                                                           : 3 * (uint64_t)triangle_count,
+                                                             target->p[0], &loop_lines)
+                                   : 0,
                           0};
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;

@@ -508,9 +508,10 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                     bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
-/* The greedies above for a lone llvmpipe target, its rule written out (llvmpipe_greedy.c,
- * src/models/llvmpipe_rule.h): with `distinct` lists and no first-use numbers the order of
- * gc_opt_target_greedy with that one target (any gamma: llvmpipe keeps no ages); with
+/* The greedies above for a lone llvmpipe or direct-value target, its rule written out
+ * (llvmpipe_greedy.c, src/models/llvmpipe_rule.h; direct-value:N is llvmpipe's table of N
+ * entries without segments): with `distinct` lists and no first-use numbers the order of
+ * gc_opt_target_greedy with that one target (any gamma: neither keeps ages); with
  * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
  * the list alone). */
 /* Whether the default effort scores that greedy's order too for a lone target it serves
@@ -784,13 +785,6 @@ static inline gc_sim_primitive gc_target_sims_triangle(const gc_target_sims* t, 
 gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err);
-/* The same order, and in *fed the invocations its machines counted as it was fed to them,
- * summed over the targets: what auto scores the order at (order_cost) where the vertices are
- * not renumbered (place->numbering NULL), without feeding it again. */
-gc_status gc_opt_target_greedy_counted(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                       const gc_model* targets, size_t target_count, const gc_stream_place* place,
-                                       float beta, float gamma, uint32_t recent_limit, uint32_t* order,
-                                       uint64_t* fed, gc_error* err);
 /* auto's local search (step 3): `passes` passes of move descent over windows of 32 triangles,
  * bringing one of the next 8 forward where the window's invocations go down; `tick` told of
  * GC_WINDOW_SEARCH_TICKS ticks a pass. */

@@ -105,18 +105,6 @@ gc_status gc_opt_target_greedy(const uint32_t* indices, size_t triangle_count, u
                                const gc_model* targets, size_t target_count, const gc_stream_place* place,
                                float beta, float gamma, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
-    return gc_opt_target_greedy_counted(indices, triangle_count, vertex_count, targets, target_count, place, beta,
-                                        gamma, recent_limit, order, NULL, err);
-}
-
-gc_status gc_opt_target_greedy_counted(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                       const gc_model* targets, size_t target_count, const gc_stream_place* place,
-                                       float beta, float gamma, uint32_t recent_limit, uint32_t* order,
-                                       uint64_t* fed, gc_error* err)
-{
-    uint64_t invocations = 0; /* the machines' count of the order as it is fed */
-    if (fed)
-        *fed = 0;
     if (triangle_count == 0)
         return GC_OK;
     if (recent_limit > RECENT_MAX)
@@ -240,7 +228,7 @@ gc_status gc_opt_target_greedy_counted(const uint32_t* indices, size_t triangle_
         const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * tri;
         gc_sim_primitive p = gc_target_sims_triangle(&t, tv, step);
-        invocations += gc_target_sims_feed(&t, &p);
+        gc_target_sims_feed(&t, &p);
         order[step] = tri;
         gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3 && by_share; ++c)
@@ -250,8 +238,6 @@ gc_status gc_opt_target_greedy_counted(const uint32_t* indices, size_t triangle_
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
     }
-    if (fed)
-        *fed = invocations;
 done:
     free(share);
     gc_target_sims_free(&t);
