@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Issue 33 item 3: the default effort of a lone llvmpipe or direct-value target, which is one
- * greedy, with less on its chain (src/optimize/llvmpipe_pipe.c, llvmpipe_greedy.c, auto.c).
+ * greedy, with less on its chain (src/optimize/llvmpipe_pipe.c, auto_machine_greedy.c, auto.c).
  *
  *  - direct-value:N is llvmpipe's table of N entries without segments: the list-form greedy
  *    (gc_opt_llvmpipe_greedy) gives, for direct-value:64 and direct-value:7, the order of the

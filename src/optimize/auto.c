@@ -387,7 +387,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                                      gamma, recent, candidate, err);
         else if (J->target_count == 1 && (J->targets[0].family == GC_MODEL_LLVMPIPE ||
                                             J->targets[0].family == GC_MODEL_DIRECT_VALUE)) {
-            /* likewise (llvmpipe_greedy.c: direct-value's table is llvmpipe's without segments),
+            /* likewise (gc_opt_llvmpipe_greedy: direct-value's table is llvmpipe's without segments),
                counted as it is fed where that is the score; llvmpipe's with its polish as a job
                beside it: made where the polish reads it, and polished there */
             uint64_t fed = 0;

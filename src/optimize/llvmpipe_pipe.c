@@ -3,7 +3,7 @@
  * greedy's order and the polish after it as a pipeline.
  *
  * For a lone llvmpipe target the default's time is one candidate job: the greedy
- * (llvmpipe_greedy.c), then its order polished for the segments (gc_opt_earlier_first:
+ * (gc_opt_llvmpipe_greedy, auto_machine_greedy.c), then its order polished for the segments (gc_opt_earlier_first:
  * within each piece, the triangles that use a vertex of an earlier piece first) and both
  * orders scored. The polish takes the order piece by piece, front to back, and a piece
  * needs only the order up to its end, so it can run on a second thread while the greedy

@@ -509,13 +509,13 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
                                     bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
 /* The greedies above for a lone llvmpipe or direct-value target, its rule written out
- * (llvmpipe_greedy.c, src/models/llvmpipe_rule.h; direct-value:N is llvmpipe's table of N
- * entries without segments): with `distinct` lists and no first-use numbers the order of
+ * (auto_machine_greedy.c with machine_inline.h's table, src/models/llvmpipe_rule.h;
+ * direct-value:N is llvmpipe's table of N entries without segments): with `distinct` lists and no first-use numbers the order of
  * gc_opt_target_greedy with that one target (any gamma: neither keeps ages); with
  * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
  * the list alone). */
 /* Whether the default effort scores that greedy's order too for a lone target it serves
- * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (llvmpipe_greedy.c). */
+ * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (auto_machine_greedy.c). */
 bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count);
 gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
@@ -658,8 +658,7 @@ static inline void gc_forsyth_scan_starts(const uint32_t* scan, uint32_t count, 
     }
 }
 
-/* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c,
- * llvmpipe_greedy.c): its corners whose vertex no drawn triangle had (`first` gives each
+/* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c): its corners whose vertex no drawn triangle had (`first` gives each
  * vertex's triangle count, `live` those not drawn; a vertex repeated in the triangle once)
  * miss in any machine, less beta times the corners' valence boosts (gc_greedy_boost_table);
  * *valence gets that boost sum for the score itself. A candidate is priced only when this
@@ -795,7 +794,7 @@ gc_status gc_opt_window_search(const uint32_t* indices, uint32_t* order, size_t 
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number (the greedies that number
- * vertices by first use as they go: auto_machine_greedy.c, llvmpipe_greedy.c). */
+ * vertices by first use as they go: auto_machine_greedy.c). */
 static inline uint32_t gc_number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
 {
     uint32_t at = next;
