@@ -27,9 +27,6 @@
 #include <string.h>
 
 #define MAX_TARGETS GC_TARGET_SIMS_MAX
-/* Below this many triangles a lone llvmpipe target's polish stays in its greedy's job: a second
- * thread's start costs more than the overlap saves (llvmpipe_pipe.c). */
-#define LLVMPIPE_PIPE_MIN_TRIANGLES 4096
 
 /* Progress in work units, so that the fraction reported follows the time: measured at
  * --effort 3 on the corpus (stanford-bunny: the presets, nvidia-pascal, fifo:16), a greedy
@@ -278,12 +275,10 @@ typedef struct candidate_jobs {
     bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
     size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
     gc_flush_rule flush_rule;
-    /* a lone direct-value or llvmpipe target (llvmpipe_pipe.c): */
-    bool count_greedy;        /* the greedy's order priced by its own count as it is fed, not scored again */
-    size_t machine_part_from; /* the machine greedy's job left out where the surface's largest part has this many
-                                 triangles (0: decided before the jobs; auto_lean.c) */
-    size_t polish_at;         /* llvmpipe: the greedy's polish, a job beside it, else past the last */
-    uint32_t* pipe_order;     /* ... which reads the greedy's order there as feed publishes it */
+    bool count_greedy;        /* a lone direct-value or llvmpipe target: gc_table_greedy_counts */
+    size_t machine_part_from; /* its machine greedy left out from this largest part (0: decided before) */
+    size_t polish_at;         /* llvmpipe: its greedy's polish, a job reading pipe_order as feed publishes it */
+    uint32_t* pipe_order;
     gc_order_feed* feed;
 } candidate_jobs;
 
@@ -311,9 +306,8 @@ static void candidate_units(void* user, uint64_t units)
         p->options->progress(p->options->progress_user, p->done, p->total);
 }
 
-/* An order already priced (cost) as the sub-th order of candidate v, kept if it is the
- * worker's cheapest so far, the first by candidate number among equals (its jobs need not
- * come in that order: the polish job of a lone llvmpipe target is numbered last). */
+/* An order priced (cost) as the sub-th order of candidate v, kept if the worker's cheapest, the
+ * first by key among equals (the polish job of a lone llvmpipe target is numbered last). */
 static void keep_counted(const candidate_jobs* J, candidate_worker* w, size_t v, unsigned sub, uint64_t cost,
                          const uint32_t* made)
 {
@@ -368,9 +362,9 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
      * (their keys, and so the winner among equals, do not depend on it) */
     v += J->skip_tuned && v >= J->forsyth_at;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
-    if (machine && J->machine_part_from &&
+    if (machine && J->machine_part_from && /* (found out here, beside the greedy) */
         gc_largest_surface_part(indices, triangle_count, vertex_count) >= J->machine_part_from)
-        return GC_OK; /* left out on a large surface (auto_lean.c), found out here, beside the greedy */
+        return GC_OK;
     bool counted = false;
     if (machine) {
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
@@ -387,9 +381,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                                      gamma, recent, candidate, err);
         else if (J->target_count == 1 && (J->targets[0].family == GC_MODEL_LLVMPIPE ||
                                             J->targets[0].family == GC_MODEL_DIRECT_VALUE)) {
-            /* likewise (gc_opt_llvmpipe_greedy: direct-value's table is llvmpipe's without segments),
-               counted as it is fed where that is the score; llvmpipe's with its polish as a job
-               beside it: made where the polish reads it, and polished there */
+            /* likewise (direct-value's table is llvmpipe's without segments), counted where that is
+               the score; with llvmpipe's polish a job beside it, made where that reads it */
             uint64_t fed = 0;
             uint32_t* made = J->polish_at != SIZE_MAX ? J->pipe_order : candidate;
             s = gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
@@ -756,8 +749,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     float machine_beta = 0;
     uint32_t machine_recent = 0;
     const bool machine_lean = part_now && lean.machine_from && part >= lean.machine_from && !place.numbering;
-    /* where only the machine greedy depends on the part (direct-value), its job finds it out,
-       beside the greedy */
+    /* where only the machine greedy depends on the part (direct-value), its job finds it out */
     const size_t machine_part_from =
         !part_now && lean.machine_from && triangle_count >= lean.machine_from && !place.numbering ? lean.machine_from
                                                                                                  : 0;
@@ -782,19 +774,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule) ? total++ : SIZE_MAX;
     const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
     const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
-    /* A lone direct-value or llvmpipe target whose vertices keep their numbers: the greedy's
-     * order priced by the count its machine makes as it is fed (the score's count; llvmpipe's
-     * list form only for a list drawn alone). llvmpipe with several threads: the polish of
-     * the greedy's order a job beside it, reading the order as it is made (llvmpipe_pipe.c);
-     * the same orders and choice. */
-    const bool alone = place.position == 0 && (place.length == 0 || place.length == n);
-    const bool lone_llvmpipe = effort == 1 && target_count == 1 && targets[0].family == GC_MODEL_LLVMPIPE &&
-                               greedy_variants == 1 && !place.numbering && alone;
-    const bool count_greedy = lone_llvmpipe || (effort == 1 && target_count == 1 &&
-                                                targets[0].family == GC_MODEL_DIRECT_VALUE && greedy_variants == 1 &&
-                                                !place.numbering && patch_count == 0);
-    const size_t polish_at = lone_llvmpipe && patch_count == 1 && patch_limits[0][3] && options->threads > 1 &&
-                                     triangle_count >= LLVMPIPE_PIPE_MIN_TRIANGLES
+    /* A lone direct-value or llvmpipe target: its greedy's order priced by its own count, and
+     * with several threads llvmpipe's polish a job beside it (llvmpipe_pipe.c); the same orders. */
+    const bool count_greedy =
+        effort == 1 && greedy_variants == 1 && gc_table_greedy_counts(targets, target_count, &place, triangle_count);
+    const size_t polish_at = count_greedy && targets[0].family == GC_MODEL_LLVMPIPE && patch_count == 1 &&
+                                     patch_limits[0][3] && options->threads > 1 &&
+                                     triangle_count >= GC_LLVMPIPE_PIPE_MIN_TRIANGLES
                                  ? total++
                                  : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */

@@ -88,3 +88,14 @@ done:
     free(table);
     return s;
 }
+
+bool gc_table_greedy_counts(const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                            size_t triangle_count)
+{
+    if (target_count != 1 || place->numbering)
+        return false;
+    if (targets[0].family == GC_MODEL_DIRECT_VALUE) /* keyed by value alone, anywhere in the draw */
+        return true;
+    return targets[0].family == GC_MODEL_LLVMPIPE && place->position == 0 &&
+           (place->length == 0 || place->length == 3 * (uint64_t)triangle_count);
+}

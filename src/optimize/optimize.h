@@ -537,6 +537,9 @@ gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count,
                                  const gc_model* target, uint32_t piece_triangles, uint32_t first_piece,
                                  const uint32_t* in, const gc_order_feed* feed, uint32_t* out, uint64_t* cost,
                                  bool* aborted, gc_error* err);
+/* Below this many triangles the polish of a lone llvmpipe target stays in its greedy's job: a
+ * second thread's start would cost more than the overlap saves. */
+#define GC_LLVMPIPE_PIPE_MIN_TRIANGLES 4096
 /* One piece of gc_opt_earlier_first (patches.c): the piece's triangles that use a vertex of an
  * earlier piece (used_before) first, both parts in their order; `scratch` holds a piece. */
 void gc_earlier_first_piece(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
@@ -759,6 +762,12 @@ typedef struct gc_stream_place {
     uint64_t position, length;
     uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
 } gc_stream_place;
+/* Whether auto's default takes the count a lone llvmpipe or direct-value target's greedy
+ * makes of its order (gc_opt_llvmpipe_greedy_fed's *fed) as the order's score
+ * (llvmpipe_pipe.c): where the vertices keep their numbers, and for llvmpipe where the list
+ * is drawn alone (its segments counted from the list's start). */
+bool gc_table_greedy_counts(const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                            size_t triangle_count);
 
 /* One fresh machine per target, each told of one triangle list of `triangle_count` placed at
  * `place`; `values` as gc_sim_create's. Freed by gc_target_sims_free (also after a failure). */
