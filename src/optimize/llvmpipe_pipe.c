@@ -99,3 +99,72 @@ bool gc_table_greedy_counts(const gc_model* targets, size_t target_count, const 
     return targets[0].family == GC_MODEL_LLVMPIPE && place->position == 0 &&
            (place->length == 0 || place->length == 3 * (uint64_t)triangle_count);
 }
+
+/* auto's polish for llvmpipe's segments (limits as auto's patch_limits: triangles, first piece, vertices,
+ * map): triangles swapped between neighbouring segments while their distinct vertices go
+ * down (warp_refine.c, segments of at most `map` vertices, when they start with the draw's;
+ * with `refine`: it takes most of the time, so only the winner gets it), then within each
+ * segment the earlier vertices first, and with first-use numbering the
+ * order with the fewest table conflicts (patches.c). */
+gc_status gc_llvmpipe_polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                      const uint32_t* l, const gc_stream_place* place, unsigned effort, bool refine,
+                                      uint32_t* candidate, gc_error* err)
+{
+    gc_status s = GC_OK;
+    if (refine && l[1] == l[0])
+        s = gc_opt_warp_refine(indices, triangle_count, vertex_count, l[3], l[0], 2 + 2 * (effort - 1), candidate,
+                               err);
+    if (!s)
+        s = gc_opt_earlier_first(indices, triangle_count, vertex_count, l[0], l[1], candidate, err);
+    if (!s && place->numbering)
+        s = gc_opt_value_keyed_pieces(indices, triangle_count, vertex_count, l[0], l[1], l[3], candidate, err);
+    return s;
+}
+
+void gc_table_pipe_plan(gc_table_pipe* p, const gc_model* targets, size_t target_count,
+                        const gc_stream_place* place, size_t triangle_count, bool one_greedy, const uint32_t* limits,
+                        unsigned threads)
+{
+    memset(p, 0, sizeof *p);
+    atomic_init(&p->feed.written, 0);
+    atomic_init(&p->feed.ended, 0);
+    p->count = one_greedy && gc_table_greedy_counts(targets, target_count, place, triangle_count);
+    p->polish = p->count && targets[0].family == GC_MODEL_LLVMPIPE && limits && limits[3] && threads > 1 &&
+                triangle_count >= GC_LLVMPIPE_PIPE_MIN_TRIANGLES;
+    if (p->polish)
+        p->piece = limits[0], p->first = limits[1];
+}
+
+gc_status gc_table_pipe_alloc(gc_table_pipe* p, size_t triangle_count, gc_error* err)
+{
+    if (p->polish && !(p->order = gc_alloc_array(triangle_count, sizeof(uint32_t), false)))
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    return GC_OK;
+}
+
+gc_status gc_table_pipe_greedy(gc_table_pipe* p, const uint32_t* indices, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* target, uint64_t stream_length, float beta,
+                               uint32_t recent, uint32_t* candidate, uint32_t** made, uint64_t* cost, gc_error* err)
+{
+    *made = p->polish ? p->order : candidate;
+    *cost = UINT64_MAX;
+    uint64_t fed = 0;
+    gc_status s = gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, target, stream_length, false, true,
+                                             beta, recent, *made, p->count ? &fed : NULL,
+                                             p->polish ? &p->feed : NULL, err);
+    if (!s && p->count)
+        *cost = fed;
+    return s;
+}
+
+gc_status gc_table_pipe_polish(gc_table_pipe* p, const uint32_t* indices, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* target, uint32_t* out, uint64_t* cost,
+                               gc_error* err)
+{
+    bool aborted = false;
+    gc_status s = gc_llvmpipe_polish_fed(indices, triangle_count, vertex_count, target, p->piece, p->first, p->order,
+                                         &p->feed, out, cost, &aborted, err);
+    if (s || aborted) /* (aborted: the greedy failed, its status the one reported) */
+        *cost = UINT64_MAX;
+    return s;
+}
