@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Issue 33: auto's greedies for a lone llvmpipe target with the rule written out
- * (src/optimize/llvmpipe_greedy.c, src/models/llvmpipe_rule.h's triangle-list form).
+ * (gc_opt_llvmpipe_greedy: src/optimize/auto_machine_greedy.c with machine_inline.h's table,
+ * src/models/llvmpipe_rule.h's triangle-list form).
  *
  *  - The rule's list form on a hand-worked list (llvmpipe:segment=9,map=4: three triangles a
  *    segment, values 0 and 4 in the same slot): each triangle's misses, priced before it is

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* llvmpipe[:segment=S,map=M] (Mesa's draw module, docs/models/llvmpipe.md), what of its rule
- * the model (llvmpipe.c: its simulator and its gc_sim machine) and auto's llvmpipe greedy
- * (src/optimize/llvmpipe_greedy.c) share, stated once:
+ * the model (llvmpipe.c: its simulator and its gc_sim machine) and auto's machine greedy
+ * (src/optimize/machine_inline.h's table, which direct-value:N uses without segments) share,
+ * stated once:
  *  - a restart-free run is trimmed to whole primitives and cut into segments of at most S
  *    indices (gc_llvmpipe_per_segment: how many primitives each holds);
  *  - within a segment, a direct-mapped table of M entries keyed by the index value mod M

@@ -171,26 +171,6 @@ static uint32_t target_cache_size(const gc_family_traits* t)
     return t->order_cache < 256 ? t->order_cache : 256;
 }
 
-/* llvmpipe's segments (limits as auto's patch_limits: triangles, first piece, vertices,
- * map): triangles swapped between neighbouring segments while their distinct vertices go
- * down (warp_refine.c, segments of at most `map` vertices, when they start with the draw's;
- * with `refine`: it takes most of the time, so only the winner gets it), then within each segment the earlier vertices first, and with first-use numbering the
- * order with the fewest table conflicts (patches.c). */
-static gc_status polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                 const uint32_t* l, const gc_stream_place* place, unsigned effort, bool refine,
-                                 uint32_t* candidate, gc_error* err)
-{
-    gc_status s = GC_OK;
-    if (refine && l[1] == l[0])
-        s = gc_opt_warp_refine(indices, triangle_count, vertex_count, l[3], l[0], 2 + 2 * (effort - 1), candidate,
-                               err);
-    if (!s)
-        s = gc_opt_earlier_first(indices, triangle_count, vertex_count, l[0], l[1], candidate, err);
-    if (!s && place->numbering)
-        s = gc_opt_value_keyed_pieces(indices, triangle_count, vertex_count, l[0], l[1], l[3], candidate, err);
-    return s;
-}
-
 /* Each target's invocations for a triangle order (the overdraw budget's gc_order_costs_fn). */
 typedef struct budget_costs {
     const uint32_t* indices;
@@ -276,6 +256,8 @@ typedef struct candidate_jobs {
     size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
     gc_flush_rule flush_rule;
     bool pair_scored;   /* ... a paged nv-gl (the H100): those two orders scored by its model */
+    size_t machine_part_from, polish_at; /* a lone direct-value (its part found late) or llvmpipe target */
+    gc_table_pipe* pipe;
 } candidate_jobs;
 
 /* Scores the worker's candidate, the sub-th order of candidate v, and keeps it if it is the
@@ -302,6 +284,15 @@ static void candidate_units(void* user, uint64_t units)
         p->options->progress(p->options->progress_user, p->done, p->total);
 }
 
+/* An order priced (cost) with worker_keep's key: kept as worker_keep keeps (by key among equals). */
+static void keep_counted(const candidate_jobs* J, candidate_worker* w, uint64_t key, uint64_t cost, const uint32_t* o)
+{
+    if (cost < w->best_cost || (cost == w->best_cost && key < w->best_key)) {
+        w->best_cost = cost, w->best_key = key;
+        memcpy(w->best, o, J->triangle_count * sizeof *o);
+    }
+}
+
 /* Candidate v of auto's loop (gc_parallel_run's job): made, scored, kept if the worker's best. */
 static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* units, gc_error* err)
 {
@@ -317,6 +308,14 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         *units = OTHER_UNITS;
         gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
         return GC_OK;
+    }
+    if (v == J->polish_at) { /* a lone llvmpipe target: its greedy's polish (sub-order 2) */
+        uint64_t cost = UINT64_MAX;
+        *units = OTHER_UNITS;
+        s = gc_table_pipe_polish(J->pipe, indices, triangle_count, vertex_count, J->targets, candidate, &cost, err);
+        if (cost != UINT64_MAX)
+            keep_counted(J, w, 2, cost, candidate); /* (candidate 0's) */
+        return s;
     }
     if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
         *units = OTHER_UNITS;
@@ -337,6 +336,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
      * (their keys, and so the winner among equals, do not depend on it) */
     v += J->skip_tuned && v >= J->forsyth_at;
     *units = v < J->greedy_variants ? GREEDY_UNITS : OTHER_UNITS;
+    if (machine && J->machine_part_from && /* (found out here, beside the greedy) */
+        gc_largest_surface_part(indices, triangle_count, vertex_count) >= J->machine_part_from)
+        return GC_OK;
+    bool counted = false;
     if (machine) {
         s = gc_opt_machine_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3,
                                   place->length, place->numbering != NULL, J->machine_beta, J->machine_recent,
@@ -350,12 +353,19 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         else if (J->target_count == 1 && gc_nvidia_greedy_fits(&J->targets[0])) /* likewise (nvidia-kepler) */
             s = gc_opt_nvidia_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->position / 3, beta,
                                      gamma, recent, candidate, err);
-        else if (J->target_count == 1 && J->targets[0].family == GC_MODEL_LLVMPIPE) /* likewise (llvmpipe_greedy.c) */
-            s = gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, &J->targets[0], place->length, false,
-                                       true, beta, recent, candidate, err);
-        else
+        else if (J->target_count == 1 && gc_value_table_target(J->targets)) {
+            uint32_t* made; /* likewise (llvmpipe_pipe.c; direct-value's table is llvmpipe's without segments) */
+            uint64_t cost;
+            s = gc_table_pipe_greedy(J->pipe, indices, triangle_count, vertex_count, J->targets, place->length, beta,
+                                     recent, candidate, &made, &cost, err);
+            if ((counted = cost != UINT64_MAX))
+                keep_counted(J, w, ((uint64_t)v << 6) + 1, cost, made);
+            if (J->polish_at != SIZE_MAX)
+                return s;
+        } else {
             s = gc_opt_target_greedy(indices, triangle_count, vertex_count, J->targets, J->target_count, place, beta,
                                      gamma, recent, candidate, err);
+        }
     } else if (v < J->greedy_variants + J->tipsify_count) {
         s = gc_opt_tipsify(indices, triangle_count, vertex_count, J->tipsify_sizes[v - J->greedy_variants], candidate,
                            NULL, err);
@@ -366,7 +376,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
             /* llvmpipe: the patches as they are, then polished */
             s = worker_keep(J, w, v, 0, err);
             if (!s)
-                s = polish_segments(indices, triangle_count, vertex_count, l, place, J->effort, false, candidate, err);
+                s = gc_llvmpipe_polish_segments(indices, triangle_count, vertex_count, l, place, J->effort, false,
+                                                candidate, err);
         }
     } else if (v < J->forsyth_at) {
         /* SceneProcessor.cpp's weights: "gbatch" 1024, -4, -1; "gbatch.amd" -16 */
@@ -411,15 +422,15 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, gc_family_forsyth_scores(&J->traits[0], &own),
                                   candidate, NULL, err);
     }
-    if (!s)
+    if (!s && !counted)
         s = worker_keep(J, w, v, 1, err);
     /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
      * by a percent or two there, and the polish keeps what is best in each */
     for (size_t k = 0; k < J->patch_count && !s && v < J->greedy_variants; ++k) {
         if (!J->patch_limits[k][3])
             continue;
-        s = polish_segments(indices, triangle_count, vertex_count, J->patch_limits[k], place, J->effort, false,
-                            candidate, err);
+        s = gc_llvmpipe_polish_segments(indices, triangle_count, vertex_count, J->patch_limits[k], place, J->effort,
+                                        false, candidate, err);
         if (!s)
             s = worker_keep(J, w, v, 2 + (unsigned)k, err);
     }
@@ -579,10 +590,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const gc_auto_lean lean = effort == 1 ? gc_auto_default_lean(targets, traits, target_count) : (gc_auto_lean){0};
     /* the largest part of the surface, where a lean choice depends on it (a mesh of many small
      * parts keeps every order: auto_lean.c) */
-    const size_t part = (lean.greedy_from && triangle_count >= lean.greedy_from) ||
-                                (lean.machine_from && triangle_count >= lean.machine_from)
-                            ? gc_largest_surface_part(indices, triangle_count, vertex_count)
-                            : 0;
+    const bool part_now = lean.greedy_from && triangle_count >= lean.greedy_from;
+    const size_t part = part_now ? gc_largest_surface_part(indices, triangle_count, vertex_count) : 0;
     if (lean.greedy_from && part >= lean.greedy_from)
         greedy_variants = 0;
     uint32_t tipsify_sizes[MAX_TARGETS];
@@ -720,7 +729,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * meshoptimizer. For llvmpipe only below 32,768 triangles (gc_machine_greedy_default). */
     float machine_beta = 0;
     uint32_t machine_recent = 0;
-    const bool machine_lean = lean.machine_from && part >= lean.machine_from && !place.numbering;
+    const bool machine_lean = part_now && lean.machine_from && part >= lean.machine_from && !place.numbering;
+    const size_t machine_part_from = /* where only the machine greedy needs it (direct-value): found in its job */
+        !part_now && triangle_count >= lean.machine_from && !place.numbering ? lean.machine_from : 0;
     const size_t machine_at = target_count == 1 && !machine_lean &&
                                       gc_machine_greedy_settings(&targets[0], &machine_beta, &machine_recent) &&
                                       gc_machine_greedy_default(&targets[0], triangle_count)
@@ -742,6 +753,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule) ? total++ : SIZE_MAX;
     const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
     const size_t occlusion_at = occlusion_job ? total++ : SIZE_MAX;
+    gc_table_pipe pipe; /* a lone direct-value or llvmpipe target's greedy (llvmpipe_pipe.c) */
+    gc_table_pipe_plan(&pipe, targets, target_count, &place, triangle_count, effort == 1 && greedy_variants == 1,
+                       patch_count == 1 ? patch_limits[0] : NULL, options->threads);
+    const size_t polish_at = pipe.polish ? total++ : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
     const bool warp_sets = warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
@@ -793,9 +808,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
                            occlusion_at, options->positions, options->position_stride, &occlusion,
                            workers, &progress, 0, NULL, &have_reference, nv_batch_pair, flush_at, {0},
-                           nv_batch_pair && pages_change};
+                           nv_batch_pair && pages_change, machine_part_from, polish_at, &pipe};
     if (flush_at != SIZE_MAX)
         jobs.flush_rule = batch_rule;
+    s = s ? s : gc_table_pipe_alloc(&pipe, triangle_count, err);
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
@@ -828,8 +844,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         if (!patch_limits[k][3] || lean.no_winner_polish)
             continue;
         memcpy(candidate, order, triangle_count * sizeof *order);
-        s = polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true, candidate,
-                            err);
+        s = gc_llvmpipe_polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true,
+                                        candidate, err);
         if (!s)
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
@@ -888,6 +904,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         memcpy(order, winner, triangle_count * sizeof *order), b.cap = NULL;
     }
     gc_occlusion_free(&occlusion.pairs);
+    free(pipe.order);
     free(jobs.reference);
     free(candidate);
     free(place.numbering);

@@ -11,7 +11,16 @@
  * triangles left, then to input order (gc_greedy_restart). It is auto.c's greedy with one
  * target, no age bonus, 3 recent vertices instead of 5 to 10, each candidate priced once and
  * only when it could win: on the corpus 1.1 to 1.2 times meshopt_optimizeVertexCache's time
- * where that greedy takes 4 to 7 (docs/PERFORMANCE.md, issue 33). */
+ * where that greedy takes 4 to 7 (docs/PERFORMANCE.md, issue 33).
+ *
+ * With a value-keyed table written out (machine_inline.h's kind 4: llvmpipe, and
+ * direct-value:N, which is llvmpipe's table of N entries without segments) it also serves
+ * the default's greedy for a lone llvmpipe or direct-value target (gc_opt_llvmpipe_greedy):
+ * with `distinct` lists (gc_live_triangles_init_light) the order of auto's target-aware
+ * greedy with that one target (target_sims.c; neither keeps ages, so its age bonus is 0),
+ * from 2.0 to 2.6 times faster than through gc_sim, and its count of the order as it feeds
+ * the table, which auto takes as the order's score where that is the same count
+ * (tests/test_llvmpipe_greedy.c, tests/test_llvmpipe_pipe.c). */
 #include "optimize.h"
 #include "machine_inline.h"
 
@@ -21,6 +30,13 @@
 #define RECENT_MAX 16
 #define SCAN 8
 #define LIGHT_VALENCE 64
+/* The default effort's machine greedy for llvmpipe (auto.c's last candidate) only below this
+ * many triangles. On the corpus (28 rows, and the same with first-use numbers) its order won
+ * only woody stored (1,267 triangles, where without it the default would end 0.9% above
+ * meshoptimizer's order); from 5,804 triangles up (12 meshes, stored and shuffled) the
+ * greedy's polished order was the cheaper every time, and on the largest meshes the machine
+ * greedy was a third of the default's time (docs/optimizers/auto.md, "llvmpipe's default"). */
+#define GC_LLVMPIPE_MACHINE_MAX 32768
 /* direct-position's window (direct_position_window.c) after meshoptimizer's order, chosen on
  * the corpus (28 rows, issue 33): --effort 1 3 triangles (-4.71% against meshoptimizer at
  * about 1.3 times its time), the default 16 (-5.99% at about 2.0 times) */
@@ -44,17 +60,41 @@
 #define BATCH_BONUS_FAST 0.5f
 #define BATCH_BONUS_MORE 0.75f
 
-/* written_out: lru, direct-position and batch priced by machine_inline.h's machines (the same
- * prices) instead of through gc_sim */
-static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
-                                bool first_use, float beta, uint32_t recent_limit, bool written_out, uint32_t* order,
-                                gc_error* err)
+/* The feed's end (NULL: none): what was written stays published (short of the count after a
+ * failure). */
+static gc_status feed_end(gc_order_feed* feed, gc_status s)
 {
+    if (feed)
+        atomic_store_explicit(&feed->ended, 1, memory_order_release);
+    return s;
+}
+
+/* written_out: lru, direct-position, batch, llvmpipe and direct-value priced by
+ * machine_inline.h's machines (the same prices) instead of through gc_sim; distinct: the
+ * lists' light form only where no triangle repeats a vertex (the target greedy's lists, so
+ * its order where the machine keeps no ages); fed (NULL: not wanted): the misses of a
+ * value-keyed table (machine_inline.h's kind 4) as the order is fed to it; feed (NULL: none):
+ * the order published as it is made, ended whatever the outcome. table_only (a constant in
+ * each of the two copies below): the target is one of those tables, written out (the loop
+ * then without the other machines' branches, as fast as its own copy was). */
+#if defined(__GNUC__)
+#define GREEDY_INLINE static inline __attribute__((always_inline))
+#else
+#define GREEDY_INLINE static inline
+#endif
+GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                    bool first_use, float beta, uint32_t recent_limit, bool written_out, bool distinct,
+                                    uint64_t* fed, gc_order_feed* feed, uint32_t* order, const bool table_only,
+                                    gc_error* err)
+{
+    uint64_t invocations = 0;
+    if (fed)
+        *fed = 0;
     if (triangle_count == 0)
-        return GC_OK;
+        return feed_end(feed, GC_OK);
     if (recent_limit == 0 || recent_limit > RECENT_MAX)
-        return gc_fail(err, GC_ERR_USAGE, "machine greedy: 1 to %d recent vertices", RECENT_MAX);
+        return feed_end(feed, gc_fail(err, GC_ERR_USAGE, "machine greedy: 1 to %d recent vertices", RECENT_MAX));
     /* The remaining triangles of each vertex. Where every vertex has at most LIGHT_VALENCE
      * triangles, a triangle leaves a list by a search of it (a few entries in a row) instead of
      * through gc_live_triangles' slots, whose upkeep reads a scattered triangle per corner;
@@ -62,10 +102,10 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
      * can leave a list in another order: the order is this greedy's own either way). */
     gc_live_triangles lists;
     bool light;
-    gc_status s = gc_live_triangles_init_light(&lists, indices, triangle_count, vertex_count, LIGHT_VALENCE, false,
+    gc_status s = gc_live_triangles_init_light(&lists, indices, triangle_count, vertex_count, LIGHT_VALENCE, distinct,
                                                &light, err);
     if (s)
-        return s;
+        return feed_end(feed, s);
     gc_sim* sim = NULL;
     inline_machine machine;
     memset(&machine, 0, sizeof machine);
@@ -84,7 +124,8 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
     if (values)
         for (uint32_t v = 0; v < vertex_count; ++v)
             values[v] = UINT32_MAX;
-    if (written_out && !values && (s = inline_machine_init(&machine, target, vertex_count, err)))
+    if (written_out && (s = inline_machine_init(&machine, target, vertex_count, values, first_number, stream_length,
+                                                triangle_count, err)))
         goto done;
     if (!machine.kind && (s = gc_sim_create(target, vertex_count, values, &sim, err)))
         goto done;
@@ -104,13 +145,21 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
     memset(seen_step, 0, sizeof seen_step);
     size_t dead_top = 0, input_cursor = 0;
     gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
+    /* table_only: the table's state here, out of the machine (its memory is the machine's, freed with it) */
+    gc_llvmpipe_list table = machine.table;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
         const uint32_t mark = (uint32_t)step + 1;
-        p.number = first_number + step;
-        p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
         uint32_t candidates[RECENT_MAX * SCAN];
+        bool fresh = false;
+        if (table_only) {
+            fresh = gc_llvmpipe_list_fresh(&table, step);
+        } else {
+            p.number = first_number + step;
+            p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
+            inline_machine_step(&machine, p.number);
+        }
         const uint32_t count = gc_greedy_step_candidates(recent, recent_count, live, first, adjacent, indices, SCAN,
                                                          mark, seen_tri, seen_step, candidates);
         for (uint32_t i = 0; i < count; ++i) {
@@ -124,7 +173,9 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
             if (values)
                 gc_number_new_corners(values, next, tv);
-            const uint32_t price = machine.kind ? inline_machine_peek(&machine, tv, p.number) : gc_sim_peek(sim, &p, NULL);
+            const uint32_t price = table_only    ? gc_llvmpipe_price3(&table, tv, fresh)
+                                   : machine.kind ? inline_machine_peek(&machine, tv, p.number)
+                                                  : gc_sim_peek(sim, &p, NULL);
             float score = (float)price - beta * valence;
             if (values) /* priced only: its new vertices unnumbered again */
                 gc_number_forget_new(values, next, tv);
@@ -138,16 +189,24 @@ static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, 
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         if (values)
             next = gc_number_new_corners(values, next, tv);
-        if (machine.kind)
-            inline_machine_feed(&machine, tv, p.number);
+        if (table_only)
+            invocations += gc_llvmpipe_feed3(&table, tv, step);
+        else if (machine.kind)
+            invocations += inline_machine_feed(&machine, tv, p.number);
         else
             gc_sim_feed(sim, &p, NULL);
         order[step] = tri;
+        if (feed && (step + 1) % GC_ORDER_FEED_STEP == 0)
+            atomic_store_explicit(&feed->written, step + 1, memory_order_release);
         gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_recent_after(recent, &recent_count, recent_limit, tv, live);
     }
+    if (fed)
+        *fed = invocations;
+    if (feed)
+        atomic_store_explicit(&feed->written, triangle_count, memory_order_release);
 done:
     gc_sim_destroy(sim);
     inline_machine_free(&machine);
@@ -155,18 +214,66 @@ done:
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
-    return s;
+    return feed_end(feed, s);
+}
+
+static gc_status machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                const gc_model* target, uint64_t first_number, uint64_t stream_length,
+                                bool first_use, float beta, uint32_t recent_limit, bool written_out, uint32_t* order,
+                                gc_error* err)
+{
+    return greedy_body(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,
+                       recent_limit, written_out, false, NULL, NULL, order, false, err);
+}
+
+/* The greedy for llvmpipe and direct-value, their table written out (machine_inline.h's kind
+ * 4), its primitives numbered from the list's start (the table's segments counted from
+ * there); recent_limit 1 to RECENT_MAX. */
+static gc_status table_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                              const gc_model* target, uint64_t stream_length, bool first_use, float beta,
+                              uint32_t recent_limit, bool distinct, uint64_t* fed, gc_order_feed* feed,
+                              uint32_t* order, gc_error* err)
+{
+    return greedy_body(indices, triangle_count, vertex_count, target, 0, stream_length, first_use, beta, recent_limit,
+                       true, distinct, fed, feed, order, true, err);
 }
 
 gc_status gc_opt_machine_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                 bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
 {
-    if (target->family == GC_MODEL_LLVMPIPE && recent_limit >= 1 && recent_limit <= RECENT_MAX) /* the same order */
+    /* llvmpipe's table and direct-value's (the same table without segments) in their own copy
+       of the loop: the same order */
+    if ((target->family == GC_MODEL_LLVMPIPE || target->family == GC_MODEL_DIRECT_VALUE) && recent_limit >= 1 &&
+        recent_limit <= RECENT_MAX)
         return gc_opt_llvmpipe_greedy(indices, triangle_count, vertex_count, target, stream_length, first_use, false,
                                       beta, recent_limit, order, err);
     return machine_greedy(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,
                           recent_limit, true, order, err);
+}
+
+gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                 float beta, uint32_t recent_limit, uint32_t* order, gc_error* err)
+{
+    return gc_opt_llvmpipe_greedy_fed(indices, triangle_count, vertex_count, target, stream_length, first_use,
+                                      distinct, beta, recent_limit, order, NULL, NULL, err);
+}
+
+gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                     float beta, uint32_t recent_limit, uint32_t* order, uint64_t* fed,
+                                     gc_order_feed* feed, gc_error* err)
+{
+    const uint32_t map = target->family == GC_MODEL_LLVMPIPE ? target->p[1] : target->p[0];
+    if ((target->family != GC_MODEL_LLVMPIPE && target->family != GC_MODEL_DIRECT_VALUE) || map == 0) {
+        if (fed)
+            *fed = 0;
+        return feed_end(feed, gc_fail(err, GC_ERR_USAGE, "llvmpipe greedy: not an llvmpipe or direct-value target"));
+    }
+    recent_limit = recent_limit == 0 ? 1 : recent_limit > RECENT_MAX ? RECENT_MAX : recent_limit;
+    return table_greedy(indices, triangle_count, vertex_count, target, stream_length, first_use, beta, recent_limit,
+                        distinct, fed, feed, order, err);
 }
 
 gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -175,6 +282,11 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
 {
     return machine_greedy(indices, triangle_count, vertex_count, target, first_number, stream_length, first_use, beta,
                           recent_limit, false, order, err);
+}
+
+bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count)
+{
+    return target->family != GC_MODEL_LLVMPIPE || triangle_count < GC_LLVMPIPE_MACHINE_MAX;
 }
 
 /* The greedy's settings for a target it serves (direct-value, llvmpipe), chosen on the corpus

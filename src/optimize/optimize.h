@@ -512,17 +512,39 @@ gc_status gc_opt_machine_greedy_sim(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, uint64_t first_number, uint64_t stream_length,
                                     bool first_use, float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
 bool gc_machine_greedy_settings(const gc_model* target, float* beta, uint32_t* recent);
-/* The greedies above for a lone llvmpipe target, its rule written out (llvmpipe_greedy.c,
- * src/models/llvmpipe_rule.h): with `distinct` lists and no first-use numbers the order of
- * gc_opt_target_greedy with that one target (any gamma: llvmpipe keeps no ages); with
- * `distinct` false that of gc_opt_machine_greedy_sim. stream_length: the draw's indices (0:
- * the list alone). */
+/* The greedies above for a lone llvmpipe or direct-value target, its rule written out
+ * (auto_machine_greedy.c with machine_inline.h's table, src/models/llvmpipe_rule.h;
+ * direct-value:N is llvmpipe's table of N entries without segments): with `distinct` lists
+ * and no first-use numbers the order of gc_opt_target_greedy with that one target (any
+ * gamma: neither keeps ages); with `distinct` false that of gc_opt_machine_greedy_sim.
+ * stream_length: the draw's indices (0: the list alone). */
 /* Whether the default effort scores that greedy's order too for a lone target it serves
- * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (llvmpipe_greedy.c). */
+ * (auto.c): not for llvmpipe from GC_LLVMPIPE_MACHINE_MAX triangles (auto_machine_greedy.c). */
 bool gc_machine_greedy_default(const gc_model* target, size_t triangle_count);
 gc_status gc_opt_llvmpipe_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
                                  float beta, uint32_t recent_limit, uint32_t* order, gc_error* err);
+/* The same order; fed (NULL: not wanted): the table's misses as the order was fed to it, the
+ * list's invocations under the target where it is drawn alone and not renumbered (first_use
+ * false); feed (NULL: none): the order published as it is made (gc_order_feed), ended whatever
+ * the outcome. */
+gc_status gc_opt_llvmpipe_greedy_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_model* target, uint64_t stream_length, bool first_use, bool distinct,
+                                     float beta, uint32_t recent_limit, uint32_t* order, uint64_t* fed,
+                                     gc_order_feed* feed, gc_error* err);
+/* The polish of auto's candidates for a lone llvmpipe target drawn alone (gc_opt_earlier_first
+ * with pieces of piece_triangles, the first first_piece) made from `in` as `feed` publishes it,
+ * into `out`, and its invocations under the target in *cost (llvmpipe_pipe.c): what
+ * gc_opt_earlier_first on a copy of the whole order gives, and auto's score of it. A maker
+ * that ends short: *aborted, nothing counted. */
+gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_model* target, uint32_t piece_triangles, uint32_t first_piece,
+                                 const uint32_t* in, const gc_order_feed* feed, uint32_t* out, uint64_t* cost,
+                                 bool* aborted, gc_error* err);
+/* One piece of gc_opt_earlier_first (patches.c): the piece's triangles that use a vertex of an
+ * earlier piece (used_before) first, both parts in their order; `scratch` holds a piece. */
+void gc_earlier_first_piece(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
+                            uint32_t* scratch);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
  * nothing is done (*served false). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -640,10 +662,10 @@ static inline void gc_forsyth_scan_starts(const uint32_t* scan, uint32_t count, 
     }
 }
 
-/* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c,
- * llvmpipe_greedy.c): its corners whose vertex no drawn triangle had (`first` gives each
- * vertex's triangle count, `live` those not drawn; a vertex repeated in the triangle once)
- * miss in any machine, less beta times the corners' valence boosts (gc_greedy_boost_table);
+/* The machine greedies' lower bound on a candidate's score (auto_machine_greedy.c): its
+ * corners whose vertex no drawn triangle had (`first` gives each vertex's triangle count,
+ * `live` those not drawn; a vertex repeated in the triangle once) miss in any machine, less
+ * beta times the corners' valence boosts (gc_greedy_boost_table);
  * *valence gets that boost sum for the score itself. A candidate is priced only when this
  * could win. */
 static inline float gc_greedy_fresh_bound(const uint32_t* tv, const uint32_t* live, const uint32_t* first,
@@ -742,6 +764,52 @@ typedef struct gc_stream_place {
     uint64_t position, length;
     uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
 } gc_stream_place;
+/* Whether auto's default takes the count a lone llvmpipe or direct-value target's greedy
+ * makes of its order (gc_opt_llvmpipe_greedy_fed's *fed) as the order's score
+ * (llvmpipe_pipe.c): where the vertices keep their numbers, and for llvmpipe where the list
+ * is drawn alone (its segments counted from the list's start). */
+bool gc_table_greedy_counts(const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                            size_t triangle_count);
+/* Below this many triangles the polish of a lone llvmpipe target stays in its greedy's job: a
+ * second thread's start would cost more than the overlap saves. */
+#define GC_LLVMPIPE_PIPE_MIN_TRIANGLES 4096
+/* auto's polish of an order for llvmpipe's segments (llvmpipe_pipe.c): l as auto's patch
+ * limits (triangles, first piece, vertices, map); with `refine` the swaps between segments
+ * first (the winner's). */
+gc_status gc_llvmpipe_polish_segments(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                      const uint32_t* l, const gc_stream_place* place, unsigned effort, bool refine,
+                                      uint32_t* candidate, gc_error* err);
+/* Whether the target's cache is a table keyed by the index value (llvmpipe, direct-value):
+ * gc_opt_llvmpipe_greedy serves it. */
+static inline bool gc_value_table_target(const gc_model* t)
+{
+    return t->family == GC_MODEL_LLVMPIPE || t->family == GC_MODEL_DIRECT_VALUE;
+}
+/* The default's greedy for a lone llvmpipe or direct-value target in auto's jobs
+ * (llvmpipe_pipe.c): whether its order is priced by its own count, and llvmpipe's polish a
+ * job beside it reading the order as it is made. */
+typedef struct gc_table_pipe {
+    bool count, polish;
+    uint32_t piece, first; /* the polish's pieces */
+    uint32_t* order;       /* the greedy's order (polish: the job's), published to feed */
+    gc_order_feed feed;
+} gc_table_pipe;
+/* one_greedy: the default's one greedy variant; limits: a lone llvmpipe target's patch limits
+ * (NULL: none); gc_table_pipe_alloc then holds the order where needed (freed with free). */
+void gc_table_pipe_plan(gc_table_pipe* p, const gc_model* targets, size_t target_count,
+                        const gc_stream_place* place, size_t triangle_count, bool one_greedy, const uint32_t* limits,
+                        unsigned threads);
+gc_status gc_table_pipe_alloc(gc_table_pipe* p, size_t triangle_count, gc_error* err);
+/* The greedy's job: the order made in *made (candidate, or p->order with the polish beside
+ * it), its count in *cost (UINT64_MAX: not counted, to be scored). */
+gc_status gc_table_pipe_greedy(gc_table_pipe* p, const uint32_t* indices, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* target, uint64_t stream_length, float beta,
+                               uint32_t recent, uint32_t* candidate, uint32_t** made, uint64_t* cost, gc_error* err);
+/* The polish's job: the polished order in out, its count in *cost (UINT64_MAX: the greedy
+ * failed, nothing made). */
+gc_status gc_table_pipe_polish(gc_table_pipe* p, const uint32_t* indices, size_t triangle_count,
+                               uint32_t vertex_count, const gc_model* target, uint32_t* out, uint64_t* cost,
+                               gc_error* err);
 
 /* One fresh machine per target, each told of one triangle list of `triangle_count` placed at
  * `place`; `values` as gc_sim_create's. Freed by gc_target_sims_free (also after a failure). */
@@ -777,7 +845,7 @@ gc_status gc_opt_window_search(const uint32_t* indices, uint32_t* order, size_t 
 
 /* The triangle's vertices not numbered yet (values[v] == UINT32_MAX) numbered from `next` in
  * corner order, a vertex repeated in it once; the next free number (the greedies that number
- * vertices by first use as they go: auto_machine_greedy.c, llvmpipe_greedy.c). */
+ * vertices by first use as they go: auto_machine_greedy.c). */
 static inline uint32_t gc_number_new_corners(uint32_t* values, uint32_t next, const uint32_t* tv)
 {
     uint32_t at = next;

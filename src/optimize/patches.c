@@ -174,8 +174,8 @@ static uint32_t seed(patcher* p, size_t* cursor)
 
 /* Within a piece of `count` triangles: those that use a vertex of an earlier piece
  * (used_before) first, both parts in their order. `scratch` holds a piece. */
-static void earlier_first(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
-                          uint32_t* scratch)
+void gc_earlier_first_piece(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
+                            uint32_t* scratch)
 {
     size_t n = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -237,7 +237,7 @@ gc_status gc_opt_patches(const uint32_t* indices, size_t triangle_count, uint32_
             add_triangle(&p, (uint32_t)t);
             count++;
         }
-        earlier_first(indices, order + start, p.written - start, p.used_before, scratch);
+        gc_earlier_first_piece(indices, order + start, p.written - start, p.used_before, scratch);
         for (size_t i = 0; i < p.members.tail; ++i)
             p.used_before[p.members.items[i]] = 1;
         /* the members of this patch seed the next */
@@ -281,7 +281,7 @@ gc_status gc_opt_earlier_first(const uint32_t* indices, size_t triangle_count, u
         uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
         while (start < triangle_count) {
             size_t end = start + size < triangle_count ? start + size : triangle_count;
-            earlier_first(indices, order + start, end - start, used_before, scratch);
+            gc_earlier_first_piece(indices, order + start, end - start, used_before, scratch);
             /* the piece's vertices are earlier for the next ones */
             for (size_t i = start; i < end; ++i)
                 for (int c = 0; c < 3; ++c)

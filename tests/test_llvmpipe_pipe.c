@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/* Issue 33 item 3: the default effort of a lone llvmpipe or direct-value target, which is one
+ * greedy, with less on its chain (src/optimize/llvmpipe_pipe.c, auto_machine_greedy.c, auto.c).
+ *
+ *  - direct-value:N is llvmpipe's table of N entries without segments: the list-form greedy
+ *    (gc_opt_llvmpipe_greedy) gives, for direct-value:64 and direct-value:7, the order of the
+ *    target-aware greedy through the model's gc_sim machine (gc_opt_target_greedy, any gamma)
+ *    and of the machine greedy through gc_sim (gc_opt_machine_greedy_sim, with and without
+ *    first-use numbers), on corpus meshes stored and shuffled with degenerate triangles
+ *    added, alone and inside a longer draw.
+ *  - The greedy's own count as it feeds its table (gc_opt_llvmpipe_greedy_fed's *fed) is
+ *    gc_analyze's invocations of its order (the model's own simulator), for direct-value
+ *    anywhere in a draw and for llvmpipe drawn alone; publishing the order to a feed changes
+ *    nothing, and the feed ends with the whole order written.
+ *  - The polish fed by a maker thread that publishes a finished greedy order a few triangles
+ *    at a time (1 to 700, yielding between) is gc_opt_earlier_first's over the whole order,
+ *    and its count is gc_analyze's of the polished order; a maker that ends short: *aborted,
+ *    GC_OK.
+ *  - auto's default for llvmpipe, llvmpipe:segment=96,map=16 and direct-value:64 gives the
+ *    same output with 1, 2, 3 and 4 threads (with 2 or more the polish is a job beside the
+ *    greedy from 4,096 triangles), on cow (beside the machine greedy's job) and
+ *    stanford-bunny (without it), stored and shuffled. */
+#include "test_util.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include "optimize/optimize.h"
+
+static void greedy_orders_on(const uint32_t* idx, size_t tc, uint32_t vertices, const char* what)
+{
+    const char* const specs[] = {"direct-value:64", "direct-value:7"};
+    uint32_t* want = test_indices(tc);
+    uint32_t* got = test_indices(tc);
+    gc_error err;
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+        const gc_model m = model_of(specs[s]);
+        for (int placed = 0; placed < 2; ++placed) {
+            const gc_stream_place place = {placed ? 600 : 0, placed ? 3 * (uint64_t)tc + 1200 : 0, NULL};
+            const float weights[][3] = {{1.0f, 0.2f, 8}, {0.75f, 0.1f, 7}, {1.5f, 0.0f, 3}};
+            for (size_t w = 0; w < 3; ++w) {
+                assert_int_equal(gc_opt_target_greedy(idx, tc, vertices, &m, 1, &place, weights[w][0], weights[w][1],
+                                                      (uint32_t)weights[w][2], want, &err),
+                                 GC_OK);
+                uint64_t fed = 0;
+                assert_int_equal(gc_opt_llvmpipe_greedy_fed(idx, tc, vertices, &m, place.length, false, true,
+                                                            weights[w][0], (uint32_t)weights[w][2], got, &fed, NULL,
+                                                            &err),
+                                 GC_OK);
+                if (memcmp(want, got, tc * sizeof *got))
+                    fail_msg("%s, %s, placed %d, weights %zu: not the target greedy's order", what, specs[s], placed,
+                             w);
+                /* direct-value keys by value alone: its count does not depend on the place */
+                assert_int_equal(fed, order_invocations(&m, idx, got, tc));
+            }
+            for (int first_use = 0; first_use < 2; ++first_use) {
+                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, place.position / 3, place.length,
+                                                           first_use, 1.5f, 3, want, &err),
+                                 GC_OK);
+                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, place.position / 3, place.length,
+                                                       first_use, 1.5f, 3, got, &err),
+                                 GC_OK);
+                if (memcmp(want, got, tc * sizeof *got))
+                    fail_msg("%s, %s, placed %d, first use %d: not the machine greedy's order", what, specs[s], placed,
+                             first_use);
+            }
+        }
+    }
+    free(want);
+    free(got);
+}
+
+static void direct_value_greedies(void** state)
+{
+    (void)state;
+    const char* const meshes[] = {"cow.obj", "suzanne.obj", "woody.obj"};
+    for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
+        size_t n, tc;
+        uint32_t vertices;
+        uint32_t* idx = corpus_degenerates_or_skip(meshes[k], 40, &n, &tc, &vertices);
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            if (shuffled)
+                gc_shuffle_triangles(idx, 3 * tc, 5);
+            char what[64];
+            snprintf(what, sizeof what, "%s %s", meshes[k], shuffled ? "shuffled" : "stored");
+            greedy_orders_on(idx, tc, vertices, what);
+        }
+        free(idx);
+    }
+}
+
+/* llvmpipe's greedy: its count is gc_analyze's for the list drawn alone; the feed publishes
+ * the same order and ends complete. */
+static void llvmpipe_counts(void** state)
+{
+    (void)state;
+    const char* const names[] = {"cow.obj", "fandisk.obj"};
+    const char* const specs[] = {"llvmpipe", "llvmpipe:segment=96,map=16", "llvmpipe:segment=300,map=100"};
+    for (corpus_rows r = corpus_rows_of(names, 2, 11); corpus_rows_next(&r);) {
+        uint32_t* plain = test_indices(r.tc);
+        uint32_t* fed_order = test_indices(r.tc);
+        gc_error err;
+        for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+            const gc_model m = model_of(specs[s]);
+            assert_int_equal(gc_opt_llvmpipe_greedy(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10, plain,
+                                                    &err),
+                             GC_OK);
+            gc_order_feed feed;
+            atomic_init(&feed.written, 0);
+            atomic_init(&feed.ended, 0);
+            uint64_t fed = 0;
+            assert_int_equal(gc_opt_llvmpipe_greedy_fed(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10,
+                                                        fed_order, &fed, &feed, &err),
+                             GC_OK);
+            if (memcmp(plain, fed_order, r.tc * sizeof *plain))
+                fail_msg("%s, %s: the fed greedy's order differs", r.what, specs[s]);
+            assert_int_equal(atomic_load(&feed.written), r.tc);
+            assert_int_equal(atomic_load(&feed.ended), 1);
+            assert_int_equal(fed, order_invocations(&m, r.idx, fed_order, r.tc));
+        }
+        free(plain);
+        free(fed_order);
+    }
+}
+
+typedef struct maker {
+    const uint32_t* source; /* the finished order */
+    uint32_t* order;        /* the buffer the polish reads */
+    size_t stop;            /* publish this many, then end */
+    gc_order_feed* feed;
+} maker;
+
+static void* make(void* arg)
+{
+    maker* m = arg;
+    size_t written = 0, step = 1;
+    while (written < m->stop) {
+        step = (step * 37 + 11) % 700 + 1;
+        size_t k = written + step < m->stop ? written + step : m->stop;
+        memcpy(m->order + written, m->source + written, (k - written) * sizeof *m->order);
+        written = k;
+        atomic_store_explicit(&m->feed->written, written, memory_order_release);
+        sched_yield();
+    }
+    atomic_store_explicit(&m->feed->ended, 1, memory_order_release);
+    return NULL;
+}
+
+/* The polish reading `source` as a maker thread publishes `stop` triangles of it. */
+static bool fed_polish(const uint32_t* idx, size_t tc, uint32_t vc, const gc_model* m, uint32_t piece, uint32_t first,
+                       const uint32_t* source, size_t stop, uint32_t* out, uint64_t* cost)
+{
+    gc_order_feed feed;
+    atomic_init(&feed.written, 0);
+    atomic_init(&feed.ended, 0);
+    uint32_t* in = test_indices(tc);
+    for (size_t t = 0; t < tc; ++t)
+        in[t] = out[t] = UINT32_MAX;
+    maker mk = {source, in, stop, &feed};
+    pthread_t id;
+    assert_int_equal(pthread_create(&id, NULL, make, &mk), 0);
+    bool aborted = false;
+    gc_error err;
+    assert_int_equal(gc_llvmpipe_polish_fed(idx, tc, vc, m, piece, first, in, &feed, out, cost, &aborted, &err), GC_OK);
+    pthread_join(id, NULL);
+    free(in);
+    return aborted;
+}
+
+static void polish_fed(void** state)
+{
+    (void)state;
+    const char* const names[] = {"cow.obj", "fandisk.obj"};
+    const char* const specs[] = {"llvmpipe", "llvmpipe:segment=96,map=16"};
+    for (corpus_rows r = corpus_rows_of(names, 2, 13); corpus_rows_next(&r);) {
+        uint32_t* greedy = test_indices(r.tc);
+        uint32_t* want = test_indices(r.tc);
+        uint32_t* got = test_indices(r.tc);
+        gc_error err;
+        for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+            const gc_model m = model_of(specs[s]);
+            assert_int_equal(gc_opt_llvmpipe_greedy(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10, greedy,
+                                                    &err),
+                             GC_OK);
+            /* pieces of the segment's triangles (auto's), and of 50 with a first of 17 */
+            const uint32_t pieces[][2] = {{m.p[0] / 3, m.p[0] / 3}, {50, 17}};
+            for (size_t p = 0; p < 2; ++p) {
+                memcpy(want, greedy, r.tc * sizeof *want);
+                assert_int_equal(
+                    gc_opt_earlier_first(r.idx, r.tc, r.vertices, pieces[p][0], pieces[p][1], want, &err), GC_OK);
+                uint64_t cost = 0;
+                assert_false(fed_polish(r.idx, r.tc, r.vertices, &m, pieces[p][0], pieces[p][1], greedy, r.tc, got,
+                                        &cost));
+                if (memcmp(want, got, r.tc * sizeof *got))
+                    fail_msg("%s, %s, pieces %zu: not gc_opt_earlier_first's order", r.what, specs[s], p);
+                assert_int_equal(cost, order_invocations(&m, r.idx, got, r.tc));
+                /* the maker ends half way: aborted, nothing counted */
+                assert_true(fed_polish(r.idx, r.tc, r.vertices, &m, pieces[p][0], pieces[p][1], greedy, r.tc / 2, got,
+                                       &cost));
+                assert_int_equal(cost, 0);
+            }
+        }
+        free(greedy);
+        free(want);
+        free(got);
+    }
+}
+
+/* auto's default output for 1 to 4 threads, against one thread. */
+static void auto_threads(void** state)
+{
+    (void)state;
+    const char* const names[] = {"cow.obj", "stanford-bunny.obj"};
+    const char* const specs[] = {"llvmpipe", "llvmpipe:segment=96,map=16", "direct-value:64"};
+    for (corpus_rows r = corpus_rows_of(names, 2, 17); corpus_rows_next(&r);) {
+        uint32_t* one = test_indices(r.n);
+        uint32_t* got = test_indices(r.n);
+        for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
+            const gc_model m = model_of(specs[s]);
+            for (unsigned threads = 1; threads <= 4; ++threads) {
+                gc_optimize_options o = {0};
+                o.targets = &m;
+                o.target_count = 1;
+                o.threads = threads;
+                gc_error err;
+                if (gc_optimize(GC_OPT_AUTO, r.idx, r.n, r.vertices, &o, threads == 1 ? one : got, &err) != GC_OK)
+                    fail_msg("%s, %s, %u threads: %s", r.what, specs[s], threads, err.message);
+                if (threads > 1 && memcmp(one, got, r.n * sizeof *got))
+                    fail_msg("%s, %s: %u threads differ from one", r.what, specs[s], threads);
+            }
+        }
+        free(one);
+        free(got);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(direct_value_greedies),
+        cmocka_unit_test(llvmpipe_counts),
+        cmocka_unit_test(polish_fed),
+        cmocka_unit_test(auto_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
