@@ -265,6 +265,7 @@ typedef struct prepared_draw {
     dense_map map;
     uint64_t primitives;
     referenced_once* referenced; /* NULL: each run counts for itself */
+    bool invocations_only;       /* the distinct vertices not counted (gc_analyze_invocations) */
 } prepared_draw;
 
 static void prepared_free(prepared_draw* p)
@@ -389,7 +390,9 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
         goto done;
 
     /* Models with per-vertex state count the vertices they saw; the others need a pass. */
-    if (!vertices_reported && p->referenced) {
+    if (p->invocations_only) {
+        vertices = 0; /* not asked for */
+    } else if (!vertices_reported && p->referenced) {
         referenced_once* r = p->referenced;
         pthread_mutex_lock(&r->lock);
         if (!r->known) {
@@ -442,6 +445,29 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     gc_status s = prepare_draw(model, draw, options, &p, err);
     if (!s)
         s = run_model(model, &p, options, NULL, 0, out, err);
+    prepared_free(&p);
+    return s;
+}
+
+gc_status gc_analyze_invocations(const gc_model* model, const gc_draw* draw, uint32_t vertex_count,
+                                 uint64_t* invocations, gc_error* err)
+{
+    gc_analyze_options options;
+    memset(&options, 0, sizeof options);
+    options.vertex_count = vertex_count;
+    *invocations = 0;
+    if (!model || !draw)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_invocations: null argument");
+    if (!gc_family_of(model))
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_invocations: bad model family");
+    prepared_draw p;
+    gc_status s = prepare_draw(model, draw, &options, &p, err);
+    gc_stats st;
+    p.invocations_only = true;
+    if (!s)
+        s = run_model(model, &p, &options, NULL, 0, &st, err);
+    if (!s)
+        *invocations = st.invocations;
     prepared_free(&p);
     return s;
 }

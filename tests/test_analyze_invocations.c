@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* gc_analyze_invocations (analyze.c), auto's count of a candidate order's invocations: the
+ * invocations gc_analyze gives, for every family (the ones with a loop of their own, with
+ * and without the index check in the loop, and the state-machine ones), on corpus meshes
+ * stored and shuffled and with the caller's vertex count above the largest index; a bad
+ * index still fails, as gc_analyze does with the same vertex count. */
+#include "test_util.h"
+
+#include "internal.h"
+
+static const char* const specs[] = {"fifo:16",        "intel",       "lru:16",          "direct-value:64",
+                                    "direct-position:32", "nvidia-kepler", "nvidia-pascal", "nvidia-maxwell",
+                                    "amd-gcn",        "reuse:32,16,32", "batch",         "llvmpipe",
+                                    "nvidia-dx",      "nvidia-gl",   "ati-basic",       "intel-lower-bound"};
+#define SPEC_COUNT (sizeof specs / sizeof specs[0])
+
+static void same_as_analyze(void** state)
+{
+    (void)state;
+    static const char* const names[] = {"woody.obj", "suzanne.obj", "cow.obj"};
+    for (corpus_rows r = corpus_rows_of(names, 3, 7); corpus_rows_next(&r);) {
+        for (size_t k = 0; k < SPEC_COUNT; ++k) {
+            const gc_model m = model_of(specs[k]);
+            const gc_draw d = {r.idx, r.n, GC_TRIANGLE_LIST, 0, 0};
+            gc_stats st;
+            gc_error err;
+            assert_int_equal(gc_analyze(&m, &d, NULL, &st, &err), GC_OK);
+            assert_true(st.invocations >= st.vertices); /* every used vertex shaded at least once */
+            /* the exact vertex count, and one with 1,000 unused vertices past it */
+            for (uint32_t extra = 0; extra <= 1000; extra += 1000) {
+                uint64_t got = 1;
+                assert_int_equal(gc_analyze_invocations(&m, &d, r.vertices + extra, &got, &err), GC_OK);
+                if (got != st.invocations)
+                    fail_msg("%s, %s, %u unused: %llu invocations, gc_analyze %llu", r.what, specs[k], extra,
+                             (unsigned long long)got, (unsigned long long)st.invocations);
+            }
+        }
+    }
+}
+
+static void bad_index(void** state)
+{
+    (void)state;
+    /* vertex 9 in a draw said to have 8 vertices: refused with the index named */
+    const uint32_t idx[9] = {0, 1, 2, 2, 1, 3, 4, 9, 5};
+    const gc_draw d = {idx, 9, GC_TRIANGLE_LIST, 0, 0};
+    for (size_t k = 0; k < SPEC_COUNT; ++k) {
+        const gc_model m = model_of(specs[k]);
+        uint64_t got = 1;
+        gc_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(gc_analyze_invocations(&m, &d, 8, &got, &err), GC_ERR_DATA);
+        assert_non_null(strstr(err.message, "9"));
+        assert_int_equal(got, 0);
+        /* with a vertex count above it, what gc_analyze counts */
+        gc_stats st;
+        assert_int_equal(gc_analyze(&m, &d, NULL, &st, &err), GC_OK);
+        assert_int_equal(gc_analyze_invocations(&m, &d, 10, &got, &err), GC_OK);
+        assert_int_equal(got, st.invocations);
+    }
+    const gc_model m = model_of("fifo:16");
+    uint64_t got;
+    gc_error err;
+    assert_int_equal(gc_analyze_invocations(NULL, &d, 10, &got, &err), GC_ERR_USAGE);
+    assert_int_equal(gc_analyze_invocations(&m, NULL, 10, &got, &err), GC_ERR_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_as_analyze),
+        cmocka_unit_test(bad_index),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
