@@ -748,6 +748,21 @@ typedef struct gc_stream_place {
     uint32_t* numbering; /* scratch of a vertex each when orders are scored renumbered, else NULL */
 } gc_stream_place;
 
+/* auto's count of an order (auto_cost.c): the sum of the targets' exact invocations for the
+ * triangle list `order` (scratch: it may be renumbered), gc_analyze's fast loops for a list
+ * drawn alone (`place`), the state machines fed at the list's place in its draw otherwise.
+ * each (NULL: not wanted): each target's count, where the fast loops count them one by one
+ * (*each_known; false where the machines are fed together). */
+gc_status gc_auto_order_cost(uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
+                             size_t target_count, const gc_stream_place* place, uint64_t* cost, uint64_t* each,
+                             bool* each_known, gc_error* err);
+/* `candidate` (triangle numbers) expanded into `expanded`, counted, and copied to `order` if
+ * it costs less than *best_cost (then lowered); each, each_known: the candidate's, kept or not. */
+gc_status gc_auto_keep_if_better(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const uint32_t* candidate, uint32_t* expanded, const gc_model* targets,
+                                 size_t target_count, const gc_stream_place* place, uint64_t* best_cost,
+                                 uint32_t* order, uint64_t* each, bool* each_known, gc_error* err);
+
 /* One fresh machine per target, each told of one triangle list of `triangle_count` placed at
  * `place`; `values` as gc_sim_create's. Freed by gc_target_sims_free (also after a failure). */
 gc_status gc_target_sims_init(gc_target_sims* t, const gc_model* targets, size_t target_count, uint32_t vertex_count,
