@@ -3,7 +3,13 @@
  * invocations gc_analyze gives, for every family (the ones with a loop of their own, with
  * and without the index check in the loop, and the state-machine ones), on corpus meshes
  * stored and shuffled and with the caller's vertex count above the largest index; a bad
- * index still fails, as gc_analyze does with the same vertex count. */
+ * index still fails, as gc_analyze does with the same vertex count.
+ *
+ * ati's own loop for a triangle list (ati.c, gc_model_ati_run: the LRU in its list form)
+ * against its gc_sim machine (the scanned form, gc_analyze_sim): the same invocations,
+ * batches and hard resets for LRUs of 1 to 32 entries, batches of 3 to 64 vertices and resets
+ * every 3 to 768 indices, on corpus meshes stored and shuffled and with degenerate triangles
+ * appended (a repeated pair, a single vertex). */
 #include "test_util.h"
 
 #include "internal.h"
@@ -65,11 +71,54 @@ static void bad_index(void** state)
     assert_int_equal(gc_analyze_invocations(&m, NULL, 10, &got, &err), GC_ERR_USAGE);
 }
 
+static void ati_counts(const char* spec, const uint32_t* idx, size_t n, uint32_t vertices, const char* what)
+{
+    const gc_model m = model_of(spec);
+    const gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
+    gc_stats loop, machine;
+    gc_error err;
+    assert_int_equal(gc_analyze(&m, &d, NULL, &loop, &err), GC_OK);
+    gc_sim* sim = NULL;
+    assert_int_equal(gc_sim_create(&m, vertices, NULL, &sim, &err), GC_OK);
+    assert_int_equal(gc_analyze_sim(sim, &d, NULL, &machine, &err), GC_OK);
+    gc_sim_destroy(sim);
+    if (loop.invocations != machine.invocations || loop.batches != machine.batches || loop.resets != machine.resets ||
+        !loop.has_batches)
+        fail_msg("%s, %s: loop %llu invocations, %llu batches, %llu resets; machine %llu, %llu, %llu", what, spec,
+                 (unsigned long long)loop.invocations, (unsigned long long)loop.batches,
+                 (unsigned long long)loop.resets, (unsigned long long)machine.invocations,
+                 (unsigned long long)machine.batches, (unsigned long long)machine.resets);
+}
+
+static const char* const ati_specs[] = {"ati-basic",
+                                        "ati:lru=15,vertices=64,reset=384",
+                                        "ati:lru=1,vertices=3,reset=3",
+                                        "ati:lru=8,vertices=32,reset=192",
+                                        "ati:lru=16,vertices=64,reset=768",
+                                        "ati:lru=32,vertices=64,reset=96",
+                                        "ati:lru=4,vertices=5,reset=7"};
+
+static void ati_loop_is_machine(void** state)
+{
+    (void)state;
+    static const char* const names[] = {"woody.obj", "suzanne.obj", "teapot.obj"};
+    for (corpus_rows r = corpus_rows_of(names, 3, 11); corpus_rows_next(&r);)
+        for (size_t k = 0; k < sizeof ati_specs / sizeof ati_specs[0]; ++k)
+            ati_counts(ati_specs[k], r.idx, r.n, r.vertices, r.what);
+    size_t n = 0, tc = 0;
+    uint32_t vertices = 0;
+    uint32_t* idx = corpus_degenerates_or_skip("cow.obj", 7, &n, &tc, &vertices);
+    for (size_t k = 0; k < sizeof ati_specs / sizeof ati_specs[0]; ++k)
+        ati_counts(ati_specs[k], idx, 3 * tc, vertices, "cow with degenerates");
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_analyze),
         cmocka_unit_test(bad_index),
+        cmocka_unit_test(ati_loop_is_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

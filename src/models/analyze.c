@@ -385,7 +385,12 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
     run.vertices_seen = &vertices;
     run.vertices_reported = &vertices_reported;
     const gc_family_def* def = gc_family_builtin(model->family);
-    s = def && def->run ? def->run(model, &run, out, err) : machine_run(model, &run, out, err);
+    const gc_draw* d = &run.draw; /* a family's loop for a plain triangle list (list_run), else its machine */
+    const bool plain_list = d->topology == GC_TRIANGLE_LIST && !d->restart_enabled && d->index_count % 3 == 0 &&
+                            !run.state_change_count && !run.per_vertex && !run.trace;
+    s = def && def->run                    ? def->run(model, &run, out, err)
+        : def && def->list_run && plain_list ? def->list_run(model, &run, out, err)
+                                           : machine_run(model, &run, out, err);
     if (s)
         goto done;
 

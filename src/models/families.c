@@ -364,7 +364,7 @@ static const gc_family_def builtin[GC_MODEL_FAMILY_COUNT] = {
                        "ati:lru=15,vertices=64,reset=384", 3,
                        {{"lru", 1, 1024, 15, 0}, {"vertices", 3, MAXC, 64, 0}, {"reset", 3, UINT32_MAX, 384, 0}}, 0,
                        NULL, &gc_rule_ati, ati_traits, ati_search},
-                      NULL, NULL, 4},
+                      NULL, NULL, 4, gc_model_ati_list_run},
 };
 
 /* ------------------------------------------------------------------ parsing */
