@@ -5,11 +5,13 @@
  * stored and shuffled and with the caller's vertex count above the largest index; a bad
  * index still fails, as gc_analyze does with the same vertex count.
  *
- * ati's own loop for a triangle list (ati.c, gc_model_ati_run: the LRU in its list form)
- * against its gc_sim machine (the scanned form, gc_analyze_sim): the same invocations,
- * batches and hard resets for LRUs of 1 to 32 entries, batches of 3 to 64 vertices and resets
- * every 3 to 768 indices, on corpus meshes stored and shuffled and with degenerate triangles
- * appended (a repeated pair, a single vertex). */
+ * The families' loops for a triangle list (gc_family_def.list_run: ati.c's, its LRU in the
+ * list form; kerbl_batch.c's for nv-dx, nv-gl and batch-all) against their gc_sim machines
+ * (gc_analyze_sim): the same invocations, batches and hard resets, for ati LRUs of 1 to 32
+ * entries, batches of 3 to 64 vertices and resets every 3 to 768 indices, and Kerbl et al.'s
+ * rules with their presets' and with small limits (a batch-all hard reset too), on corpus
+ * meshes stored and shuffled and with degenerate triangles appended (a repeated pair, a
+ * single vertex). */
 #include "test_util.h"
 
 #include "internal.h"
@@ -71,7 +73,7 @@ static void bad_index(void** state)
     assert_int_equal(gc_analyze_invocations(&m, NULL, 10, &got, &err), GC_ERR_USAGE);
 }
 
-static void ati_counts(const char* spec, const uint32_t* idx, size_t n, uint32_t vertices, const char* what)
+static void list_counts(const char* spec, const uint32_t* idx, size_t n, uint32_t vertices, const char* what)
 {
     const gc_model m = model_of(spec);
     const gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
@@ -90,7 +92,14 @@ static void ati_counts(const char* spec, const uint32_t* idx, size_t n, uint32_t
                  (unsigned long long)machine.batches, (unsigned long long)machine.resets);
 }
 
-static const char* const ati_specs[] = {"ati-basic",
+static const char* const list_specs[] = {"ati-basic",
+                                        "nvidia-dx",
+                                        "nvidia-gl",
+                                        "intel-lower-bound",
+                                        "nv-dx:indices=9,vertices=4",
+                                        "nv-gl:indices=12,vertices=5,window=7",
+                                        "batch-all:indices=96,vertices=32,reset=96",
+                                        "batch-all:indices=7,vertices=3,reset=5",
                                         "ati:lru=15,vertices=64,reset=384",
                                         "ati:lru=1,vertices=3,reset=3",
                                         "ati:lru=8,vertices=32,reset=192",
@@ -98,18 +107,18 @@ static const char* const ati_specs[] = {"ati-basic",
                                         "ati:lru=32,vertices=64,reset=96",
                                         "ati:lru=4,vertices=5,reset=7"};
 
-static void ati_loop_is_machine(void** state)
+static void list_loops_are_machines(void** state)
 {
     (void)state;
     static const char* const names[] = {"woody.obj", "suzanne.obj", "teapot.obj"};
     for (corpus_rows r = corpus_rows_of(names, 3, 11); corpus_rows_next(&r);)
-        for (size_t k = 0; k < sizeof ati_specs / sizeof ati_specs[0]; ++k)
-            ati_counts(ati_specs[k], r.idx, r.n, r.vertices, r.what);
+        for (size_t k = 0; k < sizeof list_specs / sizeof list_specs[0]; ++k)
+            list_counts(list_specs[k], r.idx, r.n, r.vertices, r.what);
     size_t n = 0, tc = 0;
     uint32_t vertices = 0;
     uint32_t* idx = corpus_degenerates_or_skip("cow.obj", 7, &n, &tc, &vertices);
-    for (size_t k = 0; k < sizeof ati_specs / sizeof ati_specs[0]; ++k)
-        ati_counts(ati_specs[k], idx, 3 * tc, vertices, "cow with degenerates");
+    for (size_t k = 0; k < sizeof list_specs / sizeof list_specs[0]; ++k)
+        list_counts(list_specs[k], idx, 3 * tc, vertices, "cow with degenerates");
     free(idx);
 }
 
@@ -118,7 +127,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_as_analyze),
         cmocka_unit_test(bad_index),
-        cmocka_unit_test(ati_loop_is_machine),
+        cmocka_unit_test(list_loops_are_machines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -341,19 +341,19 @@ static const gc_family_def builtin[GC_MODEL_FAMILY_COUNT] = {
                          "invocations; reuse window by the slot of the last use)",
                          "nv-dx:indices=96,vertices=32", 2, {{"indices", 3, MAXC, 96, 0}, {"vertices", 3, MAXC, 32, 0}},
                          0, NULL, &gc_rule_nv_dx, kerbl_traits, nv_dx_search},
-                        NULL, NULL, 4},
+                        NULL, NULL, 4, gc_model_kerbl_list_run},
     [GC_MODEL_NV_GL] = {{"nv-gl", "nv-gl[:indices=,vertices=,window=]",
                          "the same under OpenGL: a fixed 42-index window", "nv-gl:indices=96,vertices=32,window=42", 3,
                          {{"indices", 3, MAXC, 96, 0}, {"vertices", 3, MAXC, 32, 0}, {"window", 0, MAXC, 42, 0}}, 0,
                          NULL, &gc_rule_nv_gl, kerbl_traits, nv_gl_search},
-                        NULL, NULL, 4},
+                        NULL, NULL, 4, gc_model_kerbl_list_run},
     [GC_MODEL_BATCH_ALL] = {{"batch-all", "batch-all[:indices=,vertices=,reset=]",
                              "Kerbl et al.'s full reuse inside batches (Intel bound 1791, 128)",
                              "batch-all:indices=1791,vertices=128,reset=0", 3,
                              {{"indices", 3, MAXC, 1791, 0}, {"vertices", 3, MAXC, 128, 0},
                               {"reset", 0, UINT32_MAX, 0, 1}},
                              0, NULL, &gc_rule_batch_all, batch_all_traits, batch_all_search},
-                            NULL, NULL, 4},
+                            NULL, NULL, 4, gc_model_kerbl_list_run},
     /* ATI_BASIC: LRU 15, 64 invocations per batch, 384 indices between hard resets
        (BatchSimulationParameters.h:59-63). The rule scans its LRU at each index (as
        LRUCacheSim does): at most 1024 entries keeps that bounded; GCN's reuse depth is at

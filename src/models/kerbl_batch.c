@@ -56,10 +56,13 @@ static void kerbl_reset(gc_sim_context* c)
     s->current = 1;
 }
 
-static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
+/* The step for a primitive of `count` corners on the words `words` (through the machine's
+ * log when `c` is given, else written directly: gc_model_kerbl_list_run's loop): its misses. */
+static inline __attribute__((always_inline)) uint32_t kerbl_step(kerbl_sim* s, const gc_model* m, gc_kerbl_entry entry,
+                                                                 uint32_t* words, gc_sim_context* c,
+                                                                 const uint32_t* vertices, unsigned count,
+                                                                 unsigned* shaded)
 {
-    kerbl_sim* s = c->state;
-    const gc_model* m = c->params;
     const gc_kerbl_rule rule = {entry, m->p[2], m->p[0], m->p[1]};
     /* batch-all's optional hard reset (p[2], 0 = none): BS:313-317, a batch ends before a
        primitive at a non-zero multiple of it — VertexReuseStats.cpp:234 runs CURE warp so
@@ -73,24 +76,34 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
        clears the FIFOCacheSim whatever `hard` says, BS:180-183) */
     bool miss[4] = {false, false, false, false}, cut;
     const uint32_t adds =
-        gc_kerbl_lookup(&rule, c->words, p->vertices, p->count, s->progress, s->current, s->cbatch, s->cuniques, miss, &cut);
+        gc_kerbl_lookup(&rule, words, vertices, count, s->progress, s->current, s->cbatch, s->cuniques, miss, &cut);
     if (cut) {
         s->cuts++;
         s->current++;
         s->cbatch = s->cuniques = 0;
     }
     /* BS:376-380: the lookups become the cache; counters move by the primitive */
-    for (unsigned i = 0; i < p->count; ++i) {
-        gc_sim_write(c, 2 * (size_t)p->vertices[i], s->current);
-        gc_sim_write(c, 2 * (size_t)p->vertices[i] + 1, s->progress + i);
+    for (unsigned i = 0; i < count; ++i) {
+        if (c) {
+            gc_sim_write(c, 2 * (size_t)vertices[i], s->current);
+            gc_sim_write(c, 2 * (size_t)vertices[i] + 1, s->progress + i);
+        } else {
+            words[2 * (size_t)vertices[i]] = s->current;
+            words[2 * (size_t)vertices[i] + 1] = s->progress + i;
+        }
         if (miss[i])
             *shaded += GC_SIM_SHADE(i);
     }
     s->cuniques += adds;
-    s->cbatch += p->count;
-    s->progress += p->count;
+    s->cbatch += count;
+    s->progress += count;
     s->fed = true;
     return adds;
+}
+
+static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
+{
+    return kerbl_step(c->state, c->params, entry, c->words, c, p->vertices, p->count, shaded);
 }
 
 static uint32_t nv_dx_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
@@ -110,11 +123,15 @@ static uint32_t batch_all_feed(gc_sim_context* c, const gc_sim_primitive* p, uns
 
 /* Batches: the ones cut, and the open one at the end (the simulator's final endBatch,
  * BS:418). */
-static void kerbl_stats(const gc_sim_context* c, gc_stats* out)
+static void kerbl_counts(const kerbl_sim* s, gc_stats* out)
 {
-    const kerbl_sim* s = c->state;
     out->has_batches = 1;
     out->batches = s->cuts + (s->fed ? 1 : 0);
+}
+
+static void kerbl_stats(const gc_sim_context* c, gc_stats* out)
+{
+    kerbl_counts(c->state, out);
 }
 
 const gc_sim_rule gc_rule_nv_dx = {
@@ -126,3 +143,38 @@ const gc_sim_rule gc_rule_nv_gl = {
 const gc_sim_rule gc_rule_batch_all = {
     "batch-all", sizeof(kerbl_sim), 2, NULL, kerbl_reset, NULL, batch_all_feed, NULL, kerbl_stats, NULL, NULL,
 };
+
+/* A triangle list drawn alone (analyze.c runs it only then, gc_family_def.list_run; the
+ * machine otherwise): the step above on the words directly, without the machine's stream
+ * and log (the same counts: tests/test_analyze_invocations.c checks them against the
+ * machine's). */
+static inline __attribute__((always_inline)) gc_status kerbl_list(const gc_model* m, const gc_run* run, gc_stats* out,
+                                                                  gc_error* err, gc_kerbl_entry entry)
+{
+    uint32_t* words = gc_run_vertex_state(run, 2 * (size_t)(run->vertex_count ? run->vertex_count : 1),
+                                          sizeof(uint32_t));
+    if (!words)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %u vertices", m->name, run->vertex_count);
+    kerbl_sim s;
+    memset(&s, 0, sizeof s);
+    s.current = 1; /* kerbl_reset */
+    uint64_t invocations = 0;
+    const gc_draw* d = &run->draw;
+    for (size_t t = 0; t < d->index_count; t += 3) {
+        unsigned shaded = 0;
+        invocations += kerbl_step(&s, m, entry, words, NULL, d->indices + t, 3, &shaded);
+    }
+    out->invocations = invocations;
+    kerbl_counts(&s, out);
+    gc_run_vertex_state_free(run, words);
+    return GC_OK;
+}
+
+gc_status gc_model_kerbl_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    if (m->family == GC_MODEL_NV_DX)
+        return kerbl_list(m, run, out, err, GC_KERBL_DX);
+    if (m->family == GC_MODEL_NV_GL)
+        return kerbl_list(m, run, out, err, GC_KERBL_GL);
+    return kerbl_list(m, run, out, err, GC_KERBL_ALL);
+}

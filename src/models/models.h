@@ -82,6 +82,8 @@ gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out
 gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 /* ati's loop for a triangle list drawn alone (gc_family_def.list_run). */
 gc_status gc_model_ati_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+/* nv-dx's, nv-gl's and batch-all's loop for a triangle list drawn alone (kerbl_batch.c). */
+gc_status gc_model_kerbl_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 
 /* Whether a family's run checks the indices itself for this draw (run->unchecked; no
  * per-vertex counts nor trace): the driver may then skip its pass over the indices. */
