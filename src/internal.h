@@ -124,6 +124,14 @@ static inline bool gc_too_sparse(uint64_t domain, uint64_t count)
     return domain > 2 * count + GC_SPARSE_SLACK;
 }
 
+/* gc_analyze's invocations of one model over a draw, for callers that need nothing else
+ * (auto's scoring of its candidate orders, thousands of times a call on a small mesh):
+ * `vertex_count` (above every index, as gc_analyze_options.vertex_count) spares the pass
+ * over the indices where the model's loop checks them, and the distinct vertices are not
+ * counted. The same invocations as gc_analyze's. */
+gc_status gc_analyze_invocations(const gc_model* model, const gc_draw* draw, uint32_t vertex_count,
+                                 uint64_t* invocations, gc_error* err);
+
 /* True when path ends in "." ext, case-insensitively (common.c: the format readers, the
  * glTF checks and the output checks all pick by it). */
 bool gc_has_extension(const char* path, const char* ext);

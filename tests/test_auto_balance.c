@@ -210,6 +210,42 @@ static void test_balance_by_hand(void** state)
     assert_false(balanced);
     assert_memory_equal(good, reference, sizeof good);
     assert_int_equal(h.calls, 4);
+
+    /* told the reference's and the winner's costs (counted here): the same result as counting
+     * them, with the 2 x 2 evaluations spared */
+    const uint64_t ref_costs[2] = {cost_of(&h, reference, 0), cost_of(&h, reference, 1)};
+    const uint64_t win_costs[2] = {cost_of(&h, again, 0), cost_of(&h, again, 1)};
+    memcpy(order2, again, sizeof again);
+    h.calls = 0;
+    assert_int_equal(gc_opt_balance_auto(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference, hand_cost,
+                                         &h, order2, winner, cap2, &balanced2, &err),
+                     GC_OK);
+    const unsigned counted = h.calls;
+    static uint32_t order3[TRIANGLES];
+    memcpy(order3, again, sizeof again);
+    uint64_t cap3[2] = {0, 0};
+    bool balanced3 = !balanced2;
+    h.calls = 0;
+    assert_int_equal(gc_opt_balance_auto_known(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference,
+                                               ref_costs, win_costs, hand_cost, &h, order3, winner, cap3, &balanced3,
+                                               &err),
+                     GC_OK);
+    assert_int_equal(h.calls + 4, counted);
+    assert_int_equal(balanced3, balanced2);
+    assert_memory_equal(order3, order2, sizeof order2);
+    if (balanced3)
+        assert_memory_equal(cap3, cap2, sizeof cap2);
+    /* a winner below the reference, both told: nothing counted at all */
+    memcpy(good, before, sizeof good);
+    const uint64_t good_costs[2] = {cost_of(&h, good, 0), cost_of(&h, good, 1)};
+    h.calls = 0;
+    assert_int_equal(gc_opt_balance_auto_known(h.idx, TRIANGLES, (SIDE + 1) * (SIDE + 1), h.traits, 2, reference,
+                                               ref_costs, good_costs, hand_cost, &h, good, winner, cap3, &balanced3,
+                                               &err),
+                     GC_OK);
+    assert_false(balanced3);
+    assert_memory_equal(good, before, sizeof good);
+    assert_int_equal(h.calls, 0);
 }
 
 int main(void)

@@ -265,6 +265,7 @@ typedef struct prepared_draw {
     dense_map map;
     uint64_t primitives;
     referenced_once* referenced; /* NULL: each run counts for itself */
+    bool invocations_only;       /* the distinct vertices not counted (gc_analyze_invocations) */
 } prepared_draw;
 
 static void prepared_free(prepared_draw* p)
@@ -384,12 +385,19 @@ static gc_status run_model(const gc_model* model, const prepared_draw* p, const 
     run.vertices_seen = &vertices;
     run.vertices_reported = &vertices_reported;
     const gc_family_def* def = gc_family_builtin(model->family);
-    s = def && def->run ? def->run(model, &run, out, err) : machine_run(model, &run, out, err);
+    const gc_draw* d = &run.draw; /* a family's loop for a plain triangle list (list_run), else its machine */
+    const bool plain_list = d->topology == GC_TRIANGLE_LIST && !d->restart_enabled && d->index_count % 3 == 0 &&
+                            !run.state_change_count && !run.per_vertex && !run.trace;
+    s = def && def->run                    ? def->run(model, &run, out, err)
+        : def && def->list_run && plain_list ? def->list_run(model, &run, out, err)
+                                           : machine_run(model, &run, out, err);
     if (s)
         goto done;
 
     /* Models with per-vertex state count the vertices they saw; the others need a pass. */
-    if (!vertices_reported && p->referenced) {
+    if (p->invocations_only) {
+        vertices = 0; /* not asked for */
+    } else if (!vertices_reported && p->referenced) {
         referenced_once* r = p->referenced;
         pthread_mutex_lock(&r->lock);
         if (!r->known) {
@@ -442,6 +450,29 @@ gc_status gc_analyze(const gc_model* model, const gc_draw* draw, const gc_analyz
     gc_status s = prepare_draw(model, draw, options, &p, err);
     if (!s)
         s = run_model(model, &p, options, NULL, 0, out, err);
+    prepared_free(&p);
+    return s;
+}
+
+gc_status gc_analyze_invocations(const gc_model* model, const gc_draw* draw, uint32_t vertex_count,
+                                 uint64_t* invocations, gc_error* err)
+{
+    gc_analyze_options options;
+    memset(&options, 0, sizeof options);
+    options.vertex_count = vertex_count;
+    *invocations = 0;
+    if (!model || !draw)
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_invocations: null argument");
+    if (!gc_family_of(model))
+        return gc_fail(err, GC_ERR_USAGE, "gc_analyze_invocations: bad model family");
+    prepared_draw p;
+    gc_status s = prepare_draw(model, draw, &options, &p, err);
+    gc_stats st;
+    p.invocations_only = true;
+    if (!s)
+        s = run_model(model, &p, &options, NULL, 0, &st, err);
+    if (!s)
+        *invocations = st.invocations;
     prepared_free(&p);
     return s;
 }

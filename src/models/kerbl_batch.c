@@ -58,10 +58,14 @@ static void kerbl_reset(gc_sim_context* c)
     s->page = UINT32_MAX;
 }
 
-static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
+/* The step for a primitive of `count` corners on the words `words` (through the machine's
+ * log when `c` is given, else written directly: gc_model_kerbl_list_run's loop): its misses.
+ * `values` maps the vertices' ids to index values (NULL: the same), for nv-gl's pages. */
+static inline __attribute__((always_inline)) uint32_t kerbl_step(kerbl_sim* s, const gc_model* m, gc_kerbl_entry entry,
+                                                                 uint32_t* words, gc_sim_context* c,
+                                                                 const uint32_t* values, const uint32_t* vertices,
+                                                                 unsigned count, unsigned* shaded)
 {
-    kerbl_sim* s = c->state;
-    const gc_model* m = c->params;
     const gc_kerbl_rule rule = {entry, m->p[2], m->p[0], m->p[1], entry == GC_KERBL_GL ? m->p[3] : 0};
     /* batch-all's optional hard reset (p[2], 0 = none): BS:313-317, a batch ends before a
        primitive at a non-zero multiple of it — VertexReuseStats.cpp:234 runs CURE warp so
@@ -77,13 +81,13 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
     uint32_t ids[4], adds;
     if (rule.page_shift) { /* the H100's pages: each corner's cache number (kerbl_rule.h) */
         uint32_t pages[4];
-        for (unsigned i = 0; i < p->count; ++i)
-            pages[i] = gc_sim_value(c, p->vertices[i]) >> rule.page_shift;
-        adds = gc_kerbl_lookup_paged(&rule, c->words, p->vertices, pages, p->count, s->progress, &s->current,
-                                     &s->page, s->cbatch, s->cuniques, miss, ids, &cut);
+        for (unsigned i = 0; i < count; ++i)
+            pages[i] = (values ? values[vertices[i]] : vertices[i]) >> rule.page_shift;
+        adds = gc_kerbl_lookup_paged(&rule, words, vertices, pages, count, s->progress, &s->current, &s->page,
+                                     s->cbatch, s->cuniques, miss, ids, &cut);
     } else {
-        adds = gc_kerbl_lookup(&rule, c->words, p->vertices, p->count, s->progress, s->current, s->cbatch, s->cuniques,
-                               miss, &cut);
+        adds = gc_kerbl_lookup(&rule, words, vertices, count, s->progress, s->current, s->cbatch, s->cuniques, miss,
+                               &cut);
         s->current += cut;
         ids[0] = ids[1] = ids[2] = ids[3] = s->current;
     }
@@ -92,17 +96,27 @@ static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
         s->cbatch = s->cuniques = 0;
     }
     /* BS:376-380: the lookups become the cache; counters move by the primitive */
-    for (unsigned i = 0; i < p->count; ++i) {
-        gc_sim_write(c, 2 * (size_t)p->vertices[i], ids[i]);
-        gc_sim_write(c, 2 * (size_t)p->vertices[i] + 1, s->progress + i);
+    for (unsigned i = 0; i < count; ++i) {
+        if (c) {
+            gc_sim_write(c, 2 * (size_t)vertices[i], ids[i]);
+            gc_sim_write(c, 2 * (size_t)vertices[i] + 1, s->progress + i);
+        } else {
+            words[2 * (size_t)vertices[i]] = ids[i];
+            words[2 * (size_t)vertices[i] + 1] = s->progress + i;
+        }
         if (miss[i])
             *shaded += GC_SIM_SHADE(i);
     }
     s->cuniques += adds;
-    s->cbatch += p->count;
-    s->progress += p->count;
+    s->cbatch += count;
+    s->progress += count;
     s->fed = true;
     return adds;
+}
+
+static uint32_t kerbl_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded, gc_kerbl_entry entry)
+{
+    return kerbl_step(c->state, c->params, entry, c->words, c, c->values, p->vertices, p->count, shaded);
 }
 
 static uint32_t nv_dx_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigned* shaded)
@@ -122,11 +136,15 @@ static uint32_t batch_all_feed(gc_sim_context* c, const gc_sim_primitive* p, uns
 
 /* Batches: the ones cut, and the open one at the end (the simulator's final endBatch,
  * BS:418). */
-static void kerbl_stats(const gc_sim_context* c, gc_stats* out)
+static void kerbl_counts(const kerbl_sim* s, gc_stats* out)
 {
-    const kerbl_sim* s = c->state;
     out->has_batches = 1;
     out->batches = s->cuts + (s->fed ? 1 : 0);
+}
+
+static void kerbl_stats(const gc_sim_context* c, gc_stats* out)
+{
+    kerbl_counts(c->state, out);
 }
 
 const gc_sim_rule gc_rule_nv_dx = {
@@ -138,3 +156,39 @@ const gc_sim_rule gc_rule_nv_gl = {
 const gc_sim_rule gc_rule_batch_all = {
     "batch-all", sizeof(kerbl_sim), 2, NULL, kerbl_reset, NULL, batch_all_feed, NULL, kerbl_stats, NULL, NULL,
 };
+
+/* A triangle list drawn alone (analyze.c runs it only then, gc_family_def.list_run; the
+ * machine otherwise): the step above on the words directly, without the machine's stream
+ * and log (the same counts: tests/test_analyze_invocations.c checks them against the
+ * machine's). */
+static inline __attribute__((always_inline)) gc_status kerbl_list(const gc_model* m, const gc_run* run, gc_stats* out,
+                                                                  gc_error* err, gc_kerbl_entry entry)
+{
+    uint32_t* words = gc_run_vertex_state(run, 2 * (size_t)(run->vertex_count ? run->vertex_count : 1),
+                                          sizeof(uint32_t));
+    if (!words)
+        return gc_fail(err, GC_ERR_NOMEM, "%s: out of memory for %u vertices", m->name, run->vertex_count);
+    kerbl_sim s;
+    memset(&s, 0, sizeof s);
+    s.current = 1; /* kerbl_reset */
+    s.page = UINT32_MAX;
+    uint64_t invocations = 0;
+    const gc_draw* d = &run->draw;
+    for (size_t t = 0; t < d->index_count; t += 3) {
+        unsigned shaded = 0;
+        invocations += kerbl_step(&s, m, entry, words, NULL, run->values, d->indices + t, 3, &shaded);
+    }
+    out->invocations = invocations;
+    kerbl_counts(&s, out);
+    gc_run_vertex_state_free(run, words);
+    return GC_OK;
+}
+
+gc_status gc_model_kerbl_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err)
+{
+    if (m->family == GC_MODEL_NV_DX)
+        return kerbl_list(m, run, out, err, GC_KERBL_DX);
+    if (m->family == GC_MODEL_NV_GL)
+        return kerbl_list(m, run, out, err, GC_KERBL_GL);
+    return kerbl_list(m, run, out, err, GC_KERBL_ALL);
+}

@@ -80,6 +80,10 @@ gc_status gc_model_meshopt_run(const gc_model* m, const gc_run* run, gc_stats* o
 gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_batch_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 gc_status gc_model_llvmpipe_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+/* ati's loop for a triangle list drawn alone (gc_family_def.list_run). */
+gc_status gc_model_ati_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
+/* nv-dx's, nv-gl's and batch-all's loop for a triangle list drawn alone (kerbl_batch.c). */
+gc_status gc_model_kerbl_list_run(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 
 /* Whether a family's run checks the indices itself for this draw (run->unchecked; no
  * per-vertex counts nor trace): the driver may then skip its pass over the indices. */
@@ -271,6 +275,9 @@ typedef struct gc_family_def {
      * no per-vertex counts nor trace): the driver may then skip its pass over the indices */
     bool (*checks_indices)(const gc_model* m, const gc_draw* draw);
     unsigned state_bytes; /* bytes of per-vertex state the fast loop takes (the driver's scratch) */
+    /* optional, for a family without `run`: its loop for a triangle list drawn alone (no
+     * restarts, state changes, per-vertex counts nor trace); other draws go to its machine */
+    gc_status (*list_run)(const gc_model* m, const gc_run* run, gc_stats* out, gc_error* err);
 } gc_family_def;
 
 /* The families' own Forsyth tables for auto's --effort 1 (family_scores.c): 16 LRU position

@@ -63,70 +63,20 @@ static void progress_ticks(void* user, uint32_t ticks)
 
 /* ------------------------------------------------------------- selection */
 
-/* Sum of the targets' exact invocations for an order (the triangle list `order`, scratch:
- * it may be renumbered): gc_analyze's fast loops for a list drawn alone, the state
- * machines fed at the list's place in its draw otherwise. */
+/* gc_auto_order_cost and gc_auto_keep_if_better (auto_cost.c) without the targets' own counts. */
 static gc_status order_cost(uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
                             size_t target_count, const gc_stream_place* place, uint64_t* cost, gc_error* err)
 {
-    gc_draw d = {order, index_count, GC_TRIANGLE_LIST, 0, 0};
-    *cost = 0;
-    const uint32_t* values = NULL;
-    if (place->numbering) {
-        /* The numbering the output will have: first use, as gc_reorder_vertices gives. */
-        uint32_t* number = place->numbering;
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            number[v] = UINT32_MAX;
-        uint32_t next = 0;
-        for (size_t i = 0; i < index_count; ++i)
-            if (number[order[i]] == UINT32_MAX)
-                number[order[i]] = next++;
-        for (uint32_t v = 0; v < vertex_count; ++v)
-            if (number[v] == UINT32_MAX)
-                number[v] = next++;
-        values = number;
-    }
-    if (values && place->position == 0 && (place->length == 0 || place->length == index_count)) {
-        /* a list drawn alone: the fast loops, on the list renumbered in place (it is scratch) */
-        for (size_t i = 0; i < index_count; ++i)
-            order[i] = values[order[i]];
-        values = NULL;
-    }
-    if (values || place->position != 0 || (place->length != 0 && place->length != index_count)) {
-        gc_target_sims t;
-        gc_status s = gc_target_sims_init(&t, targets, target_count, vertex_count, index_count / 3, place, values, err);
-        for (size_t i = 0; !s && i < index_count / 3; ++i) {
-            gc_sim_primitive p = gc_target_sims_triangle(&t, order + 3 * i, i);
-            *cost += gc_target_sims_feed(&t, &p);
-        }
-        gc_target_sims_free(&t);
-        return s;
-    }
-    for (size_t i = 0; i < target_count; ++i) {
-        gc_stats st;
-        gc_status s = gc_analyze(&targets[i], &d, NULL, &st, err);
-        if (s)
-            return s;
-        *cost += st.invocations;
-    }
-    return GC_OK;
+    return gc_auto_order_cost(order, index_count, vertex_count, targets, target_count, place, cost, NULL, NULL, err);
 }
 
-/* Scores `candidate` with the exact emulators and makes it the order if it costs less. */
 static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const uint32_t* candidate, uint32_t* expanded, const gc_model* targets,
                                 size_t target_count, const gc_stream_place* place, uint64_t* best_cost, uint32_t* order,
                                 gc_error* err)
 {
-    for (size_t t = 0; t < triangle_count; ++t)
-        memcpy(expanded + 3 * t, indices + 3 * (size_t)candidate[t], 3 * sizeof *expanded);
-    uint64_t cost = 0;
-    gc_status s = order_cost(expanded, triangle_count * 3, vertex_count, targets, target_count, place, &cost, err);
-    if (!s && cost < *best_cost) {
-        *best_cost = cost;
-        memcpy(order, candidate, triangle_count * sizeof *order);
-    }
-    return s;
+    return gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                                  place, best_cost, order, NULL, NULL, err);
 }
 
 /* Whether every target's cost is a sum over warps of their distinct vertices (meshoptimizer's
@@ -224,6 +174,9 @@ typedef struct candidate_worker {
     uint32_t *candidate, *expanded, *best;
     gc_stream_place place; /* its own numbering scratch */
     uint64_t best_cost, best_key;
+    /* each target's count of the last order scored and of `best` (for the balance), where known */
+    uint64_t scored[MAX_TARGETS], best_each[MAX_TARGETS];
+    bool scored_known, best_known;
 } candidate_worker;
 
 typedef struct candidate_jobs {
@@ -252,6 +205,8 @@ typedef struct candidate_jobs {
     uint64_t units_total; /* reported so far (the calling thread's reports) */
     uint32_t* reference; /* meshoptimizer's table order, for the balance (NULL: not kept) */
     bool* have_reference;
+    uint64_t* reference_each; /* its count under each target, where known (*reference_known) */
+    bool* reference_known;
     bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
     size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
     gc_flush_rule flush_rule;
@@ -265,10 +220,14 @@ typedef struct candidate_jobs {
 static gc_status worker_keep(const candidate_jobs* J, candidate_worker* w, size_t v, unsigned sub, gc_error* err)
 {
     uint64_t before = w->best_cost;
-    gc_status s = keep_if_better(J->indices, J->triangle_count, J->vertex_count, w->candidate, w->expanded, J->targets,
-                                 J->target_count, &w->place, &w->best_cost, w->best, err);
-    if (!s && w->best_cost != before)
+    gc_status s = gc_auto_keep_if_better(J->indices, J->triangle_count, J->vertex_count, w->candidate, w->expanded,
+                                         J->targets, J->target_count, &w->place, &w->best_cost, w->best, w->scored,
+                                         &w->scored_known, err);
+    if (!s && w->best_cost != before) {
         w->best_key = ((uint64_t)v << 6) + sub; /* sub < 2 + MAX_TARGETS */
+        w->best_known = w->scored_known;
+        memcpy(w->best_each, w->scored, J->target_count * sizeof *w->best_each);
+    }
     return s;
 }
 
@@ -327,11 +286,13 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
         if (!s && cost < w->best_cost) {
             w->best_cost = cost;
             w->best_key = ((uint64_t)v << 6) + 1;
+            w->best_known = false;
             memcpy(w->best, candidate, triangle_count * sizeof *candidate);
         }
         return s;
     }
     const bool machine = v == J->machine_at; /* (it may be numbered as forsyth_at where those are left out) */
+    bool is_reference = false;
     /* the candidates after the tuned Forsyth order, where it is left out, numbered as they would be
      * (their keys, and so the winner among equals, do not depend on it) */
     v += J->skip_tuned && v >= J->forsyth_at;
@@ -394,6 +355,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                 if (cost < w->best_cost) {
                     w->best_cost = cost;
                     w->best_key = ((uint64_t)v << 6) + 1;
+                    w->best_known = false;
                     memcpy(w->best, candidate, triangle_count * sizeof *candidate);
                 }
                 return GC_OK;
@@ -415,6 +377,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
             return GC_OK;
         if (!s && J->reference) /* kept for the balance; one job: no other worker writes it */
             memcpy(J->reference, candidate, triangle_count * sizeof *candidate), *J->have_reference = true;
+        is_reference = J->reference != NULL;
     } else if (v == J->forsyth_at + 2 && J->effort > 1) {
         s = gc_opt_forsyth(indices, triangle_count, vertex_count, 32, candidate, NULL, err);
     } else { /* the lone target's family's own table */
@@ -424,6 +387,10 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     }
     if (!s && !counted)
         s = worker_keep(J, w, v, 1, err);
+    if (!s && is_reference && w->scored_known) { /* its counts, for the balance (the same job) */
+        memcpy(J->reference_each, w->scored, J->target_count * sizeof *J->reference_each);
+        *J->reference_known = true;
+    }
     /* each greedy order polished for llvmpipe's segments too: the greedy's orders differ
      * by a percent or two there, and the polish keeps what is best in each */
     for (size_t k = 0; k < J->patch_count && !s && v < J->greedy_variants; ++k) {
@@ -787,7 +754,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     threads = (size_t)threads < total ? threads : (total ? (unsigned)total : 1);
     candidate_worker workers[GC_MAX_THREADS];
     memset(workers, 0, sizeof workers);
-    workers[0] = (candidate_worker){candidate, expanded, order, place, UINT64_MAX, 0};
+    workers[0].candidate = candidate, workers[0].expanded = expanded, workers[0].best = order;
+    workers[0].place = place, workers[0].best_cost = UINT64_MAX, workers[0].best_key = 0;
     for (unsigned k = 1; k < threads && !s; ++k) {
         candidate_worker* w = &workers[k];
         w->place = place;
@@ -802,13 +770,15 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for thread %u's orders of %zu triangles", k + 1,
                         triangle_count);
     }
-    bool have_reference = false;
+    bool have_reference = false, reference_known = false;
+    uint64_t reference_each[MAX_TARGETS];
     candidate_jobs jobs = {indices, triangle_count, vertex_count, targets, target_count, traits, effort,
                            greedy_variants, tipsify_count, batch_at, forsyth_at, patch_count, skip_tuned, greedy,
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
                            occlusion_at, options->positions, options->position_stride, &occlusion,
-                           workers, &progress, 0, NULL, &have_reference, nv_batch_pair, flush_at, {0},
-                           nv_batch_pair && pages_change, machine_part_from, polish_at, &pipe};
+                           workers, &progress, 0, NULL, &have_reference, reference_each, &reference_known,
+                           nv_batch_pair, flush_at, {0}, nv_batch_pair && pages_change, machine_part_from, polish_at,
+                           &pipe};
     if (flush_at != SIZE_MAX)
         jobs.flush_rule = batch_rule;
     s = s ? s : gc_table_pipe_alloc(&pipe, triangle_count, err);
@@ -819,11 +789,17 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const uint64_t units_before = progress.done;
     if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
+    /* the winner's count under each target, where its worker knows them (for the balance; false
+     * once a step below changes the order) */
+    bool winner_known = false;
+    uint64_t winner_each[MAX_TARGETS];
     for (unsigned k = 0; k < threads && !s; ++k) {
         const candidate_worker* w = &workers[k];
         if (w->best_cost < best_cost || (w->best_cost == best_cost && w->best_key < workers[0].best_key)) {
             best_cost = w->best_cost;
             workers[0].best_key = w->best_key;
+            winner_known = w->best_known;
+            memcpy(winner_each, w->best_each, target_count * sizeof *winner_each);
             if (k)
                 memcpy(order, w->best, triangle_count * sizeof *order);
         }
@@ -843,6 +819,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t k = 0; k < patch_count && !s; ++k) {
         if (!patch_limits[k][3] || lean.no_winner_polish)
             continue;
+        winner_known = false;
         memcpy(candidate, order, triangle_count * sizeof *order);
         s = gc_llvmpipe_polish_segments(indices, triangle_count, vertex_count, patch_limits[k], &place, effort, true,
                                         candidate, err);
@@ -855,6 +832,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * between warps (warp_refine.c; two passes at the default effort, which took
      * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at about 6 times its time);
      * with more effort, the local search over short windows, and the swaps again. */
+    winner_known &= !warp_sets && !ls_passes; /* the steps below may change the order */
     if (!s && warp_sets) {
         /* (a lone target at the default effort: two passes between each warp and the next 3,
          * about 0.4 of the time of the passes between warps that share vertices, on the
@@ -883,8 +861,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     bool balanced = false;
     uint32_t* winner = jobs.reference ? jobs.reference + triangle_count : NULL;
     if (!s && have_reference)
-        s = gc_opt_balance_auto(indices, triangle_count, vertex_count, traits, target_count, jobs.reference,
-                                one_target_cost, &b, order, winner, cap, &balanced, err);
+        s = gc_opt_balance_auto_known(indices, triangle_count, vertex_count, traits, target_count, jobs.reference,
+                                      reference_known ? reference_each : NULL, winner_known ? winner_each : NULL,
+                                      one_target_cost, &b, order, winner, cap, &balanced, err);
     if (!s && balanced) { /* the balanced order (the reference's copy is free now) and its costs */
         memcpy(jobs.reference, order, triangle_count * sizeof *order), b.start = jobs.reference;
         s = target_costs(&b, order, b.first, err);

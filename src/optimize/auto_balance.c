@@ -230,6 +230,16 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
                               gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
                               bool* balanced, gc_error* err)
 {
+    return gc_opt_balance_auto_known(indices, triangle_count, vertex_count, traits, target_count, reference, NULL,
+                                     NULL, cost, user, order, winner, cap, balanced, err);
+}
+
+gc_status gc_opt_balance_auto_known(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_family_traits* traits, size_t target_count, const uint32_t* reference,
+                                    const uint64_t* reference_costs, const uint64_t* winner_costs,
+                                    gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner,
+                                    uint64_t* cap, bool* balanced, gc_error* err)
+{
     *balanced = false;
     memcpy(winner, order, triangle_count * sizeof *order);
     if (target_count == 0 || target_count > MAX_TARGETS)
@@ -241,8 +251,14 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
             fifo_entries = traits[k].order_cache;
     const uint64_t work = BALANCE_WORK;
     uint64_t ref[MAX_TARGETS], got[3][MAX_TARGETS];
-    gc_status s = all_costs(cost, user, reference, target_count, ref, err);
-    if (!s)
+    gc_status s = GC_OK;
+    if (reference_costs)
+        memcpy(ref, reference_costs, target_count * sizeof *ref);
+    else
+        s = all_costs(cost, user, reference, target_count, ref, err);
+    if (!s && winner_costs)
+        memcpy(got[0], winner_costs, target_count * sizeof *got[0]);
+    else if (!s)
         s = all_costs(cost, user, order, target_count, got[0], err);
     /* Searched only where the winner is above the reference on some target: where it is
      * level with it everywhere (the reference itself won), auto does not lose to it, and the

@@ -496,6 +496,15 @@ gc_status gc_opt_balance_auto(const uint32_t* indices, size_t triangle_count, ui
                               const gc_family_traits* traits, size_t target_count, const uint32_t* reference,
                               gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner, uint64_t* cap,
                               bool* balanced, gc_error* err);
+/* gc_opt_balance_auto told each target's cost of the reference and of the winner where the
+ * caller already counted them with `cost`'s counts (auto's candidates: each is scored once
+ * anyway); NULL: counted here. The same result, without those 2 x target_count evaluations
+ * (on a small mesh, 10-40% of the four presets' time). */
+gc_status gc_opt_balance_auto_known(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                    const gc_family_traits* traits, size_t target_count, const uint32_t* reference,
+                                    const uint64_t* reference_costs, const uint64_t* winner_costs,
+                                    gc_target_cost_fn cost, void* user, uint32_t* order, uint32_t* winner,
+                                    uint64_t* cap, bool* balanced, gc_error* err);
 /* auto's greedy for one target at --effort 1 (auto_machine_greedy.c): the target's state
  * machine driven alongside the order, candidates priced with gc_sim_peek (lru, direct-position
  * and batch by machine_inline.h's machines, llvmpipe by gc_opt_llvmpipe_greedy: the same
@@ -810,6 +819,21 @@ gc_status gc_table_pipe_greedy(gc_table_pipe* p, const uint32_t* indices, size_t
 gc_status gc_table_pipe_polish(gc_table_pipe* p, const uint32_t* indices, size_t triangle_count,
                                uint32_t vertex_count, const gc_model* target, uint32_t* out, uint64_t* cost,
                                gc_error* err);
+
+/* auto's count of an order (auto_cost.c): the sum of the targets' exact invocations for the
+ * triangle list `order` (scratch: it may be renumbered), gc_analyze's fast loops for a list
+ * drawn alone (`place`), the state machines fed at the list's place in its draw otherwise.
+ * each (NULL: not wanted): each target's count, where the fast loops count them one by one
+ * (*each_known; false where the machines are fed together). */
+gc_status gc_auto_order_cost(uint32_t* order, size_t index_count, uint32_t vertex_count, const gc_model* targets,
+                             size_t target_count, const gc_stream_place* place, uint64_t* cost, uint64_t* each,
+                             bool* each_known, gc_error* err);
+/* `candidate` (triangle numbers) expanded into `expanded`, counted, and copied to `order` if
+ * it costs less than *best_cost (then lowered); each, each_known: the candidate's, kept or not. */
+gc_status gc_auto_keep_if_better(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const uint32_t* candidate, uint32_t* expanded, const gc_model* targets,
+                                 size_t target_count, const gc_stream_place* place, uint64_t* best_cost,
+                                 uint32_t* order, uint64_t* each, bool* each_known, gc_error* err);
 
 /* One fresh machine per target, each told of one triangle list of `triangle_count` placed at
  * `place`; `values` as gc_sim_create's. Freed by gc_target_sims_free (also after a failure). */

@@ -20,6 +20,8 @@
  * 16 per triangle at most. */
 #include "optimize.h"
 
+#include "../models/fifo_rule.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,16 @@ static void mesh_centroid(const uint32_t* indices, size_t triangle_count, const 
         mesh[i] = area > 0 ? mesh[i] / (3 * area) : corners[i] / (3 * (double)triangle_count);
 }
 
+/* A cluster's cache: fifo_rule.h's FIFO of k entries (a miss takes the next stamp, `time`,
+ * which starts at GC_FIFO_FIRST(k) over zeroed stamps) that is empty at the cluster's first
+ * triangle: a vertex stamped before `cluster_time` (the clock there) misses too. (Not
+ * gc_fifo_flush at each cut: it moves the clock k + 1 on, which on a list of 2^31 indices
+ * cut into single triangles would wrap it.) 1 on a miss. */
+static inline uint32_t cluster_missed(uint32_t time, uint32_t stamp, uint32_t k, uint32_t cluster_time)
+{
+    return gc_fifo_missed(time, stamp, k) | (uint32_t)(stamp < cluster_time);
+}
+
 /* The clusters of `order` with their occlusion potentials into clusters[] (their count
  * returned): cut at flushes, and where the cluster's ACMR from a cold cache drops below
  * lambda, or (relative > 0) to at most relative times the ACMR of the flush-bounded
@@ -88,10 +100,8 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
                            const uint32_t* order, uint32_t* stamp, float* acmr_out, cluster_key* clusters,
                            uint32_t* ends_out)
 {
-    /* Time starts above k so that every vertex starts out of the FIFO (stamp 0). A vertex
-     * is a hit when it entered the FIFO less than k misses ago and within the current
-     * cluster (at or after `cluster_time`): the cluster's misses from a cold cache. */
-    uint32_t time = k + 1, cluster_time = time;
+    /* the cluster's misses from a cold cache (cluster_missed) */
+    uint32_t time = GC_FIFO_FIRST(k), cluster_time = time;
     size_t cluster_count = 0, cluster_triangles = 0, cluster_misses = 0;
     double normal[3] = {0, 0, 0}, centroid[3] = {0, 0, 0}, weight = 0, plain[3] = {0, 0, 0};
     for (size_t i = 0; i <= triangle_count; ++i) {
@@ -99,7 +109,7 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
         bool flush = true;
         if (tv) /* a cache flush: none of the triangle's vertices in the FIFO */
             for (int c = 0; c < 3; ++c)
-                flush &= !(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time);
+                flush &= cluster_missed(time, stamp[tv[c]], k, cluster_time) != 0;
         bool cut = i == triangle_count || (i > 0 && (flush || (double)cluster_misses < lambda * cluster_triangles ||
                                          (relative > 0 && (double)cluster_misses <= relative * hard[i - 1] * cluster_triangles)));
         if (cut) {
@@ -132,7 +142,7 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
         if (!tv)
             break;
         for (int c = 0; c < 3; ++c)
-            if (!(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time)) {
+            if (cluster_missed(time, stamp[tv[c]], k, cluster_time)) {
                 stamp[tv[c]] = time++;
                 cluster_misses++;
             }
@@ -154,20 +164,20 @@ static size_t cut_clusters(const uint32_t* indices, size_t triangle_count, const
 static size_t cut_ends(const uint32_t* indices, size_t triangle_count, uint32_t k, double relative, const float* hard,
                        const uint32_t* order, uint32_t* stamp, uint32_t* ends)
 {
-    uint32_t time = k + 1, cluster_time = time;
+    uint32_t time = GC_FIFO_FIRST(k), cluster_time = time;
     size_t count = 0, cluster_triangles = 0, cluster_misses = 0;
     for (size_t i = 0; i < triangle_count; ++i) {
         const uint32_t* tv = indices + 3 * (size_t)order[i];
-        const uint32_t s0 = stamp[tv[0]], s1 = stamp[tv[1]], s2 = stamp[tv[2]];
-        const bool flush = !(time - s0 <= k && s0 >= cluster_time) && !(time - s1 <= k && s1 >= cluster_time) &&
-                           !(time - s2 <= k && s2 >= cluster_time);
+        const bool flush = cluster_missed(time, stamp[tv[0]], k, cluster_time) &
+                           cluster_missed(time, stamp[tv[1]], k, cluster_time) &
+                           cluster_missed(time, stamp[tv[2]], k, cluster_time);
         if (i > 0 && (flush || (relative > 0 && (double)cluster_misses <= relative * hard[i - 1] * cluster_triangles))) {
             ends[count++] = (uint32_t)i;
             cluster_triangles = cluster_misses = 0;
             cluster_time = time;
         }
         for (int c = 0; c < 3; ++c) /* stamp read again: a corner may repeat one before it */
-            if (!(time - stamp[tv[c]] <= k && stamp[tv[c]] >= cluster_time)) {
+            if (cluster_missed(time, stamp[tv[c]], k, cluster_time)) {
                 stamp[tv[c]] = time++;
                 cluster_misses++;
             }
