@@ -5,8 +5,11 @@
 
 #include "gpucache_private.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline double now(void)
@@ -59,6 +62,50 @@ static inline int bench_load_triangles(const char* path, uint32_t** out, size_t*
     *out = tri;
     *vertices = v;
     return 0;
+}
+
+/* One level of midpoint subdivision (bench_speed --subdivide, tune_flush) of the triangle list *idx (*n indices over *vertices
+ * vertices), in place: triangle (a, b, c) becomes (a, ab, ca), (ab, b, bc), (ca, bc, c),
+ * (ab, bc, ca), where an edge's midpoint is numbered from *vertices up in the order the
+ * edges are first met. The midpoints are found by an open-addressed hash of the edge
+ * (4 x the triangles' slots at most: 12 bytes each), so memory stays bounded by the mesh.
+ * Returns false when out of memory or past 2^32 vertices (the mesh is then unchanged). */
+static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices)
+{
+    size_t tri = *n / 3, cap = 1;
+    while (cap < 4 * tri) /* at most 3 x tri edges: load factor under 3/4 */
+        cap *= 2;
+    if ((uint64_t)*vertices + 3 * (uint64_t)tri > UINT32_MAX)
+        return false;
+    uint64_t* keys = calloc(cap, sizeof *keys); /* (min << 32 | max) + 1; 0 is empty */
+    uint32_t* vals = malloc(cap * sizeof *vals);
+    uint32_t* out = malloc(12 * tri * sizeof *out + 4);
+    if (!keys || !vals || !out) {
+        free(keys), free(vals), free(out);
+        return false;
+    }
+    uint32_t next = *vertices;
+    for (size_t t = 0; t < tri; ++t) {
+        const uint32_t* c = *idx + 3 * t;
+        uint32_t m[3];
+        for (int e = 0; e < 3; ++e) {
+            uint32_t a = c[e], b = c[(e + 1) % 3];
+            uint64_t key = (a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a) + 1;
+            size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+            while (keys[h] && keys[h] != key)
+                h = (h + 1) & (cap - 1);
+            if (!keys[h]) {
+                keys[h] = key;
+                vals[h] = next++;
+            }
+            m[e] = vals[h];
+        }
+        const uint32_t q[12] = {c[0], m[0], m[2], m[0], c[1], m[1], m[2], m[1], c[2], m[0], m[1], m[2]};
+        memcpy(out + 12 * t, q, sizeof q);
+    }
+    free(keys), free(vals), free(*idx);
+    *idx = out, *n = 12 * tri, *vertices = next;
+    return true;
 }
 
 #endif

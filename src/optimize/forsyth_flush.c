@@ -38,10 +38,12 @@
 #include "kerbl_machine.h"
 #include "../models/nvidia_rule.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define VALENCE_SCAN 32
+
 
 bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule)
 {
@@ -103,6 +105,8 @@ const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scor
  * on the first half, -1.94% -> -2.29% and -1.95% -> -2.31% on the held-out half
  * (docs/optimizers/auto.md). Its changes: the last LRU places (7, 9, 11, 13, 15) and the
  * vertices of 8 or more remaining triangles score higher, a vertex's last triangle lower. */
+const gc_flush_growth gc_flush_batch_growth = {0.3f, 0.07f, 10.0f};
+
 const gc_forsyth_scores gc_flush_batch_scores = {
     16, 9,
     {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.742f, 0.710f, 0.700f, 0.525f,
@@ -132,6 +136,15 @@ typedef struct warp_state {
     uint64_t added, start;
     uint32_t fill, triangles;
 } warp_state;
+
+/* The open batch's growth (nv-dx, nv-gl with a distance term): each vertex's batch (the
+ * number of the batch that last referenced it) and its distance there from the batch's
+ * first triangle (0 for its corners, else 1 more than the nearest of the corners it came
+ * with, as the batch referenced them). */
+typedef struct batch_mark {
+    uint32_t batch;
+    float distance;
+} batch_mark;
 
 /* Kerbl et al.'s batches (window_indices): the stamp is the index position (from 1) of the
  * vertex's last reference, hit or miss; a corner hits while its vertex was referenced in
@@ -181,7 +194,7 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
  * and its own record size. */
 static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                            const bool nv, const gc_model* target, uint64_t first_primitive,
+                                            const gc_flush_growth* growth, const bool nv, const gc_model* target, uint64_t first_primitive,
                                             const gc_model* kerbl, uint64_t* invocations, uint32_t* order,
                                             gc_error* err)
 {
@@ -206,14 +219,19 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     const size_t vn = vertex_count ? vertex_count : 1;
 #define WORDS8(bytes) (((bytes) + 7) / 8)
     const size_t emitted_w = (triangle_count + 63) / 64, stamp_w = !nv && rule->warp ? vn : 0;
+    /* the open batch's terms (nv-dx, nv-gl): a mark per vertex, 8 bytes */
+    const bool grow = !nv && growth && rule->warp && rule->window_indices && rule->warp_triangles &&
+                      rule->warp_triangles < triangle_count; /* a list one batch holds: Forsyth's order */
+    const size_t marks_w = grow ? vn : 0;
     const size_t records_w = WORDS8(vn * stride), offsets_w = WORDS8(((size_t)vertex_count + 1) * 4);
     /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
     const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
-    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv ? records_w : 0);
+    const size_t zeroed_w = emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + (nv ? records_w : 0);
     const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
     const size_t dead_w = WORDS8(triangle_count * 3 * 4);
     uint64_t* block =
-        gc_alloc_array(emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8, false);
+        gc_alloc_array(emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8,
+                       false);
 #undef WORDS8
     if (!block)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
@@ -221,16 +239,18 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     memset(block, 0, zeroed_w * 8);
     uint64_t* emitted = block;
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
+    batch_mark* mark = (batch_mark*)(void*)(block + emitted_w + stamp_w);
+    uint32_t batch = 1; /* the open batch's number (marks of 0: none) */
     gc_adjacency adj;
-    adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
+    adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w);
     gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
     if (kerbl)
-        machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w));
-    char* records = (char*)(block + emitted_w + stamp_w + offsets_w + kerbl_w);
-    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w);
-    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w);
+        machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w));
+    char* records = (char*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w);
+    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w);
+    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w);
     uint32_t* dead_end =
-        (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
+        (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
     gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
@@ -273,6 +293,19 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         } else if (rule->reset_indices) {
             const uint64_t next = rule->first_index + 3 * (uint64_t)written; /* > 0 */
             flush = next % rule->reset_indices == 0;
+        } else if (grow) {
+            const uint64_t start = warp.start;
+            flush = batch_feed(&warp, rule, tv);
+            batch += warp.start != start; /* the triangle opened a batch */
+            /* its new vertices' distance: 1 more than its nearest corner the batch referenced */
+            float near = -1.0f;
+            for (int c = 0; c < 3; ++c)
+                if (mark[tv[c]].batch == batch && (near < 0.0f || mark[tv[c]].distance < near))
+                    near = mark[tv[c]].distance;
+            for (int c = 0; c < 3; ++c)
+                if (mark[tv[c]].batch != batch)
+                    mark[tv[c]] = (batch_mark){batch, near + 1.0f};
+            batch += flush; /* the next triangle likely opens one */
         } else if (rule->warp) {
             flush = rule->window_indices ? batch_feed(&warp, rule, tv) : warp_feed(&warp, rule, tv);
         }
@@ -297,6 +330,14 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             } else {
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
+                if (grow && !flush) {
+                    /* the batch's own terms: held (the window of batch_feed), and near its start */
+                    const uint64_t stamp = warp.stamp[v];
+                    p += stamp > warp.start && warp.added + 1 - stamp <= rule->window_indices ? growth->held : 0.0f;
+                    if (mark[v].batch == batch)
+                        p -= growth->distance *
+                             (mark[v].distance < growth->distance_max ? mark[v].distance : growth->distance_max);
+                }
             }
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
             scan[live_cached] = v;
@@ -306,7 +347,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         memcpy(cache, next_cache, cache_count * sizeof *cache);
         /* the next triangle: the best among those vertices' remaining triangles */
         best = -1;
-        best_score = -1.0f;
+        best_score = grow ? -FLT_MAX : -1.0f; /* the batch's distance may take a candidate below -1 */
         uint32_t scan_start[GC_FORSYTH_MAX_CACHE + 3];
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
         for (uint32_t k = 0; k < live_cached; ++k) {
@@ -358,7 +399,16 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
                                gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, NULL, NULL, order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
+                        NULL, NULL, order, err);
+}
+
+gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                     const gc_flush_growth* growth, uint32_t* order, gc_error* err)
+{
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL, order,
+                        err);
 }
 
 gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -368,14 +418,14 @@ gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_co
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
     *invocations = 0;
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, target, invocations,
-                        order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
+                        target, invocations, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, true, target, first_primitive, NULL, NULL,
-                        order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, NULL, true, target, first_primitive, NULL,
+                        NULL, order, err);
 }
