@@ -128,6 +128,15 @@ typedef struct nv_vertex {
     flush_vertex f;
     gc_nv_vertex rule;
 } nv_vertex;
+/* Growing a batch (nv-dx, nv-gl): the number of the batch that last referenced the vertex
+ * and its distance there from the batch's first triangle (0 for that triangle's corners,
+ * else 1 more than the nearest corner of the triangle that brought it), in the record that
+ * the cache's update reads anyway. */
+typedef struct grow_vertex {
+    flush_vertex f;
+    uint32_t batch;
+    float distance;
+} grow_vertex;
 
 /* The warp of a reuse rule followed along the order: each vertex's stamp when it joined
  * (0: never), the stamps given so far, the warp's first stamp, its vertices and triangles. */
@@ -137,26 +146,24 @@ typedef struct warp_state {
     uint32_t fill, triangles;
 } warp_state;
 
-/* The open batch's growth (nv-dx, nv-gl with a distance term): each vertex's batch (the
- * number of the batch that last referenced it) and its distance there from the batch's
- * first triangle (0 for its corners, else 1 more than the nearest of the corners it came
- * with, as the batch referenced them). */
-typedef struct batch_mark {
-    uint32_t batch;
-    float distance;
-} batch_mark;
 
 /* Kerbl et al.'s batches (window_indices): the stamp is the index position (from 1) of the
  * vertex's last reference, hit or miss; a corner hits while its vertex was referenced in
- * the batch at most window_indices indices back; the batch ends before a triangle whose
- * misses would take it past `warp` vertices or after warp_triangles triangles. */
+ * the batch at most window_indices indices back (kerbl_rule.h's window in nv-gl's form:
+ * nv-dx's, 39 to 44 by slot, taken as 42); the batch ends before a triangle whose misses
+ * would take it past `warp` vertices or after warp_triangles triangles. */
+static inline bool batch_holds(const warp_state* w, const gc_flush_rule* r, uint32_t v, uint64_t at)
+{
+    const gc_kerbl_rule window = {GC_KERBL_GL, r->window_indices, 0, 0};
+    return w->stamp[v] > w->start && gc_kerbl_cached(&window, (uint32_t)at, (uint32_t)w->stamp[v]);
+}
+
 static bool batch_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
 {
     const uint64_t pos = w->added + 1; /* the triangle's first corner's stamp */
     uint32_t misses = 0;
     for (int c = 0; c < 3; ++c)
-        misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) &&
-                  !(w->stamp[tv[c]] > w->start && pos + (uint64_t)c - w->stamp[tv[c]] <= r->window_indices);
+        misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) && !batch_holds(w, r, tv[c], pos + (uint64_t)c);
     if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp) {
         w->start = w->added, w->fill = 0, w->triangles = 0;
         misses = 0;
@@ -215,22 +222,21 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     if (triangle_count > SIZE_MAX / 64)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
-    const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
+    /* the open batch's growth (nv-dx, nv-gl): its marks in 16-byte records (grow_vertex) */
+    const bool grow = !nv && growth && rule->warp && rule->window_indices && rule->warp_triangles &&
+                      rule->warp_triangles < triangle_count; /* a list one batch holds: Forsyth's order */
+    const size_t stride = nv ? sizeof(nv_vertex) : grow ? sizeof(grow_vertex) : sizeof(flush_vertex);
     const size_t vn = vertex_count ? vertex_count : 1;
 #define WORDS8(bytes) (((bytes) + 7) / 8)
     const size_t emitted_w = (triangle_count + 63) / 64, stamp_w = !nv && rule->warp ? vn : 0;
-    /* the open batch's terms (nv-dx, nv-gl): a mark per vertex, 8 bytes */
-    const bool grow = !nv && growth && rule->warp && rule->window_indices && rule->warp_triangles &&
-                      rule->warp_triangles < triangle_count; /* a list one batch holds: Forsyth's order */
-    const size_t marks_w = grow ? vn : 0;
     const size_t records_w = WORDS8(vn * stride), offsets_w = WORDS8(((size_t)vertex_count + 1) * 4);
     /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
     const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
-    const size_t zeroed_w = emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + (nv ? records_w : 0);
+    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv || grow ? records_w : 0);
     const size_t lists_w = WORDS8((triangle_count * 3 + 1) * 4), vscore_w = WORDS8(vn * 4);
     const size_t dead_w = WORDS8(triangle_count * 3 * 4);
     uint64_t* block =
-        gc_alloc_array(emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8,
+        gc_alloc_array(emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w + dead_w, 8,
                        false);
 #undef WORDS8
     if (!block)
@@ -239,21 +245,21 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     memset(block, 0, zeroed_w * 8);
     uint64_t* emitted = block;
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
-    batch_mark* mark = (batch_mark*)(void*)(block + emitted_w + stamp_w);
     uint32_t batch = 1; /* the open batch's number (marks of 0: none) */
     gc_adjacency adj;
-    adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w);
+    adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
     gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
     if (kerbl)
-        machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w));
-    char* records = (char*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w);
-    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w);
-    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w);
+        machine = gc_kerbl_machine_of(kerbl, (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w));
+    char* records = (char*)(block + emitted_w + stamp_w + offsets_w + kerbl_w);
+    adj.triangles = (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w);
+    float* vscore = (float*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w);
     uint32_t* dead_end =
-        (uint32_t*)(void*)(block + emitted_w + stamp_w + marks_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
+        (uint32_t*)(void*)(block + emitted_w + stamp_w + offsets_w + kerbl_w + records_w + lists_w + vscore_w);
     gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
+#define MARK(v) ((grow_vertex*)(void*)(records + (size_t)(v) * stride))
     uint32_t* list = adj.triangles;
     const uint32_t* list_start = adj.offsets;
     const uint32_t live_max = scores->live_count - 1;
@@ -300,11 +306,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             /* its new vertices' distance: 1 more than its nearest corner the batch referenced */
             float near = -1.0f;
             for (int c = 0; c < 3; ++c)
-                if (mark[tv[c]].batch == batch && (near < 0.0f || mark[tv[c]].distance < near))
-                    near = mark[tv[c]].distance;
+                if (MARK(tv[c])->batch == batch && (near < 0.0f || MARK(tv[c])->distance < near))
+                    near = MARK(tv[c])->distance;
             for (int c = 0; c < 3; ++c)
-                if (mark[tv[c]].batch != batch)
-                    mark[tv[c]] = (batch_mark){batch, near + 1.0f};
+                if (MARK(tv[c])->batch != batch)
+                    MARK(tv[c])->batch = batch, MARK(tv[c])->distance = near + 1.0f;
             batch += flush; /* the next triangle likely opens one */
         } else if (rule->warp) {
             flush = rule->window_indices ? batch_feed(&warp, rule, tv) : warp_feed(&warp, rule, tv);
@@ -332,11 +338,10 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                 p = flush ? 0.0f : position_score[k];
                 if (grow && !flush) {
                     /* the batch's own terms: held (the window of batch_feed), and near its start */
-                    const uint64_t stamp = warp.stamp[v];
-                    p += stamp > warp.start && warp.added + 1 - stamp <= rule->window_indices ? growth->held : 0.0f;
-                    if (mark[v].batch == batch)
-                        p -= growth->distance *
-                             (mark[v].distance < growth->distance_max ? mark[v].distance : growth->distance_max);
+                    p += batch_holds(&warp, rule, v, warp.added + 1) ? growth->held : 0.0f;
+                    const float d = MARK(v)->distance;
+                    p -= MARK(v)->batch == batch ? growth->distance * (d < growth->distance_max ? d : growth->distance_max)
+                                                 : 0.0f;
                 }
             }
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
@@ -387,6 +392,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     }
 #undef VERT
 #undef RULE
+#undef MARK
     free(block);
     if (kerbl)
         *invocations = machine.invocations;
@@ -399,8 +405,12 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
                                gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
-                        NULL, NULL, order, err);
+    /* the batches' growth in a copy of its own, so that the other rules' loop is without it */
+    if (rule->window_indices)
+        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
+                            NULL, NULL, order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, order,
+                        err);
 }
 
 gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
