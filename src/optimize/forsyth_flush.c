@@ -15,7 +15,10 @@
  *    order the same way, a vertex held while referenced in the batch at most the window's
  *    indices back (nv-gl's window; 42 for nv-dx, whose window is 39 to 44 by slot); the
  *    cache is emptied after the batch's last triangle (`indices` / 3), or when fewer than 2
- *    of its `vertices` are left.
+ *    of its `vertices` are left. Within a batch the order grows it round its first triangle
+ *    (gc_flush_growth): a vertex the batch holds scores more, and one the batch referenced
+ *    less by its distance from that triangle (the batch greedy's compact batches, cheaply:
+ *    on a finely tessellated surface Forsyth's recency alone drew long thin batches).
  * At a flush the vertices that were cached keep their remaining triangles as the next
  * step's candidates, scored by their valences only, so the order stays on the surface.
  * On the corpus (28 rows, 14 meshes stored and shuffled) against meshoptimizer's order:
@@ -96,22 +99,24 @@ const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scor
     return gc_family_forsyth_scores(&t, own);
 }
 
-/* The table for nv-dx and nv-gl (--effort 1): auto's tuned table (score_table.c) tuned
- * again with the batches followed, by a coordinate search (steps of 0.15 down to 0.05 on one
- * entry at a time, kept when the mean of the two targets fell by more than 0.005%) on half
- * the corpus (ogre, stanford-bunny, rocker-arm, fandisk, spot, alligator, suzanne; stored and
- * shuffled) and checked on the other half (igea, beetle-alt, cheburashka, homer, teapot, cow,
- * woody): against meshoptimizer's order, nv-dx -2.33% -> -2.87% and nv-gl -2.38% -> -2.89%
- * on the first half, -1.94% -> -2.29% and -1.95% -> -2.31% on the held-out half
- * (docs/optimizers/auto.md). Its changes: the last LRU places (7, 9, 11, 13, 15) and the
- * vertices of 8 or more remaining triangles score higher, a vertex's last triangle lower. */
-const gc_flush_growth gc_flush_batch_growth = {0.3f, 0.07f, 10.0f};
+/* The table and the batches' growth for nv-dx and nv-gl (--effort 1). The table was auto's
+ * tuned table (score_table.c) tuned again with the batches followed (steps of 0.15 down to
+ * 0.05, on ogre, stanford-bunny, rocker-arm, fandisk, spot, alligator and suzanne; nv-dx
+ * -2.54%, nv-gl -2.56% on the corpus against meshoptimizer's order). With the growth both were
+ * tuned together (bench/tune_flush.c --half even --subdivide 1 --target nv-dx: coordinate
+ * descent, steps 0.1 then 0.05, from that table and a guess of {0.3, 0.07, 10}), half the
+ * objective from alligator, cheburashka, fandisk, igea, rocker-arm, stanford-bunny and teapot,
+ * half from igea subdivided once, stored and shuffled: those -2.27% -> -3.04%, the subdivided
+ * igea -1.94% -> -3.43%, the held-out half -2.81% -> -2.74% (docs/optimizers/auto.md). Its
+ * changes: places 3 and 15 and a vertex's last triangle lower, places 10 and 11 and 3
+ * remaining triangles higher, the vertices of 8 or more lower. */
+const gc_flush_growth gc_flush_batch_growth = {0.2f, 0.05f, 9.0f};
 
 const gc_forsyth_scores gc_flush_batch_scores = {
     16, 9,
-    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.742f, 0.710f, 0.700f, 0.525f,
-     0.332f, 0.227f},
-    {0.0f, 1.018f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.409f}};
+    {0.779f, 0.791f, 0.789f, 0.881f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.842f, 0.810f, 0.700f, 0.525f,
+     0.332f, 0.177f},
+    {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
