@@ -138,7 +138,8 @@ bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rul
  * apart from gc_flush_rule_of, which also picks auto's default for a lone target. */
 bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
 /* The table gc_opt_forsyth_flush runs for nv-dx and nv-gl at --effort 1 (forsyth_flush.c:
- * auto's tuned table tuned again with the batches followed, on half the corpus). */
+ * auto's tuned table tuned again with the batches followed and grown, gc_flush_batch_growth,
+ * on half the corpus and igea subdivided once: bench/tune_flush.c). */
 extern const gc_forsyth_scores gc_flush_batch_scores;
 /* How the flushed order grows a batch (a rule with window_indices: nv-dx, nv-gl): a vertex the
  * open batch holds scores `held` more, and one the batch referenced scores `distance` less per
