@@ -133,14 +133,15 @@ typedef struct nv_vertex {
     flush_vertex f;
     gc_nv_vertex rule;
 } nv_vertex;
-/* Growing a batch (nv-dx, nv-gl): the number of the batch that last referenced the vertex
- * and its distance there from the batch's first triangle (0 for that triangle's corners,
- * else 1 more than the nearest corner of the triangle that brought it), in the record that
- * the cache's update reads anyway. */
+/* Growing a batch (nv-dx, nv-gl), in the record that the cache's update reads anyway: the
+ * number of the batch that last referenced the vertex (modulo 2^24) and its distance there
+ * from the batch's first triangle (0 for that triangle's corners, else 1 more than the
+ * nearest corner of the triangle that brought it; at most 255) in one word, and the low 32
+ * bits of its stamp (warp_state's), so that the update reads no other array by vertex. */
 typedef struct grow_vertex {
     flush_vertex f;
-    uint32_t batch;
-    float distance;
+    uint32_t mark; /* batch << 8 | distance */
+    uint32_t last;
 } grow_vertex;
 
 /* The warp of a reuse rule followed along the order: each vertex's stamp when it joined
@@ -251,6 +252,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     uint64_t* emitted = block;
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
     uint32_t batch = 1; /* the open batch's number (marks of 0: none) */
+    const gc_kerbl_rule window = {GC_KERBL_GL, rule ? rule->window_indices : 0, 0, 0};
     gc_adjacency adj;
     adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
     gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
@@ -309,13 +311,18 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             flush = batch_feed(&warp, rule, tv);
             batch += warp.start != start; /* the triangle opened a batch */
             /* its new vertices' distance: 1 more than its nearest corner the batch referenced */
-            float near = -1.0f;
-            for (int c = 0; c < 3; ++c)
-                if (MARK(tv[c])->batch == batch && (near < 0.0f || MARK(tv[c])->distance < near))
-                    near = MARK(tv[c])->distance;
-            for (int c = 0; c < 3; ++c)
-                if (MARK(tv[c])->batch != batch)
-                    MARK(tv[c])->batch = batch, MARK(tv[c])->distance = near + 1.0f;
+            const uint32_t key = batch << 8;
+            uint32_t near = 256; /* none */
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t m = MARK(tv[c])->mark;
+                near = (m & ~0xFFu) == key && (m & 0xFFu) < near ? m & 0xFFu : near;
+            }
+            const uint32_t fresh = key | (near == 256 ? 0 : near < 255 ? near + 1 : 255);
+            for (int c = 0; c < 3; ++c) {
+                grow_vertex* g = MARK(tv[c]);
+                g->mark = (g->mark & ~0xFFu) == key ? g->mark : fresh;
+                g->last = (uint32_t)warp.stamp[tv[c]];
+            }
             batch += flush; /* the next triangle likely opens one */
         } else if (rule->warp) {
             flush = rule->window_indices ? batch_feed(&warp, rule, tv) : warp_feed(&warp, rule, tv);
@@ -343,10 +350,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                 p = flush ? 0.0f : position_score[k];
                 if (grow && !flush) {
                     /* the batch's own terms: held (the window of batch_feed), and near its start */
-                    p += batch_holds(&warp, rule, v, warp.added + 1) ? growth->held : 0.0f;
-                    const float d = MARK(v)->distance;
-                    p -= MARK(v)->batch == batch ? growth->distance * (d < growth->distance_max ? d : growth->distance_max)
-                                                 : 0.0f;
+                    const grow_vertex* g = MARK(v);
+                    const bool in = (g->mark & ~0xFFu) == batch << 8;
+                    p += in && gc_kerbl_cached(&window, (uint32_t)(warp.added + 1), g->last) ? growth->held : 0.0f;
+                    const float d = (float)(g->mark & 0xFFu);
+                    p -= in ? growth->distance * (d < growth->distance_max ? d : growth->distance_max) : 0.0f;
                 }
             }
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
