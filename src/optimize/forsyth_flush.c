@@ -348,7 +348,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             } else {
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
-                if (grow && !flush) {
+                if (grow && !flush && live) { /* (a vertex without triangles scores -1 whatever) */
                     /* the batch's own terms: held (the window of batch_feed), and near its start */
                     const grow_vertex* g = MARK(v);
                     const bool in = (g->mark & ~0xFFu) == batch << 8;
