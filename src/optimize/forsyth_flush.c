@@ -253,6 +253,9 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
     uint32_t batch = 1; /* the open batch's number (marks of 0: none) */
     const gc_kerbl_rule window = {GC_KERBL_GL, rule ? rule->window_indices : 0, 0, 0};
+    float distance_cost[256]; /* growth: what a distance of d costs */
+    for (uint32_t d = 0; grow && d < 256; ++d)
+        distance_cost[d] = growth->distance * ((float)d < growth->distance_max ? (float)d : growth->distance_max);
     gc_adjacency adj;
     adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
     gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
@@ -353,8 +356,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                     const grow_vertex* g = MARK(v);
                     const bool in = (g->mark & ~0xFFu) == batch << 8;
                     p += in && gc_kerbl_cached(&window, (uint32_t)(warp.added + 1), g->last) ? growth->held : 0.0f;
-                    const float d = (float)(g->mark & 0xFFu);
-                    p -= in ? growth->distance * (d < growth->distance_max ? d : growth->distance_max) : 0.0f;
+                    p -= in ? distance_cost[g->mark & 0xFFu] : 0.0f;
                 }
             }
             vscore[v] = live == 0 ? -1.0f : p + scores->live[live < live_max ? live : live_max];
