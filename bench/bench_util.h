@@ -64,12 +64,13 @@ static inline int bench_load_triangles(const char* path, uint32_t** out, size_t*
     return 0;
 }
 
-/* One level of midpoint subdivision (bench_speed --subdivide, tune_flush) of the triangle list *idx (*n indices over *vertices
- * vertices), in place: triangle (a, b, c) becomes (a, ab, ca), (ab, b, bc), (ca, bc, c),
- * (ab, bc, ca), where an edge's midpoint is numbered from *vertices up in the order the
- * edges are first met. The midpoints are found by an open-addressed hash of the edge
- * (4 x the triangles' slots at most: 12 bytes each), so memory stays bounded by the mesh.
- * Returns false when out of memory or past 2^32 vertices (the mesh is then unchanged). */
+/* One level of midpoint subdivision (bench_speed --subdivide, tune_flush) of the triangle
+ * list *idx (*n indices over *vertices vertices), in place: triangle (a, b, c) becomes
+ * (a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca), where an edge's midpoint is numbered
+ * from *vertices up in the order the edges are first met. The midpoints are found by an
+ * open-addressed hash of the edge (4 x the triangles' slots at most: 12 bytes each), so
+ * memory stays bounded by the mesh. Returns false when out of memory or past 2^32 vertices
+ * (the mesh is then unchanged). */
 static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices)
 {
     size_t tri = *n / 3, cap = 1;

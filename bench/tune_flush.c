@@ -170,7 +170,8 @@ int main(int argc, char** argv)
         if (bench_load_triangles(path, &indices, &index_count, &vertex_count))
             die(path, "cannot load it");
         largest = index_count > largest ? index_count : largest;
-        add_rows(indices, index_count, vertex_count, strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0));
+        const int training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
+        add_rows(indices, index_count, vertex_count, training);
         if (strcmp(mesh_names[i], "igea.ply") == 0)
             for (int l = 1; l <= levels; ++l) {
                 if (!bench_subdivide(&indices, &index_count, &vertex_count))

@@ -169,7 +169,8 @@ static bool batch_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv
     const uint64_t pos = w->added + 1; /* the triangle's first corner's stamp */
     uint32_t misses = 0;
     for (int c = 0; c < 3; ++c)
-        misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) && !batch_holds(w, r, tv[c], pos + (uint64_t)c);
+        misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) &&
+                  !batch_holds(w, r, tv[c], pos + (uint64_t)c);
     if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp) {
         w->start = w->added, w->fill = 0, w->triangles = 0;
         misses = 0;
@@ -207,9 +208,9 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
  * and its own record size. */
 static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                            const gc_flush_growth* growth, const bool nv, const gc_model* target, uint64_t first_primitive,
-                                            const gc_model* kerbl, uint64_t* invocations, uint32_t* order,
-                                            gc_error* err)
+                                            const gc_flush_growth* growth, const bool nv, const gc_model* target,
+                                            uint64_t first_primitive, const gc_model* kerbl, uint64_t* invocations,
+                                            uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
