@@ -418,10 +418,12 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
         return s;
     }
     if (gc_flush_batch_rule_of(&targets[0], placement->stream_position, &rule)) {
-        /* nv-dx, nv-gl: the same with Kerbl et al.'s batches followed along the order, the
-         * tuned table tuned again for them (gc_flush_batch_scores, on half the corpus): on the
-         * corpus -2.54% and -2.56% against meshoptimizer (auto's tuned table: -2.14%, -2.17%;
-         * the plain tuned order -0.41%, -0.44%; seed 004's batch: +0.94%, plain -0.08%: left out) */
+        /* nv-dx, nv-gl: the same with Kerbl et al.'s batches followed along the order and each
+         * grown round its start, the tuned table tuned again for them (gc_flush_batch_scores
+         * and gc_flush_batch_growth, on half the corpus and igea subdivided once): on the
+         * corpus -2.92% and -2.94% against meshoptimizer (not grown: -2.54%, -2.56%; auto's
+         * tuned table: -2.14%, -2.17%; the plain tuned order -0.41%, -0.44%; seed 004's batch:
+         * +0.94%, plain -0.08%: left out) */
         s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &rule, order, err);
         *served = true;
         if (!s && options->progress)

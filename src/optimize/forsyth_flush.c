@@ -15,7 +15,10 @@
  *    order the same way, a vertex held while referenced in the batch at most the window's
  *    indices back (nv-gl's window; 42 for nv-dx, whose window is 39 to 44 by slot); the
  *    cache is emptied after the batch's last triangle (`indices` / 3), or when fewer than 2
- *    of its `vertices` are left.
+ *    of its `vertices` are left. Within a batch the order grows it round its first triangle
+ *    (gc_flush_growth): a vertex the batch holds scores more, and one the batch referenced
+ *    less by its distance from that triangle (the batch greedy's compact batches, cheaply:
+ *    on a finely tessellated surface Forsyth's recency alone drew long thin batches).
  * At a flush the vertices that were cached keep their remaining triangles as the next
  * step's candidates, scored by their valences only, so the order stays on the surface.
  * On the corpus (28 rows, 14 meshes stored and shuffled) against meshoptimizer's order:
@@ -39,6 +42,7 @@
 #include "kerbl_machine.h"
 #include "../models/nvidia_rule.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,20 +97,24 @@ const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scor
     return gc_family_forsyth_scores(&t, own);
 }
 
-/* The table for nv-dx and nv-gl (--effort 1): auto's tuned table (score_table.c) tuned
- * again with the batches followed, by a coordinate search (steps of 0.15 down to 0.05 on one
- * entry at a time, kept when the mean of the two targets fell by more than 0.005%) on half
- * the corpus (ogre, stanford-bunny, rocker-arm, fandisk, spot, alligator, suzanne; stored and
- * shuffled) and checked on the other half (igea, beetle-alt, cheburashka, homer, teapot, cow,
- * woody): against meshoptimizer's order, nv-dx -2.33% -> -2.87% and nv-gl -2.38% -> -2.89%
- * on the first half, -1.94% -> -2.29% and -1.95% -> -2.31% on the held-out half
- * (docs/optimizers/auto.md). Its changes: the last LRU places (7, 9, 11, 13, 15) and the
- * vertices of 8 or more remaining triangles score higher, a vertex's last triangle lower. */
+/* The table and the batches' growth for nv-dx and nv-gl (--effort 1). The table was auto's
+ * tuned table (score_table.c) tuned again with the batches followed (steps of 0.15 down to
+ * 0.05, on ogre, stanford-bunny, rocker-arm, fandisk, spot, alligator and suzanne; nv-dx
+ * -2.54%, nv-gl -2.56% on the corpus against meshoptimizer's order). With the growth both were
+ * tuned together (bench/tune_flush.c --half even --subdivide 1 --target nv-dx: coordinate
+ * descent, steps 0.1 then 0.05, from that table and a guess of {0.3, 0.07, 10}), half the
+ * objective from alligator, cheburashka, fandisk, igea, rocker-arm, stanford-bunny and teapot,
+ * half from igea subdivided once, stored and shuffled: those -2.27% -> -3.04%, the subdivided
+ * igea -1.94% -> -3.43%, the held-out half -2.81% -> -2.74% (docs/optimizers/auto.md). Its
+ * changes: places 3 and 15 and a vertex's last triangle lower, places 10 and 11 and 3
+ * remaining triangles higher, the vertices of 8 or more lower. */
+const gc_flush_growth gc_flush_batch_growth = {0.2f, 0.05f, 9.0f};
+
 const gc_forsyth_scores gc_flush_batch_scores = {
     16, 9,
-    {0.779f, 0.791f, 0.789f, 0.981f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.742f, 0.710f, 0.700f, 0.525f,
-     0.332f, 0.227f},
-    {0.0f, 1.018f, 0.713f, 0.450f, 0.304f, 0.059f, 0.005f, 0.147f, 0.409f}};
+    {0.779f, 0.791f, 0.789f, 0.881f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.842f, 0.810f, 0.700f, 0.525f,
+     0.332f, 0.177f},
+    {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -122,6 +130,16 @@ typedef struct nv_vertex {
     flush_vertex f;
     gc_nv_vertex rule;
 } nv_vertex;
+/* Growing a batch (nv-dx, nv-gl), in the record that the cache's update reads anyway: the
+ * number of the batch that last referenced the vertex (modulo 2^24) and its distance there
+ * from the batch's first triangle (0 for that triangle's corners, else 1 more than the
+ * nearest corner of the triangle that brought it; at most 255) in one word, and the low 32
+ * bits of its stamp (warp_state's), so that the update reads no other array by vertex. */
+typedef struct grow_vertex {
+    flush_vertex f;
+    uint32_t mark; /* batch << 8 | distance */
+    uint32_t last;
+} grow_vertex;
 
 /* The warp of a reuse rule followed along the order: each vertex's stamp when it joined
  * (0: never), the stamps given so far, the warp's first stamp, its vertices and triangles. */
@@ -133,15 +151,22 @@ typedef struct warp_state {
 
 /* Kerbl et al.'s batches (window_indices): the stamp is the index position (from 1) of the
  * vertex's last reference, hit or miss; a corner hits while its vertex was referenced in
- * the batch at most window_indices indices back; the batch ends before a triangle whose
- * misses would take it past `warp` vertices or after warp_triangles triangles. */
+ * the batch at most window_indices indices back (kerbl_rule.h's window in nv-gl's form:
+ * nv-dx's, 39 to 44 by slot, taken as 42); the batch ends before a triangle whose misses
+ * would take it past `warp` vertices or after warp_triangles triangles. */
+static inline bool batch_holds(const warp_state* w, const gc_flush_rule* r, uint32_t v, uint64_t at)
+{
+    const gc_kerbl_rule window = {GC_KERBL_GL, r->window_indices, 0, 0, 0};
+    return w->stamp[v] > w->start && gc_kerbl_cached(&window, (uint32_t)at, (uint32_t)w->stamp[v]);
+}
+
 static bool batch_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
 {
     const uint64_t pos = w->added + 1; /* the triangle's first corner's stamp */
     uint32_t misses = 0;
     for (int c = 0; c < 3; ++c)
         misses += !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]) &&
-                  !(w->stamp[tv[c]] > w->start && pos + (uint64_t)c - w->stamp[tv[c]] <= r->window_indices);
+                  !batch_holds(w, r, tv[c], pos + (uint64_t)c);
     if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp) {
         w->start = w->added, w->fill = 0, w->triangles = 0;
         misses = 0;
@@ -179,9 +204,9 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
  * and its own record size. */
 static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                            const bool nv, const gc_model* target, uint64_t first_primitive,
-                                            const gc_model* kerbl, uint64_t* invocations, uint32_t* order,
-                                            gc_error* err)
+                                            const gc_flush_growth* growth, const bool nv, const gc_model* target,
+                                            uint64_t first_primitive, const gc_model* kerbl, uint64_t* invocations,
+                                            uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -201,14 +226,17 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     if (triangle_count > SIZE_MAX / 64)
         return gc_fail(err, GC_ERR_NOMEM, "forsyth: out of memory for %zu triangles and %u vertices", triangle_count,
                        vertex_count);
-    const size_t stride = nv ? sizeof(nv_vertex) : sizeof(flush_vertex);
+    /* the open batch's growth (nv-dx, nv-gl): its marks in 16-byte records (grow_vertex) */
+    const bool grow = !nv && growth && rule->warp && rule->window_indices && rule->warp_triangles &&
+                      rule->warp_triangles < triangle_count; /* a list one batch holds: Forsyth's order */
+    const size_t stride = nv ? sizeof(nv_vertex) : grow ? sizeof(grow_vertex) : sizeof(flush_vertex);
     const size_t vn = vertex_count ? vertex_count : 1;
 #define WORDS8(bytes) (((bytes) + 7) / 8)
     const size_t emitted_w = (triangle_count + 63) / 64, stamp_w = !nv && rule->warp ? vn : 0;
     const size_t records_w = WORDS8(vn * stride), offsets_w = WORDS8(((size_t)vertex_count + 1) * 4);
     /* kerbl (nv-dx or nv-gl): its machine's words, 2 per vertex, fed as the order is emitted */
     const size_t kerbl_w = kerbl ? WORDS8((2 * vn + 2) * 4) : 0;
-    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv ? records_w : 0);
+    const size_t zeroed_w = emitted_w + stamp_w + offsets_w + kerbl_w + (nv || grow ? records_w : 0);
     const size_t lists_w = WORDS8((triangle_count * 3 + 8) * 4), vscore_w = WORDS8(vn * 4);
     const size_t dead_w = WORDS8(triangle_count * 3 * 4);
     const size_t cand_w = WORDS8(((size_t)cache_size * GC_FORSYTH_SCAN + 8) * 4);
@@ -221,6 +249,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     memset(block, 0, zeroed_w * 8);
     uint64_t* emitted = block;
     warp_state warp = {stamp_w ? emitted + emitted_w : NULL, 0, 0, 0, 0};
+    uint32_t batch = 1; /* the open batch's number (marks of 0: none) */
+    const gc_kerbl_rule window = {GC_KERBL_GL, rule ? rule->window_indices : 0, 0, 0, 0};
+    float distance_cost[256]; /* growth: what a distance of d costs */
+    for (uint32_t d = 0; grow && d < 256; ++d)
+        distance_cost[d] = growth->distance * ((float)d < growth->distance_max ? (float)d : growth->distance_max);
     gc_adjacency adj;
     adj.offsets = (uint32_t*)(void*)(block + emitted_w + stamp_w);
     gc_kerbl_machine machine = {{GC_KERBL_DX, 0, 0, 0, 0}, NULL, 1, 0, 0, 0, 0};
@@ -236,6 +269,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     gc_adjacency_fill(indices, triangle_count, vertex_count, adj.offsets, adj.triangles);
 #define VERT(v) ((flush_vertex*)(records + (size_t)(v) * stride))
 #define RULE(v) (&((nv_vertex*)(void*)records)[v].rule)
+#define MARK(v) ((grow_vertex*)(void*)(records + (size_t)(v) * stride))
     uint32_t* list = adj.triangles;
     const uint32_t* list_start = adj.offsets;
     const uint32_t live_max = scores->live_count - 1;
@@ -275,6 +309,24 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         } else if (rule->reset_indices) {
             const uint64_t next = rule->first_index + 3 * (uint64_t)written; /* > 0 */
             flush = next % rule->reset_indices == 0;
+        } else if (grow) {
+            const uint64_t start = warp.start;
+            flush = batch_feed(&warp, rule, tv);
+            batch += warp.start != start; /* the triangle opened a batch */
+            /* its new vertices' distance: 1 more than its nearest corner the batch referenced */
+            const uint32_t key = batch << 8;
+            uint32_t near = 256; /* none */
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t m = MARK(tv[c])->mark;
+                near = (m & ~0xFFu) == key && (m & 0xFFu) < near ? m & 0xFFu : near;
+            }
+            const uint32_t fresh = key | (near == 256 ? 0 : near < 255 ? near + 1 : 255);
+            for (int c = 0; c < 3; ++c) {
+                grow_vertex* g = MARK(tv[c]);
+                g->mark = (g->mark & ~0xFFu) == key ? g->mark : fresh;
+                g->last = (uint32_t)warp.stamp[tv[c]];
+            }
+            batch += flush; /* the next triangle likely opens one */
         } else if (rule->warp) {
             flush = rule->window_indices ? batch_feed(&warp, rule, tv) : warp_feed(&warp, rule, tv);
         }
@@ -299,6 +351,13 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             } else {
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
+                if (grow && !flush && live) { /* (a vertex without triangles scores -1 whatever) */
+                    /* the batch's own terms: held (the window of batch_feed), and near its start */
+                    const grow_vertex* g = MARK(v);
+                    const bool in = (g->mark & ~0xFFu) == batch << 8;
+                    p += in && gc_kerbl_cached(&window, (uint32_t)(warp.added + 1), g->last) ? growth->held : 0.0f;
+                    p -= in ? distance_cost[g->mark & 0xFFu] : 0.0f;
+                }
             }
             vscore[v] = gc_forsyth_score_live(p + scores->live[live < live_max ? live : live_max], live);
             scan[live_cached] = v;
@@ -313,7 +372,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         gc_forsyth_scan_starts(scan, live_cached, list_start, list, scan_start);
         const uint32_t count =
             gc_forsyth_candidates(scan, live_cached, scan_start, list, records, stride, emitted, cand);
-        best = gc_forsyth_best(cand, count, indices, vscore, -1.0f);
+        /* (the batch's distance may take a candidate below -1) */
+        best = gc_forsyth_best(cand, count, indices, vscore, grow ? -FLT_MAX : -1.0f);
         if (best < 0)
             best = gc_forsyth_dead_end(dead_end, &dead_top, list, list_start, records, stride, emitted);
         if (best < 0) {
@@ -325,6 +385,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     }
 #undef VERT
 #undef RULE
+#undef MARK
     free(block);
     if (kerbl)
         *invocations = machine.invocations;
@@ -337,7 +398,20 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
                                gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, NULL, NULL, order, err);
+    /* the batches' growth in a copy of its own, so that the other rules' loop is without it */
+    if (rule->window_indices)
+        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
+                            NULL, NULL, order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, order,
+                        err);
+}
+
+gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                     const gc_flush_growth* growth, uint32_t* order, gc_error* err)
+{
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL, order,
+                        err);
 }
 
 gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -347,14 +421,14 @@ gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_co
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
     *invocations = 0;
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, false, NULL, 0, target, invocations,
-                        order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
+                        target, invocations, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, true, target, first_primitive, NULL, NULL,
-                        order, err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, NULL, true, target, first_primitive, NULL,
+                        NULL, order, err);
 }

@@ -138,8 +138,22 @@ bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rul
  * apart from gc_flush_rule_of, which also picks auto's default for a lone target. */
 bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
 /* The table gc_opt_forsyth_flush runs for nv-dx and nv-gl at --effort 1 (forsyth_flush.c:
- * auto's tuned table tuned again with the batches followed, on half the corpus). */
+ * auto's tuned table tuned again with the batches followed and grown, gc_flush_batch_growth,
+ * on half the corpus and igea subdivided once: bench/tune_flush.c). */
 extern const gc_forsyth_scores gc_flush_batch_scores;
+/* How the flushed order grows a batch (a rule with window_indices: nv-dx, nv-gl): a vertex the
+ * open batch holds scores `held` more, and one the batch referenced scores `distance` less per
+ * step of its distance (at most distance_max) from the batch's first triangle, so that the
+ * batch grows round its start; gc_opt_forsyth_flush runs gc_flush_batch_growth. */
+typedef struct gc_flush_growth {
+    float held, distance, distance_max;
+} gc_flush_growth;
+extern const gc_flush_growth gc_flush_batch_growth;
+/* gc_opt_forsyth_flush with the growth `growth` (NULL: none) for a rule with window_indices
+ * (bench/tune_flush.c tunes it). */
+gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                     const gc_flush_growth* growth, uint32_t* order, gc_error* err);
 /* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
  * ati with an LRU of 15 (ati-basic; into *own), else auto's tuned table. */
 const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
