@@ -121,53 +121,7 @@ static inline int64_t gc_forsyth_first(const uint32_t* indices, size_t triangle_
     }
     return best;
 }
-/* Where a target empties its cache (forsyth_flush.c): hard resets every reset_indices
- * indices of the draw (ati with an LRU under 16 entries), or the warps of reuse:W,F,T (warp
- * vertices, each compared with the last `window` added, warp_triangles: T, 0 none). */
-typedef struct gc_flush_rule {
-    uint64_t first_index; /* the list's first index's position in the draw */
-    uint32_t reset_indices, warp, window, warp_triangles;
-    /* the batch families (nv-dx, nv-gl: Kerbl et al.'s): a batch's vertex is held while its
-     * last reference is at most window_indices indices back (0: the warp's `window` rule) */
-    uint32_t window_indices;
-} gc_flush_rule;
-/* The rule for a target (true) or false when none is known for its family. */
-bool gc_flush_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
-/* The same for Kerbl et al.'s nv-dx and nv-gl: their batches followed along the order as
- * reuse's warps, from the model's traits (piece_vertices, piece_triangles) and window; kept
- * apart from gc_flush_rule_of, which also picks auto's default for a lone target. */
-bool gc_flush_batch_rule_of(const gc_model* target, uint64_t first_index, gc_flush_rule* rule);
-/* The table gc_opt_forsyth_flush runs for nv-dx and nv-gl at --effort 1 (forsyth_flush.c:
- * auto's tuned table tuned again with the batches followed and grown, gc_flush_batch_growth,
- * on half the corpus and igea subdivided once: bench/tune_flush.c). */
-extern const gc_forsyth_scores gc_flush_batch_scores;
-/* How the flushed order grows a batch (a rule with window_indices: nv-dx, nv-gl): a vertex the
- * open batch holds scores `held` more, and one the batch referenced scores `distance` less per
- * step of its distance (at most distance_max) from the batch's first triangle, so that the
- * batch grows round its start; gc_opt_forsyth_flush runs gc_flush_batch_growth. */
-typedef struct gc_flush_growth {
-    float held, distance, distance_max;
-} gc_flush_growth;
-extern const gc_flush_growth gc_flush_batch_growth;
-/* gc_opt_forsyth_flush with the growth `growth` (NULL: none) for a rule with window_indices
- * (bench/tune_flush.c tunes it). */
-gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                     const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                     const gc_flush_growth* growth, uint32_t* order, gc_error* err);
-/* The table gc_opt_forsyth_flush runs for such a target (chosen on the corpus): lru:16's for
- * ati with an LRU of 15 (ati-basic; into *own), else auto's tuned table. */
-const gc_forsyth_scores* gc_flush_scores(const gc_model* target, gc_forsyth_scores* own);
-/* gc_opt_forsyth_scored's order with its modelled cache emptied where `rule` says the target's is. */
-gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                               const gc_forsyth_scores* scores, const gc_flush_rule* rule, uint32_t* order,
-                               gc_error* err);
-
-/* gc_opt_forsyth_scored's order with its modelled cache holding only the vertices that an
- * nvidia target's rule (seed 000's, nvidia-kepler) still holds, the rule followed along the
- * order from primitive `first_primitive` of the draw (forsyth_flush.c). */
-gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                                const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
-                                uint32_t* order, gc_error* err);
+#include "forsyth_flush.h" /* the flushed orders' rules and functions */
 
 /* meshoptimizer's variant (score_table.c) likewise; GC_ERR_LIMIT as there. */
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
