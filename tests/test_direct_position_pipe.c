@@ -22,28 +22,7 @@
 
 #include "optimize/optimize.h"
 
-typedef struct maker {
-    const uint32_t* source; /* the finished order */
-    uint32_t* order;        /* the buffer the pass reads */
-    size_t count, stop;     /* stop: publish this many, then end */
-    gc_order_feed* feed;
-} maker;
-
-static void* make(void* arg)
-{
-    maker* m = arg;
-    size_t written = 0, step = 1;
-    while (written < m->stop) {
-        step = (step * 37 + 11) % 700 + 1;
-        size_t k = written + step < m->stop ? written + step : m->stop;
-        memcpy(m->order + written, m->source + written, (k - written) * sizeof *m->order);
-        written = k;
-        atomic_store_explicit(&m->feed->written, written, memory_order_release);
-        sched_yield();
-    }
-    atomic_store_explicit(&m->feed->ended, 1, memory_order_release);
-    return NULL;
-}
+#include "test_feed.h"
 
 static uint32_t vertices_of(const uint32_t* idx, size_t n)
 {
@@ -62,7 +41,7 @@ static bool fed_pass(const uint32_t* idx, size_t tc, uint32_t vc, uint32_t windo
     atomic_init(&feed.ended, 0);
     for (size_t t = 0; t < tc; ++t)
         out[t] = UINT32_MAX;
-    maker m = {source, out, tc, stop, &feed};
+    maker m = {source, out, stop, &feed};
     pthread_t id;
     assert_int_equal(pthread_create(&id, NULL, make, &m), 0);
     bool aborted = false;

@@ -15,6 +15,7 @@
  *    small ones (a table of 100 entries, not a power of two), the list alone and inside a
  *    longer draw. */
 #include "test_util.h"
+#include "test_feed.h"
 
 #include "models/llvmpipe_rule.h"
 #include "optimize/optimize.h"
@@ -81,17 +82,8 @@ static void compare_on(const uint32_t* idx, size_t tc, uint32_t vertices, const 
                     fail_msg("%s, %s, placed %d, weights %zu: not the target greedy's order", what, specs[s], placed,
                              w);
             }
-            for (int first_use = 0; first_use < 2; ++first_use) {
-                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, place.position / 3, place.length,
-                                                           first_use, 1.0f, 3, want, &err),
-                                 GC_OK);
-                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, place.position / 3, place.length,
-                                                       first_use, 1.0f, 3, got, &err),
-                                 GC_OK);
-                if (memcmp(want, got, tc * sizeof *got))
-                    fail_msg("%s, %s, placed %d, first use %d: not the machine greedy's order", what, specs[s], placed,
-                             first_use);
-            }
+            assert_machine_greedy_as_sim(idx, tc, vertices, &m, place.position, place.length, 1.0f, want, got, what,
+                                         placed);
         }
     }
     free(want);

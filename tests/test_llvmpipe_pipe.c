@@ -21,6 +21,7 @@
  *    greedy from 4,096 triangles), on cow (beside the machine greedy's job) and
  *    stanford-bunny (without it), stored and shuffled. */
 #include "test_util.h"
+#include "test_feed.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -53,17 +54,8 @@ static void greedy_orders_on(const uint32_t* idx, size_t tc, uint32_t vertices, 
                 /* direct-value keys by value alone: its count does not depend on the place */
                 assert_int_equal(fed, order_invocations(&m, idx, got, tc));
             }
-            for (int first_use = 0; first_use < 2; ++first_use) {
-                assert_int_equal(gc_opt_machine_greedy_sim(idx, tc, vertices, &m, place.position / 3, place.length,
-                                                           first_use, 1.5f, 3, want, &err),
-                                 GC_OK);
-                assert_int_equal(gc_opt_machine_greedy(idx, tc, vertices, &m, place.position / 3, place.length,
-                                                       first_use, 1.5f, 3, got, &err),
-                                 GC_OK);
-                if (memcmp(want, got, tc * sizeof *got))
-                    fail_msg("%s, %s, placed %d, first use %d: not the machine greedy's order", what, specs[s], placed,
-                             first_use);
-            }
+            assert_machine_greedy_as_sim(idx, tc, vertices, &m, place.position, place.length, 1.5f, want, got, what,
+                                         placed);
         }
     }
     free(want);
@@ -123,28 +115,6 @@ static void llvmpipe_counts(void** state)
     }
 }
 
-typedef struct maker {
-    const uint32_t* source; /* the finished order */
-    uint32_t* order;        /* the buffer the polish reads */
-    size_t stop;            /* publish this many, then end */
-    gc_order_feed* feed;
-} maker;
-
-static void* make(void* arg)
-{
-    maker* m = arg;
-    size_t written = 0, step = 1;
-    while (written < m->stop) {
-        step = (step * 37 + 11) % 700 + 1;
-        size_t k = written + step < m->stop ? written + step : m->stop;
-        memcpy(m->order + written, m->source + written, (k - written) * sizeof *m->order);
-        written = k;
-        atomic_store_explicit(&m->feed->written, written, memory_order_release);
-        sched_yield();
-    }
-    atomic_store_explicit(&m->feed->ended, 1, memory_order_release);
-    return NULL;
-}
 
 /* The polish reading `source` as a maker thread publishes `stop` triangles of it. */
 static bool fed_polish(const uint32_t* idx, size_t tc, uint32_t vc, const gc_model* m, uint32_t piece, uint32_t first,

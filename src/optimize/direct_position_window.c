@@ -64,21 +64,6 @@ static uint32_t dp_feed(dp_machine* m, const uint32_t* tv, uint32_t base)
     return misses;
 }
 
-/* The triangles of `order` there to read, `need` or more, else the maker's final count
- * (short of need: it failed); NULL feed: all of them. */
-static size_t dp_wait(const gc_order_feed* feed, size_t need, size_t triangle_count)
-{
-    if (!feed)
-        return triangle_count;
-    for (;;) {
-        const size_t w = atomic_load_explicit(&feed->written, memory_order_acquire);
-        if (w >= need)
-            return w;
-        if (atomic_load_explicit(&feed->ended, memory_order_acquire))
-            return atomic_load_explicit(&feed->written, memory_order_acquire);
-        sched_yield();
-    }
-}
 
 static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, uint32_t slots,
                            uint64_t first_position, uint32_t window, uint32_t* order, const gc_order_feed* feed,
@@ -123,7 +108,7 @@ static gc_status dp_window(const uint32_t* indices, size_t triangle_count, uint3
     size_t ready = 0; /* the places of `order` written (feed) */
     for (size_t k = 0; k < triangle_count; ++k) {
         const size_t want = next + (window - held) < triangle_count ? next + (window - held) : triangle_count;
-        if (ready < want && (ready = dp_wait(feed, want, triangle_count)) < want) {
+        if (ready < want && (ready = feed ? gc_order_feed_wait(feed, want) : triangle_count) < want) {
             if (aborted) /* the maker failed: its status is the caller's */
                 *aborted = true;
             goto done;

@@ -23,20 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How much of the order is there: at least `need` triangles, or all the maker wrote once it
- * ended (short of the count after a failure). */
-static size_t wait_for(const gc_order_feed* feed, size_t need)
-{
-    for (;;) {
-        const size_t w = atomic_load_explicit(&feed->written, memory_order_acquire);
-        if (w >= need)
-            return w;
-        if (atomic_load_explicit(&feed->ended, memory_order_acquire))
-            return atomic_load_explicit(&feed->written, memory_order_acquire);
-        sched_yield();
-    }
-}
-
 gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, uint32_t piece_triangles, uint32_t first_piece,
                                  const uint32_t* in, const gc_order_feed* feed, uint32_t* out, uint64_t* cost,
@@ -66,7 +52,7 @@ gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count,
     uint32_t size = first_piece && first_piece < piece_triangles ? first_piece : piece_triangles;
     while (start < triangle_count) {
         const size_t end = start + size < triangle_count ? start + size : triangle_count;
-        if (there < end && (there = wait_for(feed, end)) < end) {
+        if (there < end && (there = gc_order_feed_wait(feed, end)) < end) {
             *aborted = true; /* the maker failed: its status is the one reported */
             goto done;
         }

@@ -8,6 +8,7 @@
 #include "../internal.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
@@ -199,6 +200,19 @@ typedef struct gc_order_feed {
     atomic_size_t written;
     atomic_int ended;
 } gc_order_feed;
+/* How much of a fed order there is to read: `need` triangles or more, else all the maker
+ * wrote once it ended (short of `need` after a failure); waits (yielding) until one holds. */
+static inline size_t gc_order_feed_wait(const gc_order_feed* feed, size_t need)
+{
+    for (;;) {
+        const size_t w = atomic_load_explicit(&feed->written, memory_order_acquire);
+        if (w >= need)
+            return w;
+        if (atomic_load_explicit(&feed->ended, memory_order_acquire))
+            return atomic_load_explicit(&feed->written, memory_order_acquire);
+        sched_yield();
+    }
+}
 /* gc_opt_score_table with the order published to `feed` as it is made (the same order). */
 gc_status gc_opt_score_table_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_forsyth_scores* table, uint32_t* order, gc_order_feed* feed, gc_error* err);
