@@ -536,6 +536,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
                                (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
                                traits[0].kerbl_batches && (!pages_change || placement->first_use_numbering);
+    /* ... with the numbering kept, the greedy (which follows the model, pages and all) won
+     * every row by 10-18% (igea stored, shuffled, subdivided once): it and meshoptimizer's
+     * table alone */
+    const bool paged_kept = pages_change && !placement->first_use_numbering;
     /* ... and since the flushed Forsyth order (forsyth_flush.c, scored after them) won the
      * greedy's rows, the batch greedy alone: the same corpus figures (-3.24%, -3.25% against
      * meshoptimizer, every row the same to 0.01%) in 7.7x and 7.3x meshoptimizer's time for
@@ -619,7 +623,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || lone_warp || lone_nv || nv_batch_pair ||
+        if (!t->pieces || lone_warp || lone_nv || nv_batch_pair || paged_kept ||
             (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
         /* a lone batch target (seed 004's slots): the patches won none of the 28 corpus rows
@@ -656,7 +660,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t batch_targets[MAX_TARGETS];
     size_t batch_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
-        bool use = traits[i].kerbl_batches;
+        bool use = traits[i].kerbl_batches && !paged_kept;
         if (effort == 1)
             use &= target_count < 3 && traits[i].batch_greedy_cheap;
         if (use)
@@ -681,7 +685,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= lean.no_forsyth;
     /* the tuned Forsyth order left out: gc_auto_lean's choice, or a lone nvidia-maxwell-like
      * target from 16,384 triangles (it won only on woody, 1,267 triangles) */
-    const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384);
+    const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384) || paged_kept;
     size_t total = forsyth_at + ((effort == 1 && no_forsyth) || (nv_batch_pair && !pages_change) ? 0 : 2 + (effort > 1) - skip_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */
