@@ -77,6 +77,50 @@ static gc_status feed_end(gc_order_feed* feed, gc_status s)
  * the order published as it is made, ended whatever the outcome. table_only (a constant in
  * each of the two copies below): the target is one of those tables, written out (the loop
  * then without the other machines' branches, as fast as its own copy was). */
+/* The table greedy's candidates of a step (gc_greedy_step_candidates without its set): the
+ * first SCAN remaining triangles of each recent vertex, a triangle of two recent vertices met
+ * twice. Its score is the same both times, and a candidate wins only by beating the best so
+ * far (gc_greedy_beats: the lower score, the lower number among equals), which it never does
+ * against itself, so the winner is the one of the deduplicated candidates; the set's probes
+ * (a branch on the data per triangle) cost more than the few repeats, each cut by the bound.
+ * vt: per vertex its remaining triangles, then its total. */
+static inline uint32_t table_step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* vt,
+                                             const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
+                                             uint32_t* candidates)
+{
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        const uint32_t v = recent[r];
+        const uint32_t l = vt[2 * (size_t)v];
+        const uint32_t scan = l < SCAN ? l : SCAN;
+        const uint32_t* list = adjacent + first[v];
+        for (uint32_t a = 0; a < scan; ++a) {
+            const uint32_t tri = list[a];
+#if defined(__GNUC__)
+            __builtin_prefetch(indices + 3 * (size_t)tri);
+#endif
+            candidates[count++] = tri;
+        }
+    }
+    return count;
+}
+
+/* gc_greedy_fresh_bound on vt (table_step_candidates'): a corner is fresh while all of its
+ * vertex's triangles remain. */
+static inline float table_fresh_bound(const uint32_t* tv, const uint32_t* vt, const float boost[64], float beta,
+                                      float* valence)
+{
+    float v = 0.0f;
+    uint32_t fresh = 0;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t l = vt[2 * (size_t)tv[c]];
+        v += l < 64 ? boost[l] : 0.0f;
+        fresh += l == vt[2 * (size_t)tv[c] + 1] && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]);
+    }
+    *valence = v;
+    return (float)fresh - beta * v;
+}
+
 #if defined(__GNUC__)
 #define GREEDY_INLINE static inline __attribute__((always_inline))
 #else
@@ -116,7 +160,11 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
      * priced triangle would give its new vertices (UINT32_MAX: none yet) */
     uint32_t* values = first_use ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false) : NULL;
     uint32_t next = 0;
-    if (!dead_end || !emitted || (first_use && !values)) {
+    /* table_only: per vertex its remaining triangles and its total, side by side (one read of
+       a vertex for the bound where `live` and `first` took two) */
+    uint32_t* vt = table_only ? gc_alloc_array(2 * (size_t)(vertex_count ? vertex_count : 1), sizeof(uint32_t), false)
+                              : NULL;
+    if (!dead_end || !emitted || (first_use && !values) || (table_only && !vt)) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -134,6 +182,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
     const uint32_t* adjacent = lists.adj.triangles;
+    for (uint32_t v = 0; table_only && v < vertex_count; ++v)
+        vt[2 * (size_t)v] = live[v], vt[2 * (size_t)v + 1] = first[v + 1] - first[v];
 
     float boost[64];
     gc_greedy_boost_table(boost);
@@ -160,14 +210,18 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
             inline_machine_step(&machine, p.number);
         }
-        const uint32_t count = gc_greedy_step_candidates(recent, recent_count, live, first, adjacent, indices, SCAN,
-                                                         mark, seen_tri, seen_step, candidates);
+        const uint32_t count = table_only ? table_step_candidates(recent, recent_count, vt, first, adjacent, indices,
+                                                                  candidates)
+                                          : gc_greedy_step_candidates(recent, recent_count, live, first, adjacent,
+                                                                      indices, SCAN, mark, seen_tri, seen_step,
+                                                                      candidates);
         for (uint32_t i = 0; i < count; ++i) {
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
             /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
             float valence;
-            const float bound = gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence);
+            const float bound = table_only ? table_fresh_bound(tv, vt, boost, beta, &valence)
+                                           : gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence);
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
@@ -201,7 +255,13 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        if (table_only) {
+            for (int c = 0; c < 3; ++c)
+                vt[2 * (size_t)tv[c]] = live[tv[c]];
+            gc_recent_after_strided(recent, &recent_count, recent_limit, tv, vt, 2 * sizeof *vt);
+        } else {
+            gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        }
     }
     if (fed)
         *fed = invocations;
@@ -211,6 +271,7 @@ done:
     gc_sim_destroy(sim);
     inline_machine_free(&machine);
     free(values);
+    free(vt);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
