@@ -121,6 +121,30 @@ static inline float table_fresh_bound(const uint32_t* tv, const uint32_t* vt, co
     return (float)fresh - beta * v;
 }
 
+/* A candidate's score in the table greedy with the vertices' own numbers as keys:
+ * gc_llvmpipe_price3's misses (a miss writes its slot, which the later corners see) less
+ * beta times table_fresh_bound's valence, without branches on the data. mask: the table's
+ * size - 1 where that is a power of two, else 0 (gc_llvmpipe_slot's remainder). */
+static inline float table_score(const gc_llvmpipe_list* m, const uint32_t* tv, const uint32_t* vt,
+                                const float boost[64], float beta, bool fresh, uint32_t mask)
+{
+    uint32_t s[3], held[3];
+    float v = 0.0f;
+    for (int c = 0; c < 3; ++c) {
+        s[c] = mask ? tv[c] & mask : tv[c] % m->map;
+        held[c] = fresh ? 0 : m->table[s[c]];
+        const uint32_t l = vt[2 * (size_t)tv[c]];
+        v += l < 64 ? boost[l] : 0.0f;
+    }
+    const uint32_t miss0 = held[0] != tv[0] + 1;
+    const uint32_t h1 = (miss0 & (s[1] == s[0])) ? tv[0] + 1 : held[1];
+    const uint32_t miss1 = h1 != tv[1] + 1;
+    uint32_t h2 = (miss0 & (s[2] == s[0])) ? tv[0] + 1 : held[2];
+    h2 = (miss1 & (s[2] == s[1])) ? tv[1] + 1 : h2;
+    const uint32_t miss2 = h2 != tv[2] + 1;
+    return (float)(miss0 + miss1 + miss2) - beta * v;
+}
+
 #if defined(__GNUC__)
 #define GREEDY_INLINE static inline __attribute__((always_inline))
 #else
@@ -197,6 +221,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
     /* table_only: the table's state here, out of the machine (its memory is the machine's, freed with it) */
     gc_llvmpipe_list table = machine.table;
+    /* the table's slot mask where its size is a power of two (else 0: the remainder) */
+    const uint32_t mask = table.map && (table.map & (table.map - 1)) == 0 ? table.map - 1 : 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
@@ -215,7 +241,21 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
                                           : gc_greedy_step_candidates(recent, recent_count, live, first, adjacent,
                                                                       indices, SCAN, mark, seen_tri, seen_step,
                                                                       candidates);
-        for (uint32_t i = 0; i < count; ++i) {
+        if (table_only && !values) {
+            /* every candidate priced, the best kept without branches on the data (the bound's
+               test mispredicted often): the same winner, the least (score, number) */
+            uint32_t best_tri = UINT32_MAX;
+            float bs = 0.0f;
+            for (uint32_t i = 0; i < count; ++i) {
+                const uint32_t tri = candidates[i];
+                const float score = table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask);
+                const bool beats = (best_tri == UINT32_MAX) | (score < bs) | ((score == bs) & (tri < best_tri));
+                best_tri = beats ? tri : best_tri;
+                bs = beats ? score : bs;
+            }
+            best = best_tri == UINT32_MAX ? -1 : (int64_t)best_tri;
+        }
+        for (uint32_t i = 0; i < (table_only && !values ? 0 : count); ++i) {
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
             /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
