@@ -249,9 +249,14 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             for (uint32_t i = 0; i < count; ++i) {
                 const uint32_t tri = candidates[i];
                 const float score = table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask);
-                const bool beats = (best_tri == UINT32_MAX) | (score < bs) | ((score == bs) & (tri < best_tri));
-                best_tri = beats ? tri : best_tri;
-                bs = beats ? score : bs;
+                const uint32_t beats = (uint32_t)(best_tri == UINT32_MAX) | (uint32_t)(score < bs) |
+                                       ((uint32_t)(score == bs) & (uint32_t)(tri < best_tri));
+                const uint32_t keep = beats - 1; /* all ones where the best stays */
+                uint32_t sb, bb;
+                memcpy(&sb, &score, sizeof sb), memcpy(&bb, &bs, sizeof bb);
+                bb = (bb & keep) | (sb & ~keep);
+                memcpy(&bs, &bb, sizeof bs);
+                best_tri = (best_tri & keep) | (tri & ~keep);
             }
             best = best_tri == UINT32_MAX ? -1 : (int64_t)best_tri;
         }
