@@ -223,6 +223,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     gc_llvmpipe_list table = machine.table;
     /* the table's slot mask where its size is a power of two (else 0: the remainder) */
     const uint32_t mask = table.map && (table.map & (table.map - 1)) == 0 ? table.map - 1 : 0;
+    /* table_only: the current step's segment + 1 (gc_llvmpipe_list_fresh's), and its primitives so far */
+    uint64_t segment = 1, seg_pos = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
@@ -230,7 +232,11 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         uint32_t candidates[RECENT_MAX * SCAN];
         bool fresh = false;
         if (table_only) {
-            fresh = gc_llvmpipe_list_fresh(&table, step);
+            /* the segment of primitive `step` + 1 counted along (no division a step) */
+            if (table.per_segment && seg_pos == table.per_segment)
+                seg_pos = 0, ++segment;
+            ++seg_pos;
+            fresh = table.current != segment;
         } else {
             p.number = first_number + step;
             p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
@@ -289,7 +295,7 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         if (values)
             next = gc_number_new_corners(values, next, tv);
         if (table_only)
-            invocations += gc_llvmpipe_feed3(&table, tv, step);
+            invocations += gc_llvmpipe_feed3_in(&table, tv, segment);
         else if (machine.kind)
             invocations += inline_machine_feed(&machine, tv, p.number);
         else
