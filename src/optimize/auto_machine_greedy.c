@@ -145,6 +145,21 @@ static inline float table_score(const gc_llvmpipe_list* m, const uint32_t* tv, c
     return (float)(miss0 + miss1 + miss2) - beta * v;
 }
 
+/* gc_greedy_restart with vt's remaining triangles (table_step_candidates'). */
+static inline int64_t table_restart(const uint32_t* vt, const uint32_t* first, const uint32_t* adjacent,
+                                    const uint32_t* dead_end, size_t* dead_top, const unsigned char* emitted,
+                                    size_t* input_cursor)
+{
+    while (*dead_top > 0) {
+        const uint32_t d = dead_end[--*dead_top];
+        if (vt[2 * (size_t)d] > 0)
+            return adjacent[first[d]];
+    }
+    while (emitted[*input_cursor])
+        ++*input_cursor;
+    return (int64_t)*input_cursor;
+}
+
 #if defined(__GNUC__)
 #define GREEDY_INLINE static inline __attribute__((always_inline))
 #else
@@ -289,6 +304,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
                 best_score = score;
             }
         }
+        if (table_only && light && best < 0) /* gc_greedy_restart on vt (lists.live not kept in the light form) */
+            best = table_restart(vt, first, adjacent, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * (size_t)tri;
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
@@ -303,11 +320,21 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         order[step] = tri;
         if (feed && (step + 1) % GC_ORDER_FEED_STEP == 0)
             atomic_store_explicit(&feed->written, step + 1, memory_order_release);
-        gc_live_triangles_drop(&lists, light, indices, tri);
+        if (table_only && light) /* gc_live_triangles_drop's light form on vt's counts */
+            for (int c = 0; c < 3; ++c) {
+                uint32_t* list = lists.adj.triangles + first[tv[c]];
+                const uint32_t last = --vt[2 * (size_t)tv[c]];
+                uint32_t k = 0;
+                while (list[k] != tri)
+                    ++k;
+                list[k] = list[last];
+            }
+        else
+            gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         if (table_only) {
-            for (int c = 0; c < 3; ++c)
+            for (int c = 0; c < 3 && !light; ++c)
                 vt[2 * (size_t)tv[c]] = live[tv[c]];
             gc_recent_after_strided(recent, &recent_count, recent_limit, tv, vt, 2 * sizeof *vt);
         } else {
