@@ -110,10 +110,10 @@ static inline uint32_t gc_llvmpipe_price3(const gc_llvmpipe_list* m, const uint3
     return count;
 }
 
-/* Feeds triangle tv as primitive k of the list (k one more than the last one's); its misses. */
-static inline uint32_t gc_llvmpipe_feed3(gc_llvmpipe_list* m, const uint32_t* tv, uint64_t k)
+/* Feeds triangle tv to the list, in segment `segment` + 1 (gc_llvmpipe_feed3's, for a caller
+ * that counts the segments itself); its misses. */
+static inline uint32_t gc_llvmpipe_feed3_in(gc_llvmpipe_list* m, const uint32_t* tv, uint64_t segment)
 {
-    const uint64_t segment = (m->per_segment ? k / m->per_segment : 0) + 1;
     if (m->current != segment) {
         memset(m->table, 0, m->map * sizeof *m->table);
         m->current = segment;
@@ -128,6 +128,12 @@ static inline uint32_t gc_llvmpipe_feed3(gc_llvmpipe_list* m, const uint32_t* tv
         }
     }
     return misses;
+}
+
+/* Feeds triangle tv as primitive k of the list (k one more than the last one's); its misses. */
+static inline uint32_t gc_llvmpipe_feed3(gc_llvmpipe_list* m, const uint32_t* tv, uint64_t k)
+{
+    return gc_llvmpipe_feed3_in(m, tv, (m->per_segment ? k / m->per_segment : 0) + 1);
 }
 
 #endif

@@ -77,6 +77,89 @@ static gc_status feed_end(gc_order_feed* feed, gc_status s)
  * the order published as it is made, ended whatever the outcome. table_only (a constant in
  * each of the two copies below): the target is one of those tables, written out (the loop
  * then without the other machines' branches, as fast as its own copy was). */
+/* The table greedy's candidates of a step (gc_greedy_step_candidates without its set): the
+ * first SCAN remaining triangles of each recent vertex, a triangle of two recent vertices met
+ * twice. Its score is the same both times, and a candidate wins only by beating the best so
+ * far (gc_greedy_beats: the lower score, the lower number among equals), which it never does
+ * against itself, so the winner is the one of the deduplicated candidates; the set's probes
+ * (a branch on the data per triangle) cost more than the few repeats, each cut by the bound.
+ * vt: per vertex its remaining triangles, then its total. */
+static inline uint32_t table_step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* vt,
+                                             const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
+                                             uint32_t* candidates)
+{
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < recent_count; ++r) {
+        const uint32_t v = recent[r];
+        const uint32_t l = vt[2 * (size_t)v];
+        const uint32_t scan = l < SCAN ? l : SCAN;
+        const uint32_t* list = adjacent + first[v];
+        for (uint32_t a = 0; a < scan; ++a) {
+            const uint32_t tri = list[a];
+#if defined(__GNUC__)
+            __builtin_prefetch(indices + 3 * (size_t)tri);
+#endif
+            candidates[count++] = tri;
+        }
+    }
+    return count;
+}
+
+/* gc_greedy_fresh_bound on vt (table_step_candidates'): a corner is fresh while all of its
+ * vertex's triangles remain. */
+static inline float table_fresh_bound(const uint32_t* tv, const uint32_t* vt, const float boost[64], float beta,
+                                      float* valence)
+{
+    float v = 0.0f;
+    uint32_t fresh = 0;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t l = vt[2 * (size_t)tv[c]];
+        v += l < 64 ? boost[l] : 0.0f;
+        fresh += l == vt[2 * (size_t)tv[c] + 1] && !(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]);
+    }
+    *valence = v;
+    return (float)fresh - beta * v;
+}
+
+/* A candidate's score in the table greedy with the vertices' own numbers as keys:
+ * gc_llvmpipe_price3's misses (a miss writes its slot, which the later corners see) less
+ * beta times table_fresh_bound's valence, without branches on the data. mask: the table's
+ * size - 1 where that is a power of two, else 0 (gc_llvmpipe_slot's remainder). */
+static inline float table_score(const gc_llvmpipe_list* m, const uint32_t* tv, const uint32_t* vt,
+                                const float boost[64], float beta, bool fresh, uint32_t mask)
+{
+    uint32_t s[3], held[3];
+    float v = 0.0f;
+    for (int c = 0; c < 3; ++c) {
+        s[c] = mask ? tv[c] & mask : tv[c] % m->map;
+        held[c] = fresh ? 0 : m->table[s[c]];
+        const uint32_t l = vt[2 * (size_t)tv[c]];
+        v += l < 64 ? boost[l] : 0.0f;
+    }
+    const uint32_t miss0 = held[0] != tv[0] + 1;
+    const uint32_t h1 = (miss0 & (s[1] == s[0])) ? tv[0] + 1 : held[1];
+    const uint32_t miss1 = h1 != tv[1] + 1;
+    uint32_t h2 = (miss0 & (s[2] == s[0])) ? tv[0] + 1 : held[2];
+    h2 = (miss1 & (s[2] == s[1])) ? tv[1] + 1 : h2;
+    const uint32_t miss2 = h2 != tv[2] + 1;
+    return (float)(miss0 + miss1 + miss2) - beta * v;
+}
+
+/* gc_greedy_restart with vt's remaining triangles (table_step_candidates'). */
+static inline int64_t table_restart(const uint32_t* vt, const uint32_t* first, const uint32_t* adjacent,
+                                    const uint32_t* dead_end, size_t* dead_top, const unsigned char* emitted,
+                                    size_t* input_cursor)
+{
+    while (*dead_top > 0) {
+        const uint32_t d = dead_end[--*dead_top];
+        if (vt[2 * (size_t)d] > 0)
+            return adjacent[first[d]];
+    }
+    while (emitted[*input_cursor])
+        ++*input_cursor;
+    return (int64_t)*input_cursor;
+}
+
 #if defined(__GNUC__)
 #define GREEDY_INLINE static inline __attribute__((always_inline))
 #else
@@ -116,7 +199,11 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
      * priced triangle would give its new vertices (UINT32_MAX: none yet) */
     uint32_t* values = first_use ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(uint32_t), false) : NULL;
     uint32_t next = 0;
-    if (!dead_end || !emitted || (first_use && !values)) {
+    /* table_only: per vertex its remaining triangles and its total, side by side (one read of
+       a vertex for the bound where `live` and `first` took two) */
+    uint32_t* vt = table_only ? gc_alloc_array(2 * (size_t)(vertex_count ? vertex_count : 1), sizeof(uint32_t), false)
+                              : NULL;
+    if (!dead_end || !emitted || (first_use && !values) || (table_only && !vt)) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -134,6 +221,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
     const uint32_t* adjacent = lists.adj.triangles;
+    for (uint32_t v = 0; table_only && v < vertex_count; ++v)
+        vt[2 * (size_t)v] = live[v], vt[2 * (size_t)v + 1] = first[v + 1] - first[v];
 
     float boost[64];
     gc_greedy_boost_table(boost);
@@ -147,6 +236,10 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     gc_sim_primitive p = {{0, 0, 0, 0}, {0, 1, 2, 0}, 3, 0, NULL, 0};
     /* table_only: the table's state here, out of the machine (its memory is the machine's, freed with it) */
     gc_llvmpipe_list table = machine.table;
+    /* the table's slot mask where its size is a power of two (else 0: the remainder) */
+    const uint32_t mask = table.map && (table.map & (table.map - 1)) == 0 ? table.map - 1 : 0;
+    /* table_only: the current step's segment + 1 (gc_llvmpipe_list_fresh's), and its primitives so far */
+    uint64_t segment = 1, seg_pos = 0;
     for (size_t step = 0; step < triangle_count; ++step) {
         int64_t best = -1;
         float best_score = 0.0f;
@@ -154,20 +247,47 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         uint32_t candidates[RECENT_MAX * SCAN];
         bool fresh = false;
         if (table_only) {
-            fresh = gc_llvmpipe_list_fresh(&table, step);
+            /* the segment of primitive `step` + 1 counted along (no division a step) */
+            if (table.per_segment && seg_pos == table.per_segment)
+                seg_pos = 0, ++segment;
+            ++seg_pos;
+            fresh = table.current != segment;
         } else {
             p.number = first_number + step;
             p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
             inline_machine_step(&machine, p.number);
         }
-        const uint32_t count = gc_greedy_step_candidates(recent, recent_count, live, first, adjacent, indices, SCAN,
-                                                         mark, seen_tri, seen_step, candidates);
-        for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t count = table_only ? table_step_candidates(recent, recent_count, vt, first, adjacent, indices,
+                                                                  candidates)
+                                          : gc_greedy_step_candidates(recent, recent_count, live, first, adjacent,
+                                                                      indices, SCAN, mark, seen_tri, seen_step,
+                                                                      candidates);
+        if (table_only && !values) {
+            /* every candidate priced, the best kept without branches on the data (the bound's
+               test mispredicted often): the same winner, the least (score, number) */
+            uint32_t best_tri = UINT32_MAX;
+            float bs = 0.0f;
+            for (uint32_t i = 0; i < count; ++i) {
+                const uint32_t tri = candidates[i];
+                const float score = table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask);
+                const uint32_t beats = (uint32_t)(best_tri == UINT32_MAX) | (uint32_t)(score < bs) |
+                                       ((uint32_t)(score == bs) & (uint32_t)(tri < best_tri));
+                const uint32_t keep = beats - 1; /* all ones where the best stays */
+                uint32_t sb, bb;
+                memcpy(&sb, &score, sizeof sb), memcpy(&bb, &bs, sizeof bb);
+                bb = (bb & keep) | (sb & ~keep);
+                memcpy(&bs, &bb, sizeof bs);
+                best_tri = (best_tri & keep) | (tri & ~keep);
+            }
+            best = best_tri == UINT32_MAX ? -1 : (int64_t)best_tri;
+        }
+        for (uint32_t i = 0; i < (table_only && !values ? 0 : count); ++i) {
             uint32_t tri = candidates[i];
             const uint32_t* tv = indices + 3 * (size_t)tri;
             /* the fewest invocations it can cost could not beat the best: not priced (the same order) */
             float valence;
-            const float bound = gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence);
+            const float bound = table_only ? table_fresh_bound(tv, vt, boost, beta, &valence)
+                                           : gc_greedy_fresh_bound(tv, live, first, boost, beta, &valence);
             if (best >= 0 && (bound > best_score || (bound == best_score && tri > (uint32_t)best)))
                 continue;
             p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
@@ -184,13 +304,15 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
                 best_score = score;
             }
         }
+        if (table_only && light && best < 0) /* gc_greedy_restart on vt (lists.live not kept in the light form) */
+            best = table_restart(vt, first, adjacent, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t tri = gc_greedy_take(best, &lists, dead_end, &dead_top, emitted, &input_cursor);
         const uint32_t* tv = indices + 3 * (size_t)tri;
         p.vertices[0] = tv[0], p.vertices[1] = tv[1], p.vertices[2] = tv[2];
         if (values)
             next = gc_number_new_corners(values, next, tv);
         if (table_only)
-            invocations += gc_llvmpipe_feed3(&table, tv, step);
+            invocations += gc_llvmpipe_feed3_in(&table, tv, segment);
         else if (machine.kind)
             invocations += inline_machine_feed(&machine, tv, p.number);
         else
@@ -198,10 +320,26 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         order[step] = tri;
         if (feed && (step + 1) % GC_ORDER_FEED_STEP == 0)
             atomic_store_explicit(&feed->written, step + 1, memory_order_release);
-        gc_live_triangles_drop(&lists, light, indices, tri);
+        if (table_only && light) /* gc_live_triangles_drop's light form on vt's counts */
+            for (int c = 0; c < 3; ++c) {
+                uint32_t* list = lists.adj.triangles + first[tv[c]];
+                const uint32_t last = --vt[2 * (size_t)tv[c]];
+                uint32_t k = 0;
+                while (list[k] != tri)
+                    ++k;
+                list[k] = list[last];
+            }
+        else
+            gc_live_triangles_drop(&lists, light, indices, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
-        gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        if (table_only) {
+            for (int c = 0; c < 3 && !light; ++c)
+                vt[2 * (size_t)tv[c]] = live[tv[c]];
+            gc_recent_after_strided(recent, &recent_count, recent_limit, tv, vt, 2 * sizeof *vt);
+        } else {
+            gc_recent_after(recent, &recent_count, recent_limit, tv, live);
+        }
     }
     if (fed)
         *fed = invocations;
@@ -211,6 +349,7 @@ done:
     gc_sim_destroy(sim);
     inline_machine_free(&machine);
     free(values);
+    free(vt);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
