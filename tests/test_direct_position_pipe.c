@@ -112,10 +112,7 @@ static void grid(void** state)
 {
     (void)state;
     size_t n = 0;
-    uint32_t* idx = test_indices(3 * 2 * 64 * 64 + 3);
-    gc_error err;
-    assert_int_equal(gc_grid_generate(64, 64, GC_GRID_ROWMAJOR, 0, idx, &n, &err), GC_OK);
-    assert_int_equal(n, 3 * 2 * 64 * 64);
+    uint32_t* idx = rowmajor_grid(64, 64, &n);
     check_mesh(idx, n);
     free(idx);
 }

@@ -113,6 +113,16 @@ static inline uint32_t* test_indices(size_t count)
     return p;
 }
 
+/* A w x h quad grid in row-major order (gc_grid_generate), malloc'ed; its index count in *n. */
+static inline uint32_t* rowmajor_grid(uint32_t w, uint32_t h, size_t* n)
+{
+    uint32_t* idx = test_indices(6 * (size_t)w * h + 3);
+    gc_error err;
+    assert_int_equal(gc_grid_generate(w, h, GC_GRID_ROWMAJOR, 0, idx, n, &err), GC_OK);
+    assert_int_equal(*n, 6 * (size_t)w * h);
+    return idx;
+}
+
 /* One more than the largest index of idx, 0 for an empty list: the vertex count a list needs. */
 static inline uint32_t index_bound(const uint32_t* idx, size_t n)
 {
