@@ -531,8 +531,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * there, the whole set 10% below). With first-use numbering the two Forsyth orders are
      * scored too: on igea subdivided twice the pair's best was 1.8% above meshoptimizer's
      * order renumbered, measured on the H100 (docs/models/nvidia-h100.md). */
-    const bool pages_change = target_count == 1 && targets[0].family == GC_MODEL_NV_GL && targets[0].p[3] &&
-                              vertex_count > 0 && ((vertex_count - 1) >> targets[0].p[3]) != 0;
+    const bool pages_change = target_count == 1 && gc_nv_pages_change(&targets[0], vertex_count);
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
                                (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
                                traits[0].kerbl_batches && (!pages_change || placement->first_use_numbering);

@@ -559,8 +559,7 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
     /* nv-gl with pages (the H100) on values that change page, the numbering kept: the
      * flushed order, blind to the pages, was 3.8% above meshoptimizer's order on igea;
      * meshoptimizer's table instead (the default's page-aware greedy gets -10%) */
-    if (targets[0].family == GC_MODEL_NV_GL && targets[0].p[3] && !placement->first_use_numbering &&
-        vertex_count > 0 && ((vertex_count - 1) >> targets[0].p[3]) != 0) {
+    if (!placement->first_use_numbering && gc_nv_pages_change(&targets[0], vertex_count)) {
         s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
         if (s == GC_ERR_LIMIT) /* a hub */
             s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);

@@ -123,6 +123,13 @@ static inline int64_t gc_forsyth_first(const uint32_t* indices, size_t triangle_
     return best;
 }
 #include "forsyth_flush.h" /* the flushed orders' rules and functions */
+/* Whether nv-gl's pages (page=P, the H100) can change in a list of vertex_count vertices:
+ * its values reach past page 0. Else the target is plain nv-gl there. */
+static inline bool gc_nv_pages_change(const gc_model* target, uint32_t vertex_count)
+{
+    return target->family == GC_MODEL_NV_GL && target->p[3] && vertex_count > 0 &&
+           ((vertex_count - 1) >> target->p[3]) != 0;
+}
 
 /* meshoptimizer's variant (score_table.c) likewise; GC_ERR_LIMIT as there. */
 gc_status gc_opt_score_table_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
