@@ -12,48 +12,6 @@
 #include <meshoptimizer.h>
 #include <string.h>
 
-/* Each triangle of idx (n indices over *vc vertices, positions xyz) cut into four at its
- * edge midpoints; a midpoint shared by the two triangles of an edge is one vertex. */
-static void subdivide(uint32_t** idx, size_t* n, float** xyz, uint32_t* vc)
-{
-    size_t tri = *n / 3, cap = 1;
-    while (cap < 4 * tri)
-        cap *= 2;
-    uint64_t* keys = calloc(cap, sizeof *keys);
-    uint32_t* vals = malloc(cap * sizeof *vals);
-    uint32_t* out = malloc(12 * tri * sizeof *out);
-    float* pos = malloc(((size_t)*vc + 3 * tri) * 3 * sizeof *pos);
-    if (!keys || !vals || !out || !pos) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    memcpy(pos, *xyz, (size_t)*vc * 3 * sizeof *pos);
-    uint32_t next = *vc;
-    for (size_t t = 0; t < tri; ++t) {
-        const uint32_t* c = *idx + 3 * t;
-        uint32_t m[3];
-        for (int e = 0; e < 3; ++e) {
-            uint32_t a = c[e], b = c[(e + 1) % 3];
-            uint64_t key = a < b ? ((uint64_t)a << 32 | b) + 1 : ((uint64_t)b << 32 | a) + 1;
-            size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
-            while (keys[h] && keys[h] != key)
-                h = (h + 1) & (cap - 1);
-            if (!keys[h]) {
-                keys[h] = key;
-                vals[h] = next;
-                for (int k = 0; k < 3; ++k)
-                    pos[3 * (size_t)next + k] = 0.5f * (pos[3 * (size_t)a + k] + pos[3 * (size_t)b + k]);
-                next++;
-            }
-            m[e] = vals[h];
-        }
-        const uint32_t q[12] = {c[0], m[0], m[2], m[0], c[1], m[1], m[2], m[1], c[2], m[0], m[1], m[2]};
-        memcpy(out + 12 * t, q, sizeof q);
-    }
-    free(keys), free(vals), free(*idx), free(*xyz);
-    *idx = out, *n = 12 * tri, *xyz = pos, *vc = next;
-}
-
 int main(int argc, char** argv)
 {
     const char* path = argc > 1 ? argv[1] : "../shared/corpus/igea.ply";
@@ -70,7 +28,10 @@ int main(int argc, char** argv)
         return 1;
     }
     for (int l = 0; l < levels; ++l)
-        subdivide(&idx, &n, &xyz, &vc);
+        if (!bench_subdivide_xyz(&idx, &n, &vc, &xyz)) {
+            fprintf(stderr, "%s: out of memory subdividing\n", path);
+            return 1;
+        }
     printf("%s subdivided %d times: %zu triangles, %u vertices (meshoptimizer %d.%d)\n\n", path, levels, n / 3, vc,
            MESHOPTIMIZER_VERSION / 1000, MESHOPTIMIZER_VERSION % 1000 / 10);
     printf("| V/T | meshopt_buildMeshlets: meshlets / vertices / seconds | gpucache: meshlets / vertices / seconds | "

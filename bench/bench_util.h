@@ -71,8 +71,11 @@ static inline int bench_load_triangles(const char* path, uint32_t** out, size_t*
  * (ab, bc, ca), where an edge's midpoint is numbered from *vertices up in the order the
  * edges are first met. The midpoints are found by an open-addressed hash of the edge
  * (4 x the triangles' slots at most: 12 bytes each), so memory stays bounded by the mesh.
- * (bench_speed's --subdivide, device_orders'.) Returns false when out of memory or past 2^32 vertices (the mesh is then unchanged). */
-static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices)
+ * With xyz (may be NULL), *xyz holds the *vertices positions (3 floats each) and is replaced
+ * by a new array (the old one freed) with each midpoint's position after them.
+ * (bench_speed's --subdivide, device_orders', bench_meshlets_speed's.) Returns false when out
+ * of memory or past 2^32 vertices (the mesh is then unchanged). */
+static inline bool bench_subdivide_xyz(uint32_t** idx, size_t* n, uint32_t* vertices, float** xyz)
 {
     size_t tri = *n / 3, cap = 1;
     while (cap < 4 * tri) /* at most 3 x tri edges: load factor under 3/4 */
@@ -82,10 +85,13 @@ static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices
     uint64_t* keys = calloc(cap, sizeof *keys); /* (min << 32 | max) + 1; 0 is empty */
     uint32_t* vals = malloc(cap * sizeof *vals);
     uint32_t* out = malloc(12 * tri * sizeof *out + 4);
-    if (!keys || !vals || !out) {
-        free(keys), free(vals), free(out);
+    float* pos = xyz ? malloc(((size_t)*vertices + 3 * tri) * 3 * sizeof *pos + 4) : NULL;
+    if (!keys || !vals || !out || (xyz && !pos)) {
+        free(keys), free(vals), free(out), free(pos);
         return false;
     }
+    if (pos)
+        memcpy(pos, *xyz, (size_t)*vertices * 3 * sizeof *pos);
     uint32_t next = *vertices;
     for (size_t t = 0; t < tri; ++t) {
         const uint32_t* c = *idx + 3 * t;
@@ -98,6 +104,9 @@ static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices
                 h = (h + 1) & (cap - 1);
             if (!keys[h]) {
                 keys[h] = key;
+                if (pos)
+                    for (int k = 0; k < 3; ++k)
+                        pos[3 * (size_t)next + k] = 0.5f * (pos[3 * (size_t)a + k] + pos[3 * (size_t)b + k]);
                 vals[h] = next++;
             }
             m[e] = vals[h];
@@ -106,8 +115,16 @@ static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices
         memcpy(out + 12 * t, q, sizeof q);
     }
     free(keys), free(vals), free(*idx);
+    if (pos)
+        free(*xyz), *xyz = pos;
     *idx = out, *n = 12 * tri, *vertices = next;
     return true;
+}
+
+/* bench_subdivide_xyz without positions. */
+static inline bool bench_subdivide(uint32_t** idx, size_t* n, uint32_t* vertices)
+{
+    return bench_subdivide_xyz(idx, n, vertices, NULL);
 }
 
 #endif
