@@ -94,18 +94,10 @@ static void corpus_orders(void** state)
 {
     (void)state;
     const char* const meshes[] = {"cow.obj", "suzanne.obj", "woody.obj"};
-    for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
-        size_t n, tc;
-        uint32_t vertices;
-        /* degenerate triangles added: one of a repeated pair per 40, one of a single vertex per 160 */
-        uint32_t* idx = corpus_degenerates_or_skip(meshes[k], 40, &n, &tc, &vertices);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, 3 * tc, 9);
-            compare_on(idx, tc, vertices, meshes[k]);
-            compare_on(idx, n / 3 < 700 ? n / 3 : 700, vertices, meshes[k]); /* a prefix: other segments */
-        }
-        free(idx);
+    /* degenerate triangles added: one of a repeated pair per 40, one of a single vertex per 160 */
+    for (corpus_rows r = corpus_rows_degenerate(meshes, 3, 9, 40); corpus_rows_next(&r);) {
+        compare_on(r.idx, r.tc, r.vertices, r.what);
+        compare_on(r.idx, r.n / 3 < 700 ? r.n / 3 : 700, r.vertices, r.what); /* a prefix: other segments */
     }
 }
 

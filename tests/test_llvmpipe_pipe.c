@@ -66,19 +66,8 @@ static void direct_value_greedies(void** state)
 {
     (void)state;
     const char* const meshes[] = {"cow.obj", "suzanne.obj", "woody.obj"};
-    for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
-        size_t n, tc;
-        uint32_t vertices;
-        uint32_t* idx = corpus_degenerates_or_skip(meshes[k], 40, &n, &tc, &vertices);
-        for (int shuffled = 0; shuffled < 2; ++shuffled) {
-            if (shuffled)
-                gc_shuffle_triangles(idx, 3 * tc, 5);
-            char what[64];
-            snprintf(what, sizeof what, "%s %s", meshes[k], shuffled ? "shuffled" : "stored");
-            greedy_orders_on(idx, tc, vertices, what);
-        }
-        free(idx);
-    }
+    for (corpus_rows r = corpus_rows_degenerate(meshes, 3, 5, 40); corpus_rows_next(&r);)
+        greedy_orders_on(r.idx, r.tc, r.vertices, r.what);
 }
 
 /* llvmpipe's greedy: its count is gc_analyze's for the list drawn alone; the feed publishes

@@ -203,17 +203,21 @@ static inline uint32_t* shuffled_plus_degenerates(const uint32_t* idx, size_t tc
  * triangles shuffled in place (gc_shuffle_triangles with `seed`):
  *     for (corpus_rows r = corpus_rows_of(names, count, seed); corpus_rows_next(&r);)
  *         ... r.idx: r.n indices, r.tc triangles, over r.vertices ...
- * corpus_rows_next frees the last mesh when it returns false. */
+ * corpus_rows_next frees the last mesh when it returns false. corpus_rows_degenerate(names,
+ * count, seed, every) is the same with corpus_degenerates_or_skip's degenerate triangles
+ * appended to each mesh before it is shuffled: then r.n is the mesh's own index count and
+ * r.tc counts the degenerates too (r.idx holds 3 * r.tc indices). */
 typedef struct corpus_rows {
     const char* const* names;
     size_t count, next;
     uint64_t seed;
+    size_t every;     /* 0, or corpus_degenerates_or_skip's `every` */
     size_t mesh;      /* the row's mesh: names[mesh] */
     int shuffled;     /* 0: as stored, 1: shuffled */
     char what[96];    /* "NAME stored" or "NAME shuffled", for messages */
     uint32_t* idx;    /* its triangle list */
     size_t n, tc;     /* its indices and triangles */
-    uint32_t vertices; /* index_bound(idx, n) */
+    uint32_t vertices; /* index_bound(idx, 3 * tc) */
 } corpus_rows;
 
 static inline corpus_rows corpus_rows_of(const char* const* names, size_t count, uint64_t seed)
@@ -226,11 +230,18 @@ static inline corpus_rows corpus_rows_of(const char* const* names, size_t count,
     return r;
 }
 
+static inline corpus_rows corpus_rows_degenerate(const char* const* names, size_t count, uint64_t seed, size_t every)
+{
+    corpus_rows r = corpus_rows_of(names, count, seed);
+    r.every = every;
+    return r;
+}
+
 /* Steps to the next row; false after the last (the mesh freed). */
 static inline bool corpus_rows_next(corpus_rows* r)
 {
     if (r->idx && !r->shuffled) {
-        gc_shuffle_triangles(r->idx, r->n, r->seed);
+        gc_shuffle_triangles(r->idx, 3 * r->tc, r->seed);
         r->shuffled = 1;
     } else {
         free(r->idx);
@@ -239,8 +250,12 @@ static inline bool corpus_rows_next(corpus_rows* r)
             return false;
         r->mesh = r->next++;
         r->shuffled = 0;
-        r->idx = corpus_mesh_or_skip(r->names[r->mesh], &r->n, &r->vertices);
-        r->tc = r->n / 3;
+        if (r->every)
+            r->idx = corpus_degenerates_or_skip(r->names[r->mesh], r->every, &r->n, &r->tc, &r->vertices);
+        else {
+            r->idx = corpus_mesh_or_skip(r->names[r->mesh], &r->n, &r->vertices);
+            r->tc = r->n / 3;
+        }
     }
     snprintf(r->what, sizeof r->what, "%s %s", r->names[r->mesh], r->shuffled ? "shuffled" : "stored");
     return true;
