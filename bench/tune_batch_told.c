@@ -15,19 +15,14 @@
  * objective on both halves to standard output. docs/optimizers/auto.md ("batch told") has
  * the run that made gc_batch_told_scores. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_util.h"
+#include "tune_util.h"
 #include "gpucache/gpucache.h"
-#include "optimize/optimize.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char* const mesh_names[] = {"alligator.obj",  "beetle-alt.obj", "cheburashka.obj",    "cow.obj",
-                                         "fandisk.obj",    "homer.obj",      "igea.ply",           "ogre.obj",
-                                         "rocker-arm.obj", "spot.obj",       "stanford-bunny.obj", "suzanne.obj",
-                                         "teapot.obj",     "woody.obj"};
-enum { MESHES = sizeof mesh_names / sizeof mesh_names[0], ROWS = 2 * MESHES };
+enum { ROWS = 2 * TUNE_MESHES };
 
 typedef struct row {
     uint32_t* indices;
@@ -44,8 +39,7 @@ static uint32_t* order;
 
 static void die(const char* what, const char* message)
 {
-    fprintf(stderr, "tune_batch_told: %s: %s\n", what, message);
-    exit(1);
+    tune_die("tune_batch_told", what, message);
 }
 
 /* The mean change in invocations (percent) against meshoptimizer over the training (or the
@@ -89,39 +83,29 @@ int main(int argc, char** argv)
         else
             corpus = argv[i];
     }
-    if (strcmp(half, "even") && strcmp(half, "odd") && strcmp(half, "all"))
-        die("--half", "must be even, odd or all");
     gc_error err;
     if (gc_model_parse(spec, &target, &err))
         die(spec, err.message);
     if (target.family != GC_MODEL_BATCH)
         die(spec, "not a batch target");
     size_t largest = 0;
-    for (int i = 0; i < MESHES; ++i) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", corpus, mesh_names[i]);
+    for (int i = 0; i < TUNE_MESHES; ++i) {
+        const int training = tune_training("tune_batch_told", half, i);
         uint32_t* indices;
         size_t index_count;
         uint32_t vertex_count;
-        if (bench_load_triangles(path, &indices, &index_count, &vertex_count))
-            die(path, "cannot load it");
+        tune_load("tune_batch_told", corpus, i, &indices, &index_count, &vertex_count);
         largest = index_count > largest ? index_count : largest;
         for (int shuffled = 0; shuffled < 2; ++shuffled) {
             row* r = &rows[row_count++];
-            r->indices = malloc(index_count * sizeof *r->indices + 4);
-            uint32_t* reference = malloc(index_count / 3 * sizeof *reference + 4);
-            if (!r->indices || !reference)
-                die(path, "out of memory");
-            memcpy(r->indices, indices, index_count * sizeof *indices);
-            if (shuffled)
-                gc_shuffle_triangles(r->indices, index_count, 7);
+            uint32_t* reference;
+            r->indices = tune_row_copy("tune_batch_told", indices, index_count, vertex_count, shuffled, &reference);
             r->triangles = index_count / 3;
             r->vertex_count = vertex_count;
-            r->training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
-            if (gc_opt_score_table(r->indices, r->triangles, r->vertex_count, &gc_meshopt_scores, reference, &err) ||
-                gc_batch_order_cost(r->indices, r->triangles, r->vertex_count, target.p[0], target.p[1], reference,
+            r->training = training;
+            if (gc_batch_order_cost(r->indices, r->triangles, r->vertex_count, target.p[0], target.p[1], reference,
                                     &r->reference, &err))
-                die(path, err.message);
+                die(tune_mesh_names[i], err.message);
             free(reference);
         }
         free(indices);

@@ -18,16 +18,11 @@
  * terms and the objective on both halves to standard output. docs/optimizers/auto.md has the
  * run that made the table. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_util.h"
+#include "tune_util.h"
 #include "gpucache/gpucache.h"
-#include "optimize/optimize.h"
 
-static const char* const mesh_names[] = {"alligator.obj",  "beetle-alt.obj", "cheburashka.obj",    "cow.obj",
-                                         "fandisk.obj",    "homer.obj",      "igea.ply",           "ogre.obj",
-                                         "rocker-arm.obj", "spot.obj",       "stanford-bunny.obj", "suzanne.obj",
-                                         "teapot.obj",     "woody.obj"};
-enum { MESHES = sizeof mesh_names / sizeof mesh_names[0], MAX_LEVELS = 3, MAX_TARGETS = 4 };
-enum { ROWS = 2 * (MESHES + MAX_LEVELS) };
+enum { MAX_LEVELS = 3, MAX_TARGETS = 4 };
+enum { ROWS = 2 * (TUNE_MESHES + MAX_LEVELS) };
 
 typedef struct row {
     uint32_t* indices;
@@ -45,8 +40,7 @@ static uint32_t* order;
 
 static void die(const char* what, const char* message)
 {
-    fprintf(stderr, "tune_flush: %s: %s\n", what, message);
-    exit(1);
+    tune_die("tune_flush", what, message);
 }
 
 /* The mean change in invocations (percent) against meshoptimizer over the rows of `group`,
@@ -98,19 +92,12 @@ static void add_rows(const uint32_t* indices, size_t index_count, uint32_t verte
 {
     for (int shuffled = 0; shuffled < 2; ++shuffled) {
         row* r = &rows[row_count++];
-        r->indices = malloc(index_count * sizeof *r->indices + 4);
-        uint32_t* reference = malloc(index_count / 3 * sizeof *reference + 4);
-        if (!r->indices || !reference)
-            die("rows", "out of memory");
-        memcpy(r->indices, indices, index_count * sizeof *indices);
-        if (shuffled)
-            gc_shuffle_triangles(r->indices, index_count, 7);
+        uint32_t* reference;
+        r->indices = tune_row_copy("tune_flush", indices, index_count, vertex_count, shuffled, &reference);
         r->triangles = index_count / 3;
         r->vertex_count = vertex_count;
         r->group = group;
         gc_error err;
-        if (gc_opt_score_table(r->indices, r->triangles, vertex_count, &gc_meshopt_scores, reference, &err))
-            die("meshoptimizer's order", err.message);
         for (int k = 0; k < target_count; ++k)
             if (gc_kerbl_order_cost(r->indices, r->triangles, vertex_count, &targets[k], reference,
                                     &r->reference[k], &err))
@@ -146,8 +133,6 @@ int main(int argc, char** argv)
         else
             corpus = argv[i];
     }
-    if (strcmp(half, "even") && strcmp(half, "odd") && strcmp(half, "all"))
-        die("--half", "must be even, odd or all");
     if (strcmp(start, "auto") && strcmp(start, "batch"))
         die("--start", "must be auto or batch");
     if (levels < 0 || levels > MAX_LEVELS)
@@ -161,21 +146,18 @@ int main(int argc, char** argv)
         target_count = 2;
     }
     size_t largest = 0;
-    for (int i = 0; i < MESHES; ++i) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", corpus, mesh_names[i]);
+    for (int i = 0; i < TUNE_MESHES; ++i) {
+        const int training = tune_training("tune_flush", half, i);
         uint32_t* indices;
         size_t index_count;
         uint32_t vertex_count;
-        if (bench_load_triangles(path, &indices, &index_count, &vertex_count))
-            die(path, "cannot load it");
+        tune_load("tune_flush", corpus, i, &indices, &index_count, &vertex_count);
         largest = index_count > largest ? index_count : largest;
-        const int training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
         add_rows(indices, index_count, vertex_count, training);
-        if (strcmp(mesh_names[i], "igea.ply") == 0)
+        if (strcmp(tune_mesh_names[i], "igea.ply") == 0)
             for (int l = 1; l <= levels; ++l) {
                 if (!bench_subdivide(&indices, &index_count, &vertex_count))
-                    die(path, "out of memory subdividing it");
+                    die(tune_mesh_names[i], "out of memory subdividing it");
                 largest = index_count > largest ? index_count : largest;
                 add_rows(indices, index_count, vertex_count, 2);
             }

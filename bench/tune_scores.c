@@ -15,7 +15,7 @@
  * the objective on both halves go to standard output. docs/optimizers/auto.md has the run
  * that made auto's table. */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_util.h"
+#include "tune_util.h"
 #include "gpucache/gpucache.h"
 #include "optimize/optimize.h"
 
@@ -27,12 +27,6 @@
 #define MODELS 5
 #define LIVE 9 /* live[1..8] */
 static const char* const model_names[MODELS] = {"fifo:16", "intel", "nvidia-kepler", "nvidia-pascal", "amd-gcn"};
-static const char* const mesh_names[] = {"alligator.obj",  "beetle-alt.obj", "cheburashka.obj",    "cow.obj",
-                                         "fandisk.obj",    "homer.obj",      "igea.ply",           "ogre.obj",
-                                         "rocker-arm.obj", "spot.obj",       "stanford-bunny.obj", "suzanne.obj",
-                                         "teapot.obj",     "woody.obj"};
-enum { MESHES = sizeof mesh_names / sizeof mesh_names[0] };
-
 typedef struct mesh {
     uint32_t* indices;
     size_t index_count;
@@ -44,14 +38,13 @@ static gc_model models[MODELS + 1]; /* the five, and --only's spec when it is no
 static const char* model_label[MODELS + 1];
 static int model_count = MODELS;
 static int only = -1; /* the one model of the objective, or -1 for all five */
-static mesh meshes[MESHES];
+static mesh meshes[TUNE_MESHES];
 static int mesh_count;
 static uint32_t *order, *expanded;
 
 static void die(const char* what, const char* message)
 {
-    fprintf(stderr, "tune_scores: %s: %s\n", what, message);
-    exit(1);
+    tune_die("tune_scores", what, message);
 }
 
 /* Mean ATVR per model over the training (or the held-out) meshes; returns their sum. */
@@ -143,8 +136,6 @@ int main(int argc, char** argv)
     }
     if (cache < 4 || cache > 64)
         die("--cache", "must be in [4, 64]");
-    if (strcmp(half, "even") && strcmp(half, "odd") && strcmp(half, "all"))
-        die("--half", "must be even, odd or all");
     for (int k = 0; k < MODELS; ++k)
         model_label[k] = model_names[k];
     for (int k = 0; k < model_count; ++k) {
@@ -153,13 +144,10 @@ int main(int argc, char** argv)
             die(model_label[k], err.message);
     }
     size_t largest = 0;
-    for (int i = 0; i < MESHES; ++i) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", corpus, mesh_names[i]);
+    for (int i = 0; i < TUNE_MESHES; ++i) {
         mesh* m = &meshes[mesh_count++];
-        if (bench_load_triangles(path, &m->indices, &m->index_count, &m->vertex_count))
-            die(path, "cannot load it");
-        m->training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
+        m->training = tune_training("tune_scores", half, i);
+        tune_load("tune_scores", corpus, i, &m->indices, &m->index_count, &m->vertex_count);
         largest = m->index_count > largest ? m->index_count : largest;
     }
     order = malloc(largest / 3 * sizeof *order);
