@@ -103,29 +103,39 @@ static void presets_order(const uint32_t* idx, size_t n, uint32_t vertices, uint
     free(out);
 }
 
+/* --effort 1 with the presets on idx (shuffled first when `shuffle`): meshoptimizer's table
+ * order when `grid`, else the tuned Forsyth order; `classify` (gc_mesh_regular or
+ * gc_mesh_regular_or_grid) says `grid` of it. */
+static void presets_pick(uint32_t* idx, size_t n, uint32_t vertices, bool shuffle, bool grid,
+                         bool (*classify)(const uint32_t*, size_t, uint32_t))
+{
+    if (shuffle)
+        gc_shuffle_triangles(idx, n, 7);
+    const size_t tc = n / 3;
+    uint32_t* got = test_indices(tc);
+    uint32_t* want = test_indices(tc);
+    presets_order(idx, n, vertices, got);
+    assert_is_permutation(got, tc);
+    gc_error err;
+    assert_int_equal(classify(idx, tc, vertices), grid);
+    if (grid)
+        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, want, &err), GC_OK);
+    else
+        assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
+    assert_memory_equal(got, want, tc * sizeof *got);
+    free(got);
+    free(want);
+}
+
 static void effort1_presets(void** state)
 {
     (void)state;
     const uint32_t sizes[2] = {100, 40}; /* regular (96%), not (90%) */
     for (int s = 0; s < 2; ++s) {
-        const uint32_t g = sizes[s], vertices = g * g;
+        const uint32_t g = sizes[s];
         size_t n = 0;
         uint32_t* idx = grid(g, &n);
-        gc_shuffle_triangles(idx, n, 7);
-        const size_t tc = n / 3;
-        uint32_t* got = test_indices(tc);
-        uint32_t* want = test_indices(tc);
-        presets_order(idx, n, vertices, got);
-        assert_is_permutation(got, tc);
-        gc_error err;
-        assert_int_equal(gc_mesh_regular(idx, tc, vertices), s == 0);
-        if (s == 0)
-            assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, want, &err), GC_OK);
-        else
-            assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-        assert_memory_equal(got, want, tc * sizeof *got);
-        free(got);
-        free(want);
+        presets_pick(idx, n, g * g, true, s == 0, gc_mesh_regular);
         free(idx);
     }
 }
@@ -146,28 +156,6 @@ static uint32_t* cut_grid(uint32_t n, size_t* index_count)
     return idx;
 }
 
-/* --effort 1 with the presets on idx (shuffled first when `shuffle`): meshoptimizer's table
- * order when `grid`, else the tuned Forsyth order. */
-static void presets_pick(uint32_t* idx, size_t n, uint32_t vertices, bool shuffle, bool grid)
-{
-    if (shuffle)
-        gc_shuffle_triangles(idx, n, 7);
-    const size_t tc = n / 3;
-    uint32_t* got = test_indices(tc);
-    uint32_t* want = test_indices(tc);
-    presets_order(idx, n, vertices, got);
-    assert_is_permutation(got, tc);
-    gc_error err;
-    assert_int_equal(gc_mesh_regular_or_grid(idx, tc, vertices), grid);
-    if (grid)
-        assert_int_equal(gc_opt_score_table(idx, tc, vertices, &gc_meshopt_scores, want, &err), GC_OK);
-    else
-        assert_int_equal(gc_opt_forsyth_scored(idx, tc, vertices, &gc_auto_tuned_scores, want, NULL, &err), GC_OK);
-    assert_memory_equal(got, want, tc * sizeof *got);
-    free(got);
-    free(want);
-}
-
 static void grid_with_borders(void** state)
 {
     (void)state;
@@ -175,21 +163,21 @@ static void grid_with_borders(void** state)
     uint32_t* idx = grid(60, &n);
     assert_false(gc_mesh_regular(idx, n / 3, 60 * 60));
     assert_true(gc_mesh_regular_or_grid(idx, n / 3, 60 * 60));
-    presets_pick(idx, n, 60 * 60, true, true);
+    presets_pick(idx, n, 60 * 60, true, true, gc_mesh_regular_or_grid);
     free(idx);
     idx = grid(40, &n);
     assert_false(gc_mesh_regular_or_grid(idx, n / 3, 40 * 40));
     free(idx);
     idx = cut_grid(60, &n);
-    presets_pick(idx, n, 60 * 60, true, false);
+    presets_pick(idx, n, 60 * 60, true, false, gc_mesh_regular_or_grid);
     free(idx);
     uint32_t vertices = 0;
     idx = corpus_mesh_or_skip("teapot.obj", &n, &vertices);
-    presets_pick(idx, n, vertices, false, true);
-    presets_pick(idx, n, vertices, true, true);
+    presets_pick(idx, n, vertices, false, true, gc_mesh_regular_or_grid);
+    presets_pick(idx, n, vertices, true, true, gc_mesh_regular_or_grid);
     free(idx);
     idx = corpus_mesh_or_skip("cow.obj", &n, &vertices);
-    presets_pick(idx, n, vertices, false, false);
+    presets_pick(idx, n, vertices, false, false, gc_mesh_regular_or_grid);
     free(idx);
 }
 
