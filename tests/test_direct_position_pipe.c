@@ -37,8 +37,7 @@ static bool fed_pass(const uint32_t* idx, size_t tc, uint32_t vc, uint32_t windo
                      size_t stop, uint32_t* out)
 {
     gc_order_feed feed;
-    atomic_init(&feed.written, 0);
-    atomic_init(&feed.ended, 0);
+    feed_open(&feed);
     for (size_t t = 0; t < tc; ++t)
         out[t] = UINT32_MAX;
     maker m = {source, out, stop, &feed};

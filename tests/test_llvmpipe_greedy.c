@@ -62,32 +62,7 @@ static void rule_by_hand(void** state)
 static void compare_on(const uint32_t* idx, size_t tc, uint32_t vertices, const char* what)
 {
     const char* const specs[] = {"llvmpipe", "llvmpipe:segment=96,map=16", "llvmpipe:segment=300,map=100"};
-    uint32_t* want = test_indices(tc);
-    uint32_t* got = test_indices(tc);
-    gc_error err;
-    for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
-        const gc_model m = model_of(specs[s]);
-        for (int placed = 0; placed < 2; ++placed) {
-            /* alone, or 600 indices into a draw 1200 longer than the list */
-            const gc_stream_place place = {placed ? 600 : 0, placed ? 3 * (uint64_t)tc + 1200 : 0, NULL};
-            const float weights[][3] = {{1.0f, 0.2f, 8}, {0.75f, 0.1f, 7}, {1.5f, 0.0f, 5}};
-            for (size_t w = 0; w < 3; ++w) {
-                assert_int_equal(gc_opt_target_greedy(idx, tc, vertices, &m, 1, &place, weights[w][0], weights[w][1],
-                                                      (uint32_t)weights[w][2], want, &err),
-                                 GC_OK);
-                assert_int_equal(gc_opt_llvmpipe_greedy(idx, tc, vertices, &m, place.length, false, true,
-                                                        weights[w][0], (uint32_t)weights[w][2], got, &err),
-                                 GC_OK);
-                if (memcmp(want, got, tc * sizeof *got))
-                    fail_msg("%s, %s, placed %d, weights %zu: not the target greedy's order", what, specs[s], placed,
-                             w);
-            }
-            assert_machine_greedy_as_sim(idx, tc, vertices, &m, place.position, place.length, 1.0f, want, got, what,
-                                         placed);
-        }
-    }
-    free(want);
-    free(got);
+    assert_list_greedy_as_target(idx, tc, vertices, specs, 3, 5, 1.0f, false, what);
 }
 
 static void corpus_orders(void** state)

@@ -28,46 +28,21 @@
 
 #include "optimize/optimize.h"
 
-static void greedy_orders_on(const uint32_t* idx, size_t tc, uint32_t vertices, const char* what)
-{
-    const char* const specs[] = {"direct-value:64", "direct-value:7"};
-    uint32_t* want = test_indices(tc);
-    uint32_t* got = test_indices(tc);
-    gc_error err;
-    for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
-        const gc_model m = model_of(specs[s]);
-        for (int placed = 0; placed < 2; ++placed) {
-            const gc_stream_place place = {placed ? 600 : 0, placed ? 3 * (uint64_t)tc + 1200 : 0, NULL};
-            const float weights[][3] = {{1.0f, 0.2f, 8}, {0.75f, 0.1f, 7}, {1.5f, 0.0f, 3}};
-            for (size_t w = 0; w < 3; ++w) {
-                assert_int_equal(gc_opt_target_greedy(idx, tc, vertices, &m, 1, &place, weights[w][0], weights[w][1],
-                                                      (uint32_t)weights[w][2], want, &err),
-                                 GC_OK);
-                uint64_t fed = 0;
-                assert_int_equal(gc_opt_llvmpipe_greedy_fed(idx, tc, vertices, &m, place.length, false, true,
-                                                            weights[w][0], (uint32_t)weights[w][2], got, &fed, NULL,
-                                                            &err),
-                                 GC_OK);
-                if (memcmp(want, got, tc * sizeof *got))
-                    fail_msg("%s, %s, placed %d, weights %zu: not the target greedy's order", what, specs[s], placed,
-                             w);
-                /* direct-value keys by value alone: its count does not depend on the place */
-                assert_int_equal(fed, order_invocations(&m, idx, got, tc));
-            }
-            assert_machine_greedy_as_sim(idx, tc, vertices, &m, place.position, place.length, 1.5f, want, got, what,
-                                         placed);
-        }
-    }
-    free(want);
-    free(got);
-}
-
 static void direct_value_greedies(void** state)
 {
     (void)state;
     const char* const meshes[] = {"cow.obj", "suzanne.obj", "woody.obj"};
+    const char* const specs[] = {"direct-value:64", "direct-value:7"};
     for (corpus_rows r = corpus_rows_degenerate(meshes, 3, 5, 40); corpus_rows_next(&r);)
-        greedy_orders_on(r.idx, r.tc, r.vertices, r.what);
+        assert_list_greedy_as_target(r.idx, r.tc, r.vertices, specs, 2, 3, 1.5f, true, r.what);
+}
+
+/* llvmpipe's greedy on row r for the list drawn alone (the weights auto gives it), in out. */
+static void greedy_alone(const corpus_rows* r, const gc_model* m, uint32_t* out)
+{
+    gc_error err;
+    assert_int_equal(gc_opt_llvmpipe_greedy(r->idx, r->tc, r->vertices, m, 0, false, true, 1.0f, 10, out, &err),
+                     GC_OK);
 }
 
 /* llvmpipe's greedy: its count is gc_analyze's for the list drawn alone; the feed publishes
@@ -83,12 +58,9 @@ static void llvmpipe_counts(void** state)
         gc_error err;
         for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
             const gc_model m = model_of(specs[s]);
-            assert_int_equal(gc_opt_llvmpipe_greedy(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10, plain,
-                                                    &err),
-                             GC_OK);
+            greedy_alone(&r, &m, plain);
             gc_order_feed feed;
-            atomic_init(&feed.written, 0);
-            atomic_init(&feed.ended, 0);
+            feed_open(&feed);
             uint64_t fed = 0;
             assert_int_equal(gc_opt_llvmpipe_greedy_fed(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10,
                                                         fed_order, &fed, &feed, &err),
@@ -110,8 +82,7 @@ static bool fed_polish(const uint32_t* idx, size_t tc, uint32_t vc, const gc_mod
                        const uint32_t* source, size_t stop, uint32_t* out, uint64_t* cost)
 {
     gc_order_feed feed;
-    atomic_init(&feed.written, 0);
-    atomic_init(&feed.ended, 0);
+    feed_open(&feed);
     uint32_t* in = test_indices(tc);
     for (size_t t = 0; t < tc; ++t)
         in[t] = out[t] = UINT32_MAX;
@@ -138,9 +109,7 @@ static void polish_fed(void** state)
         gc_error err;
         for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
             const gc_model m = model_of(specs[s]);
-            assert_int_equal(gc_opt_llvmpipe_greedy(r.idx, r.tc, r.vertices, &m, 0, false, true, 1.0f, 10, greedy,
-                                                    &err),
-                             GC_OK);
+            greedy_alone(&r, &m, greedy);
             /* pieces of the segment's triangles (auto's), and of 50 with a first of 17 */
             const uint32_t pieces[][2] = {{m.p[0] / 3, m.p[0] / 3}, {50, 17}};
             for (size_t p = 0; p < 2; ++p) {
@@ -171,26 +140,11 @@ static void auto_threads(void** state)
     (void)state;
     const char* const names[] = {"cow.obj", "stanford-bunny.obj"};
     const char* const specs[] = {"llvmpipe", "llvmpipe:segment=96,map=16", "direct-value:64"};
-    for (corpus_rows r = corpus_rows_of(names, 2, 17); corpus_rows_next(&r);) {
-        uint32_t* one = test_indices(r.n);
-        uint32_t* got = test_indices(r.n);
+    for (corpus_rows r = corpus_rows_of(names, 2, 17); corpus_rows_next(&r);)
         for (size_t s = 0; s < sizeof specs / sizeof *specs; ++s) {
             const gc_model m = model_of(specs[s]);
-            for (unsigned threads = 1; threads <= 4; ++threads) {
-                gc_optimize_options o = {0};
-                o.targets = &m;
-                o.target_count = 1;
-                o.threads = threads;
-                gc_error err;
-                if (gc_optimize(GC_OPT_AUTO, r.idx, r.n, r.vertices, &o, threads == 1 ? one : got, &err) != GC_OK)
-                    fail_msg("%s, %s, %u threads: %s", r.what, specs[s], threads, err.message);
-                if (threads > 1 && memcmp(one, got, r.n * sizeof *got))
-                    fail_msg("%s, %s: %u threads differ from one", r.what, specs[s], threads);
-            }
+            assert_auto_same_for_threads(r.idx, r.n, r.vertices, &m, 4, r.what);
         }
-        free(one);
-        free(got);
-    }
 }
 
 int main(void)

@@ -71,7 +71,7 @@ static void same_for_every_thread_count_on_a_hub(void** state)
 {
     (void)state;
     enum { FAN = 300, STRIP = 200, N = FAN + STRIP };
-    uint32_t idx[3 * N], one[3 * N], many[3 * N];
+    uint32_t idx[3 * N];
     for (uint32_t t = 0; t < FAN; ++t) { /* a closed fan around vertex 0, out of order */
         idx[3 * t] = 0;
         idx[3 * t + 1] = 1 + (t * 7) % FAN;
@@ -86,18 +86,7 @@ static void same_for_every_thread_count_on_a_hub(void** state)
                                        "nvidia-kepler", "batch"};
     for (size_t k = 0; k < sizeof lone / sizeof *lone; ++k) {
         gc_model target = model_of(lone[k]);
-        for (unsigned threads = 1; threads <= 4; ++threads) {
-            gc_optimize_options o = {0};
-            o.targets = &target;
-            o.target_count = 1;
-            o.threads = threads;
-            gc_error err;
-            assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, 3 * N, vertices, &o, threads == 1 ? one : many, &err),
-                             GC_OK);
-            assert_int_equal(gc_check_permutation(idx, threads == 1 ? one : many, 3 * N, vertices, &err), GC_OK);
-            if (threads > 1 && memcmp(one, many, sizeof one))
-                fail_msg("a hub, %s: %u threads give another order than one", lone[k], threads);
-        }
+        assert_auto_same_for_threads(idx, 3 * N, vertices, &target, 4, "a hub");
     }
 }
 

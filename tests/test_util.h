@@ -261,6 +261,31 @@ static inline bool corpus_rows_next(corpus_rows* r)
     return true;
 }
 
+/* auto's default (gc_optimize, GC_OPT_AUTO) of the n indices of idx for the lone `target`
+ * with 1 to max_threads threads: each a permutation of idx's triangles (gc_check_permutation)
+ * and the same order as one thread's. A failure names `what` and the target. */
+static inline void assert_auto_same_for_threads(const uint32_t* idx, size_t n, uint32_t vertices,
+                                                const gc_model* target, unsigned max_threads, const char* what)
+{
+    uint32_t* one = test_indices(n + 1);
+    uint32_t* many = test_indices(n + 1);
+    for (unsigned threads = 1; threads <= max_threads; ++threads) {
+        uint32_t* out = threads == 1 ? one : many;
+        gc_optimize_options o = {0};
+        o.targets = target;
+        o.target_count = 1;
+        o.threads = threads;
+        gc_error err;
+        if (gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err) != GC_OK ||
+            gc_check_permutation(idx, out, n, vertices, &err) != GC_OK)
+            fail_msg("%s, %s, %u threads: %s", what, target->name, threads, err.message);
+        if (threads > 1 && memcmp(one, many, n * sizeof *one))
+            fail_msg("%s, %s: %u threads give another order than one", what, target->name, threads);
+    }
+    free(one);
+    free(many);
+}
+
 /* Invocations of a triangle list under a parsed model (gc_analyze). */
 static inline uint64_t list_cost(const gc_model* m, const uint32_t* list, size_t n)
 {
