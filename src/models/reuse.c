@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* reuse:W,F,T — seed 002's warp hypothesis (after Giesen's "trip through the graphics
- * pipeline"): vertices are gathered into a warp of at most W vertices; each index
- * of a triangle is compared only with the last F vertices added to the current
- * warp (F = 0: the whole warp); the warp is dispatched (flushed) before a triangle
- * whose unique misses would overflow W, or when T triangles are already buffered
- * (T = 0: no limit). Unlike meshopt's analyzer, a degenerate triangle's repeated
- * corner counts once in the overflow test. */
+/* reuse:W,F,T: seed 002's warp hypothesis, its rule stated in reuse_rule.h (a warp of at most
+ * W vertices, a corner compared with the last F vertices added to it, the warp flushed before
+ * a triangle whose unique misses would overflow W or after T triangles). Unlike meshopt's
+ * analyzer, a degenerate triangle's repeated corner counts once in the overflow test. */
 #include "models.h"
+#include "reuse_rule.h"
 
 #include <stdlib.h>
 
@@ -38,10 +36,10 @@ gc_status gc_model_reuse_run(const gc_model* m, const gc_run* run, gc_stats* out
             unsigned count = gc_unique_vertices(chunk.vertices + p * chunk.arity, chunk.arity, unique);
             unsigned misses = 0;
             for (unsigned j = 0; j < count; ++j) {
-                miss[j] = stamp - stamps[unique[j]] > window;
+                miss[j] = !gc_reuse_in_window(stamp - stamps[unique[j]] - 1, window);
                 misses += miss[j];
             }
-            if ((limit && triangles == limit) || fill + misses > warp) {
+            if (gc_reuse_flushes(triangles, limit, fill, misses, warp)) {
                 warps += fill > 0;
                 fill = 0;
                 triangles = 0;
@@ -107,10 +105,10 @@ static uint32_t reuse_feed(gc_sim_context* c, const gc_sim_primitive* p, unsigne
     const unsigned count = gc_sim_unique_corners(p, corner);
     for (unsigned k = 0; k < count; ++k) {
         const uint32_t* w = c->words + 2 * (size_t)p->vertices[corner[k]];
-        miss[k] = !(w[0] == s->current && s->fill - w[1] <= s->window);
+        miss[k] = !(w[0] == s->current && gc_reuse_in_window(s->fill - w[1] - 1, s->window));
         misses += miss[k];
     }
-    if ((s->limit && s->triangles == s->limit) || s->fill + misses > s->warp) {
+    if (gc_reuse_flushes(s->triangles, s->limit, s->fill, misses, s->warp)) {
         s->warps += s->fill > 0;
         s->fill = 0;
         s->triangles = 0;

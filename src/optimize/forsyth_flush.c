@@ -41,6 +41,7 @@
 #include "forsyth_lists.h"
 #include "kerbl_machine.h"
 #include "../models/nvidia_rule.h"
+#include "../models/reuse_rule.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -181,6 +182,13 @@ static bool batch_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv
     return (r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + 2 > r->warp;
 }
 
+/* Whether vertex v hits in the reuse warp (reuse_rule.h): it joined this warp (after its first
+ * stamp) and fewer than the window joined after it. */
+static inline bool warp_holds(const warp_state* w, const gc_flush_rule* r, uint32_t v)
+{
+    return w->stamp[v] > w->start && gc_reuse_in_window(w->added - w->stamp[v], r->window);
+}
+
 /* Feeds triangle tv to the warp; true when the next triangle will (or likely will) start a new one. */
 static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
 {
@@ -189,14 +197,14 @@ static bool warp_feed(warp_state* w, const gc_flush_rule* r, const uint32_t* tv)
         if (!(c > 0 && tv[c] == tv[0]) && !(c > 1 && tv[c] == tv[1]))
             u[n++] = tv[c];
     for (uint32_t k = 0; k < n; ++k)
-        misses += !(w->stamp[u[k]] > w->start && w->added - w->stamp[u[k]] < r->window);
-    if ((r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + misses > r->warp)
+        misses += !warp_holds(w, r, u[k]);
+    if (gc_reuse_flushes(w->triangles, r->warp_triangles, w->fill, misses, r->warp))
         w->start = w->added, w->fill = 0, w->triangles = 0;
     for (uint32_t k = 0; k < n; ++k)
-        if (!(w->stamp[u[k]] > w->start && w->added - w->stamp[u[k]] < r->window))
+        if (!warp_holds(w, r, u[k]))
             w->stamp[u[k]] = ++w->added, w->fill++;
     w->triangles++;
-    return (r->warp_triangles && w->triangles == r->warp_triangles) || w->fill + 2 > r->warp;
+    return gc_reuse_flushes(w->triangles, r->warp_triangles, w->fill, 2, r->warp);
 }
 
 /* The order, with the flushes of `rule` or (`nv`) the nvidia rule of `target` from primitive
