@@ -18,14 +18,19 @@ Writes into OUT_DIR:
   overdraw.jsonl   `probe --overdraw --json` per MESH, one JSON object a line
 
 Every program is run with an argument list (no shell); file names come from orders.tsv rows
-that must name plain files inside ORDERS_DIR. The device used is the first whose name
-contains --device-match (default "NVIDIA"), else device 0.
+that must name plain files inside ORDERS_DIR (checked before anything is measured). Each
+output file is written to a temporary in OUT_DIR and renamed onto its name when whole
+(output_files.py). The device used is the first whose name contains --device-match (default
+"NVIDIA"), else device 0.
 """
 import json
 import os
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from output_files import replaced  # noqa: E402
 
 
 def run(args, timeout=600):
@@ -48,13 +53,23 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     gpucache, orders_dir, out_dir, meshes = args[0], args[1], args[2], args[3:]
+    rows = []
+    with open(os.path.join(orders_dir, "orders.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
+    for row in rows:
+        name = row["file"]
+        if "/" in name or name.startswith(".") or not name.endswith(".u32"):
+            print("measure-device: orders.tsv: refused file name %r" % name, file=sys.stderr)
+            return 1
     os.makedirs(out_dir, exist_ok=True)
 
     rc, out, err = run([gpucache, "probe", "--list", "--json"])
     if rc != 0:
         print("measure-device: probe --list failed: " + err.strip(), file=sys.stderr)
         return 1
-    with open(os.path.join(out_dir, "devices.json"), "w") as f:
+    with replaced(os.path.join(out_dir, "devices.json")) as f:
         f.write(out)
     devices = json.loads(out)["devices"]
     device = next((d["index"] for d in devices if match in d["name"]), 0)
@@ -66,20 +81,12 @@ def main(argv):
     rc, out, err = run([gpucache, "probe", "--suite", "-o", os.path.join(out_dir, "suite.json")] + dev)
     print("measure-device: suite rc %d in %.1f s %s" % (rc, time.time() - t0, err.strip()[-300:]), flush=True)
 
-    rows = []
-    with open(os.path.join(orders_dir, "orders.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
     t0 = time.time()
-    with open(os.path.join(out_dir, "invocations.tsv"), "w") as tsv:
+    with replaced(os.path.join(out_dir, "invocations.tsv")) as tsv:
         tsv.write("file\tmesh\torder\ttriangles\tvertices\toutputs\trep\tinvocations\tstatistics_agree\tia_primitives\n")
         for rep in range(reps):
             for row in rows:
                 name = row["file"]
-                if "/" in name or name.startswith(".") or not name.endswith(".u32"):
-                    print("measure-device: orders.tsv: refused file name %r" % name, file=sys.stderr)
-                    return 1
                 # every output count on the first repetition of the large meshes' two
                 # reference orders only: NVIDIA sizes nothing by outputs in seed 000
                 counts = [1]
@@ -98,7 +105,7 @@ def main(argv):
                 tsv.flush()
     print("measure-device: %d buffers x %d reps in %.1f s" % (len(rows), reps, time.time() - t0), flush=True)
 
-    with open(os.path.join(out_dir, "overdraw.jsonl"), "w") as f:
+    with replaced(os.path.join(out_dir, "overdraw.jsonl")) as f:
         for mesh in meshes:
             rc, out, err = run([gpucache, "probe", "--overdraw", "--json"] + dev + [mesh])
             if rc != 0 or not out.strip():

@@ -13,7 +13,9 @@ writes, into OUT_DIR:
   introspect.jsonl `introspect --json` after a few sequences: which indices are still cached
   prefixes.tsv     with IGEA_STORED.u32: invocations of its first T triangles, T around the
                    first triangle that uses an index of 65536 or more
-Every program is run with an argument list (no shell); temporaries live in a mkdtemp folder.
+Every program is run with an argument list (no shell); temporaries live in a mkdtemp folder;
+each output file is written to a temporary in OUT_DIR and renamed onto its name when whole
+(output_files.py).
 """
 import json
 import os
@@ -21,6 +23,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from output_files import replaced  # noqa: E402
 from probe_buffers import Prober, run, take_device, write_u32  # noqa: E402
 
 L = 0          # a page-0 base
@@ -76,7 +79,7 @@ def main(argv):
     os.makedirs(out_dir, exist_ok=True)
     prober = Prober(gpucache, dev)
     buf = prober.buf
-    with open(os.path.join(out_dir, "micro.jsonl"), "w") as out:
+    with replaced(os.path.join(out_dir, "micro.jsonl")) as out:
         for name, idx in seq_cases().items():
             j, per_vertex = prober.counts(idx)
             if j is None:
@@ -85,7 +88,7 @@ def main(argv):
             out.write(json.dumps({"name": name, "indices": idx, "invocations": j["invocations"],
                                   "statistics_agree": j["statistics_agree"], "per_vertex": per_vertex}) + "\n")
             print("%-50s %d" % (name, j["invocations"]), flush=True)
-    with open(os.path.join(out_dir, "introspect.jsonl"), "w") as out:
+    with replaced(os.path.join(out_dir, "introspect.jsonl")) as out:
         for name, idx in INTROSPECT.items():
             write_u32(buf, idx)
             rc, o, e = run([gpucache, "introspect", "--json"] + dev + [buf])
@@ -103,7 +106,7 @@ def main(argv):
         counts = sorted(set([first - 50, first - 1, first] + list(range(first + 1, first + 200)) +
                             list(range(first + 200, first + 2000, 25)) + list(range(first + 2000, len(idx) // 3, 20000)) +
                             [len(idx) // 3]))
-        with open(os.path.join(out_dir, "prefixes.tsv"), "w") as out:
+        with replaced(os.path.join(out_dir, "prefixes.tsv")) as out:
             out.write("triangles\tinvocations\n")
             for t in counts:
                 write_u32(buf, idx[:3 * t])

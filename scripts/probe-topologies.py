@@ -8,7 +8,8 @@ Draws small index buffers in the point, line and strip topologies (and triangle 
 and restarts across index 65536, for the page rule) and writes OUT_DIR/topologies.jsonl: one
 JSON object per buffer with its name, topology, restart, indices, the measured invocations
 and each vertex's count (`probe --json --per-vertex`). Every program is run with an argument
-list (no shell); temporaries live in a mkdtemp folder. --windows draws instead the buffers
+list (no shell); temporaries live in a mkdtemp folder; the output file is written to a
+temporary in OUT_DIR and renamed onto its name when whole (output_files.py). --windows draws instead the buffers
 that find a line's reuse window (windows.jsonl): a line (0 x), k repeats of the line (2 3),
 then a line with 0 again, for k from 14 to 26, with 0 first or second in each line, in a line
 list and in a line strip.
@@ -18,6 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from output_files import replaced  # noqa: E402
 from probe_buffers import Prober, take_device  # noqa: E402
 
 RESTART = 0xFFFFFFFF
@@ -80,7 +82,7 @@ def main(argv):
     gpucache, out_dir = args
     os.makedirs(out_dir, exist_ok=True)
     prober = Prober(gpucache, dev)
-    with open(os.path.join(out_dir, "windows.jsonl" if windows else "topologies.jsonl"), "w") as out:
+    with replaced(os.path.join(out_dir, "windows.jsonl" if windows else "topologies.jsonl")) as out:
         for name, topology, restart, idx in (window_cases() if windows else cases()):
             j, per_vertex = prober.counts(idx, topology, restart)
             if j is None:
