@@ -19,26 +19,11 @@
 
 #include "optimize/optimize.h"
 
+/* corpus_triangles and the vertex count it needs; NULL when the corpus lacks the mesh. */
 static uint32_t* load(const char* name, size_t* n, uint32_t* vertices)
 {
-    char path[1024];
-    if (corpus_path(path, sizeof path, name) != 0)
-        return NULL;
-    gc_mesh m;
-    gc_error err;
-    if (gc_mesh_load(path, NULL, &m, &err) != GC_OK)
-        fail_msg("%s", err.message);
-    gc_draw d = {m.indices, m.index_count, m.topology, m.restart_enabled, m.restart_value};
-    uint64_t prims;
-    assert_int_equal(gc_draw_validate(&d, name, &prims, &err), GC_OK);
-    uint32_t* tri = malloc(prims * 6 * sizeof *tri + 4);
-    assert_non_null(tri);
-    assert_int_equal(gc_draw_triangles(&d, tri, prims * 6, n, &err), GC_OK);
-    gc_mesh_free(&m);
-    uint32_t v = 0;
-    for (size_t i = 0; i < *n; ++i)
-        v = tri[i] + 1 > v ? tri[i] + 1 : v;
-    *vertices = v;
+    uint32_t* tri = corpus_triangles(name, n);
+    *vertices = tri ? index_bound(tri, *n) : 0;
     return tri;
 }
 
@@ -166,37 +151,8 @@ static void runs_side_by_side(void** state)
     const size_t runs[5] = {t / 7, t / 3, 0, t / 4, t - t / 7 - t / 3 - t / 4};
     gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
     gc_model fifo = model_of("fifo:16");
-    uint32_t* one = malloc(n * sizeof *one);
-    for (int algorithm = 0; algorithm < 2; ++algorithm) {
-        for (unsigned threads = 1; threads <= 4; threads *= 2) {
-            gc_mesh_optimize_options o;
-            memset(&o, 0, sizeof o);
-            o.algorithm = algorithm ? GC_OPT_FORSYTH : GC_OPT_AUTO;
-            o.optimize.targets = &fifo;
-            o.optimize.target_count = 1;
-            o.optimize.threads = threads;
-            gc_mesh_optimized r;
-            gc_error err;
-            if (gc_mesh_optimize(NULL, &d, runs, 5, &o, &r, &err) != GC_OK)
-                fail_msg("%u threads: %s", threads, err.message);
-            assert_int_equal(r.runs, 5);
-            assert_int_equal(r.index_count, n);
-            if (threads == 1) {
-                memcpy(one, r.indices, n * sizeof *one);
-                /* each run holds its own triangles: reordered within it */
-                size_t at = 0;
-                for (int k = 0; k < 5; ++k) {
-                    assert_int_equal(gc_check_permutation(idx + at, one + at, 3 * runs[k], vertices, &err), GC_OK);
-                    at += 3 * runs[k];
-                }
-            } else if (memcmp(one, r.indices, n * sizeof *one)) {
-                fail_msg("%s over 5 runs: %u threads give another order than one", algorithm ? "forsyth" : "auto",
-                         threads);
-            }
-            gc_mesh_optimized_free(&r);
-        }
-    }
-    free(one);
+    assert_runs_same_for_threads(&d, n, vertices, runs, 5, GC_OPT_AUTO, &fifo, "auto");
+    assert_runs_same_for_threads(&d, n, vertices, runs, 5, GC_OPT_FORSYTH, &fifo, "forsyth");
     free(idx);
 }
 

@@ -303,34 +303,7 @@ static void runs_placed(void** state)
     const size_t runs[4] = {t / 5, t / 3, 0, t - t / 5 - t / 3};
     gc_draw d = {idx, n, GC_TRIANGLE_LIST, 0, 0};
     gc_model m = model_of("batch");
-    uint32_t* one = malloc(n * sizeof *one);
-    assert_non_null(one);
-    for (unsigned threads = 1; threads <= 4; threads *= 2) {
-        gc_mesh_optimize_options o;
-        memset(&o, 0, sizeof o);
-        o.algorithm = GC_OPT_AUTO;
-        o.optimize.targets = &m;
-        o.optimize.target_count = 1;
-        o.optimize.threads = threads;
-        gc_mesh_optimized r;
-        gc_error err;
-        if (gc_mesh_optimize(NULL, &d, runs, 4, &o, &r, &err) != GC_OK)
-            fail_msg("%u threads: %s", threads, err.message);
-        assert_int_equal(r.runs, 4);
-        assert_int_equal(r.index_count, n);
-        if (threads == 1) {
-            memcpy(one, r.indices, n * sizeof *one);
-            size_t at = 0;
-            for (int k = 0; k < 4; ++k) {
-                assert_int_equal(gc_check_permutation(idx + at, one + at, 3 * runs[k], vertices, &err), GC_OK);
-                at += 3 * runs[k];
-            }
-        } else {
-            assert_memory_equal(one, r.indices, n * sizeof *one);
-        }
-        gc_mesh_optimized_free(&r);
-    }
-    free(one);
+    assert_runs_same_for_threads(&d, n, vertices, runs, 4, GC_OPT_AUTO, &m, "batch");
     free(idx);
 }
 

@@ -286,6 +286,44 @@ static inline void assert_auto_same_for_threads(const uint32_t* idx, size_t n, u
     free(many);
 }
 
+/* gc_mesh_optimize of draw d (n indices over `vertices`) in `run_count` runs of runs[k]
+ * triangles each, by `algorithm` for the lone `target`, with 1, 2 and 4 threads: every run
+ * count and index count kept, each run holding its own triangles (gc_check_permutation), and
+ * the same output for every thread count. A failure names `what`. */
+static inline void assert_runs_same_for_threads(const gc_draw* d, size_t n, uint32_t vertices, const size_t* runs,
+                                                size_t run_count, gc_optimizer algorithm,
+                                                const gc_model* target, const char* what)
+{
+    uint32_t* one = test_indices(n + 1);
+    for (unsigned threads = 1; threads <= 4; threads *= 2) {
+        gc_mesh_optimize_options o;
+        memset(&o, 0, sizeof o);
+        o.algorithm = algorithm;
+        o.optimize.targets = target;
+        o.optimize.target_count = 1;
+        o.optimize.threads = threads;
+        gc_mesh_optimized r;
+        gc_error err;
+        if (gc_mesh_optimize(NULL, d, runs, run_count, &o, &r, &err) != GC_OK)
+            fail_msg("%s, %u threads: %s", what, threads, err.message);
+        assert_int_equal(r.runs, run_count);
+        assert_int_equal(r.index_count, n);
+        if (threads == 1) {
+            memcpy(one, r.indices, n * sizeof *one);
+            /* each run holds its own triangles: reordered within it */
+            size_t at = 0;
+            for (size_t k = 0; k < run_count; ++k) {
+                assert_int_equal(gc_check_permutation(d->indices + at, one + at, 3 * runs[k], vertices, &err), GC_OK);
+                at += 3 * runs[k];
+            }
+        } else if (memcmp(one, r.indices, n * sizeof *one)) {
+            fail_msg("%s over %zu runs: %u threads give another order than one", what, run_count, threads);
+        }
+        gc_mesh_optimized_free(&r);
+    }
+    free(one);
+}
+
 /* Invocations of a triangle list under a parsed model (gc_analyze). */
 static inline uint64_t list_cost(const gc_model* m, const uint32_t* list, size_t n)
 {
