@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define NOHARM_MAX_TRIANGLES 65536
-#define NOHARM_LONE_SMALL_TRIANGLES 8192
+#define NOHARM_LONE_SMALL_TRIANGLES 16384
 
 /* Whether --effort 1's order for these targets is weighed against meshoptimizer's: below
  * NOHARM_MAX_TRIANGLES, several targets; a lone target below NOHARM_LONE_SMALL_TRIANGLES, or
