@@ -473,6 +473,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         }
         if (!s && !served)
             s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
+        if (!s && options->effort == 1) /* meshoptimizer's order where cheaper, on small meshes */
+            s = gc_auto_no_harm(indices, triangle_count, vertex_count, targets, target_count, placement, scratch,
+                                order, err);
         if (s || !options->positions || threshold <= 1) {
             gc_occlusion_free(&occlusion.pairs);
             return s;
