@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/* A triangle list cut into parts, each grown breadth-first over the triangles that share a
+ * vertex (partition.h). Why so: one walk over the whole list, cut into runs, gives rings
+ * round its first triangle, thin where the surface is wide (on ogre, 7 parts, nv-dx's batch
+ * greedy made part by part cost 5.6% more invocations on such rings); a ball grown from one
+ * seed to the part's size keeps the seam short, and a cut at the end of a connected component
+ * leaves none (ogre has 44 components). */
+#include "partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gc_partition_free(gc_partition* p)
+{
+    free(p->walk);
+    free(p->start);
+    memset(p, 0, sizeof *p);
+}
+
+/* The cut at or before `nominal`, after `previous`, where offset + the triangles before it is
+ * a multiple of align (SIZE_MAX: none). */
+static size_t aligned_cut(size_t nominal, size_t previous, uint64_t offset, uint32_t align)
+{
+    if (align <= 1)
+        return nominal > previous ? nominal : SIZE_MAX;
+    const size_t b = nominal - (size_t)((offset + nominal) % align);
+    return b > previous && b <= nominal ? b : SIZE_MAX;
+}
+
+static uint32_t root_of(uint32_t* parent, uint32_t v)
+{
+    while (parent[v] != v)
+        v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+/* The cut for nominal cut c: the end of a component within a quarter of a part of it (the
+ * nearest; the first by position among equals), else c, then aligned (SIZE_MAX: none). */
+static size_t choose_cut(size_t c, size_t previous, const uint32_t* comp_start, size_t comps, size_t part,
+                         uint64_t offset, uint32_t align)
+{
+    size_t lo = 1, hi = comps; /* the first component end at or after c, among comp_start[1 .. comps - 1] */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (comp_start[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t best = c, best_d = part / 4 + 1;
+    for (size_t j = lo > 1 ? lo - 1 : 1; j <= lo && j < comps; ++j) {
+        const size_t b = comp_start[j], d = b > c ? b - c : c - b;
+        if (d < best_d)
+            best = b, best_d = d;
+    }
+    return aligned_cut(best, previous, offset, align);
+}
+
+gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count, size_t parts,
+                            uint64_t offset, uint32_t align, gc_partition* out, gc_error* err)
+{
+    memset(out, 0, sizeof *out);
+    const size_t T = triangle_count;
+    if (parts < 1)
+        parts = 1;
+    if (parts > T)
+        parts = T ? T : 1;
+    gc_adjacency adj;
+    gc_status s = gc_adjacency_build(indices, T, vertex_count, &adj, err);
+    if (s)
+        return s;
+    out->walk = gc_alloc_array(T ? T : 1, sizeof *out->walk, false);
+    out->start = gc_alloc_array(parts + 1, sizeof *out->start, false);
+    /* per triangle: component then part, state, the queue, by component; per vertex:
+       expanded stamp, union-find parent; per component: start, next candidate seed */
+    const size_t V = (size_t)vertex_count + 1;
+    uint32_t* part_of = gc_alloc_array(4 * T + 2 * V + 2 * (T + 1), sizeof *part_of, true);
+    if (!out->walk || !out->start || !part_of) {
+        free(part_of);
+        gc_adjacency_free(&adj);
+        gc_partition_free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
+    }
+    uint32_t* state = part_of + T;
+    uint32_t* queue = part_of + 2 * T;
+    uint32_t* by_comp = part_of + 3 * T;
+    uint32_t* expanded = part_of + 4 * T;
+    uint32_t* parent = expanded + V;
+    uint32_t* comp_start = parent + V;
+    uint32_t* comp_next = comp_start + T + 1;
+    /* The connected components (triangles sharing a vertex), numbered by their first
+     * triangle; part_of[t] holds t's component for now, expanded[] each root's number + 1. */
+    for (uint32_t v = 0; v < vertex_count; ++v)
+        parent[v] = v;
+    for (size_t t = 0; t < T; ++t) {
+        const uint32_t* tv = indices + 3 * t;
+        const uint32_t a = root_of(parent, tv[0]), b = root_of(parent, tv[1]);
+        parent[b] = a;
+        const uint32_t c = root_of(parent, tv[2]);
+        parent[c] = a;
+    }
+    size_t comps = 0;
+    for (size_t t = 0; t < T; ++t) {
+        const uint32_t r = root_of(parent, indices[3 * t]);
+        if (!expanded[r])
+            expanded[r] = (uint32_t)++comps;
+        part_of[t] = expanded[r] - 1;
+        comp_start[expanded[r]]++;
+    }
+    for (size_t c = 0; c < comps; ++c)
+        comp_start[c + 1] += comp_start[c];
+    memcpy(comp_next, comp_start, comps * sizeof *comp_next);
+    for (size_t t = 0; t < T; ++t)
+        by_comp[comp_next[part_of[t]]++] = (uint32_t)t;
+    memcpy(comp_next, comp_start, comps * sizeof *comp_next);
+    memset(expanded, 0, V * sizeof *expanded);
+    /* the cuts (from the sizes and the components alone), each part then grown to its size */
+    size_t count = 0;
+    out->start[0] = 0;
+    for (size_t p = 1; p < parts; ++p) {
+        const size_t b = choose_cut((size_t)((uint64_t)p * T / parts), out->start[count], comp_start, comps,
+                                    T / parts, offset, align);
+        if (b != SIZE_MAX && b < T)
+            out->start[++count] = b;
+    }
+    out->start[++count] = T;
+    out->count = count;
+    /* Part p: a breadth-first walk from one seed over the triangles in no part yet, each taken
+     * as it leaves the queue, until the part has its size. The seed: the oldest triangle left
+     * in the previous part's queue, else the lowest-numbered triangle in no part of the
+     * component being walked, else of the next component: the components are walked one after
+     * the other, so that a cut at a component's end leaves no seam. state[t]: TAKEN, else the
+     * part that queued it + 1 (0: none); expanded[v] likewise (a vertex's triangles are queued
+     * once a part). part_of[t] (the component numbers' array, free now): t's part. */
+    const uint32_t TAKEN = UINT32_MAX;
+    size_t comp = 0, carry = SIZE_MAX;
+    for (size_t p = 0; p < count; ++p) {
+        const uint32_t mark = (uint32_t)p + 1;
+        size_t need = out->start[p + 1] - out->start[p], head = 0, tail = 0;
+        while (need) {
+            if (head == tail) { /* a seed */
+                size_t seed = carry;
+                carry = SIZE_MAX;
+                if (seed == SIZE_MAX || state[seed] == TAKEN) {
+                    while (comp_next[comp] == comp_start[comp + 1] || state[by_comp[comp_next[comp]]] == TAKEN)
+                        if (comp_next[comp] == comp_start[comp + 1])
+                            ++comp;
+                        else
+                            ++comp_next[comp];
+                    seed = by_comp[comp_next[comp]];
+                }
+                state[seed] = mark, queue[tail++] = (uint32_t)seed;
+            }
+            const uint32_t t = queue[head++];
+            if (state[t] == TAKEN)
+                continue;
+            state[t] = TAKEN, part_of[t] = (uint32_t)p, --need;
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t v = indices[3 * (size_t)t + c];
+                if (expanded[v] == mark)
+                    continue;
+                expanded[v] = mark;
+                for (uint32_t k = adj.offsets[v]; k < adj.offsets[v + 1]; ++k) {
+                    const uint32_t u = adj.triangles[k];
+                    if (state[u] != TAKEN && state[u] != mark)
+                        state[u] = mark, queue[tail++] = u;
+                }
+            }
+        }
+        while (head < tail && state[queue[head]] == TAKEN)
+            ++head;
+        carry = head < tail ? queue[head] : SIZE_MAX;
+    }
+    gc_adjacency_free(&adj);
+    /* each part's triangles in increasing number (the greedies meet them as the list has them) */
+    size_t* fill = gc_alloc_array(count, sizeof *fill, false);
+    if (!fill) {
+        free(part_of);
+        gc_partition_free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
+    }
+    memcpy(fill, out->start, count * sizeof *fill);
+    for (size_t t = 0; t < T; ++t)
+        out->walk[fill[part_of[t]]++] = (uint32_t)t;
+    free(fill);
+    free(part_of);
+    return GC_OK;
+}
