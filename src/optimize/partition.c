@@ -134,7 +134,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
      * once a part). part_of[t] (the component numbers' array, free now): t's part. */
     const uint32_t TAKEN = UINT32_MAX;
     size_t comp = 0, carry = SIZE_MAX;
-    for (size_t p = 0; p < count; ++p) {
+    for (size_t p = 0; p + 1 < count; ++p) { /* (the last part: what is left, not walked) */
         const uint32_t mark = (uint32_t)p + 1;
         size_t need = out->start[p + 1] - out->start[p], head = 0, tail = 0;
         while (need) {
@@ -181,7 +181,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     }
     memcpy(fill, out->start, count * sizeof *fill);
     for (size_t t = 0; t < T; ++t)
-        out->walk[fill[part_of[t]]++] = (uint32_t)t;
+        out->walk[fill[state[t] == TAKEN ? part_of[t] : count - 1]++] = (uint32_t)t;
     free(fill);
     free(part_of);
     return GC_OK;
