@@ -10,11 +10,14 @@
  *  - a cut near the end of a connected component falls there: two grids side by side, the
  *    first part is exactly the first grid's triangles;
  *  - auto's default for llvmpipe on a 250 x 250 grid (125,000 triangles, over the threshold),
- *    stored and shuffled: byte-identical for 1, 2, 3 and 4 threads, a permutation of the
- *    triangles; gc_auto_llvmpipe_parts's count (the parts' counts summed) is gc_analyze's
+ *    stored and shuffled, without and with positions (the overdraw pass, whose occlusion
+ *    pairs are a job beside the parts): byte-identical for 1, 2, 3 and 4 threads, a
+ *    permutation of the triangles; gc_auto_llvmpipe_parts's count (the parts' counts summed) is gc_analyze's
  *    count of the whole order: the seams at llvmpipe's segments cost nothing; and the order
  *    is cut at segments (its parts as the partition's). */
 #include "test_util.h"
+
+#include <math.h>
 
 #include "optimize/auto_parts.h"
 #include "optimize/partition.h"
@@ -189,6 +192,13 @@ static void llvmpipe_parts_same_for_every_thread_count(void** state)
     assert_true(gc_auto_parts_count(tc) >= 2);
     const uint32_t vertices = index_bound(idx, n);
     const gc_model m = model_of("llvmpipe");
+    float* positions = malloc(3 * (size_t)vertices * sizeof *positions); /* a bumpy sheet */
+    assert_non_null(positions);
+    for (uint32_t v = 0; v < vertices; ++v) {
+        const float x = (float)(v % 251), y = (float)(v / 251);
+        positions[3 * v] = x, positions[3 * v + 1] = y;
+        positions[3 * v + 2] = 3.0f * sinf(x / 7.0f) * cosf(y / 5.0f);
+    }
     uint32_t* first = test_indices(n);
     uint32_t* out = test_indices(n);
     uint32_t* order = test_indices(tc);
@@ -196,16 +206,20 @@ static void llvmpipe_parts_same_for_every_thread_count(void** state)
     for (int shuffled = 0; shuffled < 2; ++shuffled) {
         if (shuffled)
             gc_shuffle_triangles(idx, n, 13);
-        for (unsigned threads = 1; threads <= 4; ++threads) {
-            gc_optimize_options o = {0};
-            o.targets = &m;
-            o.target_count = 1;
-            o.threads = threads;
-            assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, threads == 1 ? first : out, &err), GC_OK);
-            if (threads > 1 && memcmp(first, out, n * sizeof *out))
-                fail_msg("grid %s: %u threads differ from one", shuffled ? "shuffled" : "stored", threads);
-        }
-        assert_int_equal(gc_check_permutation(idx, first, n, vertices, &err), GC_OK);
+        for (int placed = 0; placed < 2; ++placed) /* with positions: the overdraw pass, its pairs a job */
+            for (unsigned threads = 1; threads <= 4; ++threads) {
+                gc_optimize_options o = {0};
+                o.targets = &m;
+                o.target_count = 1;
+                o.threads = threads;
+                o.positions = placed ? positions : NULL;
+                assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, threads == 1 ? first : out, &err),
+                                 GC_OK);
+                if (threads > 1 && memcmp(first, out, n * sizeof *out))
+                    fail_msg("grid %s%s: %u threads differ from one", shuffled ? "shuffled" : "stored",
+                             placed ? " with positions" : "", threads);
+                assert_int_equal(gc_check_permutation(idx, first, n, vertices, &err), GC_OK);
+            }
         /* the parts' counts summed are the whole order's count: no seam costs anything */
         const float greedy[3] = {1.0f, 0.2f, 8};
         const uint32_t limits[4] = {341, 341, 0, 256};
@@ -233,6 +247,7 @@ static void llvmpipe_parts_same_for_every_thread_count(void** state)
             gc_partition_free(&p);
         }
     }
+    free(positions);
     free(first);
     free(out);
     free(order);
