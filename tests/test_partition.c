@@ -12,9 +12,9 @@
  *  - auto's default for llvmpipe on a 250 x 250 grid (125,000 triangles, over the threshold),
  *    stored and shuffled, without and with positions (the overdraw pass, whose occlusion
  *    pairs are a job beside the parts): byte-identical for 1, 2, 3 and 4 threads, a
- *    permutation of the triangles; gc_auto_llvmpipe_parts's count (the parts' counts summed) is gc_analyze's
- *    count of the whole order: the seams at llvmpipe's segments cost nothing; and the order
- *    is cut at segments (its parts as the partition's). */
+ *    permutation of the triangles; gc_auto_llvmpipe_parts's count (the parts' counts summed)
+ *    is gc_analyze's count of the whole order: the seams at llvmpipe's segments cost
+ *    nothing; and the order is cut at segments (its parts as the partition's). */
 #include "test_util.h"
 
 #include <math.h>
