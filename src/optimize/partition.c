@@ -65,31 +65,37 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
         parts = 1;
     if (parts > T)
         parts = T ? T : 1;
+    if (parts > GC_PARTITION_MAX)
+        parts = GC_PARTITION_MAX;
     gc_adjacency adj;
     gc_status s = gc_adjacency_build(indices, T, vertex_count, &adj, err);
     if (s)
         return s;
     out->walk = gc_alloc_array(T ? T : 1, sizeof *out->walk, false);
     out->start = gc_alloc_array(parts + 1, sizeof *out->start, false);
-    /* per triangle: component then part, state, the queue, by component; per vertex:
-       expanded stamp, union-find parent; per component: start, next candidate seed */
+    /* per triangle: its component, the queue, the triangles by component; per vertex: the
+       union-find parent, a root's component + 1; per component: start, next seed to try;
+       and in bytes (the walk's random reads), per triangle its state and part, per vertex
+       the part that expanded it */
     const size_t V = (size_t)vertex_count + 1;
-    uint32_t* part_of = gc_alloc_array(4 * T + 2 * V + 2 * (T + 1), sizeof *part_of, true);
-    if (!out->walk || !out->start || !part_of) {
-        free(part_of);
+    uint32_t* comp_of = gc_alloc_array(3 * T + 2 * V + 2 * (T + 1), sizeof *comp_of, true);
+    uint8_t* state = gc_alloc_array(2 * T + V, 1, true);
+    if (!out->walk || !out->start || !comp_of || !state) {
+        free(comp_of);
+        free(state);
         gc_adjacency_free(&adj);
         gc_partition_free(out);
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
     }
-    uint32_t* state = part_of + T;
-    uint32_t* queue = part_of + 2 * T;
-    uint32_t* by_comp = part_of + 3 * T;
-    uint32_t* expanded = part_of + 4 * T;
-    uint32_t* parent = expanded + V;
-    uint32_t* comp_start = parent + V;
+    uint32_t* queue = comp_of + T;
+    uint32_t* by_comp = comp_of + 2 * T;
+    uint32_t* parent = comp_of + 3 * T;
+    uint32_t* root_comp = parent + V;
+    uint32_t* comp_start = root_comp + V;
     uint32_t* comp_next = comp_start + T + 1;
-    /* The connected components (triangles sharing a vertex), numbered by their first
-     * triangle; part_of[t] holds t's component for now, expanded[] each root's number + 1. */
+    uint8_t* part_of = state + T;
+    uint8_t* expanded = part_of + T;
+    /* The connected components (triangles sharing a vertex), numbered by their first triangle. */
     for (uint32_t v = 0; v < vertex_count; ++v)
         parent[v] = v;
     for (size_t t = 0; t < T; ++t) {
@@ -102,18 +108,17 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     size_t comps = 0;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t r = root_of(parent, indices[3 * t]);
-        if (!expanded[r])
-            expanded[r] = (uint32_t)++comps;
-        part_of[t] = expanded[r] - 1;
-        comp_start[expanded[r]]++;
+        if (!root_comp[r])
+            root_comp[r] = (uint32_t)++comps;
+        comp_of[t] = root_comp[r] - 1;
+        comp_start[root_comp[r]]++;
     }
     for (size_t c = 0; c < comps; ++c)
         comp_start[c + 1] += comp_start[c];
     memcpy(comp_next, comp_start, comps * sizeof *comp_next);
     for (size_t t = 0; t < T; ++t)
-        by_comp[comp_next[part_of[t]]++] = (uint32_t)t;
+        by_comp[comp_next[comp_of[t]]++] = (uint32_t)t;
     memcpy(comp_next, comp_start, comps * sizeof *comp_next);
-    memset(expanded, 0, V * sizeof *expanded);
     /* the cuts (from the sizes and the components alone), each part then grown to its size */
     size_t count = 0;
     out->start[0] = 0;
@@ -131,11 +136,11 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
      * component being walked, else of the next component: the components are walked one after
      * the other, so that a cut at a component's end leaves no seam. state[t]: TAKEN, else the
      * part that queued it + 1 (0: none); expanded[v] likewise (a vertex's triangles are queued
-     * once a part). part_of[t] (the component numbers' array, free now): t's part. */
-    const uint32_t TAKEN = UINT32_MAX;
+     * once a part); part_of[t]: t's part, once taken. */
+    const uint8_t TAKEN = UINT8_MAX;
     size_t comp = 0, carry = SIZE_MAX;
     for (size_t p = 0; p + 1 < count; ++p) { /* (the last part: what is left, not walked) */
-        const uint32_t mark = (uint32_t)p + 1;
+        const uint8_t mark = (uint8_t)(p + 1);
         size_t need = out->start[p + 1] - out->start[p], head = 0, tail = 0;
         while (need) {
             if (head == tail) { /* a seed */
@@ -154,7 +159,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
             const uint32_t t = queue[head++];
             if (state[t] == TAKEN)
                 continue;
-            state[t] = TAKEN, part_of[t] = (uint32_t)p, --need;
+            state[t] = TAKEN, part_of[t] = (uint8_t)p, --need;
             for (int c = 0; c < 3; ++c) {
                 const uint32_t v = indices[3 * (size_t)t + c];
                 if (expanded[v] == mark)
@@ -175,7 +180,8 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     /* each part's triangles in increasing number (the greedies meet them as the list has them) */
     size_t* fill = gc_alloc_array(count, sizeof *fill, false);
     if (!fill) {
-        free(part_of);
+        free(comp_of);
+        free(state);
         gc_partition_free(out);
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
     }
@@ -183,6 +189,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     for (size_t t = 0; t < T; ++t)
         out->walk[fill[state[t] == TAKEN ? part_of[t] : count - 1]++] = (uint32_t)t;
     free(fill);
-    free(part_of);
+    free(comp_of);
+    free(state);
     return GC_OK;
 }

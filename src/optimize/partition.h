@@ -11,6 +11,9 @@
 
 #include "optimize.h"
 
+/* At most this many parts (more asked: this many). */
+#define GC_PARTITION_MAX 254
+
 typedef struct gc_partition {
     size_t count;    /* parts */
     uint32_t* walk;  /* every triangle once: part p is walk[start[p] .. start[p + 1]), in increasing number */
