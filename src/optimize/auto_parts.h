@@ -20,9 +20,9 @@ size_t gc_auto_parts_count(size_t triangle_count);
  * greedy job, from GC_AUTO_PARTS_FROM triangles. */
 bool gc_auto_parts_fit(const gc_table_pipe* pipe, const gc_model* targets, const uint32_t* limits,
                        size_t machine_at, size_t triangle_count);
-/* A lone llvmpipe target's default part by part (auto_parts.c): the greedy with greedy[] (beta, gamma,
- * recent) and its polish for each part, the parts cut at llvmpipe's segments
- * (limits[0] triangles), one job a part on options->threads workers. The same output for
+/* A lone llvmpipe target's default part by part (auto_parts.c): the greedy with greedy[]
+ * (beta, gamma, recent) for each part, the parts cut at llvmpipe's segments (limits[0]
+ * triangles), one job a part on options->threads workers. The same output for
  * every thread count. *cost (if not NULL): the order's invocations under the target (the
  * parts' counts summed). With `occlusion`, the overdraw pass's occlusion pairs (options'
  * positions) are a job beside them. */
