@@ -34,6 +34,19 @@ static uint32_t root_of(uint32_t* parent, uint32_t v)
     return v;
 }
 
+/* Joins the sets of roots a and b, the smaller under the larger (size[r]: r's set less one). */
+static uint32_t join(uint32_t* parent, uint32_t* size, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return a;
+    if (size[a] < size[b]) {
+        const uint32_t x = a;
+        a = b, b = x;
+    }
+    parent[b] = a, size[a] += size[b] + 1;
+    return a;
+}
+
 /* The cut for nominal cut c: the end of a component within a quarter of a part of it (the
  * nearest; the first by position among equals), else c, then aligned (SIZE_MAX: none). */
 static size_t choose_cut(size_t c, size_t previous, const uint32_t* comp_start, size_t comps, size_t part,
@@ -67,10 +80,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
         parts = T ? T : 1;
     if (parts > GC_PARTITION_MAX)
         parts = GC_PARTITION_MAX;
-    gc_adjacency adj;
-    gc_status s = gc_adjacency_build(indices, T, vertex_count, &adj, err);
-    if (s)
-        return s;
+    gc_adjacency adj = {NULL, NULL}; /* built for the first walk (none where whole components fit) */
     out->walk = gc_alloc_array(T ? T : 1, sizeof *out->walk, false);
     out->start = gc_alloc_array(parts + 1, sizeof *out->start, false);
     /* per triangle: its component, the queue, the triangles by component; per vertex: the
@@ -83,7 +93,6 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     if (!out->walk || !out->start || !comp_of || !state) {
         free(comp_of);
         free(state);
-        gc_adjacency_free(&adj);
         gc_partition_free(out);
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
     }
@@ -100,11 +109,10 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
         parent[v] = v;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t* tv = indices + 3 * t;
-        const uint32_t a = root_of(parent, tv[0]), b = root_of(parent, tv[1]);
-        parent[b] = a;
-        const uint32_t c = root_of(parent, tv[2]);
-        parent[c] = a;
+        const uint32_t a = join(parent, root_comp, root_of(parent, tv[0]), root_of(parent, tv[1]));
+        join(parent, root_comp, a, root_of(parent, tv[2]));
     }
+    memset(root_comp, 0, V * sizeof *root_comp); /* (the sizes, done with) */
     size_t comps = 0;
     for (size_t t = 0; t < T; ++t) {
         const uint32_t r = root_of(parent, indices[3 * t]);
@@ -130,36 +138,50 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     }
     out->start[++count] = T;
     out->count = count;
-    /* Part p: a breadth-first walk from one seed over the triangles in no part yet, each taken
-     * as it leaves the queue, until the part has its size. The seed: the oldest triangle left
-     * in the previous part's queue, else the lowest-numbered triangle in no part of the
-     * component being walked, else of the next component: the components are walked one after
-     * the other, so that a cut at a component's end leaves no seam. state[t]: TAKEN, else the
-     * part that queued it + 1 (0: none); expanded[v] likewise (a vertex's triangles are queued
-     * once a part); part_of[t]: t's part, once taken. */
+    /* Part p: the components in order, each taken whole where what is left of it fits the
+     * part (no walk), else a breadth-first walk over its triangles in no part yet, each taken
+     * as it leaves the queue, until the part has its size. The walk's seed: the oldest
+     * triangle left in the previous part's queue, else the lowest-numbered triangle of the
+     * component not taken. A cut at a component's end leaves no seam. state[t]: TAKEN, else
+     * the part that queued it + 1 (0: none); expanded[v] likewise (a vertex's triangles are
+     * queued once a part); part_of[t]: t's part, once taken. `left`: the triangles of
+     * component `comp` not taken. */
     const uint8_t TAKEN = UINT8_MAX;
-    size_t comp = 0, carry = SIZE_MAX;
+    size_t comp = 0, carry = SIZE_MAX, left = comps ? comp_start[1] : 0;
     for (size_t p = 0; p + 1 < count; ++p) { /* (the last part: what is left, not walked) */
         const uint8_t mark = (uint8_t)(p + 1);
         size_t need = out->start[p + 1] - out->start[p], head = 0, tail = 0;
         while (need) {
-            if (head == tail) { /* a seed */
+            if (head == tail) { /* a seed, or a whole component */
                 size_t seed = carry;
                 carry = SIZE_MAX;
                 if (seed == SIZE_MAX || state[seed] == TAKEN) {
-                    while (comp_next[comp] == comp_start[comp + 1] || state[by_comp[comp_next[comp]]] == TAKEN)
-                        if (comp_next[comp] == comp_start[comp + 1])
-                            ++comp;
-                        else
-                            ++comp_next[comp];
+                    while (!left)
+                        ++comp, left = comp_start[comp + 1] - comp_start[comp];
+                    if (left <= need) {
+                        for (size_t i = comp_next[comp]; i < comp_start[comp + 1]; ++i)
+                            if (state[by_comp[i]] != TAKEN)
+                                state[by_comp[i]] = TAKEN, part_of[by_comp[i]] = (uint8_t)p;
+                        comp_next[comp] = comp_start[comp + 1];
+                        need -= left, left = 0;
+                        continue;
+                    }
+                    while (state[by_comp[comp_next[comp]]] == TAKEN)
+                        ++comp_next[comp];
                     seed = by_comp[comp_next[comp]];
+                }
+                if (!adj.offsets && gc_adjacency_build(indices, T, vertex_count, &adj, err)) {
+                    free(comp_of);
+                    free(state);
+                    gc_partition_free(out);
+                    return GC_ERR_NOMEM;
                 }
                 state[seed] = mark, queue[tail++] = (uint32_t)seed;
             }
             const uint32_t t = queue[head++];
             if (state[t] == TAKEN)
                 continue;
-            state[t] = TAKEN, part_of[t] = (uint8_t)p, --need;
+            state[t] = TAKEN, part_of[t] = (uint8_t)p, --need, --left;
             for (int c = 0; c < 3; ++c) {
                 const uint32_t v = indices[3 * (size_t)t + c];
                 if (expanded[v] == mark)
