@@ -21,6 +21,7 @@
  *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps.
  * The machines side by side, the greedy and the local search are in target_sims.c. */
 #include "optimize.h"
+#include "auto_parts.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -793,7 +794,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     const uint64_t units_before = progress.done;
-    if (!s)
+    if (!s && gc_auto_parts_fit(&pipe, targets, patch_count ? patch_limits[0] : NULL, machine_at, triangle_count))
+        s = gc_auto_llvmpipe_parts(indices, triangle_count, vertex_count, targets, greedy[0], patch_limits[0], options,
+                                   occlusion_job ? &occlusion : NULL, order, &best_cost, err); /* auto_parts.c */
+    else if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
     /* the winner's count under each target, where its worker knows them (for the balance; false
      * once a step below changes the order) */
