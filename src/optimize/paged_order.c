@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/* The page-classed order for nv-gl with pages (the H100: docs/models/nvidia-h100.md) where the
+ * list's values change page and the numbering is kept (auto without --reorder-vertices).
+ *
+ * The H100 empties its cache before a corner whose page (value >> 16) differs from the
+ * previous corner's. A triangle whose three corners are on page p (a pure triangle) can
+ * reuse only vertices of the triangles before it up to the last page change; among pure
+ * triangles of one page nothing empties the cache but Kerbl's batches, so there nv-gl's
+ * page-blind orders (the flushed Forsyth order, Kerbl's batch greedy) are exact. So:
+ *  1. every triangle's class is the set of its corners' pages; the triangles are sorted by
+ *     (lowest page, mixed, highest page, middle page), a stable radix sort: the pure class
+ *     {p}, then the mixed triangles whose lowest page is p ({p, p+1} first), then {p+1}...
+ *  2. each pure class is ordered on its own triangles (values less the page's first, at most
+ *     65,536 vertices), each group of mixed triangles (one per lowest page) by the greedy
+ *     that follows the target's machine, pages and all (gc_opt_target_greedy), or at
+ *     effort 1 by the flushed order on the group.
+ * Page changes in the output: inside the mixed triangles (at least one each), and at most
+ * one where a class or group meets the next (pure {p} after mixed triangles may start on
+ * another page): at most 2 x groups + (2 + 1) x mixed triangles in all (bounded by hand in
+ * tests/test_paged_order.c). The classes' orders are jobs (gc_parallel_run), each writing
+ * its own range of the output: the same output for every thread count. */
+#include "paged_order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+/* The mixed groups' greedy looks at the last 6 vertices used, the whole list's at the last 2
+ * (igea, and igea subdivided once: 6 was best of 2, 3, 4, 6, 8 for the groups, 2 for the whole
+ * list, where it was 0.5% below 3 and in less time). */
+#define PAGED_GROUP_RECENT 6
+#define PAGED_WHOLE_RECENT 2
+
+typedef struct paged_worker {
+    uint32_t* sub;   /* a class's triangles as a list, 3 a triangle */
+    uint32_t* local; /* its order, in the class's own numbering */
+} paged_worker;
+
+typedef struct paged_ctx {
+    const uint32_t* indices;
+    uint32_t vertex_count;
+    const gc_model* target;
+    unsigned shift;
+    bool more;
+    const uint32_t* sorted;   /* the triangles by class */
+    const size_t* begin;      /* group g: sorted[begin[g] .. begin[g + 1]) */
+    const uint32_t* page;     /* group g's page (pure), or UINT32_MAX (mixed) */
+    size_t groups;
+    paged_worker* workers;
+    uint32_t* order;          /* the output: group g's range as sorted's */
+    uint32_t* second;         /* with `more`: the batch greedy's order of each pure class (NULL: none) */
+    uint64_t* cost;           /* per group: the flushed order's count, the batch greedy's */
+    gc_flush_rule rule;
+} paged_ctx;
+
+/* The jobs: with `more`, 0 .. groups - 1 the groups' main orders (the mixed groups' greedy,
+ * the pure classes' flushed orders), then the pure classes' batch greedies; the biggest
+ * first is left to the caller's order of groups. */
+static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
+{
+    const paged_ctx* c = user;
+    paged_worker* w = &c->workers[worker];
+    const bool greedy_pass = job >= c->groups;
+    const size_t g = greedy_pass ? job - c->groups : job;
+    const size_t b = c->begin[g], count = c->begin[g + 1] - b;
+    *units = 1;
+    if (count == 0 || (greedy_pass && c->page[g] == UINT32_MAX))
+        return GC_OK;
+    const bool pure = c->page[g] != UINT32_MAX;
+    const uint32_t base = pure ? c->page[g] << c->shift : 0;
+    uint32_t local_vertices = c->vertex_count;
+    if (pure) {
+        const uint64_t span = (uint64_t)1 << c->shift, left = (uint64_t)c->vertex_count - base;
+        local_vertices = (uint32_t)(left < span ? left : span);
+    }
+    for (size_t i = 0; i < count; ++i) {
+        const uint32_t* f = c->indices + 3 * (size_t)c->sorted[b + i];
+        w->sub[3 * i] = f[0] - base, w->sub[3 * i + 1] = f[1] - base, w->sub[3 * i + 2] = f[2] - base;
+    }
+    gc_status s;
+    uint64_t cost = 0;
+    if (greedy_pass) {
+        const gc_batch_greedy_weights bw = {1024, -4, -1}; /* SceneProcessor.cpp's "gbatch" (auto.c) */
+        s = gc_opt_batch_greedy_kerbl(w->sub, count, local_vertices, c->target, &bw, w->local, &cost, err);
+        if (s == GC_ERR_LIMIT) { /* a hub: the flushed order stays */
+            c->cost[2 * g + 1] = UINT64_MAX;
+            return GC_OK;
+        }
+        c->cost[2 * g + 1] = cost;
+    } else if (pure) {
+        s = gc_opt_forsyth_flush_kerbl(w->sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target,
+                                       w->local, &cost, err);
+        c->cost[2 * g] = cost;
+    } else {
+        s = gc_opt_paged_greedy(w->sub, count, local_vertices, c->target, PAGED_GROUP_RECENT, w->local, NULL, err);
+    }
+    if (s)
+        return s;
+    uint32_t* out = (greedy_pass ? c->second : c->order) + b;
+    for (size_t i = 0; i < count; ++i)
+        out[i] = c->sorted[b + w->local[i]];
+    return GC_OK;
+}
+
+/* One pass of the stable radix sort: from `in` to `out` by digit(t) < buckets. */
+typedef uint32_t (*digit_fn)(const uint32_t* f, unsigned shift);
+static uint32_t digit_mid(const uint32_t* f, unsigned shift)
+{
+    uint32_t a = f[0] >> shift, b = f[1] >> shift, c = f[2] >> shift;
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return c < lo ? lo : c > hi ? hi : c;
+}
+static uint32_t digit_hi(const uint32_t* f, unsigned shift)
+{
+    uint32_t a = f[0] >> shift, b = f[1] >> shift, c = f[2] >> shift;
+    uint32_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+static uint32_t digit_lo_mixed(const uint32_t* f, unsigned shift)
+{
+    uint32_t a = f[0] >> shift, b = f[1] >> shift, c = f[2] >> shift;
+    uint32_t m = a < b ? a : b;
+    m = m < c ? m : c;
+    return 2 * m + !(a == b && b == c);
+}
+static void radix_pass(const uint32_t* indices, unsigned shift, digit_fn digit, const uint32_t* in, uint32_t* out,
+                       size_t triangle_count, size_t* bucket, size_t buckets)
+{
+    memset(bucket, 0, (buckets + 1) * sizeof *bucket);
+    for (size_t i = 0; i < triangle_count; ++i)
+        bucket[digit(indices + 3 * (size_t)(in ? in[i] : i), shift) + 1]++;
+    for (size_t k = 0; k < buckets; ++k)
+        bucket[k + 1] += bucket[k];
+    for (size_t i = 0; i < triangle_count; ++i) {
+        const uint32_t t = in ? in[i] : (uint32_t)i;
+        out[bucket[digit(indices + 3 * (size_t)t, shift)]++] = t;
+    }
+}
+
+gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
+                             gc_error* err)
+{
+    if (classes)
+        *classes = 0;
+    if (target->family != GC_MODEL_NV_GL || !target->p[3] || target->p[3] > 31)
+        return gc_fail(err, GC_ERR_USAGE, "paged order: the target is not nv-gl with pages");
+    if (triangle_count == 0)
+        return GC_OK;
+    if (triangle_count > UINT32_MAX)
+        return gc_fail(err, GC_ERR_LIMIT, "paged order: %zu triangles", triangle_count);
+    const unsigned shift = target->p[3];
+    const size_t pages = vertex_count ? (size_t)((vertex_count - 1) >> shift) + 1 : 1;
+    threads = threads ? threads : 1;
+    threads = threads < GC_MAX_THREADS ? threads : GC_MAX_THREADS;
+    uint32_t* sorted = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    uint32_t* tmp = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    size_t* bucket = gc_alloc_array(2 * pages + 2, sizeof(size_t), false);
+    size_t* begin = gc_alloc_array(2 * pages + 1, sizeof(size_t), false);
+    uint32_t* page = gc_alloc_array(2 * pages, sizeof(uint32_t), false);
+    uint64_t* cost = gc_alloc_array(4 * pages, sizeof(uint64_t), true);
+    paged_worker workers[GC_MAX_THREADS];
+    memset(workers, 0, sizeof workers);
+    gc_status s = GC_OK;
+    if (!sorted || !tmp || !bucket || !begin || !page || !cost) {
+        s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
+        goto done;
+    }
+    /* the classes: by middle page, highest page, then lowest page and mixed (stable) */
+    radix_pass(indices, shift, digit_mid, NULL, tmp, triangle_count, bucket, pages);
+    radix_pass(indices, shift, digit_hi, tmp, sorted, triangle_count, bucket, pages);
+    radix_pass(indices, shift, digit_lo_mixed, sorted, tmp, triangle_count, bucket, 2 * pages);
+    { uint32_t* t = sorted; sorted = tmp; tmp = t; }
+    /* the groups: bucket 2p (pure {p}), 2p + 1 (mixed, lowest page p); the largest class */
+    size_t groups = 0, largest = 0, found = 0;
+    {
+        size_t at = 0;
+        for (size_t k = 0; k < 2 * pages; ++k) {
+            size_t end = at;
+            while (end < triangle_count && digit_lo_mixed(indices + 3 * (size_t)sorted[end], shift) == k)
+                ++end;
+            if (end == at)
+                continue;
+            begin[groups] = at;
+            page[groups] = k % 2 ? UINT32_MAX : (uint32_t)(k / 2);
+            largest = end - at > largest ? end - at : largest;
+            /* classes: the pure one, or the mixed ones in the group (by highest and middle page) */
+            if (k % 2 == 0)
+                ++found;
+            else
+                for (size_t i = at; i < end; ++i)
+                    found += i == at || digit_hi(indices + 3 * (size_t)sorted[i], shift) !=
+                                            digit_hi(indices + 3 * (size_t)sorted[i - 1], shift) ||
+                             digit_mid(indices + 3 * (size_t)sorted[i], shift) !=
+                                 digit_mid(indices + 3 * (size_t)sorted[i - 1], shift);
+            ++groups;
+            at = end;
+        }
+        begin[groups] = triangle_count;
+    }
+    if (classes)
+        *classes = found;
+    free(tmp), tmp = NULL;
+    uint32_t* second = NULL;
+    if (more && !(second = gc_alloc_array(triangle_count, sizeof(uint32_t), false))) {
+        s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
+        goto done;
+    }
+    const size_t jobs = more ? 2 * groups : groups;
+    unsigned workers_used = (size_t)threads < jobs ? threads : (unsigned)jobs;
+    for (unsigned k = 0; k < workers_used; ++k) {
+        workers[k].sub = gc_alloc_array(3 * largest, sizeof(uint32_t), false);
+        workers[k].local = gc_alloc_array(largest, sizeof(uint32_t), false);
+        if (!workers[k].sub || !workers[k].local) {
+            if (k == 0) {
+                s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for a class of %zu triangles", largest);
+                free(second);
+                goto done;
+            }
+            free(workers[k].sub), free(workers[k].local);
+            workers[k].sub = workers[k].local = NULL;
+            workers_used = k; /* fewer workers: the same output */
+            break;
+        }
+    }
+    paged_ctx c = {indices, vertex_count, target, shift, more, sorted, begin, page, groups, workers, order, second,
+                   cost, {0}};
+    gc_flush_batch_rule_of(target, 0, &c.rule);
+    s = gc_parallel_run(workers_used, jobs, paged_job, &c, NULL, err);
+    /* per pure class the batch greedy's order where strictly cheaper by Kerbl's rule */
+    for (size_t g = 0; g < groups && !s && more; ++g)
+        if (page[g] != UINT32_MAX && cost[2 * g + 1] < cost[2 * g])
+            memcpy(order + begin[g], second + begin[g], (begin[g + 1] - begin[g]) * sizeof *order);
+    free(second);
+done:
+    for (unsigned k = 0; k < GC_MAX_THREADS; ++k)
+        free(workers[k].sub), free(workers[k].local);
+    free(sorted), free(tmp), free(bucket), free(begin), free(page), free(cost);
+    return s;
+}
+
+gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                            const gc_model* target, bool more, unsigned threads, uint32_t* order, gc_error* err)
+{
+    if (target->family != GC_MODEL_NV_GL || !target->p[3] || target->p[3] > 31)
+        return gc_fail(err, GC_ERR_USAGE, "paged order: the target is not nv-gl with pages");
+    const unsigned shift = target->p[3];
+    size_t mixed = 0;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        const uint32_t* f = indices + 3 * t;
+        mixed += (f[0] >> shift) != (f[1] >> shift) || (f[1] >> shift) != (f[2] >> shift);
+    }
+    if (2 * mixed >= triangle_count)
+        return gc_opt_paged_greedy(indices, triangle_count, vertex_count, target, PAGED_WHOLE_RECENT, order, NULL,
+                                   err);
+    return gc_opt_paged_order(indices, triangle_count, vertex_count, target, more, threads, order, NULL, err);
+}
