@@ -19,11 +19,12 @@
  * (gc_opt_forsyth_flush_kerbl) and, with `more`, Kerbl's batch greedy
  * (gc_opt_batch_greedy_kerbl) too, the cheaper by the batch rule kept per class.
  * The classes' orders are jobs on `threads` workers (gc_parallel_run), the output the same
- * for every thread count. Working memory: 8 bytes a triangle for the classes (the sorted
- * list and a pass's copy), plus per worker 16 bytes a triangle of the largest class (its
- * triangles' indices as a list, its local order), plus with `more` 4 bytes a triangle (the
- * second order of every pure class): at most 6 + 5.4 x workers bytes an index. *classes (if
- * not NULL): the classes found (pure and mixed). */
+ * for every thread count. Working memory: 4 bytes a triangle for the sorted list (4 more
+ * while it is sorted), with `more` 4 bytes a triangle for the pure classes' second orders,
+ * and per worker 16 bytes a triangle of the largest class or group (its triangles as a list
+ * and its local order): about 2.7 + 5.4 x workers bytes an index at most, beside the
+ * orders' own (the flushed order's and the batch greedy's on at most 65,536 vertices, the
+ * paged greedy's below). *classes (if not NULL): the classes found (pure and mixed). */
 gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
                              gc_error* err);
