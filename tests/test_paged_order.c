@@ -235,12 +235,36 @@ static void auto_h100_below_a_page(void** state)
     free(idx), free(h), free(g);
 }
 
+/* A fan of 100,000 triangles round vertex 0, its rim on pages 0 and 1: each step of the
+ * greedy looks up a bounded number of the hub's triangles (a quadratic scan would not end in
+ * the test's time); both orders are permutations, the greedy's count gc_analyze's. */
+static void hub_fan(void** state)
+{
+    (void)state;
+    const size_t tc = 100000;
+    uint32_t* idx = test_indices(3 * tc);
+    for (size_t t = 0; t < tc; ++t)
+        idx[3 * t] = 0, idx[3 * t + 1] = (uint32_t)t + 1, idx[3 * t + 2] = (uint32_t)t + 2;
+    const uint32_t vc = (uint32_t)tc + 2;
+    gc_model h100 = model_of("nvidia-h100");
+    gc_error err;
+    uint32_t* order = malloc(tc * sizeof *order);
+    uint64_t own = 0;
+    assert_int_equal(gc_opt_paged_greedy(idx, tc, vc, &h100, 2, order, &own, &err), GC_OK);
+    assert_permutation(order, tc);
+    assert_true(own == h100_count(idx, tc, order));
+    assert_int_equal(gc_opt_paged_order(idx, tc, vc, &h100, true, 2, order, NULL, &err), GC_OK);
+    assert_permutation(order, tc);
+    free(order), free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(classed_order_on_interleaved_pages),
         cmocka_unit_test(auto_h100_on_pages),
         cmocka_unit_test(auto_h100_below_a_page),
+        cmocka_unit_test(hub_fan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
  * vertex's list holds its remaining triangles only) with the target's lookup, nothing
  * written, and takes the one with the fewest invocations, less PAGED_FINISH for each corner
  * it is the last triangle of (Forsyth's valence boost), plus PAGED_CUT where it would end the
- * batch; the lower triangle number among equals. Where none remains (a dead end), the next
+ * batch; the lower triangle number among equals (at most PAGED_SCAN of a vertex's). Where none remains (a dead end), the next
  * remaining triangle in list order. It counts the order's invocations under the target as it
  * goes (gc_analyze's count for a list drawn alone: the same lookup and words). */
 #include "paged_order.h"
@@ -20,6 +20,9 @@
 #include "../models/kerbl_rule.h"
 
 #define PAGED_FINISH 0.75f
+/* At most this many remaining triangles of a vertex are looked up a step (a hub's first
+ * ones), so that a step's cost is bounded whatever the valences. */
+#define PAGED_SCAN 64
 #define PAGED_CUT 0.5f
 
 gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -39,8 +42,9 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
         return gc_fail(err, GC_ERR_LIMIT, "paged greedy: %zu triangles", T);
     const gc_kerbl_rule rule = {GC_KERBL_GL, target->p[2], target->p[0], target->p[1], target->p[3]};
     const size_t V = vertex_count;
-    /* per vertex: the words (2), its list's start and its remaining triangles; per index the lists */
-    uint32_t* words = gc_alloc_array(2 * V + 2 * V + 1, sizeof(uint32_t), true);
+    /* per vertex: the words (2), its list's start, its list's length (placed triangles leave
+       it as they are met) and its remaining triangles; per index the lists */
+    uint32_t* words = gc_alloc_array(2 * V + 3 * V + 1, sizeof(uint32_t), true);
     uint32_t* adj = gc_alloc_array(3 * T, sizeof(uint32_t), false);
     uint8_t* placed = gc_alloc_array(T, 1, true);
     if (!words || !adj || !placed) {
@@ -49,6 +53,7 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
     }
     uint32_t* start = words + 2 * V; /* V + 1 */
     uint32_t* live = start + V + 1;  /* V */
+    uint32_t* left = live + V;       /* V */
     for (size_t i = 0; i < 3 * T; ++i)
         live[indices[i]]++;
     {
@@ -57,7 +62,7 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
             start[v] = at, at += live[v];
         start[V] = at;
         for (size_t v = 0; v < V; ++v)
-            live[v] = 0;
+            left[v] = live[v], live[v] = 0;
         for (size_t t = 0; t < T; ++t)
             for (unsigned c = 0; c < 3; ++c) {
                 const uint32_t v = indices[3 * t + c];
@@ -74,16 +79,21 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
         float best_score = 0;
         for (unsigned r = 0; r < recent_count; ++r) {
             const uint32_t v = recent[r];
-            const uint32_t* list = adj + start[v];
-            for (uint32_t j = 0; j < live[v]; ++j) {
+            uint32_t* list = adj + start[v];
+            for (uint32_t j = 0, seen = 0; j < live[v] && seen < PAGED_SCAN;) {
                 const uint32_t t = list[j];
+                if (placed[t]) { /* out of the list now: each entry once */
+                    list[j] = list[--live[v]];
+                    continue;
+                }
+                ++j, ++seen;
                 const uint32_t* f = indices + 3 * (size_t)t;
                 const uint32_t pages[3] = {f[0] >> rule.page_shift, f[1] >> rule.page_shift, f[2] >> rule.page_shift};
                 uint32_t c = cache, p = page, ids[3];
                 bool miss[3], cut;
                 const uint32_t adds =
                     gc_kerbl_lookup_paged(&rule, words, f, pages, 3, progress, &c, &p, cbatch, cuniques, miss, ids, &cut);
-                const unsigned finish = (live[f[0]] == 1) + (live[f[1]] == 1) + (live[f[2]] == 1);
+                const unsigned finish = (left[f[0]] == 1) + (left[f[1]] == 1) + (left[f[2]] == 1);
                 const float score = (float)adds + (cut ? PAGED_CUT : 0.0f) - PAGED_FINISH * (float)finish;
                 if (best == UINT32_MAX || score < best_score || (score == best_score && t < best))
                     best = t, best_score = score;
@@ -109,16 +119,10 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
         cuniques += adds, cbatch += 3, progress += 3, total += adds;
         order[step] = best;
         placed[best] = 1;
-        /* best leaves its corners' lists; its corners become the most recent vertices */
-        for (unsigned i = 0; i < 3; ++i) {
-            const uint32_t v = f[i];
-            uint32_t* list = adj + start[v];
-            for (uint32_t j = 0; j < live[v]; ++j)
-                if (list[j] == best) {
-                    list[j] = list[--live[v]];
-                    break;
-                }
-        }
+        /* best leaves its corners' counts (their lists when next met); its corners become the
+           most recent vertices */
+        for (unsigned i = 0; i < 3; ++i)
+            left[f[i]]--;
         for (unsigned i = 3; i-- > 0;) {
             const uint32_t v = f[i];
             unsigned k = 0;
