@@ -21,7 +21,6 @@
  *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps.
  * The machines side by side, the greedy and the local search are in target_sims.c. */
 #include "optimize.h"
-#include "paged_order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -436,10 +435,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                       (gc_flush_rule_of(&targets[0], 0, &flush_rule) || targets[0].family == GC_MODEL_DIRECT_POSITION ||
                        lone_traits.order_scores || (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) ||
                        targets[0].family == GC_MODEL_BATCH);
-    /* ... and nv-gl with pages where they change and the numbering is kept (the H100 on igea):
-     * the page-classed order (paged_order.c), -12.2% against meshoptimizer's order on igea,
-     * where the general greedy and meshoptimizer's table, scored, gave -10.1% in 1.8 times
-     * the time (docs/optimizers/auto.md, "nvidia-h100 with the numbering kept") */
+    /* ... and nv-gl with pages where they change, the numbering kept (auto_machine_greedy.c) */
     const bool paged_lone = options->effort == 0 && target_count == 1 && !placement->first_use_numbering &&
                             gc_nv_pages_change(&targets[0], vertex_count);
     if (options->effort == 1 || lone || paged_lone) {
@@ -452,13 +448,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         gc_occlusion_ahead occlusion; /* the overdraw pass's occlusion pairs, where computed ahead */
         memset(&occlusion, 0, sizeof occlusion);
         bool ahead = false;
-        if (paged_lone) {
-            s = gc_opt_paged_kept(indices, triangle_count, vertex_count, &targets[0], true, options->threads, order,
-                                  err);
-            served = true;
-            if (!s && options->progress)
-                options->progress(options->progress_user, 1, 1);
-        } else if (lone) {
+        if (lone) {
             /* its orders side by side (lone_jobs.c), each worker with its own scratch; where
                one cannot be had, fewer workers (the same output) */
             budget_costs bw[GC_LONE_ORDERS_MAX];
