@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../internal.h"
+#include "../models/kerbl_rule.h"
 
 /* The mixed groups' greedy looks at the last 6 vertices used, the whole list's at the last 2
  * (igea, and igea subdivided once: 6 was best of 2, 3, 4, 6, 8 for the groups, 2 for the whole
@@ -52,6 +53,9 @@ typedef struct paged_ctx {
     uint32_t* second;         /* with `more`: the batch greedy's order of each pure class (NULL: none) */
     uint64_t* cost;           /* per group: the flushed order's count, the batch greedy's */
     gc_flush_rule rule;
+    size_t triangle_count;
+    uint32_t* whole;          /* job 0 (the others after it), where not NULL: the paged greedy on the whole list */
+    uint64_t whole_cost;      /* its count */
 } paged_ctx;
 
 /* The jobs: with `more`, 0 .. groups - 1 the groups' main orders (the mixed groups' greedy,
@@ -59,12 +63,15 @@ typedef struct paged_ctx {
  * first is left to the caller's order of groups. */
 static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
 {
-    const paged_ctx* c = user;
+    paged_ctx* c = user;
     paged_worker* w = &c->workers[worker];
+    *units = 1;
+    if (c->whole && job-- == 0)
+        return gc_opt_paged_greedy(c->indices, c->triangle_count, c->vertex_count, c->target, PAGED_WHOLE_RECENT,
+                                   c->whole, &c->whole_cost, err);
     const bool greedy_pass = job >= c->groups;
     const size_t g = greedy_pass ? job - c->groups : job;
     const size_t b = c->begin[g], count = c->begin[g + 1] - b;
-    *units = 1;
     if (count == 0 || (greedy_pass && c->page[g] == UINT32_MAX))
         return GC_OK;
     const bool pure = c->page[g] != UINT32_MAX;
@@ -103,6 +110,90 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
     return GC_OK;
 }
 
+/* The H100's machine along the output (kerbl_rule.h's paged lookup on its own words): feeds
+ * the triangles order[0 .. count) and returns their invocations. */
+typedef struct paged_machine {
+    gc_kerbl_rule rule;
+    uint32_t* words;
+    uint32_t cache, page, progress, cbatch, cuniques;
+} paged_machine;
+
+static uint64_t paged_feed(paged_machine* m, const uint32_t* indices, const uint32_t* order, size_t count)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint32_t* f = indices + 3 * (size_t)order[i];
+        const uint32_t pages[3] = {f[0] >> m->rule.page_shift, f[1] >> m->rule.page_shift, f[2] >> m->rule.page_shift};
+        uint32_t ids[3];
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup_paged(&m->rule, m->words, f, pages, 3, m->progress, &m->cache, &m->page,
+                                                    m->cbatch, m->cuniques, miss, ids, &cut);
+        if (cut)
+            m->cbatch = m->cuniques = 0;
+        for (unsigned k = 0; k < 3; ++k) {
+            m->words[2 * (size_t)f[k]] = ids[k];
+            m->words[2 * (size_t)f[k] + 1] = m->progress + k;
+        }
+        m->cuniques += adds, m->cbatch += 3, m->progress += 3, total += adds;
+    }
+    return total;
+}
+
+/* Per pure class, its flushed order or the batch greedy's (`second`), the cheaper where it
+ * stands in the output: both counted along the output from the batch's state as the groups
+ * before it leave it (their orders as chosen), each with the cache emptied at the class's
+ * start (cache numbers not used before), the flushed order among equals. Counted alone, the
+ * batch greedy's orders looked cheaper where the class began inside a batch, and were not
+ * (their batches out of step): this keeps the better in place. */
+static gc_status paged_choose(const uint32_t* indices, uint32_t vertex_count, const gc_model* target,
+                              const size_t* begin, const uint32_t* page, size_t groups, const uint64_t* cost,
+                              uint32_t* order, const uint32_t* second, gc_error* err)
+{
+    paged_machine m = {{GC_KERBL_GL, target->p[2], target->p[0], target->p[1], target->p[3]}, NULL, 1, UINT32_MAX,
+                       0, 0, 0};
+    m.words = gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true);
+    if (!m.words)
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %u vertices", vertex_count);
+    for (size_t g = 0; g < groups; ++g) {
+        const size_t b = begin[g], count = begin[g + 1] - b;
+        if (page[g] == UINT32_MAX || cost[2 * g + 1] == UINT64_MAX) {
+            paged_feed(&m, indices, order + b, count);
+            continue;
+        }
+        const paged_machine at = m;
+        m.cache += 1, m.page = UINT32_MAX;
+        const uint64_t flushed = paged_feed(&m, indices, order + b, count);
+        const paged_machine after_flushed = m;
+        m = at;
+        m.cache = after_flushed.cache + 1, m.page = UINT32_MAX;
+        const uint64_t greedy = paged_feed(&m, indices, second + b, count);
+        if (greedy < flushed) {
+            memcpy(order + b, second + b, count * sizeof *order);
+            continue; /* the machine stands after it */
+        }
+        const uint32_t fresh = m.cache + 1; /* the flushed order fed again, on cache numbers of its own */
+        m = at;
+        m.cache = fresh, m.page = UINT32_MAX;
+        paged_feed(&m, indices, order + b, count);
+    }
+    free(m.words);
+    return GC_OK;
+}
+
+/* The order's invocations under the target (gc_analyze's count for a list drawn alone). */
+static gc_status paged_count(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_model* target, const uint32_t* order, uint64_t* invocations, gc_error* err)
+{
+    paged_machine m = {{GC_KERBL_GL, target->p[2], target->p[0], target->p[1], target->p[3]}, NULL, 1, UINT32_MAX,
+                       0, 0, 0};
+    m.words = gc_alloc_array(2 * (size_t)vertex_count + 2, sizeof(uint32_t), true);
+    if (!m.words)
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %u vertices", vertex_count);
+    *invocations = paged_feed(&m, indices, order, triangle_count);
+    free(m.words);
+    return GC_OK;
+}
+
 /* One pass of the stable radix sort: from `in` to `out` by digit(t) < buckets. */
 typedef uint32_t (*digit_fn)(const uint32_t* f, unsigned shift);
 static uint32_t digit_mid(const uint32_t* f, unsigned shift)
@@ -138,9 +229,11 @@ static void radix_pass(const uint32_t* indices, unsigned shift, digit_fn digit, 
     }
 }
 
-gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                             const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
-                             gc_error* err)
+/* gc_opt_paged_order, and where `whole` is not NULL the paged greedy on the whole list into it
+ * too (a job beside the classes'), the cheaper of the two orders into `order`. */
+static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                           const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
+                           uint32_t* whole, gc_error* err)
 {
     if (classes)
         *classes = 0;
@@ -207,7 +300,7 @@ gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uin
         s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
         goto done;
     }
-    const size_t jobs = more ? 2 * groups : groups;
+    const size_t jobs = (more ? 2 * groups : groups) + (whole != NULL);
     unsigned workers_used = (size_t)threads < jobs ? threads : (unsigned)jobs;
     for (unsigned k = 0; k < workers_used; ++k) {
         workers[k].sub = gc_alloc_array(3 * largest, sizeof(uint32_t), false);
@@ -225,13 +318,16 @@ gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uin
         }
     }
     paged_ctx c = {indices, vertex_count, target, shift, more, sorted, begin, page, groups, workers, order, second,
-                   cost, {0}};
+                   cost, {0}, triangle_count, whole, 0};
     gc_flush_batch_rule_of(target, 0, &c.rule);
     s = gc_parallel_run(workers_used, jobs, paged_job, &c, NULL, err);
-    /* per pure class the batch greedy's order where strictly cheaper by Kerbl's rule */
-    for (size_t g = 0; g < groups && !s && more; ++g)
-        if (page[g] != UINT32_MAX && cost[2 * g + 1] < cost[2 * g])
-            memcpy(order + begin[g], second + begin[g], (begin[g + 1] - begin[g]) * sizeof *order);
+    if (!s && more)
+        s = paged_choose(indices, vertex_count, target, begin, page, groups, cost, order, second, err);
+    uint64_t classed = 0;
+    if (!s && whole)
+        s = paged_count(indices, triangle_count, vertex_count, target, order, &classed, err);
+    if (!s && whole && c.whole_cost < classed) /* the classes' order among equals */
+        memcpy(order, whole, triangle_count * sizeof *order);
     free(second);
 done:
     for (unsigned k = 0; k < GC_MAX_THREADS; ++k)
@@ -251,8 +347,25 @@ gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint
         const uint32_t* f = indices + 3 * t;
         mixed += (f[0] >> shift) != (f[1] >> shift) || (f[1] >> shift) != (f[2] >> shift);
     }
-    if (2 * mixed >= triangle_count)
+    if (!more && 2 * mixed >= triangle_count) /* effort 1: one order */
         return gc_opt_paged_greedy(indices, triangle_count, vertex_count, target, PAGED_WHOLE_RECENT, order, NULL,
                                    err);
-    return gc_opt_paged_order(indices, triangle_count, vertex_count, target, more, threads, order, NULL, err);
+    if (!more || 4 * mixed < triangle_count)
+        return paged_run(indices, triangle_count, vertex_count, target, more, threads, order, NULL, NULL, err);
+    /* the default from a quarter mixed: both, the cheaper kept (the classes with effort 1's
+       orders from half mixed, where the whole list's greedy mostly wins) */
+    uint32_t* whole = gc_alloc_array(triangle_count, sizeof(uint32_t), false);
+    if (!whole)
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
+    gc_status s = paged_run(indices, triangle_count, vertex_count, target, 2 * mixed < triangle_count, threads, order,
+                            NULL, whole, err);
+    free(whole);
+    return s;
+}
+
+gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
+                             gc_error* err)
+{
+    return paged_run(indices, triangle_count, vertex_count, target, more, threads, order, classes, NULL, err);
 }
