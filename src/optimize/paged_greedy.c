@@ -29,6 +29,14 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
                               const gc_model* target, unsigned recent_limit, uint32_t* order, uint64_t* invocations,
                               gc_error* err)
 {
+    return gc_paged_greedy_of(indices, triangle_count, vertex_count, NULL, target, recent_limit, order, invocations,
+                              err);
+}
+
+gc_status gc_paged_greedy_of(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const uint32_t* vertex_page, const gc_model* target, unsigned recent_limit,
+                             uint32_t* order, uint64_t* invocations, gc_error* err)
+{
     if (target->family != GC_MODEL_NV_GL || !target->p[3] || target->p[3] > 31)
         return gc_fail(err, GC_ERR_USAGE, "paged greedy: the target is not nv-gl with pages");
     if (recent_limit < 1 || recent_limit > GC_PAGED_RECENT_MAX)
@@ -69,6 +77,10 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
                 adj[start[v] + live[v]++] = (uint32_t)t;
             }
     }
+    /* a corner's page: its value's, or vertex_page's for a list in numbers of its own */
+#define PAGES_OF(pages, f)                                                                                             \
+    for (unsigned q = 0; q < 3; ++q)                                                                                   \
+        (pages)[q] = vertex_page ? vertex_page[(f)[q]] : (f)[q] >> rule.page_shift
     uint32_t recent[GC_PAGED_RECENT_MAX];
     unsigned recent_count = 0;
     uint32_t cache = 1, page = UINT32_MAX, progress = 0, cbatch = 0, cuniques = 0;
@@ -88,7 +100,8 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
                 }
                 ++j, ++seen;
                 const uint32_t* f = indices + 3 * (size_t)t;
-                const uint32_t pages[3] = {f[0] >> rule.page_shift, f[1] >> rule.page_shift, f[2] >> rule.page_shift};
+                uint32_t pages[3];
+                PAGES_OF(pages, f);
                 uint32_t c = cache, p = page, ids[3];
                 bool miss[3], cut;
                 const uint32_t adds =
@@ -105,7 +118,8 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
             best = (uint32_t)cursor;
         }
         const uint32_t* f = indices + 3 * (size_t)best;
-        const uint32_t pages[3] = {f[0] >> rule.page_shift, f[1] >> rule.page_shift, f[2] >> rule.page_shift};
+        uint32_t pages[3];
+        PAGES_OF(pages, f);
         uint32_t ids[3];
         bool miss[3], cut;
         const uint32_t adds =

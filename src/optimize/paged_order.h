@@ -47,5 +47,11 @@ gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, ui
                               const gc_model* target, unsigned recent_limit, uint32_t* order,
                               uint64_t* invocations, gc_error* err);
 #define GC_PAGED_RECENT_MAX 8
+/* The same on a list in numbers of its own: vertex v's page is vertex_page[v] (NULL: the
+ * value's, v >> target->p[3]), so that a list of a few vertices from anywhere in a large
+ * numbering costs its own vertices only (paged_order.c's mixed groups). */
+gc_status gc_paged_greedy_of(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                             const uint32_t* vertex_page, const gc_model* target, unsigned recent_limit,
+                             uint32_t* order, uint64_t* invocations, gc_error* err);
 
 #endif
