@@ -11,14 +11,16 @@
  *     (lowest page, mixed, highest page, middle page), a stable radix sort: the pure class
  *     {p}, then the mixed triangles whose lowest page is p ({p, p+1} first), then {p+1}...
  *  2. each pure class is ordered on its own triangles (values less the page's first, at most
- *     65,536 vertices), each group of mixed triangles (one per lowest page) by the greedy
- *     that follows the target's machine, pages and all (gc_opt_target_greedy), or at
- *     effort 1 by the flushed order on the group.
- * Page changes in the output: inside the mixed triangles (at least one each), and at most
- * one where a class or group meets the next (pure {p} after mixed triangles may start on
- * another page): at most 2 x groups + (2 + 1) x mixed triangles in all (bounded by hand in
- * tests/test_paged_order.c). The classes' orders are jobs (gc_parallel_run), each writing
- * its own range of the output: the same output for every thread count. */
+ *     65,536 vertices) by the flushed order, with `more` also by the batch greedy, the
+ *     cheaper where it stands in the output kept (paged_choose); each group of mixed
+ *     triangles (one per lowest page, numbered on its own with its pages kept) by the greedy
+ *     that follows the pages (paged_greedy.c).
+ * Page changes in the output: inside a mixed triangle at most 2; between two triangles none
+ * where both are pure on one page, else at most 1, and such a boundary touches a mixed
+ * triangle or joins two pure classes (at most pages - 1 joins): at most 4 M + pages - 1 for
+ * M mixed triangles (tests/test_paged_order.c checks it). The classes' orders are jobs
+ * (gc_parallel_run), each writing its own range of the output: the same output for every
+ * thread count. gc_opt_paged_kept picks between these and the greedy on the whole list. */
 #include "paged_order.h"
 
 #include <stdlib.h>
@@ -179,19 +181,18 @@ static gc_status paged_choose(const uint32_t* indices, uint32_t vertex_count, co
         }
         const paged_machine at = m;
         m.cache += 1, m.page = UINT32_MAX;
-        const uint64_t flushed = paged_feed(&m, indices, order + b, count);
-        const paged_machine after_flushed = m;
-        m = at;
-        m.cache = after_flushed.cache + 1, m.page = UINT32_MAX;
         const uint64_t greedy = paged_feed(&m, indices, second + b, count);
-        if (greedy < flushed) {
-            memcpy(order + b, second + b, count * sizeof *order);
-            continue; /* the machine stands after it */
-        }
-        const uint32_t fresh = m.cache + 1; /* the flushed order fed again, on cache numbers of its own */
+        const uint32_t fresh = m.cache + 1;
         m = at;
         m.cache = fresh, m.page = UINT32_MAX;
-        paged_feed(&m, indices, order + b, count);
+        const uint64_t flushed = paged_feed(&m, indices, order + b, count);
+        if (flushed <= greedy)
+            continue; /* the machine stands after it */
+        memcpy(order + b, second + b, count * sizeof *order);
+        const uint32_t again = m.cache + 1; /* the batch greedy's order fed again, on numbers of its own */
+        m = at;
+        m.cache = again, m.page = UINT32_MAX;
+        paged_feed(&m, indices, second + b, count);
     }
     free(m.words);
     return GC_OK;

@@ -29,13 +29,17 @@ gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uin
                              const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
                              gc_error* err);
 
-/* auto's order for such a target where the pages change and the numbering is kept (--effort 1
- * and the default, `more`): where at least half the triangles are mixed (igea subdivided:
- * 77%, its midpoints numbered after the vertices), the greedy below on the whole list, else
- * gc_opt_paged_order (igea as scanned: 10% mixed). On igea -11.8% (effort 1) and -12.2%
- * (`more`) against meshoptimizer's order, where auto's general greedy gave -10.1%; on igea
- * subdivided twice -21.5% where it gave -15.4% (docs/optimizers/auto.md, "nvidia-h100 with
- * the numbering kept"). Working memory: the greater of the two's. */
+/* auto's order for such a target where the pages change and the numbering is kept (--effort 1,
+ * and the default with `more`), by the share of mixed triangles: effort 1 the classes
+ * (gc_opt_paged_order) under half, else the greedy below on the whole list; the default the
+ * classes with `more` under a quarter (igea as scanned: 10% mixed), from a quarter to half
+ * those and the whole list's greedy, from half the whole list's greedy with 2 and 3 recent
+ * vertices (igea subdivided: 77%), the cheaper by the rule of each pair kept. On igea -11.8%
+ * (effort 1) and -12.2% (the default) against meshoptimizer's order, where auto's general
+ * greedy gave -10.1%; on igea subdivided twice -21.5% where it gave -15.4%
+ * (docs/optimizers/auto.md, "nvidia-h100 with the numbering kept"). The same output for every
+ * thread count. Working memory: the greater of the orders' (two whole-list orders' from a
+ * quarter mixed, with 4 bytes a triangle for the second). */
 gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                             const gc_model* target, bool more, unsigned threads, uint32_t* order, gc_error* err);
 /* The greedy that follows the pages (paged_greedy.c): each step the remaining triangle of the
