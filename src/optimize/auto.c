@@ -436,7 +436,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                        lone_traits.order_scores || (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) ||
                        targets[0].family == GC_MODEL_BATCH);
     /* ... and nv-gl with pages where they change, the numbering kept (auto_machine_greedy.c) */
-    const bool paged_lone = options->effort == 0 && target_count == 1 && !placement->first_use_numbering &&
+    const bool paged_lone = options->effort != 1 && target_count == 1 && !placement->first_use_numbering &&
                             gc_nv_pages_change(&targets[0], vertex_count);
     if (options->effort == 1 || lone || paged_lone) {
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;

@@ -557,15 +557,16 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
-    /* nv-gl with pages (the H100) on values that change page, the numbering kept, at effort 1
-     * and the default (auto.c): the flushed order, blind to the pages, was 3.8% above
-     * meshoptimizer's order on igea; the page-classed order (paged_order.c: nv-gl's own
-     * orders inside each page, the greedy that follows the pages on the triangles across
-     * pages) instead, -11.8% there, at the default -12.2% (the batch greedy too), where the
-     * general greedy and meshoptimizer's table, scored, gave -10.1% in 1.3 times the time
-     * (docs/optimizers/auto.md, "nvidia-h100 with the numbering kept") */
+    /* nv-gl with pages (the H100) on values that change page, the numbering kept, at every
+     * effort (auto.c): the flushed order, blind to the pages, was 3.8% above meshoptimizer's
+     * order on igea; the page-classed order (paged_order.c: nv-gl's own orders inside each
+     * page, the greedy that follows the pages on the triangles across pages) instead, -11.8%
+     * there, at the other efforts -12.2% (the batch greedy too), where the general greedy and
+     * meshoptimizer's table, scored, gave -10.1% in 1.5 times the time (--effort 2's
+     * candidates and local search -6.8%; docs/optimizers/auto.md, "nvidia-h100 with the
+     * numbering kept") */
     if (!placement->first_use_numbering && gc_nv_pages_change(&targets[0], vertex_count)) {
-        s = gc_opt_paged_kept(indices, triangle_count, vertex_count, &targets[0], options->effort == 0,
+        s = gc_opt_paged_kept(indices, triangle_count, vertex_count, &targets[0], options->effort != 1,
                               options->threads, order, err);
         *served = true;
         if (!s && options->progress)
