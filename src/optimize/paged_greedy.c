@@ -4,13 +4,15 @@
  * whose corners sit on different pages (paged_order.c's mixed classes), or a whole list where
  * they are most of it, at about the cost of meshoptimizer's own greedy.
  *
- * Each step looks up the remaining triangles of the last `recent_limit` vertices used (each
- * vertex's list holds its remaining triangles only) with the target's lookup, nothing
- * written, and takes the one with the fewest invocations, less PAGED_FINISH for each corner
- * it is the last triangle of (Forsyth's valence boost), plus PAGED_CUT where it would end the
- * batch; the lower triangle number among equals (at most PAGED_SCAN of a vertex's). Where none remains (a dead end), the next
- * remaining triangle in list order. It counts the order's invocations under the target as it
- * goes (gc_analyze's count for a list drawn alone: the same lookup and words). */
+ * Each step looks up the remaining triangles of the last `recent_limit` vertices used (at
+ * most PAGED_SCAN of a vertex's; a placed triangle leaves a vertex's list when next met
+ * there) with the target's lookup, nothing written, and takes the one with the fewest
+ * invocations, less PAGED_FINISH for each corner it is the last triangle of (Forsyth's
+ * valence boost), plus PAGED_CUT where it would end the batch; the lower triangle number
+ * among equals. Where none remains (a dead end), the next remaining triangle in list order
+ * (going back to the latest vertex with triangles left, as Tipsify does, was worse on igea
+ * and igea subdivided). It counts the order's invocations under the target as it goes
+ * (gc_analyze's count for a list drawn alone: the same lookup and words). */
 #include "paged_order.h"
 
 #include <stdlib.h>
@@ -104,8 +106,8 @@ gc_status gc_paged_greedy_of(const uint32_t* indices, size_t triangle_count, uin
                 PAGES_OF(pages, f);
                 uint32_t c = cache, p = page, ids[3];
                 bool miss[3], cut;
-                const uint32_t adds =
-                    gc_kerbl_lookup_paged(&rule, words, f, pages, 3, progress, &c, &p, cbatch, cuniques, miss, ids, &cut);
+                const uint32_t adds = gc_kerbl_lookup_paged(&rule, words, f, pages, 3, progress, &c, &p, cbatch,
+                                                            cuniques, miss, ids, &cut);
                 const unsigned finish = (left[f[0]] == 1) + (left[f[1]] == 1) + (left[f[2]] == 1);
                 const float score = (float)adds + (cut ? PAGED_CUT : 0.0f) - PAGED_FINISH * (float)finish;
                 if (best == UINT32_MAX || score < best_score || (score == best_score && t < best))
@@ -122,8 +124,8 @@ gc_status gc_paged_greedy_of(const uint32_t* indices, size_t triangle_count, uin
         PAGES_OF(pages, f);
         uint32_t ids[3];
         bool miss[3], cut;
-        const uint32_t adds =
-            gc_kerbl_lookup_paged(&rule, words, f, pages, 3, progress, &cache, &page, cbatch, cuniques, miss, ids, &cut);
+        const uint32_t adds = gc_kerbl_lookup_paged(&rule, words, f, pages, 3, progress, &cache, &page, cbatch,
+                                                    cuniques, miss, ids, &cut);
         if (cut)
             cbatch = cuniques = 0;
         for (unsigned i = 0; i < 3; ++i) {

@@ -43,10 +43,10 @@ gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                             const gc_model* target, bool more, unsigned threads, uint32_t* order, gc_error* err);
 /* The greedy that follows the pages (paged_greedy.c): each step the remaining triangle of the
- * last recent_limit (1 to GC_PAGED_RECENT_MAX) vertices used with the fewest invocations under `target` (nv-gl with pages: its
- * lookup, gc_kerbl_lookup_paged), with a bonus for the vertices it finishes; *invocations
- * (if not NULL): the order's count under the target, a list drawn alone. Working memory:
- * 20 bytes a vertex, 13 bytes a triangle. */
+ * last recent_limit (1 to GC_PAGED_RECENT_MAX) vertices used with the fewest invocations
+ * under `target` (nv-gl with pages: its lookup, gc_kerbl_lookup_paged), with a bonus for the
+ * vertices it finishes; *invocations (if not NULL): the order's count under the target, a
+ * list drawn alone. Working memory: 20 bytes a vertex, 13 bytes a triangle. */
 gc_status gc_opt_paged_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* target, unsigned recent_limit, uint32_t* order,
                               uint64_t* invocations, gc_error* err);
