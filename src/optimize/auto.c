@@ -436,7 +436,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                       (gc_flush_rule_of(&targets[0], 0, &flush_rule) || targets[0].family == GC_MODEL_DIRECT_POSITION ||
                        lone_traits.order_scores || (targets[0].family == GC_MODEL_NVIDIA && targets[0].p[0] >= 3) ||
                        targets[0].family == GC_MODEL_BATCH);
-    if (options->effort == 1 || lone) {
+    /* ... and nv-gl with pages where they change, the numbering kept (auto_machine_greedy.c) */
+    const bool paged_lone = options->effort != 1 && target_count == 1 && !placement->first_use_numbering &&
+                            gc_nv_pages_change(&targets[0], vertex_count);
+    if (options->effort == 1 || lone || paged_lone) {
         const double threshold = options->overdraw_threshold ? options->overdraw_threshold : 1.05;
         gc_stream_place place = {placement->stream_position, placement->stream_length, NULL};
         budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
@@ -528,21 +531,15 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
      * vertex) the tuned Forsyth order takes its place. */
     /* nv-gl with pages (the H100) as nv-gl where every index is on page 0. Where the pages
-     * change, the greedies' machine, which follows Kerbl's rule without them, does not count
-     * the target's cost: with first-use numbering the two orders are scored by the model
-     * (igea: -22% against meshoptimizer's order as it numbers, -7% against it renumbered);
-     * with the numbering kept, every candidate is (the pair was 0.65% above meshoptimizer
-     * there, the whole set 10% below). With first-use numbering the two Forsyth orders are
-     * scored too: on igea subdivided twice the pair's best was 1.8% above meshoptimizer's
-     * order renumbered, measured on the H100 (docs/models/nvidia-h100.md). */
+     * change with first-use numbering, the greedies' machine (Kerbl's rule without pages)
+     * does not count the target's cost: the two orders and the two Forsyth orders are scored
+     * by the model (igea subdivided twice: the pair's best was 1.8% above meshoptimizer's
+     * order renumbered, measured on the H100, docs/models/nvidia-h100.md). With the
+     * numbering kept: paged_lone above (paged_order.c). */
     const bool pages_change = target_count == 1 && gc_nv_pages_change(&targets[0], vertex_count);
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
                                (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
                                traits[0].kerbl_batches && (!pages_change || placement->first_use_numbering);
-    /* ... with the numbering kept, the greedy (which follows the model, pages and all) won
-     * every row by 10-18% (igea stored, shuffled, subdivided once): it and meshoptimizer's
-     * table alone */
-    const bool paged_kept = pages_change && !placement->first_use_numbering;
     /* ... and since the flushed Forsyth order (forsyth_flush.c, scored after them) won the
      * greedy's rows, the batch greedy alone: the same corpus figures (-3.24%, -3.25% against
      * meshoptimizer, every row the same to 0.01%) in 7.7x and 7.3x meshoptimizer's time for
@@ -626,7 +623,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     for (size_t i = 0; i < target_count; ++i) {
         const gc_family_traits* t = &traits[i];
         uint32_t tri = 0, first = 0, verts = 0, map = 0;
-        if (!t->pieces || lone_warp || lone_nv || nv_batch_pair || paged_kept ||
+        if (!t->pieces || lone_warp || lone_nv || nv_batch_pair ||
             (effort == 1 && target_count >= 3 && !t->segment_indices))
             continue;
         /* a lone batch target (seed 004's slots): the patches won none of the 28 corpus rows
@@ -663,7 +660,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     size_t batch_targets[MAX_TARGETS];
     size_t batch_count = 0;
     for (size_t i = 0; i < target_count; ++i) {
-        bool use = traits[i].kerbl_batches && !paged_kept;
+        bool use = traits[i].kerbl_batches;
         if (effort == 1)
             use &= target_count < 3 && traits[i].batch_greedy_cheap;
         if (use)
@@ -688,7 +685,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     no_forsyth |= lean.no_forsyth;
     /* the tuned Forsyth order left out: gc_auto_lean's choice, or a lone nvidia-maxwell-like
      * target from 16,384 triangles (it won only on woody, 1,267 triangles) */
-    const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384) || paged_kept;
+    const bool skip_tuned = lean.no_tuned || (lone_maxwell && triangle_count >= 16384);
     size_t total = forsyth_at + ((effort == 1 && no_forsyth) || (nv_batch_pair && !pages_change) ? 0 : 2 + (effort > 1) - skip_tuned);
     /* A lone target whose family has its own Forsyth table (lru:16): that order too, last
      * (it wins only where strictly better); --effort 1 runs it alone. */

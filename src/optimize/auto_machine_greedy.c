@@ -22,6 +22,7 @@
  * the table, which auto takes as the order's score where that is the same count
  * (tests/test_llvmpipe_greedy.c, tests/test_llvmpipe_pipe.c). */
 #include "optimize.h"
+#include "paged_order.h"
 #include "machine_inline.h"
 
 #include <stdlib.h>
@@ -556,13 +557,17 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
             options->progress(options->progress_user, 1, 1);
         return s;
     }
-    /* nv-gl with pages (the H100) on values that change page, the numbering kept: the
-     * flushed order, blind to the pages, was 3.8% above meshoptimizer's order on igea;
-     * meshoptimizer's table instead (the default's page-aware greedy gets -10%) */
+    /* nv-gl with pages (the H100) on values that change page, the numbering kept, at every
+     * effort (auto.c): the flushed order, blind to the pages, was 3.8% above meshoptimizer's
+     * order on igea; the page-classed order (paged_order.c: nv-gl's own orders inside each
+     * page, the greedy that follows the pages on the triangles across pages) instead, -11.8%
+     * there, at the other efforts -12.2% (the batch greedy too), where the general greedy and
+     * meshoptimizer's table, scored, gave -10.1% in 1.5 times the time (--effort 2's
+     * candidates and local search -6.8%; docs/optimizers/auto.md, "nvidia-h100 with the
+     * numbering kept") */
     if (!placement->first_use_numbering && gc_nv_pages_change(&targets[0], vertex_count)) {
-        s = gc_opt_score_table(indices, triangle_count, vertex_count, &gc_meshopt_scores, order, err);
-        if (s == GC_ERR_LIMIT) /* a hub */
-            s = gc_opt_forsyth_scored(indices, triangle_count, vertex_count, &gc_auto_tuned_scores, order, NULL, err);
+        s = gc_opt_paged_kept(indices, triangle_count, vertex_count, &targets[0], options->effort != 1,
+                              options->threads, order, err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);

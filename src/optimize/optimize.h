@@ -551,7 +551,8 @@ gc_status gc_llvmpipe_polish_fed(const uint32_t* indices, size_t triangle_count,
 void gc_earlier_first_piece(const uint32_t* indices, uint32_t* piece, size_t count, const unsigned char* used_before,
                             uint32_t* scratch);
 /* auto at --effort 1 for a lone target whose family that greedy serves (*served); otherwise
- * nothing is done (*served false). */
+ * nothing is done (*served false). Also every other effort for nv-gl with pages where they
+ * change, the numbering kept (paged_order.c). */
 gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                               const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                               const gc_optimize_placement* placement, uint32_t* order, bool* served, gc_error* err);
