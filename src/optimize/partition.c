@@ -83,25 +83,26 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     gc_adjacency adj = {NULL, NULL}; /* built for the first walk (none where whole components fit) */
     out->walk = gc_alloc_array(T ? T : 1, sizeof *out->walk, false);
     out->start = gc_alloc_array(parts + 1, sizeof *out->start, false);
-    /* per triangle: its component, the queue, the triangles by component; per vertex: the
+    /* per triangle: its component, then the queue (the component dead once by_comp is
+       made), the triangles by component; per vertex (freed before the adjacency): the
        union-find parent, a root's component + 1; per component: start, next seed to try;
        and in bytes (the walk's random reads), per triangle its state and part, per vertex
        the part that expanded it */
     const size_t V = (size_t)vertex_count + 1;
-    uint32_t* comp_of = gc_alloc_array(3 * T + 2 * V + 2 * (T + 1), sizeof *comp_of, true);
+    uint32_t* comp_of = gc_alloc_array(2 * (T ? T : 1), sizeof *comp_of, false);
+    uint32_t* parent = gc_alloc_array(2 * V, sizeof *parent, true);
     uint8_t* state = gc_alloc_array(2 * T + V, 1, true);
-    if (!out->walk || !out->start || !comp_of || !state) {
+    uint32_t* comp_start = NULL;
+    if (!out->walk || !out->start || !comp_of || !parent || !state) {
         free(comp_of);
+        free(parent);
         free(state);
         gc_partition_free(out);
         return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
     }
-    uint32_t* queue = comp_of + T;
-    uint32_t* by_comp = comp_of + 2 * T;
-    uint32_t* parent = comp_of + 3 * T;
+    uint32_t* queue = comp_of;
+    uint32_t* by_comp = comp_of + T;
     uint32_t* root_comp = parent + V;
-    uint32_t* comp_start = root_comp + V;
-    uint32_t* comp_next = comp_start + T + 1;
     uint8_t* part_of = state + T;
     uint8_t* expanded = part_of + T;
     /* The connected components (triangles sharing a vertex), numbered by their first triangle. */
@@ -119,8 +120,18 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
         if (!root_comp[r])
             root_comp[r] = (uint32_t)++comps;
         comp_of[t] = root_comp[r] - 1;
-        comp_start[root_comp[r]]++;
     }
+    free(parent);
+    comp_start = gc_alloc_array(2 * (comps + 1), sizeof *comp_start, true);
+    if (!comp_start) {
+        free(comp_of);
+        free(state);
+        gc_partition_free(out);
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the parts of %zu triangles", T);
+    }
+    uint32_t* comp_next = comp_start + comps + 1;
+    for (size_t t = 0; t < T; ++t)
+        comp_start[comp_of[t] + 1]++;
     for (size_t c = 0; c < comps; ++c)
         comp_start[c + 1] += comp_start[c];
     memcpy(comp_next, comp_start, comps * sizeof *comp_next);
@@ -171,6 +182,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
                     seed = by_comp[comp_next[comp]];
                 }
                 if (!adj.offsets && gc_adjacency_build(indices, T, vertex_count, &adj, err)) {
+                    free(comp_start);
                     free(comp_of);
                     free(state);
                     gc_partition_free(out);
@@ -201,6 +213,7 @@ gc_status gc_partition_make(const uint32_t* indices, size_t triangle_count, uint
     gc_adjacency_free(&adj);
     /* each part's triangles in increasing number (the greedies meet them as the list has them) */
     size_t* fill = gc_alloc_array(count, sizeof *fill, false);
+    free(comp_start);
     if (!fill) {
         free(comp_of);
         free(state);
