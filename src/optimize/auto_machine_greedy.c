@@ -190,6 +190,10 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
                                                &light, err);
     if (s)
         return feed_end(feed, s);
+    if (table_only && light) { /* (vt below holds the light form's counts: `live` is never read) */
+        free(lists.live);
+        lists.live = NULL;
+    }
     gc_sim* sim = NULL;
     inline_machine machine;
     memset(&machine, 0, sizeof machine);
@@ -222,8 +226,10 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
     const uint32_t* live = lists.live;
     const uint32_t* first = lists.adj.offsets;
     const uint32_t* adjacent = lists.adj.triangles;
-    for (uint32_t v = 0; table_only && v < vertex_count; ++v)
-        vt[2 * (size_t)v] = live[v], vt[2 * (size_t)v + 1] = first[v + 1] - first[v];
+    for (uint32_t v = 0; table_only && v < vertex_count; ++v) { /* (light: every list whole) */
+        vt[2 * (size_t)v + 1] = first[v + 1] - first[v];
+        vt[2 * (size_t)v] = light ? vt[2 * (size_t)v + 1] : live[v];
+    }
 
     float boost[64];
     gc_greedy_boost_table(boost);

@@ -47,6 +47,7 @@ typedef struct llvmpipe_parts {
     uint32_t* lists;  /* 3 per triangle (the caller's scratch): each part's triangles from 3 * start[p] */
     uint32_t* orders; /* the greedy's (in the output order), part p's from start[p] */
     uint64_t* costs;  /* each part's */
+    uint32_t* verts;  /* each part's vertex count, its list's numbers (parts_lists) */
     gc_occlusion_ahead* occlusion;
     const float* positions;
     size_t position_stride;
@@ -65,11 +66,49 @@ static gc_status llvmpipe_part_job(void* user, size_t p, unsigned worker, uint64
         return GC_OK;
     }
     const size_t from = J->parts->start[p], n = J->parts->start[p + 1] - from;
-    uint32_t* list = J->lists + 3 * from;
-    for (size_t i = 0; i < n; ++i)
-        memcpy(list + 3 * i, J->indices + 3 * (size_t)J->parts->walk[from + i], 3 * sizeof *list);
-    return gc_opt_llvmpipe_greedy_fed(list, n, J->vertex_count, J->target, 0, false, true, J->beta, J->recent,
-                                      J->orders + from, &J->costs[p], NULL, err);
+    return gc_opt_llvmpipe_greedy_fed(J->lists + 3 * from, n, J->verts[p], J->target, 0, false, true, J->beta,
+                                      J->recent, J->orders + from, &J->costs[p], NULL, err);
+}
+
+/* Each part's list, from 3 * start[p] in J->lists, its vertices numbered afresh where that
+ * makes fewer numbers: vertex v gets v mod map + map * k, the k-th of its residue in the part
+ * (the first corners first). The greedy reads a number only through the table's slot (the
+ * number mod map, the same) and equality (a bijection keeps it), so its order is the same,
+ * but its per-vertex arrays (16 bytes a vertex, the parts' side by side on the threads) span
+ * the part's vertices, not the list's. `id`: vertex_count entries, all UINT32_MAX (left so). */
+static void parts_lists(llvmpipe_parts* J, uint32_t map, uint32_t* id, uint32_t* rank)
+{
+    const gc_partition* P = J->parts;
+    for (size_t p = 0; p < P->count; ++p) {
+        const size_t from = P->start[p], n = P->start[p + 1] - from;
+        uint32_t* list = J->lists + 3 * from;
+        uint64_t most = 0; /* the largest residue's count */
+        memset(rank, 0, map * sizeof *rank);
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t* tv = J->indices + 3 * (size_t)P->walk[from + i];
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t v = tv[c], r = v % map;
+                if (id[v] == UINT32_MAX) {
+                    most = ++rank[r] > most ? rank[r] : most;
+                    id[v] = (uint32_t)((uint64_t)r + (uint64_t)map * (rank[r] - 1) < UINT32_MAX
+                                           ? r + map * (rank[r] - 1)
+                                           : v); /* (no fewer numbers: undone below) */
+                }
+                list[3 * i + c] = id[v];
+            }
+        }
+        J->verts[p] = J->vertex_count;
+        if ((uint64_t)map * most < J->vertex_count)
+            J->verts[p] = (uint32_t)(map * most);
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t* tv = J->indices + 3 * (size_t)P->walk[from + i];
+            for (int c = 0; c < 3; ++c) {
+                if (J->verts[p] == J->vertex_count) /* the list's own numbers */
+                    list[3 * i + c] = tv[c];
+                id[tv[c]] = UINT32_MAX;
+            }
+        }
+    }
 }
 
 gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -89,9 +128,20 @@ gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count,
     J.parts = &parts;
     J.lists = scratch, J.orders = order; /* (each part's order mapped to triangles in place below) */
     J.costs = gc_alloc_array(parts.count, sizeof *J.costs, false);
+    J.verts = gc_alloc_array(parts.count, sizeof *J.verts, false);
     J.occlusion = occlusion, J.positions = options->positions, J.position_stride = options->position_stride;
-    if (!J.costs)
+    const uint32_t map = target->p[1] ? target->p[1] : 1; /* (0: the greedy's error) */
+    uint32_t* id = gc_alloc_array(vertex_count ? vertex_count : 1, sizeof *id, false);
+    uint32_t* rank = gc_alloc_array(map, sizeof *rank, false);
+    if (!J.costs || !J.verts || !id || !rank)
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the orders of %zu triangles", triangle_count);
+    if (!s) {
+        for (uint32_t v = 0; v < vertex_count; ++v)
+            id[v] = UINT32_MAX;
+        parts_lists(&J, map, id, rank);
+    }
+    free(id);
+    free(rank);
     if (!s)
         s = gc_parallel_run(options->threads, parts.count + (occlusion != NULL), llvmpipe_part_job, &J, NULL, err);
     uint64_t total = 0;
@@ -105,6 +155,7 @@ gc_status gc_auto_llvmpipe_parts(const uint32_t* indices, size_t triangle_count,
     if (!s && cost)
         *cost = total;
     free(J.costs);
+    free(J.verts);
     gc_partition_free(&parts);
     return s;
 }
