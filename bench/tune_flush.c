@@ -12,7 +12,10 @@
  * (the terms' own steps: 0.1, 0.02, 1), each change kept only when the objective goes down.
  * Deterministic. --half even trains on the 1st, 3rd, ... of the sorted names, so that the
  * other half measures what carries over.
- * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch] [CORPUS_DIR]
+ * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch]
+ *                   [--growth HELD,DISTANCE,DISTANCE_MAX] [--eval] [CORPUS_DIR]
+ * --growth starts from those terms; --eval only measures (each group, each subdivided level);
+ * --fine tunes for the subdivided rows alone (the table of a large, finely tessellated mesh).
  * Starts from gc_flush_batch_scores and the rule's terms (--start auto: auto's tuned table,
  * no terms). Progress goes to standard error; the table as forsyth_flush.c holds it, the
  * terms and the objective on both halves to standard output. docs/optimizers/auto.md has the
@@ -35,6 +38,7 @@ typedef struct row {
     uint32_t vertex_count;
     uint64_t reference[MAX_TARGETS]; /* meshoptimizer's order's invocations */
     int group;                       /* 0: held out, 1: training, 2: subdivided */
+    int level;                       /* subdivided: how many times */
 } row;
 
 static row rows[ROWS];
@@ -57,7 +61,7 @@ static double group_mean(const gc_forsyth_scores* table, const gc_flush_growth* 
     int count = 0;
     for (int i = 0; i < row_count; ++i) {
         const row* r = &rows[i];
-        if (r->group != group)
+        if (group >= 10 ? r->group != 2 || r->level != group - 10 : r->group != group)
             continue;
         for (int k = 0; k < target_count; ++k) {
             gc_error err;
@@ -77,8 +81,12 @@ static double group_mean(const gc_forsyth_scores* table, const gc_flush_growth* 
 }
 
 /* The objective: the training half's mean and the subdivided rows' mean, weighted alike. */
+static int subdivided_only; /* --fine: the objective is the subdivided rows' mean alone */
+
 static double objective(const gc_forsyth_scores* table, const gc_flush_growth* growth, int levels)
 {
+    if (subdivided_only && levels)
+        return group_mean(table, growth, 2);
     const double train = group_mean(table, growth, 1);
     return levels ? 0.5 * (train + group_mean(table, growth, 2)) : train;
 }
@@ -94,7 +102,7 @@ static float* entry(gc_forsyth_scores* s, gc_flush_growth* growth, uint32_t j)
     return j == table ? &growth->held : j == table + 1 ? &growth->distance : &growth->distance_max;
 }
 
-static void add_rows(const uint32_t* indices, size_t index_count, uint32_t vertex_count, int group)
+static void add_rows(const uint32_t* indices, size_t index_count, uint32_t vertex_count, int group, int level)
 {
     for (int shuffled = 0; shuffled < 2; ++shuffled) {
         row* r = &rows[row_count++];
@@ -108,6 +116,7 @@ static void add_rows(const uint32_t* indices, size_t index_count, uint32_t verte
         r->triangles = index_count / 3;
         r->vertex_count = vertex_count;
         r->group = group;
+        r->level = level;
         gc_error err;
         if (gc_opt_score_table(r->indices, r->triangles, vertex_count, &gc_meshopt_scores, reference, &err))
             die("meshoptimizer's order", err.message);
@@ -124,10 +133,21 @@ int main(int argc, char** argv)
     const char* corpus = "../shared/corpus";
     const char* half = "even";
     const char* start = "batch";
-    int levels = 1;
+    int levels = 1, eval_only = 0, growth_given = 0;
+    gc_flush_growth given = gc_flush_batch_growth;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--half") == 0 && i + 1 < argc)
             half = argv[++i];
+        else if (strcmp(argv[i], "--eval") == 0)
+            eval_only = 1;
+        else if (strcmp(argv[i], "--fine") == 0)
+            subdivided_only = 1;
+        else if (strcmp(argv[i], "--growth") == 0 && i + 1 < argc) {
+            if (sscanf(argv[++i], "%f,%f,%f", &given.held, &given.distance, &given.distance_max) != 3 ||
+                !(given.held >= 0.0f) || !(given.distance >= 0.0f) || !(given.distance_max >= 0.0f))
+                die(argv[i], "--growth wants HELD,DISTANCE,DISTANCE_MAX, none negative");
+            growth_given = 1;
+        }
         else if (strcmp(argv[i], "--subdivide") == 0 && i + 1 < argc)
             levels = atoi(argv[++i]);
         else if (strcmp(argv[i], "--start") == 0 && i + 1 < argc)
@@ -142,7 +162,8 @@ int main(int argc, char** argv)
             if (!gc_flush_batch_rule_of(&targets[target_count++], 0, &rule))
                 die(argv[i], "not an nv-dx or nv-gl target");
         } else if (argv[i][0] == '-')
-            die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch)");
+            die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch, "
+                         "--growth H,D,M, --eval, --fine)");
         else
             corpus = argv[i];
     }
@@ -171,13 +192,13 @@ int main(int argc, char** argv)
             die(path, "cannot load it");
         largest = index_count > largest ? index_count : largest;
         const int training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
-        add_rows(indices, index_count, vertex_count, training);
+        add_rows(indices, index_count, vertex_count, training, 0);
         if (strcmp(mesh_names[i], "igea.ply") == 0)
             for (int l = 1; l <= levels; ++l) {
                 if (!bench_subdivide(&indices, &index_count, &vertex_count))
                     die(path, "out of memory subdividing it");
                 largest = index_count > largest ? index_count : largest;
-                add_rows(indices, index_count, vertex_count, 2);
+                add_rows(indices, index_count, vertex_count, 2, l);
             }
         free(indices);
     }
@@ -189,6 +210,20 @@ int main(int argc, char** argv)
     gc_flush_growth growth = gc_flush_batch_growth;
     if (strcmp(start, "auto") == 0)
         growth.held = growth.distance = 0.0f;
+    if (growth_given)
+        growth = given;
+    if (eval_only) { /* the three groups' means and each subdivided level's, no tuning */
+        printf("held %.3f, distance %.3f, distance_max %.0f: training %.4f%%, held out %.4f%%", (double)growth.held,
+               (double)growth.distance, (double)growth.distance_max, group_mean(&s, &growth, 1),
+               group_mean(&s, &growth, 0));
+        for (int l = 1; l <= levels; ++l)
+            printf(", subdivided %d %.4f%%", l, group_mean(&s, &growth, 10 + l));
+        printf("\n");
+        for (int i = 0; i < row_count; ++i)
+            free(rows[i].indices);
+        free(order);
+        return 0;
+    }
     double best = objective(&s, &growth, levels);
     fprintf(stderr, "start: %.4f%% (training %.4f%%, subdivided %.4f%%, held out %.4f%%)\n", best,
             group_mean(&s, &growth, 1), group_mean(&s, &growth, 2), group_mean(&s, &growth, 0));

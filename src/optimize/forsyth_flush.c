@@ -116,6 +116,29 @@ const gc_forsyth_scores gc_flush_batch_scores = {
      0.332f, 0.177f},
     {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
+/* A large, finely tessellated surface (GC_FLUSH_FINE_TRIANGLES triangles or more; no mesh of
+ * the corpus has as many): its own table and growth, tuned for it alone (bench/tune_flush.c
+ * --fine). FINE_TABLE */
+const gc_flush_growth gc_flush_fine_growth = {0.2f, 0.05f, 9.0f};
+
+const gc_forsyth_scores gc_flush_fine_scores = {
+    16, 9,
+    {0.779f, 0.791f, 0.789f, 0.881f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.842f, 0.810f, 0.700f, 0.525f,
+     0.332f, 0.177f},
+    {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
+
+/* The batch table on a large mesh: the fine table and growth (same period of call: effort 1
+ * and the default's job pick the same, so the default stays at or below effort 1). */
+static const gc_forsyth_scores* batch_scores(const gc_forsyth_scores* scores, size_t triangle_count,
+                                             const gc_flush_growth** growth)
+{
+    *growth = &gc_flush_batch_growth;
+    if (scores != &gc_flush_batch_scores || triangle_count < GC_FLUSH_FINE_TRIANGLES)
+        return scores;
+    *growth = &gc_flush_fine_growth;
+    return &gc_flush_fine_scores;
+}
+
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -399,9 +422,12 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                gc_error* err)
 {
     /* the batches' growth in a copy of its own, so that the other rules' loop is without it */
-    if (rule->window_indices)
-        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
-                            NULL, NULL, order, err);
+    if (rule->window_indices) {
+        const gc_flush_growth* growth;
+        scores = batch_scores(scores, triangle_count, &growth);
+        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL,
+                            order, err);
+    }
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, order,
                         err);
 }
@@ -421,8 +447,10 @@ gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_co
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
     *invocations = 0;
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
-                        target, invocations, order, err);
+    const gc_flush_growth* growth;
+    scores = batch_scores(scores, triangle_count, &growth);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
+                        invocations, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
