@@ -12,7 +12,7 @@
  * (the terms' own steps: 0.1, 0.02, 1), each change kept only when the objective goes down.
  * Deterministic. --half even trains on the 1st, 3rd, ... of the sorted names, so that the
  * other half measures what carries over.
- * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch]
+ * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch|fine]
  *                   [--growth HELD,DISTANCE,DISTANCE_MAX] [--eval] [CORPUS_DIR]
  * --growth starts from those terms; --eval only measures (each group, each subdivided level);
  * --fine tunes for the subdivided rows alone (the table of a large, finely tessellated mesh).
@@ -162,15 +162,15 @@ int main(int argc, char** argv)
             if (!gc_flush_batch_rule_of(&targets[target_count++], 0, &rule))
                 die(argv[i], "not an nv-dx or nv-gl target");
         } else if (argv[i][0] == '-')
-            die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch, "
+            die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch|fine, "
                          "--growth H,D,M, --eval, --fine)");
         else
             corpus = argv[i];
     }
     if (strcmp(half, "even") && strcmp(half, "odd") && strcmp(half, "all"))
         die("--half", "must be even, odd or all");
-    if (strcmp(start, "auto") && strcmp(start, "batch"))
-        die("--start", "must be auto or batch");
+    if (strcmp(start, "auto") && strcmp(start, "batch") && strcmp(start, "fine"))
+        die("--start", "must be auto, batch or fine");
     if (levels < 0 || levels > MAX_LEVELS)
         die("--subdivide", "must be 0 to 3");
     if (target_count == 0) {
@@ -206,8 +206,10 @@ int main(int argc, char** argv)
     if (!order)
         die("order", "out of memory");
 
-    gc_forsyth_scores s = strcmp(start, "auto") == 0 ? gc_auto_tuned_scores : gc_flush_batch_scores;
-    gc_flush_growth growth = gc_flush_batch_growth;
+    gc_forsyth_scores s = strcmp(start, "auto") == 0   ? gc_auto_tuned_scores
+                          : strcmp(start, "fine") == 0 ? gc_flush_fine_scores
+                                                       : gc_flush_batch_scores;
+    gc_flush_growth growth = strcmp(start, "fine") == 0 ? gc_flush_fine_growth : gc_flush_batch_growth;
     if (strcmp(start, "auto") == 0)
         growth.held = growth.distance = 0.0f;
     if (growth_given)

@@ -119,13 +119,13 @@ const gc_forsyth_scores gc_flush_batch_scores = {
 /* A large, finely tessellated surface (GC_FLUSH_FINE_TRIANGLES triangles or more; no mesh of
  * the corpus has as many): its own table and growth, tuned for it alone (bench/tune_flush.c
  * --fine). FINE_TABLE */
-const gc_flush_growth gc_flush_fine_growth = {0.2f, 0.05f, 9.0f};
+const gc_flush_growth gc_flush_fine_growth = {0.2f, 0.04f, 9.0f};
 
 const gc_forsyth_scores gc_flush_fine_scores = {
     16, 9,
-    {0.779f, 0.791f, 0.789f, 0.881f, 0.843f, 0.826f, 0.847f, 0.832f, 0.867f, 0.876f, 0.842f, 0.810f, 0.700f, 0.525f,
+    {0.779f, 0.791f, 0.789f, 0.881f, 0.843f, 0.826f, 0.897f, 0.882f, 0.867f, 0.876f, 0.842f, 0.760f, 0.750f, 0.475f,
      0.332f, 0.177f},
-    {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
+    {0.0f, 0.868f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
 /* The batch table on a large mesh: the fine table and growth (same period of call: effort 1
  * and the default's job pick the same, so the default stays at or below effort 1). */
