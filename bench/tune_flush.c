@@ -30,7 +30,7 @@ static const char* const mesh_names[] = {"alligator.obj",  "beetle-alt.obj", "ch
                                          "rocker-arm.obj", "spot.obj",       "stanford-bunny.obj", "suzanne.obj",
                                          "teapot.obj",     "woody.obj"};
 enum { MESHES = sizeof mesh_names / sizeof mesh_names[0], MAX_LEVELS = 3, MAX_TARGETS = 4 };
-enum { ROWS = 2 * (MESHES + MAX_LEVELS) };
+enum { ROWS = 2 * MESHES * (1 + MAX_LEVELS) };
 
 typedef struct row {
     uint32_t* indices;
@@ -39,6 +39,7 @@ typedef struct row {
     uint64_t reference[MAX_TARGETS]; /* meshoptimizer's order's invocations */
     int group;                       /* 0: held out, 1: training, 2: subdivided */
     int level;                       /* subdivided: how many times */
+    int mesh;                        /* its index in mesh_names */
 } row;
 
 static row rows[ROWS];
@@ -80,6 +81,46 @@ static double group_mean(const gc_forsyth_scores* table, const gc_flush_growth* 
     return count ? sum / count : 0.0;
 }
 
+/* The mean over the subdivided rows of mesh `mesh` at level `level` (--eval). */
+static double mesh_mean(const gc_forsyth_scores* table, const gc_flush_growth* growth, int mesh, int level)
+{
+    double sum = 0.0;
+    int count = 0;
+    for (int i = 0; i < row_count; ++i) {
+        const row* r = &rows[i];
+        if (r->group != 2 || r->mesh != mesh || r->level != level)
+            continue;
+        for (int k = 0; k < target_count; ++k) {
+            gc_error err;
+            gc_flush_rule rule;
+            uint64_t invocations = 0;
+            gc_flush_batch_rule_of(&targets[k], 0, &rule);
+            if (gc_opt_forsyth_flush_grown(r->indices, r->triangles, r->vertex_count, table, &rule, growth, order,
+                                           &err) ||
+                gc_kerbl_order_cost(r->indices, r->triangles, r->vertex_count, &targets[k], order, &invocations,
+                                    &err))
+                die("flushed order", err.message);
+            sum += 100.0 * ((double)invocations - (double)r->reference[k]) / (double)r->reference[k];
+            count++;
+        }
+    }
+    return count ? sum / count : 0.0;
+}
+
+/* Whether `name` is one of the comma-separated names of `list`. */
+static int listed(const char* list, const char* name)
+{
+    const size_t n = strlen(name);
+    for (const char* p = list; *p;) {
+        const char* end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (end != NULL);
+    }
+    return 0;
+}
+
 /* The objective: the training half's mean and the subdivided rows' mean, weighted alike. */
 static int subdivided_only; /* --fine: the objective is the subdivided rows' mean alone */
 
@@ -102,7 +143,8 @@ static float* entry(gc_forsyth_scores* s, gc_flush_growth* growth, uint32_t j)
     return j == table ? &growth->held : j == table + 1 ? &growth->distance : &growth->distance_max;
 }
 
-static void add_rows(const uint32_t* indices, size_t index_count, uint32_t vertex_count, int group, int level)
+static void add_rows(const uint32_t* indices, size_t index_count, uint32_t vertex_count, int group, int level,
+                     int mesh)
 {
     for (int shuffled = 0; shuffled < 2; ++shuffled) {
         row* r = &rows[row_count++];
@@ -117,6 +159,7 @@ static void add_rows(const uint32_t* indices, size_t index_count, uint32_t verte
         r->vertex_count = vertex_count;
         r->group = group;
         r->level = level;
+        r->mesh = mesh;
         gc_error err;
         if (gc_opt_score_table(r->indices, r->triangles, vertex_count, &gc_meshopt_scores, reference, &err))
             die("meshoptimizer's order", err.message);
@@ -133,7 +176,8 @@ int main(int argc, char** argv)
     const char* corpus = "../shared/corpus";
     const char* half = "even";
     const char* start = "batch";
-    int levels = 1, eval_only = 0, growth_given = 0;
+    int levels = 1, eval_only = 0, growth_given = 0, from_level = 1;
+    const char* fine_on = "igea.ply"; /* the meshes whose subdivided copies are rows */
     gc_flush_growth given = gc_flush_batch_growth;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--half") == 0 && i + 1 < argc)
@@ -142,6 +186,10 @@ int main(int argc, char** argv)
             eval_only = 1;
         else if (strcmp(argv[i], "--fine") == 0)
             subdivided_only = 1;
+        else if (strcmp(argv[i], "--fine-on") == 0 && i + 1 < argc)
+            fine_on = argv[++i];
+        else if (strcmp(argv[i], "--from-level") == 0 && i + 1 < argc)
+            from_level = atoi(argv[++i]);
         else if (strcmp(argv[i], "--growth") == 0 && i + 1 < argc) {
             if (sscanf(argv[++i], "%f,%f,%f", &given.held, &given.distance, &given.distance_max) != 3 ||
                 !(given.held >= 0.0f) || !(given.distance >= 0.0f) || !(given.distance_max >= 0.0f))
@@ -163,7 +211,7 @@ int main(int argc, char** argv)
                 die(argv[i], "not an nv-dx or nv-gl target");
         } else if (argv[i][0] == '-')
             die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch|fine, "
-                         "--growth H,D,M, --eval, --fine)");
+                         "--growth H,D,M, --eval, --fine, --fine-on NAME[,NAME]..., --from-level L)");
         else
             corpus = argv[i];
     }
@@ -192,13 +240,14 @@ int main(int argc, char** argv)
             die(path, "cannot load it");
         largest = index_count > largest ? index_count : largest;
         const int training = strcmp(half, "all") == 0 || (i % 2 == 0) == (strcmp(half, "even") == 0);
-        add_rows(indices, index_count, vertex_count, training, 0);
-        if (strcmp(mesh_names[i], "igea.ply") == 0)
+        add_rows(indices, index_count, vertex_count, training, 0, i);
+        if (listed(fine_on, mesh_names[i]))
             for (int l = 1; l <= levels; ++l) {
                 if (!bench_subdivide(&indices, &index_count, &vertex_count))
                     die(path, "out of memory subdividing it");
                 largest = index_count > largest ? index_count : largest;
-                add_rows(indices, index_count, vertex_count, 2, l);
+                if (l >= from_level)
+                    add_rows(indices, index_count, vertex_count, 2, l, i);
             }
         free(indices);
     }
@@ -218,9 +267,12 @@ int main(int argc, char** argv)
         printf("held %.3f, distance %.3f, distance_max %.0f: training %.4f%%, held out %.4f%%", (double)growth.held,
                (double)growth.distance, (double)growth.distance_max, group_mean(&s, &growth, 1),
                group_mean(&s, &growth, 0));
-        for (int l = 1; l <= levels; ++l)
+        for (int l = from_level; l <= levels; ++l)
             printf(", subdivided %d %.4f%%", l, group_mean(&s, &growth, 10 + l));
         printf("\n");
+        for (int i = 0; i < MESHES; ++i)
+            for (int l = from_level; l <= levels && listed(fine_on, mesh_names[i]); ++l)
+                printf("  %s subdivided %d: %.4f%%\n", mesh_names[i], l, mesh_mean(&s, &growth, i, l));
         for (int i = 0; i < row_count; ++i)
             free(rows[i].indices);
         free(order);
