@@ -13,9 +13,13 @@
  * Deterministic. --half even trains on the 1st, 3rd, ... of the sorted names, so that the
  * other half measures what carries over.
  * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch|fine]
- *                   [--growth HELD,DISTANCE,DISTANCE_MAX] [--eval] [CORPUS_DIR]
- * --growth starts from those terms; --eval only measures (each group, each subdivided level);
- * --fine tunes for the subdivided rows alone (the table of a large, finely tessellated mesh).
+ *                   [--growth HELD,DISTANCE,DISTANCE_MAX] [--eval] [--fine-on NAME[,NAME]...]
+ *                   [--from-level L] [--steps S[,S]...] [CORPUS_DIR]
+ * --growth starts from those terms; --eval only measures (each group, each subdivided level,
+ * each subdivided mesh); --fine tunes for the subdivided rows alone (the table of a large,
+ * finely tessellated mesh); --fine-on names the meshes whose subdivided copies are the
+ * subdivided rows (igea.ply unless told), --from-level the first level kept as rows (the
+ * earlier ones are only steps), --steps the descent's steps (0.1,0.05 unless told).
  * Starts from gc_flush_batch_scores and the rule's terms (--start auto: auto's tuned table,
  * no terms). Progress goes to standard error; the table as forsyth_flush.c holds it, the
  * terms and the objective on both halves to standard output. docs/optimizers/auto.md has the
@@ -176,7 +180,8 @@ int main(int argc, char** argv)
     const char* corpus = "../shared/corpus";
     const char* half = "even";
     const char* start = "batch";
-    int levels = 1, eval_only = 0, growth_given = 0, from_level = 1;
+    int levels = 1, eval_only = 0, growth_given = 0, from_level = 1, step_count = 2;
+    float steps[4] = {0.1f, 0.05f, 0.0f, 0.0f};
     const char* fine_on = "igea.ply"; /* the meshes whose subdivided copies are rows */
     gc_flush_growth given = gc_flush_batch_growth;
     for (int i = 1; i < argc; ++i) {
@@ -190,6 +195,14 @@ int main(int argc, char** argv)
             fine_on = argv[++i];
         else if (strcmp(argv[i], "--from-level") == 0 && i + 1 < argc)
             from_level = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            step_count = sscanf(argv[++i], "%f,%f,%f,%f", &steps[0], &steps[1], &steps[2], &steps[3]);
+            for (int k = 0; k < step_count; ++k)
+                if (!(steps[k] > 0.0f && steps[k] <= 1.0f))
+                    step_count = 0;
+            if (step_count < 1)
+                die(argv[i], "--steps wants 1 to 4 steps, each in (0, 1]");
+        }
         else if (strcmp(argv[i], "--growth") == 0 && i + 1 < argc) {
             if (sscanf(argv[++i], "%f,%f,%f", &given.held, &given.distance, &given.distance_max) != 3 ||
                 !(given.held >= 0.0f) || !(given.distance >= 0.0f) || !(given.distance_max >= 0.0f))
@@ -211,7 +224,7 @@ int main(int argc, char** argv)
                 die(argv[i], "not an nv-dx or nv-gl target");
         } else if (argv[i][0] == '-')
             die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch|fine, "
-                         "--growth H,D,M, --eval, --fine, --fine-on NAME[,NAME]..., --from-level L)");
+                         "--growth H,D,M, --eval, --fine, --fine-on NAME[,NAME]..., --from-level L, --steps S[,S]...)");
         else
             corpus = argv[i];
     }
@@ -282,8 +295,7 @@ int main(int argc, char** argv)
     fprintf(stderr, "start: %.4f%% (training %.4f%%, subdivided %.4f%%, held out %.4f%%)\n", best,
             group_mean(&s, &growth, 1), group_mean(&s, &growth, 2), group_mean(&s, &growth, 0));
     const uint32_t entries = s.cache_size + s.live_count - 1 + 3;
-    static const float steps[] = {0.1f, 0.05f};
-    for (size_t si = 0; si < sizeof steps / sizeof steps[0]; ++si)
+    for (int si = 0; si < step_count; ++si)
         for (int improved = 1; improved;) {
             improved = 0;
             for (uint32_t j = 0; j < entries; ++j)
