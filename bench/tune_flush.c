@@ -14,12 +14,13 @@
  * other half measures what carries over.
  * usage: tune_flush [--half even|odd|all] [--subdivide N] [--target SPEC]... [--start auto|batch|fine]
  *                   [--growth HELD,DISTANCE,DISTANCE_MAX] [--eval] [--fine-on NAME[,NAME]...]
- *                   [--from-level L] [--steps S[,S]...] [CORPUS_DIR]
+ *                   [--from-level L] [--steps S[,S]...] [--table P0,...,P15,L1,...,L8] [CORPUS_DIR]
  * --growth starts from those terms; --eval only measures (each group, each subdivided level,
  * each subdivided mesh); --fine tunes for the subdivided rows alone (the table of a large,
  * finely tessellated mesh); --fine-on names the meshes whose subdivided copies are the
  * subdivided rows (igea.ply unless told), --from-level the first level kept as rows (the
- * earlier ones are only steps), --steps the descent's steps (0.1,0.05 unless told).
+ * earlier ones are only steps), --steps the descent's steps (0.1,0.05 unless told), --table
+ * the start's 16 places and 8 valence scores (those of --start unless told).
  * Starts from gc_flush_batch_scores and the rule's terms (--start auto: auto's tuned table,
  * no terms). Progress goes to standard error; the table as forsyth_flush.c holds it, the
  * terms and the objective on both halves to standard output. docs/optimizers/auto.md has the
@@ -182,6 +183,7 @@ int main(int argc, char** argv)
     const char* start = "batch";
     int levels = 1, eval_only = 0, growth_given = 0, from_level = 1, step_count = 2;
     float steps[4] = {0.1f, 0.05f, 0.0f, 0.0f};
+    const char* table_given = NULL; /* --table: the 16 places and the 8 valence scores */
     const char* fine_on = "igea.ply"; /* the meshes whose subdivided copies are rows */
     gc_flush_growth given = gc_flush_batch_growth;
     for (int i = 1; i < argc; ++i) {
@@ -195,6 +197,8 @@ int main(int argc, char** argv)
             fine_on = argv[++i];
         else if (strcmp(argv[i], "--from-level") == 0 && i + 1 < argc)
             from_level = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
+            table_given = argv[++i];
         else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
             step_count = sscanf(argv[++i], "%f,%f,%f,%f", &steps[0], &steps[1], &steps[2], &steps[3]);
             for (int k = 0; k < step_count; ++k)
@@ -224,7 +228,7 @@ int main(int argc, char** argv)
                 die(argv[i], "not an nv-dx or nv-gl target");
         } else if (argv[i][0] == '-')
             die(argv[i], "unknown option (--half even|odd|all, --subdivide N, --target SPEC, --start auto|batch|fine, "
-                         "--growth H,D,M, --eval, --fine, --fine-on NAME[,NAME]..., --from-level L, --steps S[,S]...)");
+                         "--growth H,D,M, --eval, --fine, --fine-on NAME[,NAME]..., --from-level L, --steps S[,S]..., --table P0,...,L8)");
         else
             corpus = argv[i];
     }
@@ -276,6 +280,18 @@ int main(int argc, char** argv)
         growth.held = growth.distance = 0.0f;
     if (growth_given)
         growth = given;
+    if (table_given) { /* P0,...,P15,L1,...,L8 */
+        const char* p = table_given;
+        const uint32_t n = s.cache_size + s.live_count - 1;
+        for (uint32_t j = 0; j < n; ++j) {
+            char* end;
+            const float x = strtof(p, &end);
+            if (end == p || !(x >= -4.0f && x <= 4.0f) || (j + 1 < n ? *end != ',' : *end != '\0'))
+                die(table_given, "--table wants 24 numbers (16 places, 8 valence scores), commas between");
+            *entry(&s, &growth, j) = x;
+            p = end + (j + 1 < n);
+        }
+    }
     if (eval_only) { /* the three groups' means and each subdivided level's, no tuning */
         printf("held %.3f, distance %.3f, distance_max %.0f: training %.4f%%, held out %.4f%%", (double)growth.held,
                (double)growth.distance, (double)growth.distance_max, group_mean(&s, &growth, 1),
