@@ -238,6 +238,18 @@ int main(int argc, char** argv)
         die("--start", "must be auto, batch or fine");
     if (levels < 0 || levels > MAX_LEVELS)
         die("--subdivide", "must be 0 to 3");
+    if (from_level < 1 || (levels > 0 && from_level > levels))
+        die("--from-level", "must be 1 to --subdivide's levels");
+    for (const char* p = fine_on; *p;) { /* every name --fine-on gives is a corpus mesh */
+        const char* end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        int known = 0;
+        for (int i = 0; i < MESHES; ++i)
+            known |= strlen(mesh_names[i]) == len && strncmp(p, mesh_names[i], len) == 0;
+        if (!known)
+            die(fine_on, "--fine-on names a mesh that is not one of the corpus's");
+        p += len + (end != NULL);
+    }
     if (target_count == 0) {
         gc_error err;
         gc_flush_rule rule;
