@@ -117,6 +117,34 @@ const gc_forsyth_scores gc_flush_batch_scores = {
      0.332f, 0.177f},
     {0.0f, 0.818f, 0.713f, 0.550f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
+/* A large, finely tessellated surface (GC_FLUSH_FINE_TRIANGLES triangles or more; no mesh of
+ * the corpus has as many): its own table and growth. First tuned on igea subdivided once
+ * (tune_flush --fine), then again without igea (tune_flush --half all --fine --subdivide 2
+ * --from-level 2, steps 0.025 on ogre and stanford-bunny subdivided twice with nv-dx, then
+ * 0.0125 with ogre, stanford-bunny and beetle-alt subdivided twice, both targets), igea held
+ * out: the 4.3M igea -3.73% -> -3.76%, ogre, stanford-bunny, beetle-alt and rocker-arm
+ * subdivided twice -3.68%, -3.70%, -3.62%, -3.68% -> -3.74%, -3.71%, -3.69%, -3.71%
+ * (docs/optimizers/auto.md). FINE_TABLE */
+const gc_flush_growth gc_flush_fine_growth = {0.1875f, 0.0375f, 9.0f};
+
+const gc_forsyth_scores gc_flush_fine_scores = {
+    16, 9,
+    {0.779f, 0.766f, 0.7765f, 0.881f, 0.843f, 0.826f, 0.897f, 0.882f, 0.867f, 0.8635f, 0.842f, 0.760f, 0.750f,
+     0.475f, 0.3445f, 0.202f},
+    {0.0f, 0.868f, 0.713f, 0.5375f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
+
+/* The batch table on a large mesh: the fine table and growth (same period of call: effort 1
+ * and the default's job pick the same, so the default stays at or below effort 1). */
+static const gc_forsyth_scores* batch_scores(const gc_forsyth_scores* scores, size_t triangle_count,
+                                             const gc_flush_growth** growth)
+{
+    *growth = &gc_flush_batch_growth;
+    if (scores != &gc_flush_batch_scores || triangle_count < GC_FLUSH_FINE_TRIANGLES)
+        return scores;
+    *growth = &gc_flush_fine_growth;
+    return &gc_flush_fine_scores;
+}
+
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -407,9 +435,12 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
                                gc_error* err)
 {
     /* the batches' growth in a copy of its own, so that the other rules' loop is without it */
-    if (rule->window_indices)
-        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
-                            NULL, NULL, order, err);
+    if (rule->window_indices) {
+        const gc_flush_growth* growth;
+        scores = batch_scores(scores, triangle_count, &growth);
+        return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL,
+                            order, err);
+    }
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, order,
                         err);
 }
@@ -429,8 +460,10 @@ gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_co
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
     *invocations = 0;
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, &gc_flush_batch_growth, false, NULL, 0,
-                        target, invocations, order, err);
+    const gc_flush_growth* growth;
+    scores = batch_scores(scores, triangle_count, &growth);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
+                        invocations, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,

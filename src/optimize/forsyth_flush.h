@@ -32,6 +32,12 @@ typedef struct gc_flush_growth {
     float held, distance, distance_max;
 } gc_flush_growth;
 extern const gc_flush_growth gc_flush_batch_growth;
+/* On a mesh of GC_FLUSH_FINE_TRIANGLES triangles or more (a large, finely tessellated surface),
+ * gc_opt_forsyth_flush and gc_opt_forsyth_flush_kerbl, given gc_flush_batch_scores, run
+ * gc_flush_fine_scores and gc_flush_fine_growth instead (bench/tune_flush.c --fine). */
+#define GC_FLUSH_FINE_TRIANGLES 1000000u
+extern const gc_forsyth_scores gc_flush_fine_scores;
+extern const gc_flush_growth gc_flush_fine_growth;
 /* gc_opt_forsyth_flush with the growth `growth` (NULL: none) for a rule with window_indices
  * (bench/tune_flush.c tunes it). */
 gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
