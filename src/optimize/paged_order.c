@@ -38,10 +38,7 @@
 #define PAGED_PAIR_RECENT 3
 
 typedef struct paged_worker {
-    uint32_t* sub;   /* a class's triangles as a list, 3 a triangle */
-    uint32_t* local; /* its order, in the class's own numbering */
     uint32_t* map;   /* per vertex of the list: its number in a mixed group (UINT32_MAX: none) */
-    uint32_t* vpage; /* per vertex of a mixed group, in its numbering: the page */
 } paged_worker;
 
 typedef struct paged_ctx {
@@ -54,19 +51,49 @@ typedef struct paged_ctx {
     const size_t* begin;      /* group g: sorted[begin[g] .. begin[g + 1]) */
     const uint32_t* page;     /* group g's page (pure), or UINT32_MAX (mixed) */
     size_t groups;
+    const size_t* job_of;     /* job j (after the whole list's): 2 g + 1 the batch greedy of pure class g
+                                 alone, 2 g group g's main order (with `more` and `together[g]`, the batch
+                                 greedy after it, on the same list) */
+    const bool* together;
     paged_worker* workers;
     uint32_t* order;          /* the output: group g's range as sorted's */
     uint32_t* second;         /* with `more`: the batch greedy's order of each pure class (NULL: none) */
-    uint64_t* cost;           /* per group: the flushed order's count, the batch greedy's */
+    uint64_t* greedy_cost;    /* per group: the batch greedy's count (UINT64_MAX: none, a hub) */
     gc_flush_rule rule;
     size_t triangle_count;
     uint32_t* whole;          /* job 0 (the others after it), where not NULL: the paged greedy on the whole list */
     uint64_t whole_cost;      /* its count */
 } paged_ctx;
 
-/* The jobs: with `more`, 0 .. groups - 1 the groups' main orders (the mixed groups' greedy,
- * the pure classes' flushed orders), then the pure classes' batch greedies; the biggest
- * first is left to the caller's order of groups. */
+/* A local order (numbers of sorted[b ..]) made the list's triangle numbers in place. */
+static void paged_map(const uint32_t* sorted, size_t b, uint32_t* out, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+        out[i] = sorted[b + out[i]];
+}
+
+/* Pure class g's batch greedy on its list `sub`, into second's range, its count kept. */
+static gc_status paged_greedy_pass(paged_ctx* c, size_t g, const uint32_t* sub, size_t count,
+                                   uint32_t local_vertices, gc_error* err)
+{
+    const size_t b = c->begin[g];
+    const gc_batch_greedy_weights bw = {1024, -4, -1}; /* SceneProcessor.cpp's "gbatch" (auto.c) */
+    uint64_t cost = 0;
+    gc_status s = gc_opt_batch_greedy_kerbl(sub, count, local_vertices, c->target, &bw, c->second + b, &cost, err);
+    if (s == GC_ERR_LIMIT) { /* a hub: the flushed order stays */
+        c->greedy_cost[g] = UINT64_MAX;
+        return GC_OK;
+    }
+    if (s)
+        return s;
+    c->greedy_cost[g] = cost;
+    paged_map(c->sorted, b, c->second + b, count);
+    return GC_OK;
+}
+
+/* The jobs: the whole list's greedy first where asked, then by job_of (the largest classes
+ * first). Each job's list is its own (12 bytes a triangle of its class, freed after it) and
+ * its orders are written straight into their ranges of the output and of `second`. */
 static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
 {
     paged_ctx* c = user;
@@ -75,8 +102,8 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
     if (c->whole && job-- == 0)
         return gc_opt_paged_greedy(c->indices, c->triangle_count, c->vertex_count, c->target, PAGED_WHOLE_RECENT,
                                    c->whole, &c->whole_cost, err);
-    const bool greedy_pass = job >= c->groups;
-    const size_t g = greedy_pass ? job - c->groups : job;
+    const bool greedy_pass = c->job_of[job] % 2;
+    const size_t g = c->job_of[job] / 2;
     const size_t b = c->begin[g], count = c->begin[g + 1] - b;
     if (count == 0 || (greedy_pass && c->page[g] == UINT32_MAX))
         return GC_OK;
@@ -87,46 +114,47 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
         const uint64_t span = (uint64_t)1 << c->shift, left = (uint64_t)c->vertex_count - base;
         local_vertices = (uint32_t)(left < span ? left : span);
     }
+    uint32_t* sub = gc_alloc_array(3 * count, sizeof(uint32_t), false);
+    uint32_t* vpage = pure ? NULL : gc_alloc_array(3 * count, sizeof(uint32_t), false);
+    if (!sub || (!pure && !vpage)) {
+        free(sub), free(vpage);
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for a class of %zu triangles", count);
+    }
     if (pure) {
         for (size_t i = 0; i < count; ++i) {
             const uint32_t* f = c->indices + 3 * (size_t)c->sorted[b + i];
-            w->sub[3 * i] = f[0] - base, w->sub[3 * i + 1] = f[1] - base, w->sub[3 * i + 2] = f[2] - base;
+            sub[3 * i] = f[0] - base, sub[3 * i + 1] = f[1] - base, sub[3 * i + 2] = f[2] - base;
         }
     } else { /* numbered in order of first use, each number's page kept */
         local_vertices = 0;
         for (size_t i = 0; i < 3 * count; ++i) {
             const uint32_t v = c->indices[3 * (size_t)c->sorted[b + i / 3] + i % 3];
             if (w->map[v] == UINT32_MAX)
-                w->vpage[local_vertices] = v >> c->shift, w->map[v] = local_vertices++;
-            w->sub[i] = w->map[v];
+                vpage[local_vertices] = v >> c->shift, w->map[v] = local_vertices++;
+            sub[i] = w->map[v];
         }
         for (size_t i = 0; i < 3 * count; ++i) /* the map cleared for the next group */
             w->map[c->indices[3 * (size_t)c->sorted[b + i / 3] + i % 3]] = UINT32_MAX;
     }
     gc_status s;
-    uint64_t cost = 0;
     if (greedy_pass) {
-        const gc_batch_greedy_weights bw = {1024, -4, -1}; /* SceneProcessor.cpp's "gbatch" (auto.c) */
-        s = gc_opt_batch_greedy_kerbl(w->sub, count, local_vertices, c->target, &bw, w->local, &cost, err);
-        if (s == GC_ERR_LIMIT) { /* a hub: the flushed order stays */
-            c->cost[2 * g + 1] = UINT64_MAX;
-            return GC_OK;
-        }
-        c->cost[2 * g + 1] = cost;
+        s = paged_greedy_pass(c, g, sub, count, local_vertices, err);
     } else if (pure) {
-        s = gc_opt_forsyth_flush_kerbl(w->sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target,
-                                       w->local, &cost, err);
-        c->cost[2 * g] = cost;
+        uint64_t flushed = 0; /* (its count is not used: paged_choose counts both in place) */
+        s = gc_opt_forsyth_flush_kerbl(sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target,
+                                       c->order + b, &flushed, err);
+        if (!s)
+            paged_map(c->sorted, b, c->order + b, count);
+        if (!s && c->more && c->together[g])
+            s = paged_greedy_pass(c, g, sub, count, local_vertices, err);
     } else {
-        s = gc_paged_greedy_of(w->sub, count, local_vertices, w->vpage, c->target, PAGED_GROUP_RECENT, w->local,
-                               NULL, err);
+        s = gc_paged_greedy_of(sub, count, local_vertices, vpage, c->target, PAGED_GROUP_RECENT, c->order + b, NULL,
+                               err);
+        if (!s)
+            paged_map(c->sorted, b, c->order + b, count);
     }
-    if (s)
-        return s;
-    uint32_t* out = (greedy_pass ? c->second : c->order) + b;
-    for (size_t i = 0; i < count; ++i)
-        out[i] = c->sorted[b + w->local[i]];
-    return GC_OK;
+    free(sub), free(vpage);
+    return s;
 }
 
 /* The H100's machine along the output (kerbl_rule.h's paged lookup on its own words): feeds
@@ -175,7 +203,7 @@ static gc_status paged_choose(const uint32_t* indices, uint32_t vertex_count, co
         return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %u vertices", vertex_count);
     for (size_t g = 0; g < groups; ++g) {
         const size_t b = begin[g], count = begin[g + 1] - b;
-        if (page[g] == UINT32_MAX || cost[2 * g + 1] == UINT64_MAX) {
+        if (page[g] == UINT32_MAX || cost[g] == UINT64_MAX) {
             paged_feed(&m, indices, order + b, count);
             continue;
         }
@@ -247,6 +275,18 @@ static void radix_pass(const uint32_t* indices, unsigned shift, digit_fn digit, 
     }
 }
 
+/* A job's class size, for the largest first. */
+typedef struct paged_job_size {
+    size_t count, entry;
+} paged_job_size;
+static int paged_job_larger(const void* a, const void* b)
+{
+    const paged_job_size *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
 /* gc_opt_paged_order, and where `whole` is not NULL the paged greedy on the whole list into it
  * too (a job beside the classes'), the cheaper of the two orders into `order`. */
 static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -259,8 +299,9 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
         return gc_fail(err, GC_ERR_USAGE, "paged order: the target is not nv-gl with pages");
     if (triangle_count == 0)
         return GC_OK;
-    if (triangle_count > UINT32_MAX)
-        return gc_fail(err, GC_ERR_LIMIT, "paged order: %zu triangles", triangle_count);
+    if (triangle_count > UINT32_MAX / 3) /* (the machine's progress counts corners in 32 bits) */
+        return gc_fail(err, GC_ERR_LIMIT, "paged order: %zu triangles, more than %u", triangle_count,
+                       UINT32_MAX / 3);
     const unsigned shift = target->p[3];
     const size_t pages = vertex_count ? (size_t)((vertex_count - 1) >> shift) + 1 : 1;
     threads = threads ? threads : 1;
@@ -270,11 +311,14 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     size_t* bucket = gc_alloc_array(2 * pages + 2, sizeof(size_t), false);
     size_t* begin = gc_alloc_array(2 * pages + 1, sizeof(size_t), false);
     uint32_t* page = gc_alloc_array(2 * pages, sizeof(uint32_t), false);
-    uint64_t* cost = gc_alloc_array(4 * pages, sizeof(uint64_t), true);
+    uint64_t* cost = gc_alloc_array(2 * pages, sizeof(uint64_t), true); /* the batch greedies' counts */
+    paged_job_size* job_by = gc_alloc_array(4 * pages, sizeof(paged_job_size), false);
+    size_t* job_of = gc_alloc_array(4 * pages, sizeof(size_t), false);
+    bool* together = gc_alloc_array(2 * pages, sizeof(bool), false);
     paged_worker workers[GC_MAX_THREADS];
     memset(workers, 0, sizeof workers);
     gc_status s = GC_OK;
-    if (!sorted || !tmp || !bucket || !begin || !page || !cost) {
+    if (!sorted || !tmp || !bucket || !begin || !page || !cost || !job_by || !job_of || !together) {
         s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
         goto done;
     }
@@ -283,8 +327,8 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     radix_pass(indices, shift, digit_hi, tmp, sorted, triangle_count, bucket, pages);
     radix_pass(indices, shift, digit_lo_mixed, sorted, tmp, triangle_count, bucket, 2 * pages);
     { uint32_t* t = sorted; sorted = tmp; tmp = t; }
-    /* the groups: bucket 2p (pure {p}), 2p + 1 (mixed, lowest page p); the largest class */
-    size_t groups = 0, largest = 0, found = 0, mixed_groups = 0, largest_mixed = 0;
+    /* the groups: bucket 2p (pure {p}), 2p + 1 (mixed, lowest page p) */
+    size_t groups = 0, found = 0, mixed_groups = 0;
     {
         size_t at = 0;
         for (size_t k = 0; k < 2 * pages; ++k) {
@@ -295,9 +339,7 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
                 continue;
             begin[groups] = at;
             page[groups] = k % 2 ? UINT32_MAX : (uint32_t)(k / 2);
-            largest = end - at > largest ? end - at : largest;
-            if (k % 2)
-                mixed_groups++, largest_mixed = end - at > largest_mixed ? end - at : largest_mixed;
+            mixed_groups += k % 2;
             /* classes: the pure one, or the mixed ones in the group (by highest and middle page) */
             if (k % 2 == 0)
                 ++found;
@@ -320,29 +362,32 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
         s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
         goto done;
     }
-    const size_t jobs = (more ? 2 * groups : groups) + (whole != NULL);
-    unsigned workers_used = (size_t)threads < jobs ? threads : (unsigned)jobs;
-    for (unsigned k = 0; k < workers_used; ++k) {
-        workers[k].sub = gc_alloc_array(3 * largest, sizeof(uint32_t), false);
-        workers[k].local = gc_alloc_array(largest, sizeof(uint32_t), false);
-        workers[k].map = gc_alloc_array(mixed_groups ? vertex_count : 1, sizeof(uint32_t), false);
-        workers[k].vpage = gc_alloc_array(mixed_groups ? 3 * largest_mixed : 1, sizeof(uint32_t), false);
-        if (workers[k].map)
-            memset(workers[k].map, 0xFF, (mixed_groups ? vertex_count : 1) * sizeof(uint32_t));
-        if (!workers[k].sub || !workers[k].local || !workers[k].map || !workers[k].vpage) {
-            if (k == 0) {
-                s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for a class of %zu triangles", largest);
-                free(second);
-                goto done;
-            }
-            free(workers[k].sub), free(workers[k].local), free(workers[k].map), free(workers[k].vpage);
-            workers[k].sub = workers[k].local = workers[k].map = workers[k].vpage = NULL;
-            workers_used = k; /* fewer workers: the same output */
-            break;
-        }
+    /* The jobs, the largest classes first. A pure class over 1 / (2 x threads) of the list runs
+     * its two orders in one job, one after the other on one list: two such jobs side by side
+     * would each hold a list and an order's working memory for most of the triangles. */
+    size_t jobs = 0;
+    for (size_t g = 0; g < groups; ++g) {
+        const size_t count = begin[g + 1] - begin[g];
+        together[g] = more && page[g] != UINT32_MAX && 2 * (size_t)threads * count > triangle_count;
+        job_by[jobs].count = count, job_by[jobs++].entry = 2 * g;
+        if (more && page[g] != UINT32_MAX && !together[g])
+            job_by[jobs].count = count, job_by[jobs++].entry = 2 * g + 1;
     }
-    paged_ctx c = {indices, vertex_count, target, shift, more, sorted, begin, page, groups, workers, order, second,
-                   cost, {0}, triangle_count, whole, 0};
+    qsort(job_by, jobs, sizeof *job_by, paged_job_larger);
+    for (size_t j = 0; j < jobs; ++j)
+        job_of[j] = job_by[j].entry;
+    jobs += whole != NULL;
+    const unsigned workers_used = (size_t)threads < jobs ? threads : (unsigned)jobs;
+    for (unsigned k = 0; k < workers_used && mixed_groups; ++k) {
+        if (!(workers[k].map = gc_alloc_array(vertex_count, sizeof(uint32_t), false))) {
+            s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %u vertices", vertex_count);
+            free(second);
+            goto done;
+        }
+        memset(workers[k].map, 0xFF, (size_t)vertex_count * sizeof(uint32_t));
+    }
+    paged_ctx c = {indices,  vertex_count, target, shift,  more, sorted,        begin, page, groups, job_of,
+                   together, workers,      order,  second, cost, {0},           triangle_count, whole, 0};
     gc_flush_batch_rule_of(target, 0, &c.rule);
     s = gc_parallel_run(workers_used, jobs, paged_job, &c, NULL, err);
     if (!s && more)
@@ -355,8 +400,9 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     free(second);
 done:
     for (unsigned k = 0; k < GC_MAX_THREADS; ++k)
-        free(workers[k].sub), free(workers[k].local), free(workers[k].map), free(workers[k].vpage);
-    free(sorted), free(tmp), free(bucket), free(begin), free(page), free(cost);
+        free(workers[k].map);
+    free(sorted), free(tmp), free(bucket), free(begin), free(page), free(cost), free(job_by), free(job_of),
+        free(together);
     return s;
 }
 
