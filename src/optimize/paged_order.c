@@ -47,7 +47,9 @@ typedef struct paged_ctx {
     const gc_model* target;
     unsigned shift;
     bool more;
-    const uint32_t* sorted;   /* the triangles by class */
+    const uint32_t* sorted;   /* the triangles by class, from sorted position `skip` */
+    size_t skip;              /* begin[1] where group 0 runs alone (first_alone), else 0 */
+    bool first_alone;         /* pure group 0's two orders chosen in its job (paged_first_alone) */
     const size_t* begin;      /* group g: sorted[begin[g] .. begin[g + 1]) */
     const uint32_t* page;     /* group g's page (pure), or UINT32_MAX (mixed) */
     size_t groups;
@@ -57,13 +59,42 @@ typedef struct paged_ctx {
     const bool* together;
     paged_worker* workers;
     uint32_t* order;          /* the output: group g's range as sorted's */
-    uint32_t* second;         /* with `more`: the batch greedy's order of each pure class (NULL: none) */
+    uint32_t* second;         /* with `more`: the batch greedy's order of each pure class, from `skip` */
     uint64_t* greedy_cost;    /* per group: the batch greedy's count (UINT64_MAX: none, a hub) */
     gc_flush_rule rule;
     size_t triangle_count;
     uint32_t* whole;          /* job 0 (the others after it), where not NULL: the paged greedy on the whole list */
     uint64_t whole_cost;      /* its count */
 } paged_ctx;
+
+/* The H100's machine along the output (kerbl_rule.h's paged lookup on its own words): feeds
+ * the triangles order[0 .. count) and returns their invocations. */
+typedef struct paged_machine {
+    gc_kerbl_rule rule;
+    uint32_t* words;
+    uint32_t cache, page, progress, cbatch, cuniques;
+} paged_machine;
+
+static uint64_t paged_feed(paged_machine* m, const uint32_t* indices, const uint32_t* order, size_t count)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint32_t* f = indices + 3 * (size_t)order[i];
+        const uint32_t pages[3] = {f[0] >> m->rule.page_shift, f[1] >> m->rule.page_shift, f[2] >> m->rule.page_shift};
+        uint32_t ids[3];
+        bool miss[3], cut;
+        const uint32_t adds = gc_kerbl_lookup_paged(&m->rule, m->words, f, pages, 3, m->progress, &m->cache, &m->page,
+                                                    m->cbatch, m->cuniques, miss, ids, &cut);
+        if (cut)
+            m->cbatch = m->cuniques = 0;
+        for (unsigned k = 0; k < 3; ++k) {
+            m->words[2 * (size_t)f[k]] = ids[k];
+            m->words[2 * (size_t)f[k] + 1] = m->progress + k;
+        }
+        m->cuniques += adds, m->cbatch += 3, m->progress += 3, total += adds;
+    }
+    return total;
+}
 
 /* A local order (numbers of sorted[b ..]) made the list's triangle numbers in place. */
 static void paged_map(const uint32_t* sorted, size_t b, uint32_t* out, size_t count)
@@ -79,7 +110,8 @@ static gc_status paged_greedy_pass(paged_ctx* c, size_t g, const uint32_t* sub, 
     const size_t b = c->begin[g];
     const gc_batch_greedy_weights bw = {1024, -4, -1}; /* SceneProcessor.cpp's "gbatch" (auto.c) */
     uint64_t cost = 0;
-    gc_status s = gc_opt_batch_greedy_kerbl(sub, count, local_vertices, c->target, &bw, c->second + b, &cost, err);
+    uint32_t* out = c->second + (b - c->skip);
+    gc_status s = gc_opt_batch_greedy_kerbl(sub, count, local_vertices, c->target, &bw, out, &cost, err);
     if (s == GC_ERR_LIMIT) { /* a hub: the flushed order stays */
         c->greedy_cost[g] = UINT64_MAX;
         return GC_OK;
@@ -87,7 +119,68 @@ static gc_status paged_greedy_pass(paged_ctx* c, size_t g, const uint32_t* sub, 
     if (s)
         return s;
     c->greedy_cost[g] = cost;
-    paged_map(c->sorted, b, c->second + b, count);
+    paged_map(c->sorted, b - c->skip, out, count);
+    return GC_OK;
+}
+
+/* Pure group 0's order alone, its list `sub` in its own numbering (the page's first value
+ * subtracted: the same counts, no page changes inside it): the flushed order's count and the
+ * batch greedy's fed from the machine's first state (as paged_choose counts them there, on
+ * cache numbers not used before), the flushed order kept among equals; `out` left in the
+ * class's numbering. Neither `second` nor `sorted` holds the group: 8 bytes a triangle less
+ * where it is most of the list. The flushed order is made again where the batch greedy's
+ * order was not cheaper (it is written where the flushed one was). */
+static uint64_t paged_fresh_cost(const paged_ctx* c, uint32_t* words, uint32_t local_vertices, const uint32_t* sub,
+                                 const uint32_t* out, size_t count)
+{
+    memset(words, 0, (2 * (size_t)local_vertices + 2) * sizeof *words);
+    paged_machine m = {{GC_KERBL_GL, c->target->p[2], c->target->p[0], c->target->p[1], c->target->p[3]}, words, 2,
+                       UINT32_MAX, 0, 0, 0};
+    return paged_feed(&m, sub, out, count);
+}
+static gc_status paged_first_alone(paged_ctx* c, const uint32_t* sub, size_t count, uint32_t local_vertices,
+                                   uint32_t* out, gc_error* err)
+{
+    uint32_t* words = gc_alloc_array(2 * (size_t)local_vertices + 2, sizeof(uint32_t), false);
+    if (!words)
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %u vertices", local_vertices);
+    uint64_t counted = 0;
+    gc_status s = gc_opt_forsyth_flush_kerbl(sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target,
+                                             out, &counted, err);
+    if (s) {
+        free(words);
+        return s;
+    }
+    const uint64_t flushed = paged_fresh_cost(c, words, local_vertices, sub, out, count);
+    const gc_batch_greedy_weights bw = {1024, -4, -1}; /* SceneProcessor.cpp's "gbatch" (auto.c) */
+    s = gc_opt_batch_greedy_kerbl(sub, count, local_vertices, c->target, &bw, out, &counted, err);
+    bool again = s == GC_ERR_LIMIT; /* a hub: the flushed order */
+    if (!s)
+        again = flushed <= paged_fresh_cost(c, words, local_vertices, sub, out, count);
+    free(words);
+    if (again)
+        s = gc_opt_forsyth_flush_kerbl(sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target, out,
+                                       &counted, err);
+    c->greedy_cost[0] = UINT64_MAX; /* chosen: paged_choose feeds it as it stands */
+    return s;
+}
+
+/* Group 0's order `out` (in its numbering: its triangles by number) made the list's numbers,
+ * with a table of its triangles made after its list is freed. */
+static gc_status paged_map_class(const paged_ctx* c, size_t count, uint32_t* out, gc_error* err)
+{
+    uint32_t* of = gc_alloc_array(count, sizeof(uint32_t), false);
+    if (!of)
+        return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for a class of %zu triangles", count);
+    const uint32_t p = c->page[0];
+    size_t k = 0;
+    for (size_t t = 0; t < c->triangle_count && k < count; ++t) {
+        const uint32_t* f = c->indices + 3 * t;
+        if ((f[0] >> c->shift) == p && (f[1] >> c->shift) == p && (f[2] >> c->shift) == p)
+            of[k++] = (uint32_t)t;
+    }
+    paged_map(of, 0, out, count);
+    free(of);
     return GC_OK;
 }
 
@@ -120,70 +213,53 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
         free(sub), free(vpage);
         return gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for a class of %zu triangles", count);
     }
-    if (pure) {
+    if (g == 0 && c->first_alone) { /* its triangles by number (not in `sorted`) */
+        size_t i = 0;
+        for (size_t t = 0; t < c->triangle_count && i < count; ++t) {
+            const uint32_t* f = c->indices + 3 * t;
+            if ((f[0] >> c->shift) == c->page[0] && (f[1] >> c->shift) == c->page[0] && (f[2] >> c->shift) == c->page[0])
+                sub[3 * i] = f[0] - base, sub[3 * i + 1] = f[1] - base, sub[3 * i + 2] = f[2] - base, ++i;
+        }
+    } else if (pure) {
         for (size_t i = 0; i < count; ++i) {
-            const uint32_t* f = c->indices + 3 * (size_t)c->sorted[b + i];
+            const uint32_t* f = c->indices + 3 * (size_t)c->sorted[b - c->skip + i];
             sub[3 * i] = f[0] - base, sub[3 * i + 1] = f[1] - base, sub[3 * i + 2] = f[2] - base;
         }
     } else { /* numbered in order of first use, each number's page kept */
         local_vertices = 0;
         for (size_t i = 0; i < 3 * count; ++i) {
-            const uint32_t v = c->indices[3 * (size_t)c->sorted[b + i / 3] + i % 3];
+            const uint32_t v = c->indices[3 * (size_t)c->sorted[b - c->skip + i / 3] + i % 3];
             if (w->map[v] == UINT32_MAX)
                 vpage[local_vertices] = v >> c->shift, w->map[v] = local_vertices++;
             sub[i] = w->map[v];
         }
         for (size_t i = 0; i < 3 * count; ++i) /* the map cleared for the next group */
-            w->map[c->indices[3 * (size_t)c->sorted[b + i / 3] + i % 3]] = UINT32_MAX;
+            w->map[c->indices[3 * (size_t)c->sorted[b - c->skip + i / 3] + i % 3]] = UINT32_MAX;
     }
     gc_status s;
-    if (greedy_pass) {
+    if (g == 0 && c->first_alone) {
+        s = paged_first_alone(c, sub, count, local_vertices, c->order, err);
+        free(sub), sub = NULL;
+        if (!s)
+            s = paged_map_class(c, count, c->order, err);
+    } else if (greedy_pass) {
         s = paged_greedy_pass(c, g, sub, count, local_vertices, err);
     } else if (pure) {
         uint64_t flushed = 0; /* (its count is not used: paged_choose counts both in place) */
         s = gc_opt_forsyth_flush_kerbl(sub, count, local_vertices, &gc_flush_batch_scores, &c->rule, c->target,
                                        c->order + b, &flushed, err);
         if (!s)
-            paged_map(c->sorted, b, c->order + b, count);
+            paged_map(c->sorted, b - c->skip, c->order + b, count);
         if (!s && c->more && c->together[g])
             s = paged_greedy_pass(c, g, sub, count, local_vertices, err);
     } else {
         s = gc_paged_greedy_of(sub, count, local_vertices, vpage, c->target, PAGED_GROUP_RECENT, c->order + b, NULL,
                                err);
         if (!s)
-            paged_map(c->sorted, b, c->order + b, count);
+            paged_map(c->sorted, b - c->skip, c->order + b, count);
     }
     free(sub), free(vpage);
     return s;
-}
-
-/* The H100's machine along the output (kerbl_rule.h's paged lookup on its own words): feeds
- * the triangles order[0 .. count) and returns their invocations. */
-typedef struct paged_machine {
-    gc_kerbl_rule rule;
-    uint32_t* words;
-    uint32_t cache, page, progress, cbatch, cuniques;
-} paged_machine;
-
-static uint64_t paged_feed(paged_machine* m, const uint32_t* indices, const uint32_t* order, size_t count)
-{
-    uint64_t total = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const uint32_t* f = indices + 3 * (size_t)order[i];
-        const uint32_t pages[3] = {f[0] >> m->rule.page_shift, f[1] >> m->rule.page_shift, f[2] >> m->rule.page_shift};
-        uint32_t ids[3];
-        bool miss[3], cut;
-        const uint32_t adds = gc_kerbl_lookup_paged(&m->rule, m->words, f, pages, 3, m->progress, &m->cache, &m->page,
-                                                    m->cbatch, m->cuniques, miss, ids, &cut);
-        if (cut)
-            m->cbatch = m->cuniques = 0;
-        for (unsigned k = 0; k < 3; ++k) {
-            m->words[2 * (size_t)f[k]] = ids[k];
-            m->words[2 * (size_t)f[k] + 1] = m->progress + k;
-        }
-        m->cuniques += adds, m->cbatch += 3, m->progress += 3, total += adds;
-    }
-    return total;
 }
 
 /* Per pure class, its flushed order or the batch greedy's (`second`), the cheaper where it
@@ -194,7 +270,7 @@ static uint64_t paged_feed(paged_machine* m, const uint32_t* indices, const uint
  * (their batches out of step): this keeps the better in place. */
 static gc_status paged_choose(const uint32_t* indices, uint32_t vertex_count, const gc_model* target,
                               const size_t* begin, const uint32_t* page, size_t groups, const uint64_t* cost,
-                              uint32_t* order, const uint32_t* second, gc_error* err)
+                              uint32_t* order, const uint32_t* second, size_t skip, gc_error* err)
 {
     paged_machine m = {{GC_KERBL_GL, target->p[2], target->p[0], target->p[1], target->p[3]}, NULL, 1, UINT32_MAX,
                        0, 0, 0};
@@ -209,18 +285,18 @@ static gc_status paged_choose(const uint32_t* indices, uint32_t vertex_count, co
         }
         const paged_machine at = m;
         m.cache += 1, m.page = UINT32_MAX;
-        const uint64_t greedy = paged_feed(&m, indices, second + b, count);
+        const uint64_t greedy = paged_feed(&m, indices, second + (b - skip), count);
         const uint32_t fresh = m.cache + 1;
         m = at;
         m.cache = fresh, m.page = UINT32_MAX;
         const uint64_t flushed = paged_feed(&m, indices, order + b, count);
         if (flushed <= greedy)
             continue; /* the machine stands after it */
-        memcpy(order + b, second + b, count * sizeof *order);
+        memcpy(order + b, second + (b - skip), count * sizeof *order);
         const uint32_t again = m.cache + 1; /* the batch greedy's order fed again, on numbers of its own */
         m = at;
         m.cache = again, m.page = UINT32_MAX;
-        paged_feed(&m, indices, second + b, count);
+        paged_feed(&m, indices, second + (b - skip), count);
     }
     free(m.words);
     return GC_OK;
@@ -357,11 +433,6 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     if (classes)
         *classes = found;
     free(tmp), tmp = NULL;
-    uint32_t* second = NULL;
-    if (more && !(second = gc_alloc_array(triangle_count, sizeof(uint32_t), false))) {
-        s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
-        goto done;
-    }
     /* The jobs, the largest classes first. A pure class over 1 / (2 x threads) of the list runs
      * its two orders in one job, one after the other on one list: two such jobs side by side
      * would each hold a list and an order's working memory for most of the triangles. */
@@ -377,6 +448,24 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     for (size_t j = 0; j < jobs; ++j)
         job_of[j] = job_by[j].entry;
     jobs += whole != NULL;
+    /* such a class first in the output: chosen in its job (paged_first_alone), kept out of
+       `sorted` and `second` */
+    const bool first_alone = together[0];
+    const size_t skip = first_alone ? begin[1] : 0, kept = triangle_count - skip;
+    if (first_alone) {
+        uint32_t* rest = gc_alloc_array(kept ? kept : 1, sizeof(uint32_t), false);
+        if (!rest) {
+            s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
+            goto done;
+        }
+        memcpy(rest, sorted + skip, kept * sizeof *rest);
+        free(sorted), sorted = rest;
+    }
+    uint32_t* second = NULL;
+    if (more && !(second = gc_alloc_array(kept ? kept : 1, sizeof(uint32_t), false))) {
+        s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
+        goto done;
+    }
     const unsigned workers_used = (size_t)threads < jobs ? threads : (unsigned)jobs;
     for (unsigned k = 0; k < workers_used && mixed_groups; ++k) {
         if (!(workers[k].map = gc_alloc_array(vertex_count, sizeof(uint32_t), false))) {
@@ -386,12 +475,12 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
         }
         memset(workers[k].map, 0xFF, (size_t)vertex_count * sizeof(uint32_t));
     }
-    paged_ctx c = {indices,  vertex_count, target, shift,  more, sorted,        begin, page, groups, job_of,
-                   together, workers,      order,  second, cost, {0},           triangle_count, whole, 0};
+    paged_ctx c = {indices, vertex_count, target, shift,  more, sorted, skip, first_alone,    begin, page, groups,
+                   job_of,  together,     workers, order, second, cost, {0},  triangle_count, whole, 0};
     gc_flush_batch_rule_of(target, 0, &c.rule);
     s = gc_parallel_run(workers_used, jobs, paged_job, &c, NULL, err);
     if (!s && more)
-        s = paged_choose(indices, vertex_count, target, begin, page, groups, cost, order, second, err);
+        s = paged_choose(indices, vertex_count, target, begin, page, groups, cost, order, second, skip, err);
     uint64_t classed = 0;
     if (!s && whole)
         s = paged_count(indices, triangle_count, vertex_count, target, order, &classed, err);
