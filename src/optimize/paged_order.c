@@ -53,8 +53,8 @@ typedef struct paged_ctx {
     const size_t* begin;      /* group g: sorted[begin[g] .. begin[g + 1]) */
     const uint32_t* page;     /* group g's page (pure), or UINT32_MAX (mixed) */
     size_t groups;
-    const size_t* job_of;     /* job j (after the whole list's): 2 g + 1 the batch greedy of pure class g
-                                 alone, 2 g group g's main order (with `more` and `together[g]`, the batch
+    const uint64_t* job_of;   /* job j (after the whole list's), its low 32 bits: 2 g + 1 the batch greedy of
+                                 pure class g alone, 2 g group g's main order (with `more` and `together[g]`, the batch
                                  greedy after it, on the same list) */
     const bool* together;
     paged_worker* workers;
@@ -195,8 +195,9 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
     if (c->whole && job-- == 0)
         return gc_opt_paged_greedy(c->indices, c->triangle_count, c->vertex_count, c->target, PAGED_WHOLE_RECENT,
                                    c->whole, &c->whole_cost, err);
-    const bool greedy_pass = c->job_of[job] % 2;
-    const size_t g = c->job_of[job] / 2;
+    const uint32_t entry = (uint32_t)c->job_of[job];
+    const bool greedy_pass = entry % 2;
+    const size_t g = entry / 2;
     const size_t b = c->begin[g], count = c->begin[g + 1] - b;
     if (count == 0 || (greedy_pass && c->page[g] == UINT32_MAX))
         return GC_OK;
@@ -351,16 +352,11 @@ static void radix_pass(const uint32_t* indices, unsigned shift, digit_fn digit, 
     }
 }
 
-/* A job's class size, for the largest first. */
-typedef struct paged_job_size {
-    size_t count, entry;
-} paged_job_size;
-static int paged_job_larger(const void* a, const void* b)
+/* Jobs as keys: the class's size (larger first), then the entry (2 g or 2 g + 1). */
+static int paged_key_less(const void* a, const void* b)
 {
-    const paged_job_size *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    return x->entry < y->entry ? -1 : x->entry > y->entry;
+    const uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? -1 : x > y;
 }
 
 /* gc_opt_paged_order, and where `whole` is not NULL the paged greedy on the whole list into it
@@ -388,13 +384,12 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     size_t* begin = gc_alloc_array(2 * pages + 1, sizeof(size_t), false);
     uint32_t* page = gc_alloc_array(2 * pages, sizeof(uint32_t), false);
     uint64_t* cost = gc_alloc_array(2 * pages, sizeof(uint64_t), true); /* the batch greedies' counts */
-    paged_job_size* job_by = gc_alloc_array(4 * pages, sizeof(paged_job_size), false);
-    size_t* job_of = gc_alloc_array(4 * pages, sizeof(size_t), false);
-    bool* together = gc_alloc_array(2 * pages, sizeof(bool), false);
+    uint64_t* job_of = NULL;
+    bool* together = NULL;
     paged_worker workers[GC_MAX_THREADS];
     memset(workers, 0, sizeof workers);
     gc_status s = GC_OK;
-    if (!sorted || !tmp || !bucket || !begin || !page || !cost || !job_by || !job_of || !together) {
+    if (!sorted || !tmp || !bucket || !begin || !page || !cost) {
         s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu triangles", triangle_count);
         goto done;
     }
@@ -436,17 +431,22 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
     /* The jobs, the largest classes first. A pure class over 1 / (2 x threads) of the list runs
      * its two orders in one job, one after the other on one list: two such jobs side by side
      * would each hold a list and an order's working memory for most of the triangles. */
+    job_of = gc_alloc_array(2 * groups, sizeof(uint64_t), false); /* (groups <= triangles: entries below 2^32) */
+    together = gc_alloc_array(groups, sizeof(bool), false);
+    if (!job_of || !together) {
+        s = gc_fail(err, GC_ERR_NOMEM, "paged order: out of memory for %zu classes", groups);
+        goto done;
+    }
     size_t jobs = 0;
     for (size_t g = 0; g < groups; ++g) {
         const size_t count = begin[g + 1] - begin[g];
+        const uint64_t key = (uint64_t)(UINT32_MAX - (uint32_t)count) << 32;
         together[g] = more && page[g] != UINT32_MAX && 2 * (size_t)threads * count > triangle_count;
-        job_by[jobs].count = count, job_by[jobs++].entry = 2 * g;
+        job_of[jobs++] = key | (2 * g);
         if (more && page[g] != UINT32_MAX && !together[g])
-            job_by[jobs].count = count, job_by[jobs++].entry = 2 * g + 1;
+            job_of[jobs++] = key | (2 * g + 1);
     }
-    qsort(job_by, jobs, sizeof *job_by, paged_job_larger);
-    for (size_t j = 0; j < jobs; ++j)
-        job_of[j] = job_by[j].entry;
+    qsort(job_of, jobs, sizeof *job_of, paged_key_less);
     jobs += whole != NULL;
     /* such a class first in the output: chosen in its job (paged_first_alone), kept out of
        `sorted` and `second` */
@@ -490,8 +490,7 @@ static gc_status paged_run(const uint32_t* indices, size_t triangle_count, uint3
 done:
     for (unsigned k = 0; k < GC_MAX_THREADS; ++k)
         free(workers[k].map);
-    free(sorted), free(tmp), free(bucket), free(begin), free(page), free(cost), free(job_by), free(job_of),
-        free(together);
+    free(sorted), free(tmp), free(bucket), free(begin), free(page), free(cost), free(job_of), free(together);
     return s;
 }
 
@@ -519,6 +518,9 @@ gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint
 {
     if (target->family != GC_MODEL_NV_GL || !target->p[3] || target->p[3] > 31)
         return gc_fail(err, GC_ERR_USAGE, "paged order: the target is not nv-gl with pages");
+    if (triangle_count > UINT32_MAX / 3) /* (every order here counts corners in 32 bits) */
+        return gc_fail(err, GC_ERR_LIMIT, "paged order: %zu triangles, more than %u", triangle_count,
+                       UINT32_MAX / 3);
     const unsigned shift = target->p[3];
     size_t mixed = 0;
     for (size_t t = 0; t < triangle_count; ++t) {
