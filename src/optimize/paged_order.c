@@ -123,13 +123,7 @@ static gc_status paged_greedy_pass(paged_ctx* c, size_t g, const uint32_t* sub, 
     return GC_OK;
 }
 
-/* Pure group 0's order alone, its list `sub` in its own numbering (the page's first value
- * subtracted: the same counts, no page changes inside it): the flushed order's count and the
- * batch greedy's fed from the machine's first state (as paged_choose counts them there, on
- * cache numbers not used before), the flushed order kept among equals; `out` left in the
- * class's numbering. Neither `second` nor `sorted` holds the group: 8 bytes a triangle less
- * where it is most of the list. The flushed order is made again where the batch greedy's
- * order was not cheaper (it is written where the flushed one was). */
+/* The machine's count of `out` on `sub` from its first state (a cache number not used before). */
 static uint64_t paged_fresh_cost(const paged_ctx* c, uint32_t* words, uint32_t local_vertices, const uint32_t* sub,
                                  const uint32_t* out, size_t count)
 {
@@ -138,6 +132,13 @@ static uint64_t paged_fresh_cost(const paged_ctx* c, uint32_t* words, uint32_t l
                        UINT32_MAX, 0, 0, 0};
     return paged_feed(&m, sub, out, count);
 }
+/* Pure group 0's order alone, its list `sub` in its own numbering (the page's first value
+ * subtracted: the same counts, no page changes inside it): the flushed order's count and the
+ * batch greedy's fed from the machine's first state (as paged_choose counts them there, on
+ * cache numbers not used before), the flushed order kept among equals; `out` left in the
+ * class's numbering. Neither `second` nor `sorted` holds the group: 8 bytes a triangle less
+ * where it is most of the list. The flushed order is made again where the batch greedy's
+ * order was not cheaper (it is written where the flushed one was). */
 static gc_status paged_first_alone(paged_ctx* c, const uint32_t* sub, size_t count, uint32_t local_vertices,
                                    uint32_t* out, gc_error* err)
 {
@@ -216,9 +217,10 @@ static gc_status paged_job(void* user, size_t job, unsigned worker, uint64_t* un
     }
     if (g == 0 && c->first_alone) { /* its triangles by number (not in `sorted`) */
         size_t i = 0;
+        const uint32_t p = c->page[0];
         for (size_t t = 0; t < c->triangle_count && i < count; ++t) {
             const uint32_t* f = c->indices + 3 * t;
-            if ((f[0] >> c->shift) == c->page[0] && (f[1] >> c->shift) == c->page[0] && (f[2] >> c->shift) == c->page[0])
+            if ((f[0] >> c->shift) == p && (f[1] >> c->shift) == p && (f[2] >> c->shift) == p)
                 sub[3 * i] = f[0] - base, sub[3 * i + 1] = f[1] - base, sub[3 * i + 2] = f[2] - base, ++i;
         }
     } else if (pure) {
