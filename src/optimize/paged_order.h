@@ -18,13 +18,22 @@
  * order (blind to the pages). Pure classes: the flushed Forsyth order with Kerbl's batches
  * (gc_opt_forsyth_flush_kerbl) and, with `more`, Kerbl's batch greedy
  * (gc_opt_batch_greedy_kerbl) too, the cheaper by the batch rule kept per class.
- * The classes' orders are jobs on `threads` workers (gc_parallel_run), the output the same
- * for every thread count. Working memory: 4 bytes a triangle for the sorted list (4 more
- * while it is sorted), with `more` 4 bytes a triangle for the pure classes' second orders,
- * and per worker 16 bytes a triangle of the largest class or group (its triangles as a list
- * and its local order): about 2.7 + 5.4 x workers bytes an index at most, beside the
- * orders' own (the flushed order's and the batch greedy's on at most 65,536 vertices, the
- * paged greedy's below). *classes (if not NULL): the classes found (pure and mixed). */
+ * The classes' orders are jobs on `threads` workers (gc_parallel_run), the largest classes
+ * first, the output the same for every thread count. Working memory: 8 bytes a triangle while
+ * the list is sorted by class, then 4 for the sorted list, with `more` 4 for the pure classes'
+ * second orders; 72 bytes a page and 17 a group (at most two a page, one a triangle); where
+ * groups are mixed, 4 bytes a vertex of the list per worker; and per job running (at most
+ * `threads`) 12 bytes a triangle of its class (its list; 24 for a mixed group) beside its
+ * order's own: the flushed order's and the batch greedy's on at most 65,536 vertices (about
+ * 17 and 30 bytes a triangle), the paged greedy's (below) on the group's vertices. A pure class
+ * over 1 / (2 x threads) of the list runs its two orders one after the other in one job (two
+ * side by side would each hold most of the list), and where it comes first in the output its
+ * order is chosen in that job and it stays out of the sorted list and the second orders (8
+ * bytes a triangle less; a 4-byte table maps its order once its list is freed). Measured
+ * (tests/test_auto_memory.c, peak resident growth of auto): 1,048,576 triangles on 66,049
+ * vertices (page 0 holding 99.6%) 15.5 bytes an index on one thread, 15.8 on two.
+ * *classes (if not NULL): the classes found (pure and mixed). More than UINT32_MAX / 3
+ * triangles: GC_ERR_LIMIT (the machine counts corners in 32 bits). */
 gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_model* target, bool more, unsigned threads, uint32_t* order, size_t* classes,
                              gc_error* err);
@@ -38,8 +47,13 @@ gc_status gc_opt_paged_order(const uint32_t* indices, size_t triangle_count, uin
  * (effort 1) and -12.2% (the default) against meshoptimizer's order, where auto's general
  * greedy gave -10.1%; on igea subdivided twice -21.5% where it gave -15.4%
  * (docs/optimizers/auto.md, "nvidia-h100 with the numbering kept"). The same output for every
- * thread count. Working memory: the greater of the orders' (two whole-list orders' from a
- * quarter mixed, with 4 bytes a triangle for the second). */
+ * thread count. Working memory, by path: the paged greedy's alone (effort 1 from half
+ * mixed); gc_opt_paged_order's (under half at effort 1, under a quarter at the default); from
+ * a quarter to half at the default, 4 bytes a triangle for the whole list's order, and
+ * gc_opt_paged_order's and the whole list's greedy (a job beside the classes': 20 bytes a
+ * vertex, 13 a triangle) alive at once; from half, 4 bytes a triangle for the second order
+ * and the two greedies (side by side on two threads or more: 2 x (20 V + 13 T) bytes).
+ * More than UINT32_MAX / 3 triangles: GC_ERR_LIMIT. */
 gc_status gc_opt_paged_kept(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                             const gc_model* target, bool more, unsigned threads, uint32_t* order, gc_error* err);
 /* The greedy that follows the pages (paged_greedy.c): each step the remaining triangle of the
