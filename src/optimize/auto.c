@@ -477,9 +477,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         }
         if (!s && !served)
             s = gc_opt_auto_fast(indices, triangle_count, vertex_count, targets, target_count, options, order, err);
-        if (!s && options->effort == 1) /* meshoptimizer's order where cheaper, on small meshes */
-            s = gc_auto_no_harm(indices, triangle_count, vertex_count, targets, target_count, placement, scratch,
-                                order, err);
+        if (!s) /* meshoptimizer's order where cheaper: small meshes at --effort 1, grids */
+            s = gc_auto_no_harm(indices, triangle_count, vertex_count, targets, target_count, placement,
+                                options->effort, scratch, order, err);
         if (s || !options->positions || threshold <= 1) {
             gc_occlusion_free(&occlusion.pairs);
             return s;
@@ -530,12 +530,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * targets) the batch greedy won 52, the greedy 4, the patches and the Forsyth orders none
      * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
      * vertex) the tuned Forsyth order takes its place. */
-    /* nv-gl with pages (the H100) as nv-gl where every index is on page 0. Where the pages
-     * change with first-use numbering, the greedies' machine (Kerbl's rule without pages)
-     * does not count the target's cost: the two orders and the two Forsyth orders are scored
-     * by the model (igea subdivided twice: the pair's best was 1.8% above meshoptimizer's
-     * order renumbered, measured on the H100, docs/models/nvidia-h100.md). With the
-     * numbering kept: paged_lone above (paged_order.c). */
+    /* nv-gl with pages (the H100): with first-use numbering where they change, the pair and
+     * the two Forsyth orders scored by the model (docs/models/nvidia-h100.md); the numbering
+     * kept: paged_lone above (paged_order.c). */
     const bool pages_change = target_count == 1 && gc_nv_pages_change(&targets[0], vertex_count);
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
                                (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
@@ -864,6 +861,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             progress_add(&progress, REFINE_UNITS);
         }
     }
+    if (!s && !have_reference) /* several targets: the balance below weighs meshoptimizer's order */
+        s = gc_auto_no_harm(indices, triangle_count, vertex_count, targets, target_count, placement, options->effort,
+                            expanded, order, err);
     budget_costs b = {indices, triangle_count, vertex_count, targets, target_count, &place,
                       expanded, NULL,    NULL,           threshold, {0},     false,        false};
     uint64_t cap[MAX_TARGETS]; /* the winner below meshoptimizer's order on every target, the pass capped */

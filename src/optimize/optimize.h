@@ -412,13 +412,15 @@ bool gc_mesh_regular_or_grid(const uint32_t* indices, size_t triangle_count, uin
 gc_status gc_opt_auto_fast(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                            const gc_model* targets, size_t target_count, const gc_optimize_options* options,
                            uint32_t* order, gc_error* err);
-/* --effort 1's "do no harm" (auto_noharm.c): for several targets below 65,536 triangles, for
- * most lone targets below 16,384 (or on a grid below 65,536), meshoptimizer's table order
- * made `order` where it costs less under the targets at the list's place (`expanded`:
- * scratch of 3 x triangle_count). */
+/* auto's "do no harm" (auto_noharm.c): at --effort 1 for several targets below 65,536
+ * triangles and for most lone targets below 16,384, and at every effort on a grid (a regular
+ * mesh or a grid with its borders) below 2^22 triangles, meshoptimizer's table order made
+ * `order` where it costs less under the targets at the list's place (`expanded`: scratch of
+ * 3 x triangle_count). Where it applies: one more order and two counts (about once
+ * meshoptimizer's time) and 4 bytes a triangle. */
 gc_status gc_auto_no_harm(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                           const gc_model* targets, size_t target_count, const gc_optimize_placement* placement,
-                          uint32_t* expanded, uint32_t* order, gc_error* err);
+                          unsigned effort, uint32_t* expanded, uint32_t* order, gc_error* err);
 /* auto's target-aware greedy (auto.c), the targets driven through gc_sim, for a list drawn
  * alone. */
 gc_status gc_opt_sim_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
