@@ -53,6 +53,24 @@ static void die(const char* what, const char* message)
     tune_die("tune_flush", what, message);
 }
 
+/* The flushed order's change in invocations against meshoptimizer's order on row r, in
+ * percent, summed over the targets. */
+static double row_change(const gc_forsyth_scores* table, const gc_flush_growth* growth, const row* r)
+{
+    double sum = 0.0;
+    for (int k = 0; k < target_count; ++k) {
+        gc_error err;
+        gc_flush_rule rule;
+        uint64_t invocations = 0;
+        gc_flush_batch_rule_of(&targets[k], 0, &rule);
+        if (gc_opt_forsyth_flush_grown(r->indices, r->triangles, r->vertex_count, table, &rule, growth, order, &err) ||
+            gc_kerbl_order_cost(r->indices, r->triangles, r->vertex_count, &targets[k], order, &invocations, &err))
+            die("flushed order", err.message);
+        sum += 100.0 * ((double)invocations - (double)r->reference[k]) / (double)r->reference[k];
+    }
+    return sum;
+}
+
 /* The mean change in invocations (percent) against meshoptimizer over the rows of `group`,
  * over the targets. */
 static double group_mean(const gc_forsyth_scores* table, const gc_flush_growth* growth, int group)
@@ -63,19 +81,8 @@ static double group_mean(const gc_forsyth_scores* table, const gc_flush_growth* 
         const row* r = &rows[i];
         if (group >= 10 ? r->group != 2 || r->level != group - 10 : r->group != group)
             continue;
-        for (int k = 0; k < target_count; ++k) {
-            gc_error err;
-            gc_flush_rule rule;
-            uint64_t invocations = 0;
-            gc_flush_batch_rule_of(&targets[k], 0, &rule);
-            if (gc_opt_forsyth_flush_grown(r->indices, r->triangles, r->vertex_count, table, &rule, growth, order,
-                                           &err) ||
-                gc_kerbl_order_cost(r->indices, r->triangles, r->vertex_count, &targets[k], order, &invocations,
-                                    &err))
-                die("flushed order", err.message);
-            sum += 100.0 * ((double)invocations - (double)r->reference[k]) / (double)r->reference[k];
-            count++;
-        }
+        sum += row_change(table, growth, r);
+        count += target_count;
     }
     return count ? sum / count : 0.0;
 }
@@ -89,19 +96,8 @@ static double mesh_mean(const gc_forsyth_scores* table, const gc_flush_growth* g
         const row* r = &rows[i];
         if (r->group != 2 || r->mesh != mesh || r->level != level)
             continue;
-        for (int k = 0; k < target_count; ++k) {
-            gc_error err;
-            gc_flush_rule rule;
-            uint64_t invocations = 0;
-            gc_flush_batch_rule_of(&targets[k], 0, &rule);
-            if (gc_opt_forsyth_flush_grown(r->indices, r->triangles, r->vertex_count, table, &rule, growth, order,
-                                           &err) ||
-                gc_kerbl_order_cost(r->indices, r->triangles, r->vertex_count, &targets[k], order, &invocations,
-                                    &err))
-                die("flushed order", err.message);
-            sum += 100.0 * ((double)invocations - (double)r->reference[k]) / (double)r->reference[k];
-            count++;
-        }
+        sum += row_change(table, growth, r);
+        count += target_count;
     }
     return count ? sum / count : 0.0;
 }
