@@ -21,7 +21,9 @@
  *    (gc_sim_save / gc_sim_restore); for meshopt warp targets, swaps between warps.
  * The machines side by side, the greedy and the local search are in target_sims.c. */
 #include "optimize.h"
+#include "order_race.h"
 #include "auto_parts.h"
+#include "auto_warps.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,42 +80,6 @@ static gc_status keep_if_better(const uint32_t* indices, size_t triangle_count, 
 {
     return gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                   place, best_cost, order, NULL, NULL, err);
-}
-
-/* Whether every target's cost is a sum over warps of their distinct vertices (meshoptimizer's
- * warp model with a cache at least as large as the warp: gc_family_traits.warp_sum), with
- * the same warp limits, which
- * gc_opt_warp_refine supports: the cost is then a sum over warps of distinct vertices. */
-static bool warp_set_targets(const gc_model* targets, size_t target_count)
-{
-    bool ok = true;
-    gc_family_traits first;
-    gc_model_traits(&targets[0], &first);
-    for (size_t k = 0; k < target_count; ++k) {
-        gc_family_traits t;
-        gc_model_traits(&targets[k], &t);
-        ok &= t.warp_sum && t.piece_vertices >= 3 && t.piece_vertices <= 256 && t.piece_triangles >= 1 &&
-              t.piece_triangles <= 256 && t.piece_vertices == first.piece_vertices &&
-              t.piece_triangles == first.piece_triangles;
-    }
-    return ok;
-}
-
-/* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
-static gc_status refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
-                              const gc_model* targets, size_t target_count, const gc_stream_place* place,
-                              unsigned passes, unsigned flags, unsigned threads, uint32_t* candidate,
-                              uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
-{
-    memcpy(candidate, order, triangle_count * sizeof *order);
-    gc_family_traits t;
-    gc_model_traits(&targets[0], &t);
-    gc_status s = gc_opt_warp_refine_threads(indices, triangle_count, vertex_count, t.piece_vertices,
-                                             t.piece_triangles, passes, flags, threads, candidate, err);
-    if (!s)
-        s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count, place,
-                           best_cost, order, err);
-    return s;
 }
 
 /* The cache size Tipsify aims at for a target (0: none), at most 256. */
@@ -175,6 +141,7 @@ typedef struct candidate_worker {
     uint32_t *candidate, *expanded, *best;
     gc_stream_place place; /* its own numbering scratch */
     uint64_t best_cost, best_key;
+    bool parked; /* `best` is still in `expanded` (keep_counted) */
     /* each target's count of the last order scored and of `best` (for the balance), where known */
     uint64_t scored[MAX_TARGETS], best_each[MAX_TARGETS];
     bool scored_known, best_known;
@@ -211,6 +178,7 @@ typedef struct candidate_jobs {
     bool nv_batch_pair; /* nv-dx or nv-gl alone: the batch greedy (Forsyth where it refuses) */
     size_t flush_at;    /* nv-dx or nv-gl alone: effort 1's flushed order's job, else past the last */
     gc_flush_rule flush_rule;
+    gc_order_race* race; /* ... the two raced (order_race.h; the flushed order's job handed out first), or NULL */
     bool pair_scored;   /* ... a paged nv-gl (the H100): those two orders scored by its model */
     size_t machine_part_from, polish_at; /* a lone direct-value (its part found late) or llvmpipe target */
     gc_table_pipe* pipe;
@@ -220,6 +188,8 @@ typedef struct candidate_jobs {
  * worker's cheapest so far (a worker meets its candidates in increasing order). */
 static gc_status worker_keep(const candidate_jobs* J, candidate_worker* w, size_t v, unsigned sub, gc_error* err)
 {
+    if (w->parked) /* (`expanded` is the count's scratch) */
+        memcpy(w->best, w->expanded, J->triangle_count * sizeof *w->best), w->parked = false;
     uint64_t before = w->best_cost;
     gc_status s = gc_auto_keep_if_better(J->indices, J->triangle_count, J->vertex_count, w->candidate, w->expanded,
                                          J->targets, J->target_count, &w->place, &w->best_cost, w->best, w->scored,
@@ -244,12 +214,16 @@ static void candidate_units(void* user, uint64_t units)
         p->options->progress(p->options->progress_user, p->done, p->total);
 }
 
-/* An order priced (cost) with worker_keep's key: kept as worker_keep keeps (by key among equals). */
+/* An order priced (cost) with worker_keep's key: kept as worker_keep keeps (by key among equals).
+ * One made in the worker's `expanded` stays there (parked) until it is beaten or the jobs end:
+ * the flushed order, while the batch greedy that races it holds its own (order_race.h), so
+ * that two orders of scratch are not held beside the greedy's (test_auto_memory). */
 static void keep_counted(const candidate_jobs* J, candidate_worker* w, uint64_t key, uint64_t cost, const uint32_t* o)
 {
     if (cost < w->best_cost || (cost == w->best_cost && key < w->best_key)) {
-        w->best_cost = cost, w->best_key = key;
-        memcpy(w->best, o, J->triangle_count * sizeof *o);
+        w->best_cost = cost, w->best_key = key, w->best_known = false;
+        if (!(w->parked = o == w->expanded))
+            memcpy(w->best, o, J->triangle_count * sizeof *o);
     }
 }
 
@@ -264,6 +238,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
+    if (J->race) /* the leader's job first: the chaser waits for its marks */
+        v = v == J->batch_at ? J->flush_at : v == J->flush_at ? J->batch_at : v;
     if (v == J->occlusion_at) { /* not a candidate: its status is the overdraw pass's to report */
         *units = OTHER_UNITS;
         gc_occlusion_ahead_run(J->occlusion, indices, triangle_count, vertex_count, J->positions, J->position_stride);
@@ -280,16 +256,15 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
         *units = OTHER_UNITS;
         uint64_t cost = 0; /* counted with the rule's own step as it is emitted (the same count, no gc_sim) */
-        s = gc_opt_forsyth_flush_kerbl(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &J->flush_rule,
-                                       &J->targets[0], candidate, &cost, err);
+        uint32_t* made = J->race ? w->expanded : candidate; /* raced: parked (keep_counted) */
+        s = gc_opt_forsyth_flush_kerbl_race(indices, triangle_count, vertex_count, &gc_flush_batch_scores,
+                                            &J->flush_rule, &J->targets[0], J->race, made, &cost, err);
+        if (J->race)
+            gc_order_race_finish(J->race);
         if (!s && J->pair_scored) /* its count follows Kerbl's rule without the pages */
             return worker_keep(J, w, v, 1, err);
-        if (!s && cost < w->best_cost) {
-            w->best_cost = cost;
-            w->best_key = ((uint64_t)v << 6) + 1;
-            w->best_known = false;
-            memcpy(w->best, candidate, triangle_count * sizeof *candidate);
-        }
+        if (!s)
+            keep_counted(J, w, ((uint64_t)v << 6) + 1, cost, made);
         return s;
     }
     const bool machine = v == J->machine_at; /* (it may be numbered as forsyth_at where those are left out) */
@@ -350,15 +325,12 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                machine, the target's cost whatever the list's place and numbering (the rule keys
                its state by vertex and starts each list empty): not scored again */
             uint64_t cost = 0;
-            s = gc_opt_batch_greedy_kerbl(indices, triangle_count, vertex_count, &J->targets[0], &bw, candidate, &cost,
-                                          err);
+            bool stopped; /* it trailed the flushed order: not kept (order_race.h) */
+            s = gc_opt_batch_greedy_kerbl_race(indices, triangle_count, vertex_count, &J->targets[0], &bw, J->race,
+                                               candidate, &cost, &stopped, err);
             if (!s && !J->pair_scored) {
-                if (cost < w->best_cost) {
-                    w->best_cost = cost;
-                    w->best_key = ((uint64_t)v << 6) + 1;
-                    w->best_known = false;
-                    memcpy(w->best, candidate, triangle_count * sizeof *candidate);
-                }
+                if (!stopped)
+                    keep_counted(J, w, ((uint64_t)v << 6) + 1, cost, candidate);
                 return GC_OK;
             }
         } else {
@@ -530,22 +502,18 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * targets) the batch greedy won 52, the greedy 4, the patches and the Forsyth orders none
      * (docs/optimizers/auto.md, "The batch families"). Where the batch greedy refuses (a hub
      * vertex) the tuned Forsyth order takes its place. */
-    /* nv-gl with pages (the H100): with first-use numbering where they change, the pair and
-     * the two Forsyth orders scored by the model (docs/models/nvidia-h100.md); the numbering
-     * kept: paged_lone above (paged_order.c). */
+    /* nv-gl with pages (the H100), first-use numbering where they change: the pair and the two Forsyth
+     * orders scored by the model (docs/models/nvidia-h100.md); the numbering kept: paged_lone above. */
     const bool pages_change = target_count == 1 && gc_nv_pages_change(&targets[0], vertex_count);
     const bool nv_batch_pair = effort == 1 && target_count == 1 &&
                                (targets[0].family == GC_MODEL_NV_DX || targets[0].family == GC_MODEL_NV_GL) &&
                                traits[0].kerbl_batches && (!pages_change || placement->first_use_numbering);
-    /* ... and since the flushed Forsyth order (forsyth_flush.c, scored after them) won the
-     * greedy's rows, the batch greedy alone: the same corpus figures (-3.24%, -3.25% against
-     * meshoptimizer, every row the same to 0.01%) in 7.7x and 7.3x meshoptimizer's time for
-     * 11.3x and 9.8x */
+    /* ... and since the flushed Forsyth order (scored after them) won the greedy's rows, the
+     * batch greedy alone: the same corpus figures in 7.7x, 7.3x meshoptimizer's time (11.3x, 9.8x) */
     if (nv_batch_pair)
         greedy_variants = 0;
-    /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more recent
-     * vertices (weights[2]; chosen on the corpus, where it gave llvmpipe's segments the
-     * fewest invocations of the first variants), polished below. */
+    /* A lone llvmpipe target (segments of the stream): the greedy with a stronger valence bonus and more
+     * recent vertices (weights[2], the fewest invocations of the first variants on the corpus), polished below. */
     size_t first_weight = 0;
     if (effort == 1 && target_count == 1 && traits[0].segment_indices)
         first_weight = 2;
@@ -578,7 +546,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * the swaps between warps (below); the other candidates left out. On the corpus (28 rows)
      * the greedy's order refined beat every other refined candidate on the mean, and the time
      * goes to the swaps (docs/optimizers/auto.md, issue 33). */
-    const bool lone_warp = effort == 1 && target_count == 1 && warp_set_targets(targets, 1);
+    const bool lone_warp = effort == 1 && target_count == 1 && gc_auto_warp_set_targets(targets, 1);
     /* A lone nvidia target (nvidia-kepler) or meshopt one that evicts inside warps of fewer
      * than 64 vertices (nvidia-maxwell), at the default effort: Tipsify and the patches never
      * won there on the corpus (28 rows; 17-28% and 2-7% above meshoptimizer's order for
@@ -716,7 +684,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
      * better: on ogre it was 0.6% below the two greedies' best, and it took the mean from
      * -3.05% to -3.24% (nv-dx), -3.06% to -3.25% (nv-gl); with the batch table instead of the
      * tuned one -3.40% and -3.39%. */
-    gc_flush_rule batch_rule;
+    gc_flush_rule batch_rule = {0};
     const size_t flush_at =
         nv_batch_pair && gc_flush_batch_rule_of(&targets[0], place.position, &batch_rule) ? total++ : SIZE_MAX;
     const bool occlusion_job = options->positions && threshold > 1 && options->threads > 1;
@@ -726,7 +694,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                        patch_count == 1 ? patch_limits[0] : NULL, options->threads);
     const size_t polish_at = pipe.polish ? total++ : SIZE_MAX;
     /* the work after the candidates, counted in the progress too (see auto_progress) */
-    const bool warp_sets = warp_set_targets(targets, target_count);
+    const bool warp_sets = gc_auto_warp_set_targets(targets, target_count);
     const unsigned refine_passes = 2 + 6 * (effort - 1);
     unsigned ls_passes = effort - 1; /* none at the default effort: it keeps auto within 10x of meshoptimizer */
     auto_progress progress = {options, 0, 0};
@@ -780,10 +748,13 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                            tipsify_sizes, patch_limits, batch_targets, machine_at, machine_beta, machine_recent,
                            occlusion_at, options->positions, options->position_stride, &occlusion,
                            workers, &progress, 0, NULL, &have_reference, reference_each, &reference_known,
-                           nv_batch_pair, flush_at, {0}, nv_batch_pair && pages_change, machine_part_from, polish_at,
-                           &pipe};
-    if (flush_at != SIZE_MAX)
-        jobs.flush_rule = batch_rule;
+                           nv_batch_pair, flush_at, {0}, NULL, nv_batch_pair && pages_change, machine_part_from,
+                           polish_at, &pipe};
+    jobs.flush_rule = batch_rule;
+    gc_order_race race; /* the flushed order and the batch greedy raced on a large list (order_race.h) */
+    if (!s && flush_at != SIZE_MAX && !pages_change && batch_count == 1 && triangle_count >= GC_RACE_MIN_TRIANGLES &&
+        !(s = gc_order_race_init(&race, triangle_count, err)))
+        jobs.race = &race;
     s = s || by_parts ? s : gc_table_pipe_alloc(&pipe, triangle_count, err);
     /* several targets: meshoptimizer's order is kept for the balance below (auto_balance.c) */
     if (!s && target_count >= 2 && gc_balance_fits(triangle_count, target_count) &&
@@ -795,6 +766,11 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                                    occlusion_job ? &occlusion : NULL, expanded, order, &best_cost, err);
     else if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
+    if (jobs.race)
+        gc_order_race_free(jobs.race);
+    for (unsigned k = 0; k < threads; ++k) /* the parked orders where they are */
+        if (workers[k].parked)
+            memcpy(workers[k].best, workers[k].expanded, triangle_count * sizeof *order), workers[k].parked = false;
     /* the winner's count under each target, where its worker knows them (for the balance; false
      * once a step below changes the order) */
     bool winner_known = false;
@@ -834,7 +810,7 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
                                &place, &best_cost, order, err);
     }
     /* Improvements of the winner, each kept only if the exact emulators agree that it is
-     * better: for warp models whose cost is a sum over warps (warp_set_targets), swaps
+     * better: for warp models whose cost is a sum over warps (gc_auto_warp_set_targets), swaps
      * between warps (warp_refine.c; two passes at the default effort, which took
      * nvidia-pascal alone from 0.8% to 3.0% below meshoptimizer at about 6 times its time);
      * with more effort, the local search over short windows, and the swaps again. */
@@ -843,9 +819,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         /* (a lone target at the default effort: two passes between each warp and the next 3,
          * about 0.4 of the time of the passes between warps that share vertices, on the
          * corpus 2.84% below meshoptimizer after the greedy, where those gave 2.66%) */
-        s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes,
-                         lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, options->threads, candidate, expanded, &best_cost,
-                         order, err);
+        s = gc_auto_refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place,
+                                 refine_passes, lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, options->threads, candidate,
+                                 expanded, &best_cost, order, err);
         progress_add(&progress, REFINE_UNITS);
     }
     if (!s && ls_passes) {
@@ -856,8 +832,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
             s = keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                &place, &best_cost, order, err);
         if (!s && warp_sets) {
-            s = refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place, refine_passes, 0, 1,
-                             candidate, expanded, &best_cost, order, err);
+            s = gc_auto_refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place,
+                                     refine_passes, 0, 1, candidate, expanded, &best_cost, order, err);
             progress_add(&progress, REFINE_UNITS);
         }
     }

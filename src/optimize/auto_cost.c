@@ -4,6 +4,7 @@
  * one target at a time, each target's, which the balance is told instead of counting the
  * winner and meshoptimizer's order again (auto_balance.c). */
 #include "optimize.h"
+#include "auto_warps.h"
 
 #include <string.h>
 
@@ -80,5 +81,38 @@ gc_status gc_auto_keep_if_better(const uint32_t* indices, size_t triangle_count,
         *best_cost = cost;
         memcpy(order, candidate, triangle_count * sizeof *order);
     }
+    return s;
+}
+
+/* (auto_warps.h) */
+bool gc_auto_warp_set_targets(const gc_model* targets, size_t target_count)
+{
+    bool ok = true;
+    gc_family_traits first;
+    gc_model_traits(&targets[0], &first);
+    for (size_t k = 0; k < target_count; ++k) {
+        gc_family_traits t;
+        gc_model_traits(&targets[k], &t);
+        ok &= t.warp_sum && t.piece_vertices >= 3 && t.piece_vertices <= 256 && t.piece_triangles >= 1 &&
+              t.piece_triangles <= 256 && t.piece_vertices == first.piece_vertices &&
+              t.piece_triangles == first.piece_triangles;
+    }
+    return ok;
+}
+
+/* The swaps between warps (warp_refine.c) on a copy of the order, kept if better. */
+gc_status gc_auto_refine_warps(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                               const gc_model* targets, size_t target_count, const gc_stream_place* place,
+                               unsigned passes, unsigned flags, unsigned threads, uint32_t* candidate,
+                               uint32_t* expanded, uint64_t* best_cost, uint32_t* order, gc_error* err)
+{
+    memcpy(candidate, order, triangle_count * sizeof *order);
+    gc_family_traits t;
+    gc_model_traits(&targets[0], &t);
+    gc_status s = gc_opt_warp_refine_threads(indices, triangle_count, vertex_count, t.piece_vertices,
+                                             t.piece_triangles, passes, flags, threads, candidate, err);
+    if (!s)
+        s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
+                                   place, best_cost, order, NULL, NULL, err);
     return s;
 }

@@ -20,6 +20,7 @@
  * the steps. */
 #include "batch_greedy_parts.h"
 #include "kerbl_machine.h"
+#include "order_race.h"
 
 typedef gc_kerbl_machine kerbl_machine;
 
@@ -125,6 +126,17 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, const gc_batch_greedy_weights* w, uint32_t* order,
                                     uint64_t* invocations, gc_error* err)
 {
+    bool stopped;
+    return gc_opt_batch_greedy_kerbl_race(indices, triangle_count, vertex_count, target, w, NULL, order, invocations,
+                                          &stopped, err);
+}
+
+gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                         const gc_model* target, const gc_batch_greedy_weights* w,
+                                         gc_order_race* race, uint32_t* order, uint64_t* invocations, bool* stopped,
+                                         gc_error* err)
+{
+    *stopped = false;
     const size_t T = triangle_count;
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not nv-dx or nv-gl", target->name);
@@ -154,6 +166,8 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
     const uint32_t NONE = UINT32_MAX;
     uint32_t batch_indices = 0, slots_used = 0;
     size_t placed = 0;
+    unsigned mark = 0; /* the race's next mark (order_race.h) */
+    size_t mark_at = race ? race->at[0] : SIZE_MAX;
     bool ended = false; /* the last step ended the batch: the next triangle goes in whatever the machine says */
     for (;;) {
         const uint32_t best = batch_greedy_pick(&g, hot_best(&g));
@@ -202,6 +216,13 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
             /* GB:444-451 */
             const holds_at at = {&m, machine_inner(&m)};
             held_check(&h, machine_holds_at, &at);
+            if (placed == mark_at) {
+                if (gc_order_race_trails(race, mark++, m.invocations)) {
+                    *stopped = true;
+                    goto done;
+                }
+                mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
+            }
         } else {
             ended = true; /* GB:436 */
             held_drop_all(&h);

@@ -40,6 +40,7 @@
 #include "optimize.h"
 #include "forsyth_lists.h"
 #include "kerbl_machine.h"
+#include "order_race.h"
 #include "../models/nvidia_rule.h"
 #include "../models/reuse_rule.h"
 
@@ -242,7 +243,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                             const gc_flush_growth* growth, const bool nv, const gc_model* target,
                                             uint64_t first_primitive, const gc_model* kerbl, uint64_t* invocations,
-                                            uint32_t* order, gc_error* err)
+                                            gc_order_race* race, uint32_t* order, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -323,6 +324,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     uint32_t cache_count = 0;
     size_t cursor = 0, written = 0, dead_top = 0;
     int64_t best = gc_forsyth_first(indices, triangle_count, vscore);
+    unsigned mark = 0; /* the race's next mark (order_race.h) */
+    size_t mark_at = race ? race->at[0] : SIZE_MAX;
     while (best >= 0) {
         const uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
@@ -331,6 +334,10 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         order[written++] = t;
         if (kerbl)
             gc_kerbl_machine_add(&machine, tv);
+        if (written == mark_at) {
+            gc_order_race_post(race, mark++, machine.invocations);
+            mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
+        }
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_forsyth_emit(list, list_start, records, stride, tv, t);
@@ -439,23 +446,32 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
         const gc_flush_growth* growth;
         scores = batch_scores(scores, triangle_count, &growth);
         return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL,
-                            order, err);
+                            NULL, order, err);
     }
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, order,
-                        err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, NULL,
+                        order, err);
 }
 
 gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                      const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                      const gc_flush_growth* growth, uint32_t* order, gc_error* err)
 {
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL, order,
-                        err);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL, NULL,
+                        order, err);
 }
 
 gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                      const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                      const gc_model* target, uint32_t* order, uint64_t* invocations, gc_error* err)
+{
+    return gc_opt_forsyth_flush_kerbl_race(indices, triangle_count, vertex_count, scores, rule, target, NULL, order,
+                                           invocations, err);
+}
+
+gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                          const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                          const gc_model* target, gc_order_race* race, uint32_t* order,
+                                          uint64_t* invocations, gc_error* err)
 {
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
@@ -463,7 +479,7 @@ gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_co
     const gc_flush_growth* growth;
     scores = batch_scores(scores, triangle_count, &growth);
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
-                        invocations, order, err);
+                        invocations, race, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -471,5 +487,5 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
                                 uint32_t* order, gc_error* err)
 {
     return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, NULL, true, target, first_primitive, NULL,
-                        NULL, order, err);
+                        NULL, NULL, order, err);
 }
