@@ -125,7 +125,7 @@ static void batch_greedy_stops_or_runs_on(void** state)
     uint32_t* plain = test_indices(tc);
     uint32_t* raced = test_indices(tc);
     uint64_t plain_cost = 0, raced_cost = 0;
-    bool stopped = true;
+    size_t placed = 0;
     gc_error err;
     assert_int_equal(gc_opt_batch_greedy_kerbl(idx, tc, vertices, &m, &bw, plain, &plain_cost, &err), GC_OK);
     gc_order_race r;
@@ -133,16 +133,18 @@ static void batch_greedy_stops_or_runs_on(void** state)
     for (unsigned k = 0; k < GC_RACE_MARKS; ++k) /* a leader far behind */
         gc_order_race_post(&r, k, 3 * (uint64_t)tc);
     assert_int_equal(
-        gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, raced, &raced_cost, &stopped, &err), GC_OK);
-    assert_false(stopped);
+        gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, raced, &raced_cost, &placed, &err),
+        GC_OK);
+    assert_int_equal(placed, tc);
     assert_int_equal(raced_cost, plain_cost);
     assert_memory_equal(raced, plain, tc * sizeof *raced);
     gc_order_race_free(&r);
     assert_int_equal(gc_order_race_init(&r, tc, &err), GC_OK);
     gc_order_race_post(&r, 0, 0); /* a leader that read nothing: any count trails */
     assert_int_equal(
-        gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, raced, &raced_cost, &stopped, &err), GC_OK);
-    assert_true(stopped);
+        gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, raced, &raced_cost, &placed, &err),
+        GC_OK);
+    assert_int_equal(placed, r.at[0]); /* at the first mark */
     gc_order_race_free(&r);
     free(raced);
     free(plain);
@@ -170,11 +172,13 @@ static void check_mesh(const char* name, bool stops)
             uint32_t* flushed = leader_order(&m, idx, tc, vertices, &r, &flushed_cost);
             uint32_t* greedy = test_indices(tc);
             const gc_batch_greedy_weights bw = {1024, -4, -1};
-            bool stopped = false;
+            size_t placed = 0;
             gc_error err;
             assert_int_equal(
-                gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, greedy, &greedy_cost, &stopped, &err),
+                gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, greedy, &greedy_cost, &placed,
+                                               &err),
                 GC_OK);
+            const bool stopped = placed < tc;
             if (stopped != stops)
                 fail_msg("%s %s, %s: the batch greedy %s", name, shuffled ? "shuffled" : "stored", m.name,
                          stopped ? "stopped" : "ran to the end");

@@ -325,11 +325,11 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
                machine, the target's cost whatever the list's place and numbering (the rule keys
                its state by vertex and starts each list empty): not scored again */
             uint64_t cost = 0;
-            bool stopped; /* it trailed the flushed order: not kept (order_race.h) */
+            size_t placed; /* fewer than all: it trailed the flushed order, not kept (order_race.h) */
             s = gc_opt_batch_greedy_kerbl_race(indices, triangle_count, vertex_count, &J->targets[0], &bw, J->race,
-                                               candidate, &cost, &stopped, err);
+                                               candidate, &cost, &placed, err);
             if (!s && !J->pair_scored) {
-                if (!stopped)
+                if (placed == triangle_count)
                     keep_counted(J, w, ((uint64_t)v << 6) + 1, cost, candidate);
                 return GC_OK;
             }

@@ -126,17 +126,17 @@ gc_status gc_opt_batch_greedy_kerbl(const uint32_t* indices, size_t triangle_cou
                                     const gc_model* target, const gc_batch_greedy_weights* w, uint32_t* order,
                                     uint64_t* invocations, gc_error* err)
 {
-    bool stopped;
+    size_t placed;
     return gc_opt_batch_greedy_kerbl_race(indices, triangle_count, vertex_count, target, w, NULL, order, invocations,
-                                          &stopped, err);
+                                          &placed, err);
 }
 
 gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                          const gc_model* target, const gc_batch_greedy_weights* w,
-                                         gc_order_race* race, uint32_t* order, uint64_t* invocations, bool* stopped,
-                                         gc_error* err)
+                                         gc_order_race* race, uint32_t* order, uint64_t* invocations,
+                                         size_t* placed_out, gc_error* err)
 {
-    *stopped = false;
+    *placed_out = triangle_count;
     const size_t T = triangle_count;
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "batch greedy: '%s' is not nv-dx or nv-gl", target->name);
@@ -218,7 +218,7 @@ gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangl
             held_check(&h, machine_holds_at, &at);
             if (placed == mark_at) {
                 if (gc_order_race_trails(race, mark++, m.invocations)) {
-                    *stopped = true;
+                    *placed_out = placed;
                     goto done;
                 }
                 mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;

@@ -52,11 +52,12 @@ gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triang
                                           const gc_model* target, gc_order_race* race, uint32_t* order,
                                           uint64_t* invocations, gc_error* err);
 
-/* gc_opt_batch_greedy_kerbl, giving up where gc_order_race_trails says (race NULL: never):
- * then GC_OK with *stopped true and `order` not a whole order. */
+/* gc_opt_batch_greedy_kerbl, giving up where gc_order_race_trails says (race NULL: never).
+ * *placed: the triangles of `order` written (triangle_count: a whole order, *invocations its
+ * count; fewer: it gave up). */
 gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                          const gc_model* target, const gc_batch_greedy_weights* weights,
-                                         gc_order_race* race, uint32_t* order, uint64_t* invocations, bool* stopped,
+                                         gc_order_race* race, uint32_t* order, uint64_t* invocations, size_t* placed,
                                          gc_error* err);
 
 #endif
