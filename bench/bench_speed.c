@@ -200,12 +200,11 @@ int main(int argc, char** argv)
                     printf(" %.2f | %+.2f%% |", s / meshopt_s, change);
                     sums* t = &total[k][e];
                     t->auto_s += s, t->meshopt_s += meshopt_s, t->change += change, t->rows++;
-                    if (threads && efforts[e] == 0)
-                        memcpy(ref, out, n * sizeof *out);
                 }
                 if (threads) {
                     /* wall time, one thread then N, the same order */
                     double one = time_auto(&sets[k], idx, n, vertices, 0, 1, true, reps, out);
+                    memcpy(ref, out, n * sizeof *out);
                     double s = time_auto(&sets[k], idx, n, vertices, 0, threads, true, reps, out);
                     printf(" %.2f / %.2f%s |", one / meshopt_s, s / meshopt_s,
                            memcmp(ref, out, n * sizeof *out) ? " DIFFERS" : "");

@@ -586,7 +586,11 @@ gc_status gc_opt_auto_machine(const uint32_t* indices, size_t triangle_count, ui
          * corpus -2.92% and -2.94% against meshoptimizer (not grown: -2.54%, -2.56%; auto's
          * tuned table: -2.14%, -2.17%; the plain tuned order -0.41%, -0.44%; seed 004's batch:
          * +0.94%, plain -0.08%: left out) */
-        s = gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &rule, order, err);
+        /* (from GC_FLUSH_FINE_TRIANGLES: the batch greedy on its tail, flush_tail.c) */
+        s = triangle_count >= GC_FLUSH_FINE_TRIANGLES
+                ? gc_opt_flush_batch_tail(indices, triangle_count, vertex_count, &rule, &targets[0], order, err)
+                : gc_opt_forsyth_flush(indices, triangle_count, vertex_count, &gc_flush_batch_scores, &rule, order,
+                                       err);
         *served = true;
         if (!s && options->progress)
             options->progress(options->progress_user, 1, 1);

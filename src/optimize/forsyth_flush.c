@@ -243,7 +243,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
                                             const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                             const gc_flush_growth* growth, const bool nv, const gc_model* target,
                                             uint64_t first_primitive, const gc_model* kerbl, uint64_t* invocations,
-                                            gc_order_race* race, uint32_t* order, gc_error* err)
+                                            gc_order_race* race, size_t head, size_t* placed, uint32_t* order,
+                                            gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -338,6 +339,8 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             gc_order_race_post(race, mark++, machine.invocations);
             mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
         }
+        if (written >= head && machine.cbatch + 3 > machine.rule.max_indices)
+            break; /* (kerbl) the batch is full: what follows opens one of its own (flush_tail.c) */
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
         gc_forsyth_emit(list, list_start, records, stride, tv, t);
@@ -432,7 +435,9 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     free(block);
     if (kerbl)
         *invocations = machine.invocations;
-    if (written != triangle_count)
+    if (placed)
+        *placed = written;
+    if (written != triangle_count && written < head)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }
@@ -446,10 +451,10 @@ gc_status gc_opt_forsyth_flush(const uint32_t* indices, size_t triangle_count, u
         const gc_flush_growth* growth;
         scores = batch_scores(scores, triangle_count, &growth);
         return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL,
-                            NULL, order, err);
+                            NULL, SIZE_MAX, NULL, order, err);
     }
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, NULL, false, NULL, 0, NULL, NULL, NULL,
-                        order, err);
+                        SIZE_MAX, NULL, order, err);
 }
 
 gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -457,7 +462,7 @@ gc_status gc_opt_forsyth_flush_grown(const uint32_t* indices, size_t triangle_co
                                      const gc_flush_growth* growth, uint32_t* order, gc_error* err)
 {
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, NULL, NULL, NULL,
-                        order, err);
+                        SIZE_MAX, NULL, order, err);
 }
 
 gc_status gc_opt_forsyth_flush_kerbl(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -479,7 +484,22 @@ gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triang
     const gc_flush_growth* growth;
     scores = batch_scores(scores, triangle_count, &growth);
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
-                        invocations, race, order, err);
+                        invocations, race, SIZE_MAX, NULL, order, err);
+}
+
+gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                          const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                          const gc_model* target, size_t head, uint32_t* order, uint64_t* invocations,
+                                          size_t* placed, gc_error* err)
+{
+    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
+        return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
+    *invocations = 0;
+    *placed = 0;
+    const gc_flush_growth* growth;
+    scores = batch_scores(scores, triangle_count, &growth);
+    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
+                        invocations, NULL, head, placed, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -487,5 +507,5 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
                                 uint32_t* order, gc_error* err)
 {
     return forsyth_told(indices, triangle_count, vertex_count, scores, NULL, NULL, true, target, first_primitive, NULL,
-                        NULL, NULL, order, err);
+                        NULL, NULL, SIZE_MAX, NULL, order, err);
 }

@@ -58,4 +58,26 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
                                 const gc_forsyth_scores* scores, const gc_model* target, uint64_t first_primitive,
                                 uint32_t* order, gc_error* err);
 
+/* gc_opt_forsyth_flush_kerbl (optimize.h) stopped at the first batch full to the target's
+ * index limit once `head` triangles are emitted, so that whatever follows opens a batch of its
+ * own: `order`'s first *placed triangles (all where no such batch comes), their count in
+ * *invocations. */
+gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                          const gc_forsyth_scores* scores, const gc_flush_rule* rule,
+                                          const gc_model* target, size_t head, uint32_t* order, uint64_t* invocations,
+                                          size_t* placed, gc_error* err);
+
+/* nv-dx and nv-gl at --effort 1 on a list of GC_FLUSH_FINE_TRIANGLES triangles or more
+ * (flush_tail.c): the flushed order (gc_flush_batch_scores, so the fine table) up to the
+ * first full batch past the first (GC_FLUSH_TAIL_PARTS - 1) / GC_FLUSH_TAIL_PARTS of the
+ * triangles, then Kerbl's batch greedy on the rest (the tail), where the flushed order does
+ * worst: the surface left is in pieces. Where the batch greedy refuses the tail (a vertex of
+ * more than 64 triangles) the whole list's flushed order. `rule` from gc_flush_batch_rule_of.
+ * Memory beyond the flushed order's: the tail's list and order (16 bytes a tail triangle), a
+ * bit a triangle, and the batch greedy's on the tail (about 40 bytes a tail triangle and 28 a
+ * vertex), after the flushed order's is freed. */
+#define GC_FLUSH_TAIL_PARTS 8
+gc_status gc_opt_flush_batch_tail(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                  const gc_flush_rule* rule, const gc_model* target, uint32_t* order, gc_error* err);
+
 #endif
