@@ -15,7 +15,13 @@
  *    with the flushed order's counts the batch greedy stops (it leads for the first half,
  *    then trails, ending 0.9% to 1.7% above), and auto's default with 1 and 2 threads is the
  *    cheaper of the two orders made apart, as it was without the race. igea: it runs to the
- *    end, and the default is the batch greedy's order, the cheaper there. */
+ *    end, and the default is the batch greedy's order, the cheaper there.
+ *  - From GC_FLUSH_FINE_TRIANGLES the roles turn (a shuffled grid of 1,002,528 triangles):
+ *    the batch greedy posts its own prefix counts; the flushed order with the batch greedy's
+ *    tail (gc_opt_flush_batch_tail_race) gives up at the first mark against a leader that
+ *    posts 0, and against one far behind gives gc_opt_flush_batch_tail's order with the
+ *    model's count of it; auto's default with 1 and 2 threads is the cheaper of the batch
+ *    greedy's order and that one, made apart. */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -219,6 +225,77 @@ static void igea_runs_it_to_the_end(void** state)
     check_mesh("igea.ply", false);
 }
 
+static void batch_greedy_leads_from_a_million(void** state)
+{
+    (void)state;
+    size_t n;
+    uint32_t* idx = rowmajor_grid(708, 708, &n); /* 1,002,528 triangles */
+    gc_shuffle_triangles(idx, n, 9);
+    const size_t tc = n / 3;
+    const uint32_t vertices = index_bound(idx, n);
+    const gc_model m = model_of("nvidia-dx");
+    const gc_batch_greedy_weights bw = {1024, -4, -1};
+    gc_flush_rule rule;
+    gc_error err;
+    assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+    gc_order_race r;
+    assert_int_equal(gc_order_race_init(&r, tc, &err), GC_OK);
+    assert_true(r.batch_leads);
+    uint32_t* greedy = test_indices(tc);
+    uint64_t greedy_cost = 0;
+    size_t placed = 0;
+    assert_int_equal(gc_opt_batch_greedy_kerbl_race(idx, tc, vertices, &m, &bw, &r, greedy, &greedy_cost, &placed, &err),
+                     GC_OK);
+    assert_int_equal(placed, tc);
+    for (unsigned k = 0; k < GC_RACE_MARKS; ++k) { /* its posts: its own prefix counts */
+        uint64_t prefix = 0;
+        assert_true(r.posted[k]);
+        assert_int_equal(gc_kerbl_order_cost(idx, r.at[k], vertices, &m, greedy, &prefix, &err), GC_OK);
+        assert_int_equal(r.leader[k], prefix);
+    }
+    gc_order_race_free(&r);
+    /* the tail order chasing: a leader at 0, then one far behind */
+    uint32_t* tail = test_indices(tc);
+    uint32_t* plain = test_indices(tc);
+    uint64_t tail_cost = 0, model = 0;
+    bool gave_up = false;
+    assert_int_equal(gc_order_race_init(&r, tc, &err), GC_OK);
+    gc_order_race_post(&r, 0, 0);
+    assert_int_equal(
+        gc_opt_flush_batch_tail_race(idx, tc, vertices, &rule, &m, &r, tail, &tail_cost, &gave_up, &err), GC_OK);
+    assert_true(gave_up);
+    gc_order_race_free(&r);
+    assert_int_equal(gc_order_race_init(&r, tc, &err), GC_OK);
+    for (unsigned k = 0; k < GC_RACE_MARKS; ++k)
+        gc_order_race_post(&r, k, 3 * (uint64_t)tc);
+    assert_int_equal(
+        gc_opt_flush_batch_tail_race(idx, tc, vertices, &rule, &m, &r, tail, &tail_cost, &gave_up, &err), GC_OK);
+    assert_false(gave_up);
+    gc_order_race_free(&r);
+    assert_int_equal(gc_opt_flush_batch_tail(idx, tc, vertices, &rule, &m, plain, &err), GC_OK);
+    assert_memory_equal(tail, plain, tc * sizeof *tail);
+    assert_int_equal(gc_kerbl_order_cost(idx, tc, vertices, &m, tail, &model, &err), GC_OK);
+    assert_int_equal(tail_cost, model);
+    /* auto's default: the cheaper (the batch greedy on ties) */
+    uint32_t* want = order_list(idx, greedy_cost <= tail_cost ? greedy : tail, tc);
+    uint32_t* out = test_indices(n);
+    for (unsigned threads = 1; threads <= 2; ++threads) {
+        gc_optimize_options o = {0};
+        o.targets = &m;
+        o.target_count = 1;
+        o.threads = threads;
+        assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err), GC_OK);
+        if (memcmp(out, want, n * sizeof *out))
+            fail_msg("the grid, %u threads: not the cheaper order", threads);
+    }
+    free(out);
+    free(want);
+    free(plain);
+    free(tail);
+    free(greedy);
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +305,7 @@ int main(void)
         cmocka_unit_test(batch_greedy_stops_or_runs_on),
         cmocka_unit_test(ogre_stops_the_batch_greedy),
         cmocka_unit_test(igea_runs_it_to_the_end),
+        cmocka_unit_test(batch_greedy_leads_from_a_million),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,7 +238,7 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
     const gc_stream_place* place = &w->place;
     uint32_t* candidate = w->candidate;
     gc_status s = GC_OK;
-    if (J->race) /* the leader's job first: the chaser waits for its marks */
+    if (J->race && !J->race->batch_leads) /* the leader's job first: the chaser waits for its marks */
         v = v == J->batch_at ? J->flush_at : v == J->flush_at ? J->batch_at : v;
     if (v == J->occlusion_at) { /* not a candidate: its status is the overdraw pass's to report */
         *units = OTHER_UNITS;
@@ -253,14 +253,20 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
             keep_counted(J, w, 2, cost, candidate); /* (candidate 0's) */
         return s;
     }
-    if (v == J->flush_at) { /* after the batch greedy's job: it wins only where strictly better */
+    if (v == J->flush_at) { /* numbered after the batch greedy's: it wins only where strictly better */
         *units = OTHER_UNITS;
         uint64_t cost = 0; /* counted with the rule's own step as it is emitted (the same count, no gc_sim) */
         uint32_t* made = J->race ? w->expanded : candidate; /* raced: parked (keep_counted) */
-        s = gc_opt_forsyth_flush_kerbl_race(indices, triangle_count, vertex_count, &gc_flush_batch_scores,
-                                            &J->flush_rule, &J->targets[0], J->race, made, &cost, err);
-        if (J->race)
+        bool gave_up = false; /* from 1M triangles effort 1's order, the batch greedy on its tail (flush_tail.c) */
+        s = triangle_count >= GC_FLUSH_FINE_TRIANGLES
+                ? gc_opt_flush_batch_tail_race(indices, triangle_count, vertex_count, &J->flush_rule, &J->targets[0],
+                                               J->race, made, &cost, &gave_up, err)
+                : gc_opt_forsyth_flush_kerbl_race(indices, triangle_count, vertex_count, &gc_flush_batch_scores,
+                                                  &J->flush_rule, &J->targets[0], J->race, made, &cost, err);
+        if (J->race && !J->race->batch_leads)
             gc_order_race_finish(J->race);
+        if (gave_up) /* it trailed the batch greedy: not kept (order_race.h) */
+            return s;
         if (!s && J->pair_scored) /* its count follows Kerbl's rule without the pages */
             return worker_keep(J, w, v, 1, err);
         if (!s)
@@ -328,6 +334,8 @@ static gc_status candidate_job(void* user, size_t v, unsigned worker, uint64_t* 
             size_t placed; /* fewer than all: it trailed the flushed order, not kept (order_race.h) */
             s = gc_opt_batch_greedy_kerbl_race(indices, triangle_count, vertex_count, &J->targets[0], &bw, J->race,
                                                candidate, &cost, &placed, err);
+            if (J->race && J->race->batch_leads)
+                gc_order_race_finish(J->race);
             if (!s && !J->pair_scored) {
                 if (placed == triangle_count)
                     keep_counted(J, w, ((uint64_t)v << 6) + 1, cost, candidate);

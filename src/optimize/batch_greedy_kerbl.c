@@ -217,11 +217,13 @@ gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangl
             const holds_at at = {&m, machine_inner(&m)};
             held_check(&h, machine_holds_at, &at);
             if (placed == mark_at) {
-                if (gc_order_race_trails(race, mark++, m.invocations)) {
+                if (race->batch_leads) {
+                    gc_order_race_post(race, mark, m.invocations);
+                } else if (gc_order_race_trails(race, mark, m.invocations)) {
                     *placed_out = placed;
                     goto done;
                 }
-                mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
+                mark_at = ++mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
             }
         } else {
             ended = true; /* GB:436 */

@@ -134,8 +134,9 @@ const gc_forsyth_scores gc_flush_fine_scores = {
      0.475f, 0.3445f, 0.202f},
     {0.0f, 0.868f, 0.713f, 0.5375f, 0.304f, 0.059f, 0.005f, 0.147f, 0.309f}};
 
-/* The batch table on a large mesh: the fine table and growth (same period of call: effort 1
- * and the default's job pick the same, so the default stays at or below effort 1). */
+/* The batch table on a large mesh: the fine table and growth (picked here, so that effort 1's
+ * order and the default's job run the same table; from that size effort 1 then gives the
+ * batch greedy the tail, flush_tail.c, and the default does not score that order). */
 static const gc_forsyth_scores* batch_scores(const gc_forsyth_scores* scores, size_t triangle_count,
                                              const gc_flush_growth** growth)
 {
@@ -336,8 +337,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         if (kerbl)
             gc_kerbl_machine_add(&machine, tv);
         if (written == mark_at) {
-            gc_order_race_post(race, mark++, machine.invocations);
-            mark_at = mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
+            if (!race->batch_leads)
+                gc_order_race_post(race, mark, machine.invocations);
+            else if (gc_order_race_trails(race, mark, machine.invocations))
+                break; /* it trails the batch greedy: given up (order_race.h) */
+            mark_at = ++mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
         }
         if (written >= head && machine.cbatch + 3 > machine.rule.max_indices)
             break; /* (kerbl) the batch is full: what follows opens one of its own (flush_tail.c) */
@@ -437,7 +441,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         *invocations = machine.invocations;
     if (placed)
         *placed = written;
-    if (written != triangle_count && written < head)
+    if (written != triangle_count && written < head && !(race && race->batch_leads))
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }
@@ -489,8 +493,8 @@ gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triang
 
 gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                           const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                          const gc_model* target, size_t head, uint32_t* order, uint64_t* invocations,
-                                          size_t* placed, gc_error* err)
+                                          const gc_model* target, gc_order_race* race, size_t head, uint32_t* order,
+                                          uint64_t* invocations, size_t* placed, gc_error* err)
 {
     if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
         return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
@@ -499,7 +503,7 @@ gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triang
     const gc_flush_growth* growth;
     scores = batch_scores(scores, triangle_count, &growth);
     return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
-                        invocations, NULL, head, placed, order, err);
+                        invocations, race, head, placed, order, err);
 }
 
 gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,

@@ -61,11 +61,13 @@ gc_status gc_opt_forsyth_nvidia(const uint32_t* indices, size_t triangle_count, 
 /* gc_opt_forsyth_flush_kerbl (optimize.h) stopped at the first batch full to the target's
  * index limit once `head` triangles are emitted, so that whatever follows opens a batch of its
  * own: `order`'s first *placed triangles (all where no such batch comes), their count in
- * *invocations. */
+ * *invocations. With a race (order_race.h; NULL: none) it posts or, where the batch greedy
+ * leads, chases: *placed below `head` where it gave up. */
+struct gc_order_race;
 gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                           const gc_forsyth_scores* scores, const gc_flush_rule* rule,
-                                          const gc_model* target, size_t head, uint32_t* order, uint64_t* invocations,
-                                          size_t* placed, gc_error* err);
+                                          const gc_model* target, struct gc_order_race* race, size_t head,
+                                          uint32_t* order, uint64_t* invocations, size_t* placed, gc_error* err);
 
 /* nv-dx and nv-gl at --effort 1 on a list of GC_FLUSH_FINE_TRIANGLES triangles or more
  * (flush_tail.c): the flushed order (gc_flush_batch_scores, so the fine table) up to the

@@ -16,6 +16,8 @@ gc_status gc_order_race_init(gc_order_race* race, size_t triangle_count, gc_erro
     memset(race, 0, sizeof *race);
     for (unsigned k = 0; k < GC_RACE_MARKS; ++k)
         race->at[k] = triangle_count / 20 * (10 + k) + triangle_count % 20 * (10 + k) / 20;
+    race->batch_leads = triangle_count >= GC_FLUSH_FINE_TRIANGLES;
+    race->margin_permille = race->batch_leads ? GC_RACE_TAIL_MARGIN_PERMILLE : GC_RACE_MARGIN_PERMILLE;
     if (pthread_mutex_init(&race->lock, NULL))
         return gc_fail(err, GC_ERR_NOMEM, "auto: could not create a lock for its race");
     if (pthread_cond_init(&race->moved, NULL)) {
@@ -57,5 +59,5 @@ bool gc_order_race_trails(gc_order_race* race, unsigned k, uint64_t invocations)
     const uint64_t leader = race->leader[k];
     pthread_mutex_unlock(&race->lock);
     /* (counts below 2^50: no overflow) */
-    return posted && invocations * 1000 > leader * (1000 + GC_RACE_MARGIN_PERMILLE);
+    return posted && invocations * 1000 > leader * (1000 + race->margin_permille);
 }

@@ -18,20 +18,27 @@
 #include <pthread.h>
 
 #define GC_RACE_MARKS 10            /* at 50%, 55%, ..., 95% of the triangles */
-#define GC_RACE_MARGIN_PERMILLE 2   /* the chaser stops when above the leader by more than 0.2% */
+#define GC_RACE_MARGIN_PERMILLE 2   /* the batch greedy stops when above the flushed order by more than 0.2% */
 #define GC_RACE_MIN_TRIANGLES 32768 /* smaller lists are not raced (their counts are noisier, their time small) */
+/* From GC_FLUSH_FINE_TRIANGLES the roles turn: the batch greedy leads, and the flushed order
+ * with the batch greedy's tail (gc_opt_flush_batch_tail_race) gives up where its head is more
+ * than 1% above (the tail can take back about a fifth of a point: flush_tail.c). */
+#define GC_RACE_TAIL_MARGIN_PERMILLE 10
 
 typedef struct gc_order_race {
     size_t at[GC_RACE_MARKS];        /* mark k: after this many triangles */
     uint64_t leader[GC_RACE_MARKS];  /* the leader's invocations there (posted[k]) */
     bool posted[GC_RACE_MARKS];
     bool finished;                   /* the leader has ended: no more marks come */
+    bool batch_leads;                /* the batch greedy posts and the flushed order chases */
+    unsigned margin_permille;        /* the chaser gives up above the leader by more than this */
     pthread_mutex_t lock;
     pthread_cond_t moved;
 } gc_order_race;
 
 /* A race over a list of triangle_count triangles (GC_RACE_MIN_TRIANGLES or more: the marks
- * are distinct). GC_ERR_NOMEM where the lock cannot be made; else gc_order_race_free after. */
+ * are distinct), the flushed order leading below GC_FLUSH_FINE_TRIANGLES and the batch greedy
+ * from there. GC_ERR_NOMEM where the lock cannot be made; else gc_order_race_free after. */
 gc_status gc_order_race_init(gc_order_race* race, size_t triangle_count, gc_error* err);
 void gc_order_race_free(gc_order_race* race);
 
@@ -45,19 +52,28 @@ void gc_order_race_finish(gc_order_race* race);
  * ended without it. */
 bool gc_order_race_trails(gc_order_race* race, unsigned k, uint64_t invocations);
 
-/* gc_opt_forsyth_flush_kerbl, posting its counts to `race` (NULL: none) at its marks; it does
- * not finish the race (its caller does, whatever the status). */
+/* gc_opt_forsyth_flush_kerbl, posting its counts to `race` (NULL: none) at its marks, where
+ * it leads (below GC_FLUSH_FINE_TRIANGLES); it does not finish the race (its caller does,
+ * whatever the status). */
 gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                           const gc_forsyth_scores* scores, const gc_flush_rule* rule,
                                           const gc_model* target, gc_order_race* race, uint32_t* order,
                                           uint64_t* invocations, gc_error* err);
 
-/* gc_opt_batch_greedy_kerbl, giving up where gc_order_race_trails says (race NULL: never).
- * *placed: the triangles of `order` written (triangle_count: a whole order, *invocations its
- * count; fewer: it gave up). */
+/* gc_opt_batch_greedy_kerbl, giving up where gc_order_race_trails says (race NULL: never),
+ * or where it leads (race->batch_leads) posting its counts at the marks (its caller finishes
+ * the race). *placed: the triangles of `order` written (triangle_count: a whole order,
+ * *invocations its count; fewer: it gave up). */
 gc_status gc_opt_batch_greedy_kerbl_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                          const gc_model* target, const gc_batch_greedy_weights* weights,
                                          gc_order_race* race, uint32_t* order, uint64_t* invocations, size_t* placed,
                                          gc_error* err);
+
+/* gc_opt_flush_batch_tail (forsyth_flush.h) chasing the batch greedy in `race` (NULL: none)
+ * over its flushed head; *invocations its count (the head's and the tail's, which opens a
+ * batch of its own); *gave_up true where it gave up, `order` then not a whole order. */
+gc_status gc_opt_flush_batch_tail_race(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                       const gc_flush_rule* rule, const gc_model* target, gc_order_race* race,
+                                       uint32_t* order, uint64_t* invocations, bool* gave_up, gc_error* err);
 
 #endif
