@@ -157,6 +157,24 @@ static void batch_greedy_stops_or_runs_on(void** state)
     free(idx);
 }
 
+/* auto's default of idx for the lone m, with 1 and 2 threads, is the list `want`; a failure names `what`. */
+static void assert_default_is(const gc_model* m, const uint32_t* idx, size_t n, uint32_t vertices,
+                              const uint32_t* want, const char* what)
+{
+    uint32_t* out = test_indices(n);
+    for (unsigned threads = 1; threads <= 2; ++threads) {
+        gc_optimize_options o = {0};
+        o.targets = m;
+        o.target_count = 1;
+        o.threads = threads;
+        gc_error err;
+        assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err), GC_OK);
+        if (memcmp(out, want, n * sizeof *out))
+            fail_msg("%s, %s, %u threads: not the cheaper order", what, m->name, threads);
+    }
+    free(out);
+}
+
 /* Corpus mesh `name`, both orders: whether the raced batch greedy stops is `stops`, and auto's
  * default (1 and 2 threads) is the cheaper of the two made apart (the batch greedy on ties). */
 static void check_mesh(const char* name, bool stops)
@@ -192,18 +210,9 @@ static void check_mesh(const char* name, bool stops)
             assert_int_equal(gc_opt_batch_greedy_kerbl(idx, tc, vertices, &m, &bw, greedy, &greedy_cost, &err), GC_OK);
             uint32_t* want = order_list(idx, greedy_cost <= flushed_cost ? greedy : flushed, tc);
             assert_true(stops == (greedy_cost > flushed_cost)); /* a stop never drops the cheaper */
-            for (unsigned threads = 1; threads <= 2; ++threads) {
-                uint32_t* out = test_indices(n);
-                gc_optimize_options o = {0};
-                o.targets = &m;
-                o.target_count = 1;
-                o.threads = threads;
-                assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err), GC_OK);
-                if (memcmp(out, want, n * sizeof *out))
-                    fail_msg("%s %s, %s, %u threads: not the cheaper order", name, shuffled ? "shuffled" : "stored",
-                             m.name, threads);
-                free(out);
-            }
+            char what[64];
+            snprintf(what, sizeof what, "%s %s", name, shuffled ? "shuffled" : "stored");
+            assert_default_is(&m, idx, n, vertices, want, what);
             free(want);
             free(greedy);
             free(flushed);
@@ -278,17 +287,7 @@ static void batch_greedy_leads_from_a_million(void** state)
     assert_int_equal(tail_cost, model);
     /* auto's default: the cheaper (the batch greedy on ties) */
     uint32_t* want = order_list(idx, greedy_cost <= tail_cost ? greedy : tail, tc);
-    uint32_t* out = test_indices(n);
-    for (unsigned threads = 1; threads <= 2; ++threads) {
-        gc_optimize_options o = {0};
-        o.targets = &m;
-        o.target_count = 1;
-        o.threads = threads;
-        assert_int_equal(gc_optimize(GC_OPT_AUTO, idx, n, vertices, &o, out, &err), GC_OK);
-        if (memcmp(out, want, n * sizeof *out))
-            fail_msg("the grid, %u threads: not the cheaper order", threads);
-    }
-    free(out);
+    assert_default_is(&m, idx, n, vertices, want, "the grid");
     free(want);
     free(plain);
     free(tail);

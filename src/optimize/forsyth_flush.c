@@ -482,13 +482,9 @@ gc_status gc_opt_forsyth_flush_kerbl_race(const uint32_t* indices, size_t triang
                                           const gc_model* target, gc_order_race* race, uint32_t* order,
                                           uint64_t* invocations, gc_error* err)
 {
-    if (target->family != GC_MODEL_NV_DX && target->family != GC_MODEL_NV_GL)
-        return gc_fail(err, GC_ERR_USAGE, "forsyth: '%s' is not nv-dx or nv-gl", target->name);
-    *invocations = 0;
-    const gc_flush_growth* growth;
-    scores = batch_scores(scores, triangle_count, &growth);
-    return forsyth_told(indices, triangle_count, vertex_count, scores, rule, growth, false, NULL, 0, target,
-                        invocations, race, SIZE_MAX, NULL, order, err);
+    size_t placed;
+    return gc_opt_forsyth_flush_kerbl_head(indices, triangle_count, vertex_count, scores, rule, target, race, SIZE_MAX,
+                                           order, invocations, &placed, err);
 }
 
 gc_status gc_opt_forsyth_flush_kerbl_head(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
