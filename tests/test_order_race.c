@@ -21,7 +21,11 @@
  *    tail (gc_opt_flush_batch_tail_race) gives up at the first mark against a leader that
  *    posts 0, and against one far behind gives gc_opt_flush_batch_tail's order with the
  *    model's count of it; auto's default with 1 and 2 threads is the cheaper of the batch
- *    greedy's order and that one, made apart. */
+ *    greedy's order and that one, made apart. On ribbons one quad wide (batches end on the
+ *    vertex limit, never full to the index limit, so the flushed head runs past its marks at
+ *    90% and 95%) a leader ahead from 90% on does not make it give up there: the whole
+ *    flushed order, with the model's count (a review found it taken as given up at the wrong
+ *    place, its count 2 off). */
 #include "test_util.h"
 
 #include "optimize/optimize.h"
@@ -295,6 +299,54 @@ static void batch_greedy_leads_from_a_million(void** state)
     free(idx);
 }
 
+static void no_give_up_past_the_head(void** state)
+{
+    (void)state;
+    const size_t R = 97, L = 211; /* 40,934 triangles in 97 ribbons */
+    const size_t T = R * L * 2;
+    uint32_t* idx = test_indices(3 * T);
+    size_t t = 0;
+    for (size_t r = 0; r < R; ++r)
+        for (uint32_t q = 0; q < L; ++q) {
+            const uint32_t a0 = (uint32_t)(r * 2 * (L + 1)) + 2 * q, a1 = a0 + 1, c0 = a0 + 2, c1 = a0 + 3;
+            const uint32_t quad[6] = {a0, a1, c0, a1, c1, c0};
+            memcpy(idx + 3 * t, quad, sizeof quad);
+            t += 2;
+        }
+    const uint32_t vertices = (uint32_t)(R * 2 * (L + 1));
+    const char* const specs[] = {"nvidia-dx", "nvidia-gl"};
+    for (size_t s = 0; s < 2; ++s) {
+        const gc_model m = model_of(specs[s]);
+        gc_flush_rule rule;
+        gc_error err;
+        assert_true(gc_flush_batch_rule_of(&m, 0, &rule));
+        uint32_t* order = test_indices(T);
+        uint32_t* plain = test_indices(T);
+        uint64_t cost = 0, model = 0, plain_cost = 0;
+        assert_int_equal(
+            gc_opt_forsyth_flush_kerbl(idx, T, vertices, &gc_flush_batch_scores, &rule, &m, plain, &plain_cost, &err),
+            GC_OK);
+        gc_order_race r;
+        assert_int_equal(gc_order_race_init(&r, T, &err), GC_OK);
+        r.batch_leads = true, r.margin_permille = GC_RACE_TAIL_MARGIN_PERMILLE; /* as from 1M triangles */
+        for (unsigned k = 0; k < GC_RACE_MARKS; ++k)
+            gc_order_race_post(&r, k, k < 8 ? 3 * (uint64_t)T : 0); /* ahead from 90% on */
+        assert_true(r.at[8] > T - T / GC_FLUSH_TAIL_PARTS);
+        bool gave_up = true;
+        assert_int_equal(gc_opt_flush_batch_tail_race(idx, T, vertices, &rule, &m, &r, order, &cost, &gave_up, &err),
+                         GC_OK);
+        gc_order_race_free(&r);
+        assert_false(gave_up);
+        assert_memory_equal(order, plain, T * sizeof *order); /* no full batch past the head: the whole order */
+        assert_int_equal(gc_kerbl_order_cost(idx, T, vertices, &m, order, &model, &err), GC_OK);
+        assert_int_equal(cost, model);
+        assert_int_equal(cost, plain_cost);
+        free(plain);
+        free(order);
+    }
+    free(idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +357,7 @@ int main(void)
         cmocka_unit_test(ogre_stops_the_batch_greedy),
         cmocka_unit_test(igea_runs_it_to_the_end),
         cmocka_unit_test(batch_greedy_leads_from_a_million),
+        cmocka_unit_test(no_give_up_past_the_head),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,6 +328,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
     int64_t best = gc_forsyth_first(indices, triangle_count, vscore);
     unsigned mark = 0; /* the race's next mark (order_race.h) */
     size_t mark_at = race ? race->at[0] : SIZE_MAX;
+    bool gave_up = false;
     while (best >= 0) {
         const uint32_t t = (uint32_t)best;
         const uint32_t* tv = indices + 3 * t;
@@ -337,9 +338,11 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         if (kerbl)
             gc_kerbl_machine_add(&machine, tv);
         if (written == mark_at) {
+            /* chasing, only before `head`: past it the batch greedy's tail is not this order's
+               to give up (a mark there, reached where no batch fills to the index limit) */
             if (!race->batch_leads)
                 gc_order_race_post(race, mark, machine.invocations);
-            else if (gc_order_race_trails(race, mark, machine.invocations))
+            else if (written < head && (gave_up = gc_order_race_trails(race, mark, machine.invocations)))
                 break; /* it trails the batch greedy: given up (order_race.h) */
             mark_at = ++mark < GC_RACE_MARKS ? race->at[mark] : SIZE_MAX;
         }
@@ -441,7 +444,7 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
         *invocations = machine.invocations;
     if (placed)
         *placed = written;
-    if (written != triangle_count && written < head && !(race && race->batch_leads))
+    if (written != triangle_count && written < head && !gave_up)
         return gc_fail(err, GC_ERR_DATA, "forsyth: emitted %zu of %zu triangles", written, triangle_count);
     return GC_OK;
 }
