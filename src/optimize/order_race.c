@@ -3,7 +3,7 @@
  * leader under a lock and waited for by the chaser. Why it stops where it does: on the 56
  * corpus rows (both targets, stored and shuffled) and four more shuffles of each, the batch
  * greedy's count relative to the flushed order's moves little after half of the list on a
- * mesh of 30,000 triangles or more: on ogre it leads by 1-2% at the start and trails from
+ * mesh of 32,768 triangles or more: on ogre it leads by 1-2% at the start and trails from
  * about 55-70% on, ending 0.9-1.7% above; on igea and stanford-bunny it leads by 0.4-1.3%
  * from half-way to the end; on beetle-alt it trails by 0.3-0.8% all along; subdivided once,
  * every mesh of the corpus has it 0.5-2.7% ahead at every mark. Below 32,768 triangles some
