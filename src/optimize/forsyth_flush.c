@@ -404,11 +404,15 @@ static ALWAYS_INLINE gc_status forsyth_told(const uint32_t* indices, size_t tria
             } else {
                 /* after a flush: no place in the cache, the valence only */
                 p = flush ? 0.0f : position_score[k];
-                if (grow && !flush && live) { /* (a vertex without triangles scores -1 whatever) */
-                    /* the batch's own terms: held (the window of batch_feed), and near its start */
+                if (grow) {
+                    /* the batch's own terms: held (the window of batch_feed), and near its start;
+                     * chosen without a branch (a term of 0 leaves p as it is; whether a vertex is
+                     * in the batch, or has triangles left, is hard to foresee, and one without
+                     * scores -1 whatever) */
                     const grow_vertex* g = MARK(v);
-                    const bool in = (g->mark & ~0xFFu) == batch << 8;
-                    p += in && gc_kerbl_cached(&window, (uint32_t)(warp.added + 1), g->last) ? growth->held : 0.0f;
+                    const bool in = (g->mark & ~0xFFu) == batch << 8 && !flush;
+                    const bool held = in & gc_kerbl_cached(&window, (uint32_t)(warp.added + 1), g->last);
+                    p += held ? growth->held : 0.0f;
                     p -= in ? distance_cost[g->mark & 0xFFu] : 0.0f;
                 }
             }
