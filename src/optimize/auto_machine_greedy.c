@@ -271,22 +271,22 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
                                                                       candidates);
         if (table_only && !values) {
             /* every candidate priced, the best kept without branches on the data (the bound's
-               test mispredicted often): the same winner, the least (score, number) */
-            uint32_t best_tri = UINT32_MAX;
-            float bs = 0.0f;
+               test mispredicted often): the same winner, the least (score, number), as the
+               least of one 64-bit key, the score's bits made to order as unsigned integers
+               above the number (one comparison a candidate waits on, where the score's and
+               the number's were a longer chain; a score of -0 is made +0 first, equal to it) */
+            uint64_t best_key = UINT64_MAX;
             for (uint32_t i = 0; i < count; ++i) {
                 const uint32_t tri = candidates[i];
-                const float score = table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask);
-                const uint32_t beats = (uint32_t)(best_tri == UINT32_MAX) | (uint32_t)(score < bs) |
-                                       ((uint32_t)(score == bs) & (uint32_t)(tri < best_tri));
-                const uint32_t keep = beats - 1; /* all ones where the best stays */
-                uint32_t sb, bb;
-                memcpy(&sb, &score, sizeof sb), memcpy(&bb, &bs, sizeof bb);
-                bb = (bb & keep) | (sb & ~keep);
-                memcpy(&bs, &bb, sizeof bs);
-                best_tri = (best_tri & keep) | (tri & ~keep);
+                const float score =
+                    table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask) + 0.0f;
+                uint32_t bits;
+                memcpy(&bits, &score, sizeof bits);
+                const uint32_t ordered = bits >> 31 ? ~bits : bits | 0x80000000u;
+                const uint64_t key = (uint64_t)ordered << 32 | tri;
+                best_key = key < best_key ? key : best_key;
             }
-            best = best_tri == UINT32_MAX ? -1 : (int64_t)best_tri;
+            best = best_key == UINT64_MAX ? -1 : (int64_t)(uint32_t)best_key;
         }
         for (uint32_t i = 0; i < (table_only && !values ? 0 : count); ++i) {
             uint32_t tri = candidates[i];
