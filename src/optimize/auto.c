@@ -728,6 +728,8 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     }
     unsigned threads = options->threads ? options->threads : 1;
     threads = threads < GC_MAX_THREADS ? threads : GC_MAX_THREADS;
+    const bool warp_piped = lone_warp && warp_sets && total == 1 && greedy_variants == 1 && refine_passes == 2 &&
+                            options->threads > 1 && triangle_count >= GC_WARP_PIPE_MIN_TRIANGLES;
     const bool by_parts = gc_auto_parts_fit(&pipe, targets, patch_count ? patch_limits[0] : NULL, machine_at,
                                             triangle_count); /* (auto_parts.c: no candidates, no per-thread buffers) */
     threads = by_parts ? 1 : (size_t)threads < total ? threads : (total ? (unsigned)total : 1);
@@ -772,6 +774,9 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
     if (!s && by_parts) /* (the candidates' scratch, `expanded`, holds the parts' lists) */
         s = gc_auto_llvmpipe_parts(indices, triangle_count, vertex_count, targets, greedy[0], patch_limits[0], options,
                                    occlusion_job ? &occlusion : NULL, expanded, order, &best_cost, err);
+    else if (!s && warp_piped) /* (the greedy alone, its swaps made beside it, auto_warps.h) */
+        s = gc_auto_warp_greedy_refined(indices, triangle_count, vertex_count, targets, &place, greedy[0],
+                                        options->threads, candidate, expanded, &best_cost, order, err);
     else if (!s)
         s = gc_parallel_run(threads, total, candidate_job, &jobs, candidate_units, err);
     if (jobs.race)
@@ -827,9 +832,10 @@ gc_status gc_opt_auto(const uint32_t* indices, size_t triangle_count, uint32_t v
         /* (a lone target at the default effort: two passes between each warp and the next 3,
          * about 0.4 of the time of the passes between warps that share vertices, on the
          * corpus 2.84% below meshoptimizer after the greedy, where those gave 2.66%) */
-        s = gc_auto_refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place,
-                                 refine_passes, lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, options->threads, candidate,
-                                 expanded, &best_cost, order, err);
+        s = warp_piped ? s /* (done) */
+                       : gc_auto_refine_warps(indices, triangle_count, vertex_count, targets, target_count, &place,
+                                              refine_passes, lone_warp ? GC_WARP_REFINE_NEXT(3) : 0, options->threads,
+                                              candidate, expanded, &best_cost, order, err);
         progress_add(&progress, REFINE_UNITS);
     }
     if (!s && ls_passes) {

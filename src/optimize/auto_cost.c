@@ -6,6 +6,7 @@
 #include "optimize.h"
 #include "auto_warps.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Sum of the targets' exact invocations for an order (the triangle list `order`, scratch:
@@ -114,5 +115,46 @@ gc_status gc_auto_refine_warps(const uint32_t* indices, size_t triangle_count, u
     if (!s)
         s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, targets, target_count,
                                    place, best_cost, order, NULL, NULL, err);
+    return s;
+}
+
+/* The greedy's order for gc_opt_warp_refine_made (gc_opt_fifo_greedy_fed). */
+typedef struct warp_greedy_maker {
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t vertex_count;
+    gc_fifo_machine machine;
+    const float* weights;
+} warp_greedy_maker;
+
+static gc_status warp_greedy_make(void* user, uint32_t* order, gc_order_feed* feed, gc_error* err)
+{
+    const warp_greedy_maker* m = user;
+    return gc_opt_fifo_greedy_fed(m->indices, m->triangle_count, m->vertex_count, &m->machine, m->weights[0],
+                                  m->weights[1], (uint32_t)m->weights[2], order, feed, err);
+}
+
+gc_status gc_auto_warp_greedy_refined(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                      const gc_model* target, const gc_stream_place* place, const float weights[3],
+                                      unsigned threads, uint32_t* candidate, uint32_t* expanded, uint64_t* best_cost,
+                                      uint32_t* order, gc_error* err)
+{
+    warp_greedy_maker m = {indices, triangle_count, vertex_count, {0, 0, 0, false}, weights};
+    gc_family_traits t;
+    gc_model_traits(target, &t);
+    if (!gc_fifo_machine_of(target, &m.machine))
+        return gc_fail(err, GC_ERR_USAGE, "auto: '%s' has no FIFO machine", target->name);
+    uint32_t* refined = gc_alloc_array(triangle_count ? triangle_count : 1, sizeof(uint32_t), false);
+    if (!refined)
+        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    gc_status s = gc_opt_warp_refine_made(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles, 3,
+                                          threads, warp_greedy_make, &m, candidate, refined, err);
+    if (!s)
+        s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, target, 1, place,
+                                   best_cost, order, NULL, NULL, err);
+    if (!s)
+        s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, refined, expanded, target, 1, place,
+                                   best_cost, order, NULL, NULL, err);
+    free(refined);
     return s;
 }

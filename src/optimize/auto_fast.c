@@ -19,6 +19,7 @@
  * issue 33): lists of corners, the vertex states side by side, and a step's candidates
  * gathered and scored in one loop without branches, which the compiler vectorises. */
 #include "optimize.h"
+#include "auto_warps.h"
 
 #include "../models/fifo_rule.h"
 
@@ -233,7 +234,7 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
-                             uint32_t* order, gc_error* err)
+                             uint32_t* order, gc_order_feed* feed, gc_error* err)
 {
     if (triangle_count == 0)
         return GC_OK;
@@ -341,6 +342,8 @@ static gc_status fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
             g.warp_fill += gc_fifo_access(&vs[tv[c]].stamp, &g.clock, size);
         group_fill++;
         order[step] = tri;
+        if (feed && (step + 1) % GC_ORDER_FEED_STEP == 0)
+            atomic_store_explicit(&feed->written, step + 1, memory_order_release);
         corner_lists_remove(&l, vs, live, boost, tv, tri);
         for (int c = 0; c < 3; ++c)
             dead_end[dead_top++] = tv[c];
@@ -355,7 +358,19 @@ gc_status gc_opt_fifo_greedy(const uint32_t* indices, size_t triangle_count, uin
                              const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
                              uint32_t* order, gc_error* err)
 {
-    return fifo_greedy(indices, triangle_count, vertex_count, m, beta, gamma, recent_limit, order, err);
+    return fifo_greedy(indices, triangle_count, vertex_count, m, beta, gamma, recent_limit, order, NULL, err);
+}
+
+gc_status gc_opt_fifo_greedy_fed(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                 const gc_fifo_machine* m, float beta, float gamma, uint32_t recent_limit,
+                                 uint32_t* order, gc_order_feed* feed, gc_error* err)
+{
+    const gc_status s =
+        fifo_greedy(indices, triangle_count, vertex_count, m, beta, gamma, recent_limit, order, feed, err);
+    if (!s)
+        atomic_store_explicit(&feed->written, triangle_count, memory_order_release);
+    atomic_store_explicit(&feed->ended, 1, memory_order_release);
+    return s;
 }
 
 /* The machine for a target, when the greedy above can run it (fifo, meshopt): true. */

@@ -20,6 +20,7 @@
  * per pass. (A Kernighan-Lin
  * style refinement of a partition; measured in docs/optimizers/auto.md.) */
 #include "optimize.h"
+#include "auto_warps.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -357,6 +358,143 @@ static gc_status refine_pipe_job(void* user, size_t job, unsigned worker, uint64
             atomic_store_explicit(&p->done, a + 1, memory_order_release);
     }
     return GC_OK;
+}
+
+/* gc_opt_warp_refine_made: the maker and the two passes as two jobs. The second job forms
+ * the warps as the maker publishes the order (form_warps' scan, one place at a time, on the
+ * places as the maker wrote them: a pass swaps only within warps already formed, so the warps
+ * are those form_warps finds on the whole order). Its first pass takes warp a once warp
+ * a + reach is whole (the next has begun) or the order has ended; after each, its second pass
+ * takes the warps whose pairs the first has finished with, as refine_pipe_job's second thread
+ * does: a pair (a, b) reads and writes warps a and b only, b - a <= reach, so once the first
+ * pass has finished warp a + reach, warps a .. a + reach are final for it, and it will not
+ * touch them again. So the two passes go along together on one thread, in the time the maker
+ * leaves it, and give what the first pass then the second give. The second job waits only on
+ * the first: with one thread they run in turn. */
+typedef struct made_pipe {
+    refine_state r[2];
+    const uint32_t* indices;
+    size_t triangle_count;
+    uint32_t* start;
+    uint32_t* stamp;
+    uint32_t max_vertices, max_triangles, reach;
+    gc_order_make_fn make;
+    void* make_user;
+    uint32_t* made;
+    gc_order_feed feed;
+} made_pipe;
+
+static void made_pair_pass(refine_state* r, const uint32_t* start, uint32_t a, uint32_t last, uint32_t max_vertices,
+                           touching_set* set)
+{
+    if (last <= a)
+        return;
+    int distinct = warp_fill(r, r->count_a, start[a], start[a + 1], 1);
+    for (uint32_t b = a + 1; b <= last; ++b)
+        refine_pair(r, start, a, b, max_vertices, set, &distinct, NULL);
+    warp_fill(r, r->count_a, start[a], start[a + 1], -1);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static gc_status made_pipe_job(void* user, size_t job, unsigned worker, uint64_t* units, gc_error* err)
+{
+    (void)worker;
+    made_pipe* p = user;
+    *units = 1;
+    if (job == 0)
+        return p->make(p->make_user, p->made, &p->feed, err);
+    touching_set set;
+    const uint32_t reach = p->reach;
+    uint32_t warps = 0, fill = 0, drawn = 0, second = 0; /* second: the second pass's next warp */
+    size_t formed = 0, have = 0;
+    bool whole = false;
+    for (uint32_t a = 0;; ++a) {
+        /* warps a .. a + reach formed whole: warp a + reach + 1 begun, or the order ended */
+        while (!whole && warps <= a + reach + 1) {
+            if (formed == p->triangle_count) {
+                p->start[warps] = (uint32_t)formed;
+                whole = true;
+                break;
+            }
+            if (formed == have && (have = gc_order_feed_wait(&p->feed, formed + 1)) <= formed)
+                return GC_OK; /* the maker failed: its status is the one reported */
+            const uint32_t tri = p->made[formed];
+            uint32_t* tv = p->r[0].corner + 3 * formed;
+            memcpy(tv, p->indices + 3 * (size_t)tri, 3 * sizeof *tv);
+            p->r[0].order[formed] = tri;
+            const uint32_t misses =
+                (p->stamp[tv[0]] != warps) + (p->stamp[tv[1]] != warps) + (p->stamp[tv[2]] != warps);
+            if (warps == 0 || drawn == p->max_triangles || fill + misses > p->max_vertices) {
+                p->start[warps++] = (uint32_t)formed;
+                fill = drawn = 0;
+            }
+            for (int c = 0; c < 3; ++c) {
+                fill += p->stamp[tv[c]] != warps;
+                p->stamp[tv[c]] = warps;
+            }
+            drawn++;
+            formed++;
+        }
+        if (whole && a >= warps)
+            break;
+        made_pair_pass(&p->r[0], p->start, a, whole && warps - 1 - a <= reach ? warps - 1 : a + reach,
+                       p->max_vertices, &set);
+        /* the first pass has finished warps 0 .. a: the second takes those whose pairs it is done with */
+        for (; second + reach <= a; ++second)
+            made_pair_pass(&p->r[1], p->start, second, second + reach, p->max_vertices, &set);
+    }
+    for (; second < warps; ++second)
+        made_pair_pass(&p->r[1], p->start, second, warps - 1 - second <= reach ? warps - 1 : second + reach,
+                       p->max_vertices, &set);
+    return GC_OK;
+}
+
+gc_status gc_opt_warp_refine_made(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
+                                  uint32_t max_vertices, uint32_t max_triangles, uint32_t reach, unsigned threads,
+                                  gc_order_make_fn make, void* make_user, uint32_t* made, uint32_t* refined,
+                                  gc_error* err)
+{
+    if (max_vertices < 3 || max_triangles < 1 || max_vertices > REFINE_MAX_WARP || max_triangles > REFINE_MAX_WARP ||
+        reach < 2 || reach > REFINE_NEIGHBOURS)
+        return gc_fail(err, GC_ERR_USAGE, "warp refinement: warps of %u vertices and %u triangles, %u next, are not "
+                       "supported", max_vertices, max_triangles, reach);
+    made_pipe p;
+    memset(&p, 0, sizeof p);
+    atomic_init(&p.feed.written, 0);
+    atomic_init(&p.feed.ended, 0);
+    p.indices = indices, p.triangle_count = triangle_count, p.made = made;
+    p.max_vertices = max_vertices, p.max_triangles = max_triangles, p.reach = reach;
+    p.make = make, p.make_user = make_user;
+    const size_t vn = vertex_count ? vertex_count : 1;
+    refine_state r = {refined, NULL, NULL, NULL, NULL, NULL, 0};
+    r.corner = gc_alloc_array(triangle_count ? triangle_count : 1, 3 * sizeof(uint32_t), false);
+    r.changed = gc_alloc_array(triangle_count ? triangle_count : 1, sizeof(uint32_t), false);
+    p.start = gc_alloc_array(triangle_count + 1, sizeof(uint32_t), false);
+    p.stamp = gc_alloc_array(vn, sizeof(uint32_t), true);
+    p.r[0] = p.r[1] = r;
+    p.r[1].pass = 1;
+    for (int k = 0; k < 2; ++k) {
+        p.r[k].count_a = gc_alloc_array(vn, sizeof(uint32_t), true);
+        p.r[k].count_b = gc_alloc_array(vn, sizeof(uint32_t), true);
+    }
+    gc_status s = GC_OK;
+    if (!r.corner || !r.changed || !p.start || !p.stamp || !p.r[0].count_a || !p.r[0].count_b || !p.r[1].count_a ||
+        !p.r[1].count_b)
+        s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %zu triangles and %u vertices",
+                    triangle_count, vertex_count);
+    else
+        s = gc_parallel_run(threads, 2, made_pipe_job, &p, NULL, err);
+    for (int k = 0; k < 2; ++k) {
+        free(p.r[k].count_a);
+        free(p.r[k].count_b);
+    }
+    free(r.corner);
+    free(r.changed);
+    free(p.start);
+    free(p.stamp);
+    return s;
 }
 
 /* gc_opt_warp_refine_ex, cloned for AVX2 where the CPU has it (an ifunc picks at load time;
