@@ -86,6 +86,7 @@ static gc_status feed_end(gc_order_feed* feed, gc_status s)
  * (a branch on the data per triangle) cost more than the few repeats, each cut by the bound.
  * vt: per vertex its remaining triangles, then its total. */
 static inline uint32_t table_step_candidates(const uint32_t* recent, uint32_t recent_count, const uint32_t* vt,
+                                             uint32_t list_end,
                                              const uint32_t* first, const uint32_t* adjacent, const uint32_t* indices,
                                              uint32_t* candidates)
 {
@@ -95,14 +96,20 @@ static inline uint32_t table_step_candidates(const uint32_t* recent, uint32_t re
         const uint32_t l = vt[2 * (size_t)v];
         const uint32_t scan = l < SCAN ? l : SCAN;
         const uint32_t* list = adjacent + first[v];
-        for (uint32_t a = 0; a < scan; ++a) {
-            const uint32_t tri = list[a];
-#if defined(__GNUC__)
-            __builtin_prefetch(indices + 3 * (size_t)tri);
-#endif
-            candidates[count++] = tri;
+        if (first[v] + SCAN <= list_end) { /* SCAN entries at once, without a branch on the count */
+            memcpy(candidates + count, list, SCAN * sizeof *candidates);
+        } else {
+            for (uint32_t a = 0; a < scan; ++a)
+                candidates[count + a] = list[a];
         }
+        count += scan;
     }
+#if defined(__GNUC__)
+    for (uint32_t i = 0; i < count; ++i)
+        __builtin_prefetch(indices + 3 * (size_t)candidates[i]);
+#else
+    (void)indices;
+#endif
     return count;
 }
 
@@ -125,17 +132,19 @@ static inline float table_fresh_bound(const uint32_t* tv, const uint32_t* vt, co
 /* A candidate's score in the table greedy with the vertices' own numbers as keys:
  * gc_llvmpipe_price3's misses (a miss writes its slot, which the later corners see) less
  * beta times table_fresh_bound's valence, without branches on the data. mask: the table's
- * size - 1 where that is a power of two, else 0 (gc_llvmpipe_slot's remainder). */
-static inline float table_score(const gc_llvmpipe_list* m, const uint32_t* tv, const uint32_t* vt,
-                                const float boost[64], float beta, bool fresh, uint32_t mask)
+ * size - 1 where that is a power of two, else 0 (gc_llvmpipe_slot's remainder). bonus: per
+ * vertex the valence bonus of its remaining triangles l (1/sqrt(l) below 64, else 0), kept
+ * beside vt's counts (the same values summed in the same order: the same scores, one load a
+ * corner where the count and the table took two in a row). */
+static inline float table_score(const gc_llvmpipe_list* m, const uint32_t* tv, const float* bonus, float beta,
+                                bool fresh, uint32_t mask)
 {
     uint32_t s[3], held[3];
     float v = 0.0f;
     for (int c = 0; c < 3; ++c) {
         s[c] = mask ? tv[c] & mask : tv[c] % m->map;
         held[c] = fresh ? 0 : m->table[s[c]];
-        const uint32_t l = vt[2 * (size_t)tv[c]];
-        v += l < 64 ? boost[l] : 0.0f;
+        v += bonus[tv[c]];
     }
     const uint32_t miss0 = held[0] != tv[0] + 1;
     const uint32_t h1 = (miss0 & (s[1] == s[0])) ? tv[0] + 1 : held[1];
@@ -208,7 +217,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
        a vertex for the bound where `live` and `first` took two) */
     uint32_t* vt = table_only ? gc_alloc_array(2 * (size_t)(vertex_count ? vertex_count : 1), sizeof(uint32_t), false)
                               : NULL;
-    if (!dead_end || !emitted || (first_use && !values) || (table_only && !vt)) {
+    float* bonus = table_only ? gc_alloc_array(vertex_count ? vertex_count : 1, sizeof(float), false) : NULL;
+    if (!dead_end || !emitted || (first_use && !values) || (table_only && (!vt || !bonus))) {
         s = gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for the state of %zu triangles and %u vertices",
                     triangle_count, vertex_count);
         goto done;
@@ -233,6 +243,8 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
 
     float boost[64];
     gc_greedy_boost_table(boost);
+    for (uint32_t v = 0; table_only && v < vertex_count; ++v)
+        bonus[v] = vt[2 * (size_t)v] < 64 ? boost[vt[2 * (size_t)v]] : 0.0f;
 
     uint32_t recent[RECENT_MAX];
     uint32_t recent_count = 0;
@@ -264,7 +276,7 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             p.positions[0] = 3 * p.number, p.positions[1] = p.positions[0] + 1, p.positions[2] = p.positions[0] + 2;
             inline_machine_step(&machine, p.number);
         }
-        const uint32_t count = table_only ? table_step_candidates(recent, recent_count, vt, first, adjacent, indices,
+        const uint32_t count = table_only ? table_step_candidates(recent, recent_count, vt, first[vertex_count], first, adjacent, indices,
                                                                   candidates)
                                           : gc_greedy_step_candidates(recent, recent_count, live, first, adjacent,
                                                                       indices, SCAN, mark, seen_tri, seen_step,
@@ -279,7 +291,7 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             for (uint32_t i = 0; i < count; ++i) {
                 const uint32_t tri = candidates[i];
                 const float score =
-                    table_score(&table, indices + 3 * (size_t)tri, vt, boost, beta, fresh, mask) + 0.0f;
+                    table_score(&table, indices + 3 * (size_t)tri, bonus, beta, fresh, mask) + 0.0f;
                 uint32_t bits;
                 memcpy(&bits, &score, sizeof bits);
                 const uint32_t ordered = bits >> 31 ? ~bits : bits | 0x80000000u;
@@ -331,9 +343,18 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             for (int c = 0; c < 3; ++c) {
                 uint32_t* list = lists.adj.triangles + first[tv[c]];
                 const uint32_t last = --vt[2 * (size_t)tv[c]];
-                uint32_t k = 0;
-                while (list[k] != tri)
-                    ++k;
+                /* the first entry that is tri: among the first 8 as a mask where 8 are readable
+                   (the search's branch mispredicted), else searched */
+                uint32_t k = 0, mask = 0;
+                if (first[tv[c]] + 8 <= first[vertex_count]) {
+                    for (uint32_t i = 0; i < 8; ++i)
+                        mask |= (uint32_t)(list[i] == tri) << i;
+                    mask &= last >= 8 ? 0xFFu : (2u << last) - 1;
+                    k = mask ? (uint32_t)__builtin_ctz(mask) : 8;
+                }
+                if (!mask)
+                    while (list[k] != tri)
+                        ++k;
                 list[k] = list[last];
             }
         else
@@ -343,6 +364,10 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
         if (table_only) {
             for (int c = 0; c < 3 && !light; ++c)
                 vt[2 * (size_t)tv[c]] = live[tv[c]];
+            for (int c = 0; c < 3; ++c) {
+                const uint32_t l = vt[2 * (size_t)tv[c]];
+                bonus[tv[c]] = l < 64 ? boost[l] : 0.0f;
+            }
             gc_recent_after_strided(recent, &recent_count, recent_limit, tv, vt, 2 * sizeof *vt);
         } else {
             gc_recent_after(recent, &recent_count, recent_limit, tv, live);
@@ -357,6 +382,7 @@ done:
     inline_machine_free(&machine);
     free(values);
     free(vt);
+    free(bonus);
     free(dead_end);
     free(emitted);
     gc_live_triangles_free(&lists);
