@@ -144,17 +144,17 @@ gc_status gc_auto_warp_greedy_refined(const uint32_t* indices, size_t triangle_c
     gc_model_traits(target, &t);
     if (!gc_fifo_machine_of(target, &m.machine))
         return gc_fail(err, GC_ERR_USAGE, "auto: '%s' has no FIFO machine", target->name);
-    uint32_t* refined = gc_alloc_array(triangle_count ? triangle_count : 1, sizeof(uint32_t), false);
-    if (!refined)
-        return gc_fail(err, GC_ERR_NOMEM, "auto: out of memory for an order of %zu triangles", triangle_count);
+    /* the greedy's order in `order` (the only candidate: it wins), the swapped one in `candidate` */
     gc_status s = gc_opt_warp_refine_made(indices, triangle_count, vertex_count, t.piece_vertices, t.piece_triangles, 3,
-                                          threads, warp_greedy_make, &m, candidate, refined, err);
+                                          threads, warp_greedy_make, &m, order, candidate, err);
+    if (!s) {
+        for (size_t i = 0; i < triangle_count; ++i)
+            memcpy(expanded + 3 * i, indices + 3 * (size_t)order[i], 3 * sizeof *expanded);
+        s = gc_auto_order_cost(expanded, 3 * triangle_count, vertex_count, target, 1, place, best_cost, NULL, NULL,
+                               err);
+    }
     if (!s)
         s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, candidate, expanded, target, 1, place,
                                    best_cost, order, NULL, NULL, err);
-    if (!s)
-        s = gc_auto_keep_if_better(indices, triangle_count, vertex_count, refined, expanded, target, 1, place,
-                                   best_cost, order, NULL, NULL, err);
-    free(refined);
     return s;
 }

@@ -43,10 +43,10 @@ gc_status gc_opt_warp_refine_made(const uint32_t* indices, size_t triangle_count
 /* A lone target with meshoptimizer's warps, C >= W (nvidia-pascal), at the default effort on
  * several threads: the greedy's order (gc_opt_fifo_greedy, `weights`: beta, gamma, recent
  * vertices) and the two passes of the swaps between each warp and the next 3 made as a
- * pipeline (gc_opt_warp_refine_made), the greedy's order kept in `order` where it costs less
- * than *best_cost, then the swapped one where it costs less still: what the candidate job and
- * gc_auto_refine_warps give one after the other, the passes in the time the greedy leaves the
- * second thread. */
+ * pipeline (gc_opt_warp_refine_made): the greedy's order in `order` and its cost in *best_cost
+ * (the only candidate), then the swapped one (made in `candidate`) kept where it costs less:
+ * what the candidate job and gc_auto_refine_warps give one after the other, the passes in the
+ * time the greedy leaves the second thread. */
 #define GC_WARP_PIPE_MIN_TRIANGLES 8192 /* below, the second thread's start costs more than it saves */
 gc_status gc_auto_warp_greedy_refined(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
                                       const gc_model* target, const gc_stream_place* place, const float weights[3],

@@ -254,7 +254,8 @@ static inline __attribute__((always_inline)) unsigned refine_pair(refine_state* 
         }
         if (r->warp)
             r->warp[y] = a, r->warp[x] = b;
-        r->changed[a] = r->changed[b] = r->pass + 1;
+        if (r->changed) /* (NULL: not wanted, gc_opt_warp_refine_made) */
+            r->changed[a] = r->changed[b] = r->pass + 1;
         distinct_a += best_da, distinct_b += best_db;
         swaps++;
     }
@@ -470,7 +471,6 @@ gc_status gc_opt_warp_refine_made(const uint32_t* indices, size_t triangle_count
     const size_t vn = vertex_count ? vertex_count : 1;
     refine_state r = {refined, NULL, NULL, NULL, NULL, NULL, 0};
     r.corner = gc_alloc_array(triangle_count ? triangle_count : 1, 3 * sizeof(uint32_t), false);
-    r.changed = gc_alloc_array(triangle_count ? triangle_count : 1, sizeof(uint32_t), false);
     p.start = gc_alloc_array(triangle_count + 1, sizeof(uint32_t), false);
     p.stamp = gc_alloc_array(vn, sizeof(uint32_t), true);
     p.r[0] = p.r[1] = r;
@@ -480,7 +480,7 @@ gc_status gc_opt_warp_refine_made(const uint32_t* indices, size_t triangle_count
         p.r[k].count_b = gc_alloc_array(vn, sizeof(uint32_t), true);
     }
     gc_status s = GC_OK;
-    if (!r.corner || !r.changed || !p.start || !p.stamp || !p.r[0].count_a || !p.r[0].count_b || !p.r[1].count_a ||
+    if (!r.corner || !p.start || !p.stamp || !p.r[0].count_a || !p.r[0].count_b || !p.r[1].count_a ||
         !p.r[1].count_b)
         s = gc_fail(err, GC_ERR_NOMEM, "warp refinement: out of memory for %zu triangles and %u vertices",
                     triangle_count, vertex_count);
@@ -491,7 +491,6 @@ gc_status gc_opt_warp_refine_made(const uint32_t* indices, size_t triangle_count
         free(p.r[k].count_b);
     }
     free(r.corner);
-    free(r.changed);
     free(p.start);
     free(p.stamp);
     return s;
