@@ -19,9 +19,7 @@
 static void check(const uint32_t* idx, size_t n, const char* name)
 {
     const size_t tc = n / 3;
-    uint32_t vc = 0;
-    for (size_t i = 0; i < n; ++i)
-        vc = idx[i] + 1 > vc ? idx[i] + 1 : vc;
+    const uint32_t vc = index_bound(idx, n);
     uint32_t* table = test_indices(tc);
     uint32_t* one = test_indices(tc);
     uint32_t* many = test_indices(tc);
@@ -79,9 +77,7 @@ static gc_status make(void* user, uint32_t* order, gc_order_feed* feed, gc_error
 static void check_made(const uint32_t* idx, size_t n, const char* name)
 {
     const size_t tc = n / 3;
-    uint32_t vc = 0;
-    for (size_t i = 0; i < n; ++i)
-        vc = idx[i] + 1 > vc ? idx[i] + 1 : vc;
+    const uint32_t vc = index_bound(idx, n);
     uint32_t* greedy = test_indices(tc);
     uint32_t* one = test_indices(tc);
     uint32_t* made = test_indices(tc);
