@@ -330,6 +330,19 @@ typedef struct refine_pipe {
     atomic_uint_least32_t done;           /* warps the first pass has finished */
 } refine_pipe;
 
+/* Warp a against warps a + 1 .. last, in order (nothing where last <= a). Inlined into its
+ * callers, so that each clone (AVX2 or not) prices the swaps its own way. */
+static inline __attribute__((always_inline)) void pair_pass(refine_state* r, const uint32_t* start, uint32_t a,
+                                                            uint32_t last, uint32_t max_vertices, touching_set* set)
+{
+    if (last <= a)
+        return;
+    int distinct = warp_fill(r, r->count_a, start[a], start[a + 1], 1);
+    for (uint32_t b = a + 1; b <= last; ++b)
+        refine_pair(r, start, a, b, max_vertices, set, &distinct, NULL);
+    warp_fill(r, r->count_a, start[a], start[a + 1], -1);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -349,12 +362,7 @@ static gc_status refine_pipe_job(void* user, size_t job, unsigned worker, uint64
             if (ready <= last)
                 sched_yield();
         }
-        if (last > a) {
-            int distinct = warp_fill(r, r->count_a, start[a], start[a + 1], 1);
-            for (uint32_t b = a + 1; b <= last; ++b)
-                refine_pair(r, start, a, b, p->max_vertices, &set, &distinct, NULL);
-            warp_fill(r, r->count_a, start[a], start[a + 1], -1);
-        }
+        pair_pass(r, start, a, last, p->max_vertices, &set);
         if (job == 0)
             atomic_store_explicit(&p->done, a + 1, memory_order_release);
     }
@@ -384,17 +392,6 @@ typedef struct made_pipe {
     uint32_t* made;
     gc_order_feed feed;
 } made_pipe;
-
-static void made_pair_pass(refine_state* r, const uint32_t* start, uint32_t a, uint32_t last, uint32_t max_vertices,
-                           touching_set* set)
-{
-    if (last <= a)
-        return;
-    int distinct = warp_fill(r, r->count_a, start[a], start[a + 1], 1);
-    for (uint32_t b = a + 1; b <= last; ++b)
-        refine_pair(r, start, a, b, max_vertices, set, &distinct, NULL);
-    warp_fill(r, r->count_a, start[a], start[a + 1], -1);
-}
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
@@ -440,14 +437,14 @@ static gc_status made_pipe_job(void* user, size_t job, unsigned worker, uint64_t
         }
         if (whole && a >= warps)
             break;
-        made_pair_pass(&p->r[0], p->start, a, whole && warps - 1 - a <= reach ? warps - 1 : a + reach,
+        pair_pass(&p->r[0], p->start, a, whole && warps - 1 - a <= reach ? warps - 1 : a + reach,
                        p->max_vertices, &set);
         /* the first pass has finished warps 0 .. a: the second takes those whose pairs it is done with */
         for (; second + reach <= a; ++second)
-            made_pair_pass(&p->r[1], p->start, second, second + reach, p->max_vertices, &set);
+            pair_pass(&p->r[1], p->start, second, second + reach, p->max_vertices, &set);
     }
     for (; second < warps; ++second)
-        made_pair_pass(&p->r[1], p->start, second, warps - 1 - second <= reach ? warps - 1 : second + reach,
+        pair_pass(&p->r[1], p->start, second, warps - 1 - second <= reach ? warps - 1 : second + reach,
                        p->max_vertices, &set);
     return GC_OK;
 }
