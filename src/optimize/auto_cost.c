@@ -6,7 +6,6 @@
 #include "optimize.h"
 #include "auto_warps.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Sum of the targets' exact invocations for an order (the triangle list `order`, scratch:
