@@ -274,34 +274,48 @@ static inline __attribute__((always_inline)) unsigned refine_pair(refine_state* 
  * triangle's warp to warp and each warp's first position to start (start[warps] =
  * triangle_count; both may be NULL); returns the number of warps, their distinct vertices
  * in all in *cost. `stamp` (per vertex) must be zero. */
+/* The split's state: warps begun, the last one's distinct vertices and triangles. */
+typedef struct warp_split {
+    uint32_t warps, fill, drawn;
+} warp_split;
+
+/* One place of the split (triangle tv): true when it begins a new warp; its corners' misses in
+ * that warp (the distinct vertices it adds) in *added. */
+static inline bool warp_split_place(warp_split* w, uint32_t* stamp, const uint32_t* tv, uint32_t max_vertices,
+                                    uint32_t max_triangles, uint32_t* added)
+{
+    const uint32_t misses = (stamp[tv[0]] != w->warps) + (stamp[tv[1]] != w->warps) + (stamp[tv[2]] != w->warps);
+    const bool begins = w->warps == 0 || w->drawn == max_triangles || w->fill + misses > max_vertices;
+    if (begins)
+        w->warps++, w->fill = w->drawn = 0;
+    uint32_t miss = 0;
+    for (int c = 0; c < 3; ++c) { /* (without a branch on the data: it is not predictable) */
+        miss += stamp[tv[c]] != w->warps;
+        stamp[tv[c]] = w->warps;
+    }
+    w->fill += miss;
+    w->drawn++;
+    *added = miss;
+    return begins;
+}
+
 static uint32_t form_warps(const uint32_t* corner, const uint32_t* ids, size_t triangle_count, uint32_t max_vertices,
                            uint32_t max_triangles, uint32_t* stamp, uint32_t* warp, uint32_t* start, uint64_t* cost)
 {
-    uint32_t warps = 0, fill = 0, drawn = 0;
+    warp_split w = {0, 0, 0};
     uint64_t filled = 0;
     for (size_t i = 0; i < triangle_count; ++i) {
-        const uint32_t* tv = corner + 3 * i;
-        uint32_t misses = (stamp[tv[0]] != warps) + (stamp[tv[1]] != warps) + (stamp[tv[2]] != warps);
-        if (warps == 0 || drawn == max_triangles || fill + misses > max_vertices) {
-            if (start)
-                start[warps] = (uint32_t)i;
-            warps++;
-            fill = drawn = 0;
-        }
-        for (int c = 0; c < 3; ++c) { /* (without a branch on the data: it is not predictable) */
-            const uint32_t miss = stamp[tv[c]] != warps;
-            stamp[tv[c]] = warps;
-            fill += miss;
-            filled += miss;
-        }
-        drawn++;
+        uint32_t added;
+        if (warp_split_place(&w, stamp, corner + 3 * i, max_vertices, max_triangles, &added) && start)
+            start[w.warps - 1] = (uint32_t)i;
+        filled += added;
         if (warp)
-            warp[ids[i]] = warps - 1;
+            warp[ids[i]] = w.warps - 1;
     }
     if (start)
-        start[warps] = (uint32_t)triangle_count;
+        start[w.warps] = (uint32_t)triangle_count;
     *cost = filled; /* the warps' distinct vertices: the model's invocations */
-    return warps;
+    return w.warps;
 }
 
 gc_status gc_opt_warp_refine(const uint32_t* indices, size_t triangle_count, uint32_t vertex_count,
@@ -405,14 +419,15 @@ static gc_status made_pipe_job(void* user, size_t job, unsigned worker, uint64_t
         return p->make(p->make_user, p->made, &p->feed, err);
     touching_set set;
     const uint32_t reach = p->reach;
-    uint32_t warps = 0, fill = 0, drawn = 0, second = 0; /* second: the second pass's next warp */
+    warp_split split = {0, 0, 0}; /* form_warps' scan, one place at a time */
+    uint32_t second = 0;          /* the second pass's next warp */
     size_t formed = 0, have = 0;
     bool whole = false;
     for (uint32_t a = 0;; ++a) {
         /* warps a .. a + reach formed whole: warp a + reach + 1 begun, or the order ended */
-        while (!whole && warps <= a + reach + 1) {
+        while (!whole && split.warps <= a + reach + 1) {
             if (formed == p->triangle_count) {
-                p->start[warps] = (uint32_t)formed;
+                p->start[split.warps] = (uint32_t)formed;
                 whole = true;
                 break;
             }
@@ -422,30 +437,22 @@ static gc_status made_pipe_job(void* user, size_t job, unsigned worker, uint64_t
             uint32_t* tv = p->r[0].corner + 3 * formed;
             memcpy(tv, p->indices + 3 * (size_t)tri, 3 * sizeof *tv);
             p->r[0].order[formed] = tri;
-            const uint32_t misses =
-                (p->stamp[tv[0]] != warps) + (p->stamp[tv[1]] != warps) + (p->stamp[tv[2]] != warps);
-            if (warps == 0 || drawn == p->max_triangles || fill + misses > p->max_vertices) {
-                p->start[warps++] = (uint32_t)formed;
-                fill = drawn = 0;
-            }
-            for (int c = 0; c < 3; ++c) {
-                fill += p->stamp[tv[c]] != warps;
-                p->stamp[tv[c]] = warps;
-            }
-            drawn++;
+            uint32_t added;
+            if (warp_split_place(&split, p->stamp, tv, p->max_vertices, p->max_triangles, &added))
+                p->start[split.warps - 1] = (uint32_t)formed;
             formed++;
         }
-        if (whole && a >= warps)
+        if (whole && a >= split.warps)
             break;
-        pair_pass(&p->r[0], p->start, a, whole && warps - 1 - a <= reach ? warps - 1 : a + reach,
-                       p->max_vertices, &set);
+        pair_pass(&p->r[0], p->start, a, whole && split.warps - 1 - a <= reach ? split.warps - 1 : a + reach,
+                  p->max_vertices, &set);
         /* the first pass has finished warps 0 .. a: the second takes those whose pairs it is done with */
         for (; second + reach <= a; ++second)
             pair_pass(&p->r[1], p->start, second, second + reach, p->max_vertices, &set);
     }
-    for (; second < warps; ++second)
-        pair_pass(&p->r[1], p->start, second, warps - 1 - second <= reach ? warps - 1 : second + reach,
-                       p->max_vertices, &set);
+    for (; second < split.warps; ++second)
+        pair_pass(&p->r[1], p->start, second, split.warps - 1 - second <= reach ? split.warps - 1 : second + reach,
+                  p->max_vertices, &set);
     return GC_OK;
 }
 
