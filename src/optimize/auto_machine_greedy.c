@@ -24,6 +24,7 @@
 #include "optimize.h"
 #include "paged_order.h"
 #include "machine_inline.h"
+#include "forsyth_lists.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -343,18 +344,7 @@ GREEDY_INLINE gc_status greedy_body(const uint32_t* indices, size_t triangle_cou
             for (int c = 0; c < 3; ++c) {
                 uint32_t* list = lists.adj.triangles + first[tv[c]];
                 const uint32_t last = --vt[2 * (size_t)tv[c]];
-                /* the first entry that is tri: among the first 8 as a mask where 8 are readable
-                   (the search's branch mispredicted), else searched */
-                uint32_t k = 0, mask = 0;
-                if (first[tv[c]] + 8 <= first[vertex_count]) {
-                    for (uint32_t i = 0; i < 8; ++i)
-                        mask |= (uint32_t)(list[i] == tri) << i;
-                    mask &= last >= 8 ? 0xFFu : (2u << last) - 1;
-                    k = mask ? (uint32_t)__builtin_ctz(mask) : 8;
-                }
-                if (!mask)
-                    while (list[k] != tri)
-                        ++k;
+                const uint32_t k = gc_list_find(list, last + 1, tri, first[tv[c]] + 8 <= first[vertex_count]);
                 list[k] = list[last];
             }
         else

@@ -60,23 +60,30 @@ static inline float gc_forsyth_score_live(float score, uint32_t live)
 
 #define GC_FORSYTH_VERTEX(records, stride, v) ((gc_forsyth_vertex*)(void*)((records) + (size_t)(v) * (stride)))
 
+/* Where t first stands in entries[0 .. live) (it is there): among the first 8 as a mask where
+ * 8 entries are readable (a search's branch mispredicts where t sits), else searched. The
+ * table greedy's drop too (auto_machine_greedy.c), where the last lists have fewer readable. */
+static inline uint32_t gc_list_find(const uint32_t* entries, uint32_t live, uint32_t t, bool readable8)
+{
+    uint32_t mask = 0;
+    for (uint32_t i = 0; readable8 && i < 8; ++i)
+        mask |= (uint32_t)(entries[i] == t) << i;
+    mask &= live >= 8 ? 0xFFu : (1u << live) - 1;
+    uint32_t at = readable8 ? 8 : 0;
+    if (mask)
+        return (uint32_t)__builtin_ctz(mask);
+    while (entries[at] != t)
+        ++at;
+    return at;
+}
+
 /* Triangle t leaves the list `entries` of one of its corners' vertices (entries dropped at
  * once, the list `fv->live` long): the first entry that is t, found among the first 8 as a
  * mask (the list may be followed by other entries: 8 are readable), else further on. */
 static inline void gc_forsyth_drop(uint32_t* entries, gc_forsyth_vertex* fv, uint32_t t)
 {
     const uint32_t live = fv->live;
-    uint32_t mask = 0;
-    for (uint32_t i = 0; i < 8; ++i)
-        mask |= (uint32_t)(entries[i] == t) << i;
-    mask &= live >= 8 ? 0xffu : (1u << live) - 1;
-    uint32_t at = 8;
-    if (mask)
-        at = (uint32_t)__builtin_ctz(mask);
-    else
-        while (entries[at] != t)
-            ++at;
-    entries[at] = entries[live - 1];
+    entries[gc_list_find(entries, live, t, true)] = entries[live - 1];
     fv->live = live - 1;
 }
 
